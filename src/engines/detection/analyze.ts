@@ -1,0 +1,272 @@
+import { contextFactor, contextKind, guessLanguage, isDiscussion, isQuoted } from './context.js';
+import {
+  CHANGED_HOMOGLYPH,
+  CHANGED_INVISIBLE,
+  CHANGED_LEET,
+  CHANGED_WIDTH,
+  normalise,
+  type View,
+} from './normalize.js';
+import { type CompiledPattern, patternPlan } from './patterns/index.js';
+import {
+  actionFor,
+  combineScore,
+  HIDDEN_MATCH_POINTS,
+  OBFUSCATION_POINTS,
+  resolveThresholds,
+  severityFor,
+  similarityPoints,
+} from './scoring.js';
+import { similarity, tokens } from './tfidf.js';
+import type { AnalysisResult, DetectionOptions, PatternMatch } from './types.js';
+import { buildViews } from './views.js';
+
+/** Output cap: a 100 KB text full of attacks still returns a bounded list. */
+const MAX_MATCHES = 50;
+/** Categories that make a text a prompt injection (the umbrella category the spec names). */
+const INJECTION_FAMILY = new Set([
+  'instruction_override',
+  'system_prompt_extraction',
+  'fake_system_tokens',
+  'indirect_injection',
+  'payload_splitting',
+  'data_exfiltration',
+  'tool_abuse',
+]);
+
+interface RawMatch extends PatternMatch {
+  obfuscation: string[];
+}
+
+function changedKinds(view: View, from: number, to: number): string[] {
+  const out: string[] = [];
+  if (!view.changed) return out;
+  let bits = 0;
+  for (let i = from; i < to; i++) bits |= view.changed[i] as number;
+  if (bits & CHANGED_LEET) out.push('leetspeak');
+  if (bits & CHANGED_HOMOGLYPH) out.push('homoglyph');
+  if (bits & CHANGED_INVISIBLE) out.push('zero_width');
+  if (bits & CHANGED_WIDTH) out.push('fullwidth');
+  return out;
+}
+
+/** Every pattern match in one view, as [pattern, view start, view end]. */
+function matchesInView(view: View): [CompiledPattern, number, number][] {
+  const text = view.text;
+  const plan = patternPlan();
+  const found: [CompiledPattern, number, number][] = [];
+  const push = (p: CompiledPattern, from: number, to: number): void => {
+    if (to > from) found.push([p, from, to]);
+  };
+  if (view.source === 'spaced_letters') {
+    // Joined-up letters have no word starts to anchor on; the view is short, so scan it whole.
+    for (const p of plan.all) {
+      p.compact.lastIndex = 0;
+      for (let m = p.compact.exec(text); m !== null; m = p.compact.exec(text)) {
+        if (m[0].length === 0) p.compact.lastIndex++;
+        push(p, m.index, m.index + m[0].length);
+      }
+    }
+    return found;
+  }
+  for (const p of plan.unanchored) {
+    p.re.lastIndex = 0;
+    for (let m = p.re.exec(text); m !== null; m = p.re.exec(text)) {
+      if (m[0].length === 0) p.re.lastIndex++;
+      push(p, m.index, m.index + m[0].length);
+    }
+  }
+  // A pattern already matched up to `busyUntil` is not tried again inside that match.
+  const busyUntil = new Map<CompiledPattern, number>();
+  const tryAt = (p: CompiledPattern, at: number): void => {
+    if ((busyUntil.get(p) ?? -1) > at) return;
+    p.sticky.lastIndex = at;
+    const m = p.sticky.exec(text);
+    if (m && m[0].length > 0) {
+      push(p, at, at + m[0].length);
+      busyUntil.set(p, at + m[0].length);
+    }
+  };
+  const word = /[a-z]+/g;
+  for (let m = word.exec(text); m !== null; m = word.exec(text)) {
+    const w = m[0];
+    const exact = plan.exact.get(w);
+    if (exact) for (const p of exact) tryAt(p, m.index);
+    for (let k = Math.min(4, w.length); k >= 1; k--) {
+      const stems = plan.prefix.get(k === w.length ? w : w.slice(0, k));
+      if (stems) for (const s of stems) if (w.startsWith(s.word)) tryAt(s.pattern, m.index);
+    }
+  }
+  return found;
+}
+
+function scanViews(views: View[], original: string): RawMatch[] {
+  const out: RawMatch[] = [];
+  const seen = new Set<string>();
+  for (const view of views) {
+    const text = view.text;
+    if (!text) continue;
+    for (const [p, from0, to] of matchesInView(view)) {
+      let from = from0;
+      while (from < to - 1 && /\s/.test(text[from] as string)) from++;
+      const start = view.starts[from] as number;
+      const end = view.ends[to - 1] as number;
+      const key = `${p.def.id}:${start}:${end}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const obfuscation = view.source === 'plain' ? changedKinds(view, from, to) : [view.source];
+      out.push({
+        patternId: p.def.id,
+        category: p.def.category,
+        start: Math.min(start, end),
+        end: Math.max(start, end),
+        weight: p.def.weight,
+        match: original.slice(Math.min(start, end), Math.max(start, end)),
+        obfuscation,
+      });
+    }
+  }
+  return out;
+}
+
+function allowedSpans(plain: View, phrases: string[] | undefined): [number, number][] {
+  const spans: [number, number][] = [];
+  if (!phrases?.length) return spans;
+  for (const phrase of phrases) {
+    const needle = normalise(phrase).plain.text.trim();
+    if (needle.length < 3) continue;
+    for (let at = plain.text.indexOf(needle); at >= 0; at = plain.text.indexOf(needle, at + 1)) {
+      spans.push([plain.starts[at] as number, plain.ends[at + needle.length - 1] as number]);
+    }
+  }
+  return spans;
+}
+
+// Words persona patterns share with any request; the rest of a persona match is the persona's name.
+const PERSONA_FILLER = new Set([
+  'hi',
+  'hello',
+  'you',
+  'are',
+  're',
+  'act',
+  'as',
+  'now',
+  'the',
+  'pretend',
+  'to',
+  'be',
+  'become',
+  'called',
+  'named',
+  'enable',
+  'mode',
+  'stay',
+  'in',
+  'character',
+]);
+
+function ownedBySystemPrompt(systemPrompt: string, m: PatternMatch): boolean {
+  const own = normalise(m.match).plain.text.trim();
+  if (systemPrompt.includes(own)) return true;
+  if (m.category !== 'dan_jailbreak' && m.category !== 'roleplay_jailbreak') return false;
+  const names = (own.match(/[a-z]+/g) ?? []).filter((w) => !PERSONA_FILLER.has(w));
+  return names.length > 0 && names.every((w) => new RegExp(`\\b${w}\\b`).test(systemPrompt));
+}
+
+const overlaps = (a: [number, number], s: number, e: number): boolean => a[0] < e && s < a[1];
+
+export function analyzeText(text: string, options: DetectionOptions = {}): AnalysisResult {
+  const thresholds = resolveThresholds(options.thresholds);
+  const kind = contextKind(options.context);
+  const { views, signals } = buildViews(text);
+  const plain = views[0] as View;
+  const raw = scanViews(views, text);
+  const allowed = allowedSpans(plain, options.allowPhrases);
+  const discussion = isDiscussion(plain.text);
+  const systemPrompt = kind === 'system_prompt' ? normalise(options.context as string).plain.text : '';
+
+  const bestByPattern = new Map<string, number>();
+  const evidence: PatternMatch[] = [];
+  const matches: PatternMatch[] = [];
+  const obfuscation = new Set<string>();
+  let hiddenMatch = false;
+  let allQuoted = true;
+  for (const m of raw) {
+    if (allowed.some((a) => overlaps(a, m.start, m.end))) continue;
+    let w = m.weight * contextFactor(kind, m.category);
+    const quoted = isQuoted(text, m.start, m.end);
+    if (!quoted) allQuoted = false;
+    if (quoted) w *= discussion ? 0.3 : 0.75;
+    // A persona or phrase the operator's own system prompt uses is not an attack on it.
+    if (systemPrompt && ownedBySystemPrompt(systemPrompt, m)) w *= 0.3;
+    if (m.obfuscation.length) {
+      hiddenMatch = true;
+      for (const o of m.obfuscation) obfuscation.add(o);
+    }
+    w = Math.min(100, Math.round(w));
+    evidence.push({
+      patternId: m.patternId,
+      category: m.category,
+      start: m.start,
+      end: m.end,
+      weight: w,
+      match: m.match,
+    });
+  }
+  // One piece of text is one piece of evidence: overlapping matches of the same category (the same phrase
+  // read by an English and a French pattern, or by two views) count once, at their strongest.
+  evidence.sort((a, b) => b.weight - a.weight || a.start - b.start);
+  const accepted: PatternMatch[] = [];
+  for (const e of evidence) {
+    if (matches.length < MAX_MATCHES) matches.push(e);
+    if (accepted.some((a) => a.category === e.category && a.start < e.end && e.start < a.end)) continue;
+    accepted.push(e);
+    bestByPattern.set(e.patternId, Math.max(bestByPattern.get(e.patternId) ?? 0, e.weight));
+  }
+
+  const toks = tokens(plain.text);
+  const sim = similarity(plain.text);
+  let simValue = sim.nearest;
+  if (discussion && matches.length > 0 && allQuoted) simValue *= 0.6;
+  if (kind === 'indirect') simValue = Math.min(1, simValue * 1.1);
+
+  for (const s of signals) obfuscation.add(s);
+  let obfPoints = 0;
+  for (const s of signals) obfPoints += OBFUSCATION_POINTS[s] ?? 0;
+  if (hiddenMatch) obfPoints += HIDDEN_MATCH_POINTS;
+
+  const score = combineScore({
+    patternWeights: [...bestByPattern.values()],
+    similarity: simValue,
+    obfuscationPoints: obfPoints,
+  });
+  const action = actionFor(score, thresholds);
+  const categories = new Set<string>();
+  for (const m of matches) if (m.weight >= 15) categories.add(m.category);
+  if (categories.size === 0 && sim.category && similarityPoints(simValue) >= 20) categories.add(sim.category);
+  if (hiddenMatch || (obfPoints >= 15 && score >= thresholds.log)) categories.add('obfuscation');
+  if (score >= thresholds.log && [...categories].some((c) => INJECTION_FAMILY.has(c)))
+    categories.add('prompt_injection');
+  if (score >= thresholds.log && (categories.has('roleplay_jailbreak') || categories.has('dan_jailbreak'))) {
+    categories.add('jailbreak');
+  }
+
+  const details: AnalysisResult['details'] = {
+    tfidf_score: Math.round(sim.top3 * 1000) / 1000,
+    pattern_matches: matches.length,
+    semantic_similarity: Math.round(simValue * 1000) / 1000,
+    obfuscation: [...obfuscation].sort(),
+  };
+  const language = guessLanguage(toks);
+  if (language) details.language = language;
+  return {
+    score,
+    severity: severityFor(score, thresholds),
+    action,
+    categories: [...categories].sort(),
+    safe: action === 'allow' || action === 'log',
+    details,
+    matches: matches.sort((a, b) => a.start - b.start || b.end - a.end),
+  };
+}

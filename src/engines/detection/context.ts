@@ -1,0 +1,165 @@
+// How the surroundings of a match change its weight: where the text came from (options.context), whether
+// the text is a discussion that quotes an attack, and the language it is written in.
+
+const INDIRECT_SOURCES = new Set([
+  'document',
+  'email',
+  'web',
+  'webpage',
+  'tool',
+  'tool_output',
+  'file',
+  'rag',
+  'search',
+]);
+
+export type ContextKind = 'user' | 'indirect' | 'system_prompt';
+
+export function contextKind(context: string | undefined): ContextKind {
+  const trimmed = context?.trim();
+  if (!trimmed) return 'user';
+  return INDIRECT_SOURCES.has(trimmed.toLowerCase()) ? 'indirect' : 'system_prompt';
+}
+
+/** Text that did not come from the user cannot legitimately instruct the assistant at all. */
+const INDIRECT_BOOST: Record<string, number> = {
+  indirect_injection: 1.3,
+  instruction_override: 1.25,
+  data_exfiltration: 1.25,
+  tool_abuse: 1.25,
+  fake_system_tokens: 1.2,
+  system_prompt_extraction: 1.15,
+};
+
+export function contextFactor(kind: ContextKind, category: string): number {
+  if (kind === 'indirect') return INDIRECT_BOOST[category] ?? 1;
+  if (kind === 'system_prompt' && category === 'system_prompt_extraction') return 1.15;
+  return 1;
+}
+
+// Words that mark a text as talking ABOUT attacks (security writing, questions, detection work).
+const DISCUSSION =
+  /\b(?:prompt\s+injections?|injection\s+attacks?|jailbreak(?:s|ing)?\s+(?:attempts?|attacks?|prompts?|techniques?|examples?)|attackers?|malicious|red[-\s]?team(?:ing)?|detect(?:ion|or|ors|ing|s)?|defen[cds]\w{0,4}|mitigat\w{0,6}|classif(?:y|ier|iers|ication)|guardrails?|owasp|vulnerabilit(?:y|ies)|security\s+(?:research|team|training|awareness|review)|phrases?\s+like|such\s+as|for\s+(?:example|instance)|example\s+of|e\.g\.|what\s+does\s+["']|means?\s+when|why\s+do(?:es)?\s+(?:people|attackers|users)|how\s+(?:can|do|should)\s+(?:i|we)\s+(?:detect|prevent|block|stop|protect|defend|filter|flag|handle|catch)|injection|jailbreak|filter\s+out|blocklist|allowlist|dataset|benchmark|paper|slides?|lecture|training\s+session|quiz|warning\s+sign|scam|phishing\s+awareness|translate|traduis|traduire|ubersetze|ubersetzen|traduci|tradurre|traduce|traducir|attaquants?|formation|securite|detecter|injection\s+de\s+prompt|angreifer|angriffs?|schulung|sicherheit|erkennt|erkennen|attacc\w{0,4}|sicurezza|rilevare|corso|atacantes?|ataques?|formacion|seguridad|detectar|detecta)\b/;
+
+/** Whether the whole text reads as a discussion of attacks rather than an attack. */
+export function isDiscussion(normalised: string): boolean {
+  return DISCUSSION.test(normalised);
+}
+
+const QUOTES = new Set(['"', "'", '`', '«', '»', '“', '”', '‘', '’', '„']);
+
+/** Whether a match in the ORIGINAL text is wrapped in quotation marks (on the same line). */
+export function isQuoted(original: string, start: number, end: number): boolean {
+  let before = false;
+  for (let i = start - 1; i >= 0 && i >= start - 80; i--) {
+    const c = original[i] as string;
+    if (c === '\n') break;
+    if (QUOTES.has(c)) {
+      before = true;
+      break;
+    }
+  }
+  if (!before) return false;
+  for (let i = end; i < original.length && i < end + 200; i++) {
+    const c = original[i] as string;
+    if (c === '\n') break;
+    if (QUOTES.has(c)) return true;
+  }
+  return false;
+}
+
+const LANG_WORDS: Record<string, string[]> = {
+  en: ['the', 'and', 'you', 'is', 'are', 'to', 'of', 'what', 'your', 'this', 'with', 'please', 'how', 'all'],
+  fr: [
+    'le',
+    'la',
+    'les',
+    'et',
+    'est',
+    'vous',
+    'tu',
+    'des',
+    'une',
+    'pour',
+    'que',
+    'dans',
+    'pas',
+    'ton',
+    'tes',
+  ],
+  de: [
+    'der',
+    'die',
+    'das',
+    'und',
+    'ist',
+    'du',
+    'sie',
+    'nicht',
+    'ein',
+    'eine',
+    'mit',
+    'mir',
+    'dein',
+    'deine',
+    'ich',
+  ],
+  it: [
+    'il',
+    'la',
+    'le',
+    'di',
+    'che',
+    'sono',
+    'non',
+    'una',
+    'per',
+    'tutte',
+    'tuo',
+    'tue',
+    'mi',
+    'gli',
+    'della',
+  ],
+  es: [
+    'el',
+    'la',
+    'los',
+    'las',
+    'que',
+    'es',
+    'una',
+    'para',
+    'por',
+    'tus',
+    'todas',
+    'del',
+    'con',
+    'como',
+    'tu',
+  ],
+};
+const LANG_INDEX = new Map<string, string[]>();
+for (const [lang, words] of Object.entries(LANG_WORDS)) {
+  for (const w of words) LANG_INDEX.set(w, [...(LANG_INDEX.get(w) ?? []), lang]);
+}
+
+/** A stop-word vote; undefined when there is too little text to tell. */
+export function guessLanguage(tokens: string[]): string | undefined {
+  const votes: Record<string, number> = {};
+  const limit = Math.min(tokens.length, 400);
+  for (let i = 0; i < limit; i++) {
+    const langs = LANG_INDEX.get(tokens[i] as string);
+    if (!langs) continue;
+    for (const l of langs) votes[l] = (votes[l] ?? 0) + 1 / langs.length;
+  }
+  let best: string | undefined;
+  let bestVotes = 0.99;
+  for (const [l, v] of Object.entries(votes)) {
+    if (v > bestVotes) {
+      best = l;
+      bestVotes = v;
+    }
+  }
+  return best;
+}

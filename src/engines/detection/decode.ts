@@ -1,0 +1,192 @@
+// Decoders for payloads embedded in the text. Written by hand (no Buffer, no atob) so the engine stays
+// pure and runs unchanged in the browser extension.
+
+export function utf8Decode(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  while (i < bytes.length) {
+    const b0 = bytes[i] as number;
+    let cp = 0xfffd;
+    let need = 0;
+    if (b0 < 0x80) cp = b0;
+    else if (b0 >= 0xc2 && b0 < 0xe0) {
+      need = 1;
+      cp = b0 & 0x1f;
+    } else if (b0 >= 0xe0 && b0 < 0xf0) {
+      need = 2;
+      cp = b0 & 0x0f;
+    } else if (b0 >= 0xf0 && b0 < 0xf5) {
+      need = 3;
+      cp = b0 & 0x07;
+    }
+    let ok = true;
+    for (let k = 1; k <= need; k++) {
+      const b = bytes[i + k];
+      if (b === undefined || (b & 0xc0) !== 0x80) {
+        ok = false;
+        break;
+      }
+      cp = (cp << 6) | (b & 0x3f);
+    }
+    if (!ok || cp > 0x10ffff) {
+      out += '\ufffd';
+      i += 1;
+      continue;
+    }
+    out += String.fromCodePoint(cp);
+    i += 1 + need;
+  }
+  return out;
+}
+
+const B64 = new Int16Array(128).fill(-1);
+for (let i = 0; i < 64; i++) {
+  B64['ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'.charCodeAt(i)] = i;
+}
+B64['-'.charCodeAt(0)] = 62;
+B64['_'.charCodeAt(0)] = 63;
+
+export function base64Bytes(s: string): Uint8Array | null {
+  const clean = s.replace(/=+$/, '');
+  if (clean.length % 4 === 1) return null;
+  const out = new Uint8Array(Math.floor((clean.length * 3) / 4));
+  let acc = 0;
+  let bits = 0;
+  let o = 0;
+  for (let i = 0; i < clean.length; i++) {
+    const v = B64[clean.charCodeAt(i)] ?? -1;
+    if (v < 0) return null;
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out.subarray(0, o);
+}
+
+export function hexBytes(s: string): Uint8Array | null {
+  const digits = s.replace(/\\x|0x|[\s:]/gi, '');
+  if (digits.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(digits)) return null;
+  const out = new Uint8Array(digits.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(digits.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}
+
+/** Accepts decoded bytes only when they read as text: mostly letters and spaces, few controls. */
+export function looksLikeText(s: string): boolean {
+  if (s.length < 6) return false;
+  let good = 0;
+  let letters = 0;
+  let bad = 0;
+  for (const ch of s) {
+    const c = ch.codePointAt(0) as number;
+    if (c === 0xfffd || (c < 32 && c !== 10 && c !== 13 && c !== 9)) bad++;
+    else if (/\p{L}/u.test(ch)) {
+      letters++;
+      good++;
+    } else if (c === 32 || /[\p{P}\p{N}\p{S}\s]/u.test(ch)) good++;
+  }
+  const n = s.length;
+  return bad / n < 0.03 && good / n > 0.9 && letters / n > 0.55 && /\s/.test(s);
+}
+
+export interface Payload {
+  source: 'base64' | 'hex' | 'url_encoding' | 'unicode_escape' | 'html_entities';
+  start: number;
+  end: number;
+  text: string;
+}
+
+const CANDIDATES: { source: Payload['source']; re: RegExp }[] = [
+  { source: 'base64', re: /[A-Za-z0-9+/_-]{16,}={0,2}/g },
+  {
+    source: 'hex',
+    re: /(?:\\x[0-9a-fA-F]{2}){6,}|(?:[0-9a-fA-F]{2}[ :]){6,}[0-9a-fA-F]{2}|[0-9a-fA-F]{16,}/g,
+  },
+  { source: 'unicode_escape', re: /(?:\\u[0-9a-fA-F]{4}){4,}/g },
+  { source: 'html_entities', re: /(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});){4,}/g },
+];
+
+function decodeCandidate(source: Payload['source'], raw: string): string | null {
+  switch (source) {
+    case 'base64': {
+      if (!/[0-9+/A-Z]/.test(raw) || !/[a-z]/.test(raw)) return null;
+      const bytes = base64Bytes(raw);
+      return bytes ? utf8Decode(bytes) : null;
+    }
+    case 'hex': {
+      const bytes = hexBytes(raw);
+      return bytes ? utf8Decode(bytes) : null;
+    }
+    case 'url_encoding': {
+      const count = raw.match(/%[0-9a-fA-F]{2}/g)?.length ?? 0;
+      if (count < 3) return null;
+      try {
+        return decodeURIComponent(raw.replace(/\+/g, ' '));
+      } catch {
+        return null;
+      }
+    }
+    case 'unicode_escape':
+      return raw.replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) =>
+        String.fromCharCode(Number.parseInt(h, 16)),
+      );
+    case 'html_entities':
+      return raw.replace(/&#(x?)([0-9a-fA-F]{1,7});/g, (_, x: string, d: string) => {
+        const cp = Number.parseInt(d, x ? 16 : 10);
+        return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : '';
+      });
+  }
+}
+
+const URL_CHAR = /[A-Za-z0-9%._~+!*'(),;:@&=/?#-]/;
+const PERCENT = /%[0-9a-fA-F]{2}/g;
+
+/** URL-encoded runs: grown outwards from each %XX escape, so the scan stays linear. */
+function urlRuns(text: string): { start: number; end: number }[] {
+  const runs: { start: number; end: number }[] = [];
+  let covered = -1;
+  PERCENT.lastIndex = 0;
+  for (let m = PERCENT.exec(text); m !== null; m = PERCENT.exec(text)) {
+    if (m.index < covered) continue;
+    let s = m.index;
+    while (s > 0 && URL_CHAR.test(text[s - 1] as string)) s--;
+    let e = m.index + 3;
+    while (e < text.length && URL_CHAR.test(text[e] as string)) e++;
+    runs.push({ start: s, end: e });
+    covered = e;
+  }
+  return runs;
+}
+
+/** Finds encoded runs in the original text and decodes those that turn into readable text. */
+export function findPayloads(text: string): Payload[] {
+  const found: Payload[] = [];
+  for (const { start, end } of urlRuns(text)) {
+    const decoded = decodeCandidate('url_encoding', text.slice(start, end));
+    if (decoded && looksLikeText(decoded)) found.push({ source: 'url_encoding', start, end, text: decoded });
+  }
+  for (const { source, re } of CANDIDATES) {
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      const decoded = decodeCandidate(source, m[0]);
+      if (decoded && looksLikeText(decoded)) {
+        found.push({ source, start: m.index, end: m.index + m[0].length, text: decoded });
+      }
+    }
+  }
+  return found;
+}
+
+export function rot13(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 97 && c <= 122) out += String.fromCharCode(((c - 97 + 13) % 26) + 97);
+    else if (c >= 65 && c <= 90) out += String.fromCharCode(((c - 65 + 13) % 26) + 65);
+    else out += s[i];
+  }
+  return out;
+}

@@ -1,0 +1,43 @@
+import { analyzeText } from './analyze.js';
+import { PATTERNS } from './patterns/index.js';
+import { sanitizeText } from './sanitize.js';
+import type { AnalysisResult, DetectionOptions } from './types.js';
+
+export type {
+  Action,
+  AnalysisResult,
+  DetectionOptions,
+  PatternMatch,
+  Severity,
+  Thresholds,
+} from './types.js';
+export { DEFAULT_THRESHOLDS } from './scoring.js';
+
+/** Full analysis: score 0..100, severity, action, categories and the matches on original offsets. */
+export function analyze(text: string, options?: DetectionOptions): AnalysisResult {
+  return analyzeText(text, options);
+}
+
+/** Boolean verdict: an injection is anything analysis would warn about or block. */
+export function detect(
+  text: string,
+  options?: DetectionOptions,
+): { injection: boolean; score: number; safe: boolean } {
+  const r = analyzeText(text, options);
+  return { injection: !r.safe, score: r.score, safe: r.safe };
+}
+
+export function sanitize(
+  text: string,
+  options?: DetectionOptions,
+): { sanitized: string; removed: string[]; modifications: number } {
+  return sanitizeText(text, options);
+}
+
+export function patternCount(): number {
+  return PATTERNS.length;
+}
+
+export function patternCategories(): string[] {
+  return [...new Set(PATTERNS.map((p) => p.category))].sort();
+}

@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { analyze, patternCategories, patternCount } from './index.js';
+import { compactSource, compiledPatterns, PATTERNS } from './patterns/index.js';
+import { triggersOf } from './patterns/triggers.js';
+
+const LANGS = new Set(['en', 'fr', 'de', 'it', 'es']);
+
+describe('pattern library', () => {
+  it('has unique ids, snake_case categories, weights in range and known languages', () => {
+    const ids = new Set<string>();
+    for (const p of PATTERNS) {
+      assert.ok(!ids.has(p.id), `duplicate id ${p.id}`);
+      ids.add(p.id);
+      assert.match(p.category, /^[a-z]+(?:_[a-z]+)*$/, p.id);
+      assert.ok(p.weight > 0 && p.weight <= 100, p.id);
+      assert.ok(p.langs.length > 0 && p.langs.every((l) => LANGS.has(l)), p.id);
+    }
+    assert.equal(patternCount(), PATTERNS.length);
+  });
+
+  it('covers every required category and all five languages', () => {
+    const cats = new Set(patternCategories());
+    for (const c of [
+      'instruction_override',
+      'system_prompt_extraction',
+      'roleplay_jailbreak',
+      'dan_jailbreak',
+      'fake_system_tokens',
+      'refusal_suppression',
+      'hypothetical_framing',
+      'payload_splitting',
+      'indirect_injection',
+      'data_exfiltration',
+      'tool_abuse',
+      'obfuscation',
+      'nsfw',
+    ]) {
+      assert.ok(cats.has(c), `missing category ${c}`);
+    }
+    for (const lang of LANGS)
+      assert.ok(
+        PATTERNS.some((p) => p.langs.includes(lang as never)),
+        lang,
+      );
+  });
+
+  for (const p of PATTERNS) {
+    it(`${p.id} fires on its own test case`, () => {
+      const r = analyze(p.example);
+      const hit = r.matches.find((m) => m.patternId === p.id);
+      assert.ok(hit, `${p.id} did not fire on ${JSON.stringify(p.example)}`);
+      assert.equal(p.example.slice(hit.start, hit.end), hit.match);
+    });
+  }
+
+  it('keeps every quantifier bounded except whitespace runs (the linear-time design)', () => {
+    for (const p of PATTERNS) {
+      for (const src of [p.source, compactSource(p.source)]) {
+        const stripped = src
+          .replace(/\\s[+*]/g, '')
+          .replace(/\\./g, '')
+          .replace(/\[[^\]]*\]/g, 'C');
+        assert.doesNotMatch(stripped, /[+*]|\{\d+,\}/, `${p.id} has an unbounded quantifier`);
+        assert.doesNotMatch(stripped, /\{\d+,(\d{4,})\}/, `${p.id} has a huge bound`);
+      }
+    }
+  });
+
+  it('reads opening words from most patterns (the per-word pre-filter)', () => {
+    const anchored = PATTERNS.filter((p) => triggersOf(p.source) !== null).length;
+    assert.ok(anchored / PATTERNS.length > 0.75, `only ${anchored} of ${PATTERNS.length} anchored`);
+    // A word closing a group may run on into what follows the group, so it is read as a stem.
+    assert.deepEqual(triggersOf(String.raw`\b(?:ignore|forget)\s+x`), [
+      { word: 'ignore', prefix: true },
+      { word: 'forget', prefix: true },
+    ]);
+    assert.deepEqual(triggersOf(String.raw`\bnote\s+to|\bhint\b`), [
+      { word: 'note', prefix: false },
+      { word: 'hint', prefix: false },
+    ]);
+    assert.deepEqual(triggersOf(String.raw`\bignor(?:e|er)\s+x`), [{ word: 'ignor', prefix: true }]);
+    assert.equal(triggersOf(String.raw`(?:^|\n)system:`), null);
+  });
+});
+
+describe('adversarial inputs (ReDoS)', () => {
+  // Inputs built to make a backtracking engine explode: the pattern's own words repeated without the
+  // closing word, long whitespace runs, long letter runs, separator storms. Each must finish; the
+  // bounded-quantifier test above is what guarantees linear time, these runs prove it on real inputs.
+  const size = 10_000;
+  const repeat = (s: string): string => s.repeat(Math.ceil(size / Math.max(1, s.length))).slice(0, size);
+  for (const p of compiledPatterns()) {
+    it(`${p.def.id} stays bounded on hostile input`, () => {
+      const words = p.def.example.toLowerCase().split(/\s+/);
+      const inputs = [
+        repeat(`${words.slice(0, -1).join(' ')} `),
+        repeat(`${words[0] ?? 'x'}      `),
+        repeat(`${words[0] ?? 'x'}\t\n `),
+        repeat('a'),
+        repeat(' '),
+        repeat('-.'),
+        repeat(`${p.def.example} `),
+        repeat(words.join('')),
+      ];
+      let work = 0;
+      for (const input of inputs) {
+        for (const re of [p.re, p.compact]) {
+          re.lastIndex = 0;
+          for (let m = re.exec(input); m !== null; m = re.exec(input)) {
+            work++;
+            if (m[0].length === 0) re.lastIndex++;
+          }
+        }
+      }
+      // Matches cannot outnumber input characters: a runaway or looping scan would break this.
+      assert.ok(work <= inputs.length * 2 * size, `${p.def.id} produced ${work} matches`);
+      const r = analyze(inputs[0] as string);
+      assert.ok(r.score >= 0 && r.score <= 100);
+    });
+  }
+});

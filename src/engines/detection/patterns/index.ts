@@ -1,0 +1,92 @@
+import { EXTRACTION_PATTERNS } from './extraction.js';
+import { FRAMING_PATTERNS } from './framing.js';
+import { INDIRECT_PATTERNS } from './indirect.js';
+import { JAILBREAK_PATTERNS } from './jailbreak.js';
+import { OVERRIDE_PATTERNS } from './override.js';
+import { type Trigger, triggersOf } from './triggers.js';
+import type { PatternDef } from './types.js';
+
+export type { PatternDef } from './types.js';
+
+export const PATTERNS: readonly PatternDef[] = [
+  ...OVERRIDE_PATTERNS,
+  ...EXTRACTION_PATTERNS,
+  ...JAILBREAK_PATTERNS,
+  ...FRAMING_PATTERNS,
+  ...INDIRECT_PATTERNS,
+];
+
+export interface CompiledPattern {
+  def: PatternDef;
+  /** Over normalised text. */
+  re: RegExp;
+  /** The same phrase with word gaps made optional, for letters that were spaced out and joined back. */
+  compact: RegExp;
+  /** The same, anchored (sticky): tried only where one of its opening words starts. */
+  sticky: RegExp;
+  /** Opening words, one of which a text must contain for the pattern to be worth running; null = always run. */
+  triggers: Trigger[] | null;
+}
+
+/**
+ * Which patterns to try where. Most patterns open with literal words, so instead of running each over the
+ * whole text, each word of the text looks up the patterns that can start with it and tries them there
+ * (a sticky match). The cost then grows with the number of words, not with words times patterns.
+ */
+export interface PatternPlan {
+  all: CompiledPattern[];
+  /** Patterns without readable opening words: scanned over the whole text. */
+  unanchored: CompiledPattern[];
+  exact: Map<string, CompiledPattern[]>;
+  /** Keyed by the first four letters (or fewer) of a stem; the full stem is checked on use. */
+  prefix: Map<string, { word: string; pattern: CompiledPattern }[]>;
+}
+
+let compiled: CompiledPattern[] | null = null;
+
+export function compactSource(source: string): string {
+  return source.replaceAll(String.raw`\s+`, String.raw`\s*`).replaceAll(String.raw`\b`, '');
+}
+
+export function compiledPatterns(): CompiledPattern[] {
+  compiled ??= PATTERNS.map((def) => ({
+    def,
+    re: new RegExp(def.source, 'g'),
+    compact: new RegExp(compactSource(def.source), 'g'),
+    sticky: new RegExp(def.source, 'y'),
+    triggers: triggersOf(def.source),
+  }));
+  return compiled;
+}
+
+let plan: PatternPlan | null = null;
+
+export function patternPlan(): PatternPlan {
+  if (plan) return plan;
+  const all = compiledPatterns();
+  const unanchored: CompiledPattern[] = [];
+  const exact = new Map<string, CompiledPattern[]>();
+  const prefix = new Map<string, { word: string; pattern: CompiledPattern }[]>();
+  for (const p of all) {
+    if (!p.triggers) {
+      unanchored.push(p);
+      continue;
+    }
+    const seenExact = new Set<string>();
+    const seenPrefix = new Set<string>();
+    for (const t of p.triggers) {
+      if (t.prefix) {
+        if (seenPrefix.has(t.word)) continue;
+        seenPrefix.add(t.word);
+        const key = t.word.slice(0, 4);
+        prefix.set(key, [...(prefix.get(key) ?? []), { word: t.word, pattern: p }]);
+      } else {
+        if (seenExact.has(t.word)) continue;
+        seenExact.add(t.word);
+        exact.set(t.word, [...(exact.get(t.word) ?? []), p]);
+      }
+    }
+  }
+  plan = { all, unanchored, exact, prefix };
+  return plan;
+}

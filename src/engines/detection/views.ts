@@ -1,0 +1,234 @@
+import { findPayloads, rot13 } from './decode.js';
+import { isWidthSignal, normalise, type View } from './normalize.js';
+
+// Words whose reversed or ROT13 form betrays a hidden sentence. Short palindromes are left out.
+const CUE_WORDS = new Set([
+  'the',
+  'and',
+  'you',
+  'your',
+  'all',
+  'are',
+  'previous',
+  'instructions',
+  'ignore',
+  'system',
+  'prompt',
+  'tell',
+  'reveal',
+  'with',
+  'for',
+  'this',
+  'now',
+  'rules',
+  'forget',
+  'disregard',
+  'secret',
+  'password',
+  'what',
+  'from',
+  'les',
+  'des',
+  'vos',
+  'tes',
+  'instructions',
+  'die',
+  'und',
+  'der',
+  'alle',
+  'anweisungen',
+  'istruzioni',
+  'tutte',
+  'las',
+  'todas',
+  'instrucciones',
+  'que',
+  'ignora',
+  'ignorez',
+  'ignoriere',
+  'must',
+  'tell',
+  'how',
+  'explain',
+  'write',
+  'say',
+  'not',
+  'just',
+  'mode',
+  'enable',
+  'toutes',
+  'consignes',
+  'regles',
+  'deine',
+  'mir',
+  'tutte',
+  'tue',
+  'tus',
+  'reglas',
+  'modo',
+  'modus',
+  'ton',
+  'prompt',
+  'affiche',
+  'zeig',
+  'gib',
+  'mostrami',
+  'muestrame',
+  'dimmi',
+  'dime',
+  'active',
+  'aktiviere',
+  'attiva',
+  'activa',
+  'nouvelles',
+  'neue',
+  'nuove',
+  'nuevas',
+  'oublie',
+  'vergiss',
+  'dimentica',
+  'olvida',
+  'ne',
+  'fais',
+  'finge',
+  'fai',
+]);
+
+export interface ViewSet {
+  views: View[];
+  signals: Set<string>;
+}
+
+function reverseView(v: View, source: string): View {
+  const n = v.text.length;
+  const starts = new Int32Array(n);
+  const ends = new Int32Array(n);
+  let text = '';
+  for (let i = n - 1, k = 0; i >= 0; i--, k++) {
+    text += v.text[i];
+    starts[k] = v.starts[i] as number;
+    ends[k] = v.ends[i] as number;
+  }
+  return { source, text, starts, ends, changed: null };
+}
+
+const reverseWord = (w: string): string => [...w].reverse().join('');
+const CUE_REVERSED = new Set([...CUE_WORDS].map(reverseWord).filter((w) => !CUE_WORDS.has(w)));
+const CUE_ROT13 = new Set([...CUE_WORDS].map(rot13));
+
+/** Counts cue words read forwards, backwards and through ROT13, to decide which re-readings to scan. */
+function cueCounts(text: string): { plain: number; reversed: number; rot: number } {
+  let plain = 0;
+  let reversed = 0;
+  let rot = 0;
+  const re = /[a-z]{3,14}/g;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const w = m[0];
+    if (CUE_WORDS.has(w)) plain++;
+    else if (CUE_REVERSED.has(w)) reversed++;
+    else if (CUE_ROT13.has(w)) rot++;
+  }
+  return { plain, reversed, rot };
+}
+
+const SEPARATOR = /[ .\-_*|/,+~:]/;
+
+/**
+ * Runs of single letters split by separators ("i g n o r e", "i.g.n.o.r.e") joined back into words. A
+ * wider gap (two or more separators, or a slash) marks a word boundary.
+ */
+function spacedView(v: View): View | null {
+  const t = v.text;
+  const isL = (i: number): boolean => {
+    const c = t.charCodeAt(i);
+    return c >= 97 && c <= 122;
+  };
+  const single = (i: number): boolean =>
+    isL(i) && !(i > 0 && isL(i - 1)) && !(i + 1 < t.length && isL(i + 1));
+  let text = '';
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let i = 0;
+  while (i < t.length) {
+    if (!single(i)) {
+      i++;
+      continue;
+    }
+    const idx: number[] = [i];
+    const breaks: boolean[] = [false];
+    const seps: boolean[] = [false];
+    let j = i + 1;
+    for (;;) {
+      let k = j;
+      while (k < t.length && k - j < 4 && SEPARATOR.test(t[k] as string)) k++;
+      const gap = k - j;
+      if (gap === 0 || gap > 3 || k >= t.length || !single(k)) break;
+      idx.push(k);
+      const sep = t.slice(j, k);
+      breaks.push(gap >= 2 || sep.includes('/') || sep.includes(':'));
+      seps.push(sep.includes(':'));
+      j = k + 1;
+    }
+    if (idx.length >= 5) {
+      if (text) {
+        text += '\n';
+        starts.push(v.starts[i] as number);
+        ends.push(v.starts[i] as number);
+      }
+      for (let q = 0; q < idx.length; q++) {
+        const at = idx[q] as number;
+        if (breaks[q]) {
+          text += seps[q] ? ': ' : ' ';
+          starts.push(v.starts[at] as number);
+          ends.push(v.starts[at] as number);
+        }
+        text += t[at];
+        starts.push(v.starts[at] as number);
+        ends.push(v.ends[at] as number);
+      }
+    }
+    i = j;
+  }
+  if (!text) return null;
+  return {
+    source: 'spaced_letters',
+    text,
+    starts: Int32Array.from(starts),
+    ends: Int32Array.from(ends),
+    changed: null,
+  };
+}
+
+function remap(inner: View, start: number, end: number, source: string): View {
+  inner.starts.fill(start);
+  inner.ends.fill(end);
+  return { source, text: inner.text, starts: inner.starts, ends: inner.ends, changed: inner.changed };
+}
+
+/**
+ * Every reading of the input the patterns are run on: the normalised text, and (when present) spaced-out
+ * letters joined, reversed text, ROT13, hidden Unicode-tag or variation-selector text, and decoded base64,
+ * hex, URL-encoded and escaped payloads. Decoded text is itself normalised, once more, to catch layers.
+ */
+export function buildViews(input: string, depth = 0): ViewSet {
+  const n = normalise(input);
+  const signals = n.signals;
+  const views: View[] = [n.plain];
+  if (isWidthSignal(n.plain)) signals.add('fullwidth');
+  const spaced = spacedView(n.plain);
+  if (spaced) views.push(spaced);
+  const cues = cueCounts(n.plain.text);
+  if (cues.reversed >= 1 && cues.reversed >= cues.plain) views.push(reverseView(n.plain, 'reversed'));
+  if (cues.rot >= 1 && cues.rot >= cues.plain) {
+    views.push({ ...n.plain, source: 'rot13', text: rot13(n.plain.text), changed: null });
+  }
+  const nested: { source: string; text: string; start: number; end: number }[] = [...n.hidden];
+  if (depth < 2) nested.push(...findPayloads(input));
+  for (const p of nested) {
+    const inner = buildViews(p.text, depth + 1);
+    signals.add(p.source);
+    for (const s of inner.signals) signals.add(s);
+    for (const v of inner.views) views.push(remap(v, p.start, p.end, p.source));
+  }
+  return { views, signals };
+}

@@ -1,0 +1,106 @@
+import { detectCustom } from './custom-patterns.js';
+import { canonicalType } from './entity-types.js';
+import { detectAddresses } from './detectors/address.js';
+import { detectBirthDates } from './detectors/birth-date.js';
+import { detectEmails, detectPhones } from './detectors/contact.js';
+import { detectCards, detectCvv, detectIban } from './detectors/financial.js';
+import { detectNames } from './detectors/names.js';
+import {
+  detectAvs,
+  detectCodiceFiscale,
+  detectDocuments,
+  detectNino,
+  detectNir,
+  detectSsn,
+  detectSteuerId,
+} from './detectors/national-ids.js';
+import { detectSecrets } from './detectors/secrets.js';
+import type { Candidate, DetectOptions, Entity } from './types.js';
+
+export const DEFAULT_MIN_CONFIDENCE = 0.5;
+
+// An account number that fails its IBAN checksum is still an account-number-shaped run: its digit groups
+// must not resurface as a card, a phone or an SSN.
+const IBAN_SHAPE = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g;
+const NUMERIC_TYPES = new Set(['CARD', 'PHONE', 'SSN', 'CVV', 'NIR', 'AVS', 'DE_TAX_ID']);
+
+function insideIbanShape(text: string, candidates: Candidate[]): Candidate[] {
+  const shapes = [...text.matchAll(IBAN_SHAPE)].map((m) => [m.index, m.index + m[0].length] as const);
+  if (shapes.length === 0) return candidates;
+  return candidates.filter(
+    (c) =>
+      !NUMERIC_TYPES.has(c.type) ||
+      !shapes.some(([s, e]) => c.start >= s && c.end <= e && (c.start > s || c.end < e)),
+  );
+}
+
+function collect(text: string, options: DetectOptions): Candidate[] {
+  const cards = detectCards(text);
+  const found = [
+    ...detectSecrets(text),
+    ...detectEmails(text),
+    ...detectIban(text),
+    ...cards,
+    ...detectCvv(text, cards),
+    ...detectAvs(text),
+    ...detectNir(text),
+    ...detectSsn(text),
+    ...detectNino(text),
+    ...detectCodiceFiscale(text),
+    ...detectSteuerId(text),
+    ...detectPhones(text),
+    ...detectDocuments(text),
+    ...detectBirthDates(text),
+    ...detectAddresses(text),
+    ...detectNames(text),
+    ...(options.customPatterns ? detectCustom(text, options.customPatterns) : []),
+  ];
+  return insideIbanShape(text, found);
+}
+
+// Validated, confident findings first; among them the longest, then the most confident. A weak guess
+// never cuts into a checksum-validated number.
+function priority(a: Candidate, b: Candidate): number {
+  const strongA = a.confidence >= 0.9 ? 1 : 0;
+  const strongB = b.confidence >= 0.9 ? 1 : 0;
+  if (strongA !== strongB) return strongB - strongA;
+  const lengthDiff = b.end - b.start - (a.end - a.start);
+  if (lengthDiff !== 0) return lengthDiff;
+  if (a.confidence !== b.confidence) return b.confidence - a.confidence;
+  return a.start - b.start;
+}
+
+export function resolveOverlaps(candidates: Candidate[], textLength: number): Entity[] {
+  const chosen: Entity[] = [];
+  // One byte per character keeps the overlap test linear in the text, whatever the number of findings.
+  const taken = new Uint8Array(textLength);
+  for (const c of [...candidates].sort(priority)) {
+    let free = true;
+    for (let i = c.start; i < c.end; i++) {
+      if (taken[i] === 1) {
+        free = false;
+        break;
+      }
+    }
+    if (!free) continue;
+    taken.fill(1, c.start, c.end);
+    chosen.push(c);
+  }
+  return chosen.sort((a, b) => a.start - b.start);
+}
+
+export function detectEntities(text: string, options: DetectOptions = {}): Entity[] {
+  if (text.length === 0) return [];
+  const minConfidence = options.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
+  const only = options.types ? new Set(options.types.map(canonicalType)) : null;
+  const ignore = new Set((options.ignoreTypes ?? []).map(canonicalType));
+  const allowed = new Set((options.allowValues ?? []).map((v) => v.trim().toLowerCase()));
+  const kept = collect(text, options).filter(
+    (c) =>
+      c.confidence >= minConfidence &&
+      (only === null || only.has(c.type)) &&
+      !ignore.has(c.type) &&
+      !allowed.has(c.value.trim().toLowerCase()),
+  );
+  return resolveOverlaps(kept, text.length);
+}

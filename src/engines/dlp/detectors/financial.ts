@@ -1,0 +1,103 @@
+import { ibanMod97Valid, luhnValid } from '../checksums.js';
+import type { Candidate } from '../types.js';
+import { candidate, contextBefore, isWordChar } from './context.js';
+import { IBAN_LENGTHS } from './iban-lengths.js';
+
+const IBAN_RE = /\b[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{1,4}){3,8}/g;
+
+export function detectIban(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(IBAN_RE)) {
+    const start = m.index;
+    const raw = m[0];
+    const country = raw.slice(0, 2).toUpperCase();
+    const length = IBAN_LENGTHS[country];
+    if (length === undefined) continue;
+    // Walk the raw match to the character that completes the country's length.
+    let count = 0;
+    let endInRaw = -1;
+    for (let i = 0; i < raw.length; i++) {
+      if (raw[i] === ' ') continue;
+      count++;
+      if (count === length) {
+        endInRaw = i + 1;
+        break;
+      }
+    }
+    if (endInRaw < 0) continue;
+    const end = start + endInRaw;
+    if (isWordChar(text[end])) continue;
+    const value = text.slice(start, end);
+    const compact = value.replace(/ /g, '').toUpperCase();
+    if (!/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(compact) || !ibanMod97Valid(compact)) continue;
+    // Lower-case IBANs are real (copied from forms) but rarer; keep them slightly below the canonical form.
+    const conf = value === value.toUpperCase() ? 0.99 : 0.95;
+    out.push(candidate('IBAN', 'FINANCIAL', text, start, end, conf, 'iban'));
+  }
+  return out;
+}
+
+const CARD_RE = /\b\d(?:[ -]?\d){11,18}\b/g;
+const CARD_CONTEXT =
+  /(?:card|carte|karte|carta|visa|master ?card|amex|american express|kreditkarte|cb|pan|cc|numéro|nummer|numero)/i;
+
+function cardBrand(d: string): string | null {
+  const n2 = Number(d.slice(0, 2));
+  const n3 = Number(d.slice(0, 3));
+  const n4 = Number(d.slice(0, 4));
+  const len = d.length;
+  if (d[0] === '4' && (len === 13 || len === 16 || len === 19)) return 'visa';
+  if (((n2 >= 51 && n2 <= 55) || (n4 >= 2221 && n4 <= 2720)) && len === 16) return 'mastercard';
+  if ((n2 === 34 || n2 === 37) && len === 15) return 'amex';
+  if ((n4 === 6011 || (n3 >= 644 && n3 <= 649) || n2 === 65) && len >= 16) return 'discover';
+  if (((n3 >= 300 && n3 <= 305) || n2 === 36 || n2 === 38) && len === 14) return 'diners';
+  if (n4 >= 3528 && n4 <= 3589 && len >= 16) return 'jcb';
+  if (n2 === 62 && len >= 16) return 'unionpay';
+  if ((n2 === 50 || (n2 >= 56 && n2 <= 69)) && len >= 12) return 'maestro';
+  return null;
+}
+
+export function detectCards(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(CARD_RE)) {
+    const raw = m[0];
+    const digits = raw.replace(/[ -]/g, '');
+    if (digits.length < 13 || digits.length > 19) continue;
+    if (!luhnValid(digits) || cardBrand(digits) === null) continue;
+    // A separator run must look like card grouping (4-4-4-4, 4-6-5), not an arbitrary spaced number.
+    const groups = raw.split(/[ -]/).map((g) => g.length);
+    const grouped = groups.length > 1 && groups.slice(0, -1).every((g) => g === 4 || g === 6);
+    const separatorsMixed = /-/.test(raw) && / /.test(raw);
+    if (groups.length > 1 && (!grouped || separatorsMixed)) continue;
+    const context = contextBefore(text, m.index, CARD_CONTEXT, 60);
+    // Luhn alone accepts one random digit run in ten: a bare run needs grouping or a context word.
+    const conf = grouped ? (context ? 0.99 : 0.95) : context ? 0.95 : 0.45;
+    out.push(candidate('CARD', 'FINANCIAL', text, m.index, m.index + raw.length, conf, 'card'));
+  }
+  return out;
+}
+
+const CVV_RE = /\b\d{3,4}\b/g;
+const CVV_CONTEXT =
+  /(?:cvv2?|cvc2?|cid|csc|security code|card code|cryptogramme|code de sécurité|code de securite|prüfnummer|pruefnummer|kartenprüfnummer|sicherheitscode|codice di sicurezza|codice cvv)\W{0,12}$/i;
+
+export function detectCvv(text: string, cards: Candidate[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(CVV_RE)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    const prev = text[start - 1];
+    const next = text[end];
+    if (prev === '/' || next === '/' || prev === '.' || prev === ',' || prev === '-') continue;
+    if (contextBefore(text, start, CVV_CONTEXT, 40)) {
+      out.push(candidate('CVV', 'FINANCIAL', text, start, end, 0.95, 'cvv'));
+      continue;
+    }
+    // Right after a card number ("4111 1111 1111 1111 12/27 123") the short group is its security code.
+    const near = cards.some(
+      (c) => start >= c.end && start - c.end <= 16 && !/[a-z]{3}/i.test(text.slice(c.end, start)),
+    );
+    if (near && m[0].length === 3) out.push(candidate('CVV', 'FINANCIAL', text, start, end, 0.7, 'cvv'));
+  }
+  return out;
+}

@@ -1,0 +1,72 @@
+// Words and phrases that announce a person name. They are matched against the words just before a
+// capitalised run (set look-ups, not regular expressions, so the cost does not grow with the lists).
+
+function phrases(list: string): ReadonlySet<string> {
+  return new Set(list.split('|'));
+}
+
+/** Directly before the name, separated by one space (optionally a dot): "Mr Smith", "Sig.ra Rossi". */
+export const HONORIFICS = phrases(
+  'mr|mrs|ms|mx|dr|prof|hr|fr|mme|mlle|sig|sig.ra|sig.na|dott|dott.ssa|dr.ssa|ing|avv|m|miss|sir|dame|lady|lord|' +
+    'herr|frau|monsieur|madame|mademoiselle|signor|signora|signorina|maître|maitre|docteur|doctor|doktor|dottor|' +
+    'dottore|dottoressa|ingegner|ingegnere|architetto|professor|professeur|professore|avvocato',
+);
+
+/** Before the name, optionally followed by ":" or ",". */
+export const PHRASES = phrases(
+  [
+    "my name is|my name's|name is|call me|i am|i'm|this is|je m'appelle|mon nom est|je suis|ich heiße|ich heisse|" +
+      'mein name ist|ich bin|mi chiamo|il mio nome è|sono',
+    'dear|hi|hello|hey|good morning|bonjour|bonsoir|salut|cher|chère|coucou|hallo|liebe|lieber|grüezi|grüss dich|' +
+      'servus|moin|gentile|gentilissima|gentilissimo|caro|cara|buongiorno|buonasera|ciao|salve',
+    'contact|contacter|contactez|kontaktieren sie|kontaktiere|contattare|contatta|ask|tell|thanks|thank you|merci|' +
+      "danke|grazie|cc|signed|signé|firmato|gezeichnet|per|attn|à l'attention de|all'attenzione di",
+    "called|named|is called|s'appelle|heißt|heisst|si chiama|according to|selon|laut|secondo|" +
+      'sagte|sagt|erklärte|meinte|betonte',
+  ].join('|'),
+);
+
+/**
+ * Role nouns ("customer", "Kunde", "titulaire"): also common before a team or product name ("Customer
+ * Success"), so they vouch only for a two-word run or a word the lexicons know.
+ */
+export const ROLES = phrases(
+  'account holder|holder|customer|guest|user|member|buyer|seller|owner|passenger|titulaire|titulaire du compte|' +
+    'kontoinhaber|kontoinhaberin|intestatario|intestataria|name on card|cardholder|beneficiary|bénéficiaire|' +
+    'begünstigter|beneficiario|patient|patiente|patientin|paziente|client|cliente|kunde|kundin|employee|' +
+    'mitarbeiter|mitarbeiterin|collaborateur|collaboratrice|dipendente|colleague|collègue|kollege|kollegin|collega|' +
+    'manager|responsable|verantwortlich|responsabile|tenant|locataire|mieter|mieterin|inquilino|applicant|candidat|' +
+    'candidate|bewerber|bewerberin|candidato|candidata|' +
+    // Titles and professions that precede names in news and reports.
+    'president|senator|governor|minister|chancellor|mayor|coach|ceo|chairman|chairwoman|actor|actress|singer|' +
+    'director|author|präsident|präsidentin|kanzler|kanzlerin|ministerin|bundesrat|bundesrätin|bürgermeister|' +
+    'bürgermeisterin|trainer|trainerin|regisseur|regisseurin|sänger|sängerin|schauspieler|schauspielerin|' +
+    'autorin|président|présidente|ministre|maire|entraîneur|chanteur|chanteuse|acteur|actrice|réalisateur|' +
+    'réalisatrice|écrivain|presidente|ministro|sindaco|allenatore|cantante|attore|attrice|regista|scrittore|' +
+    'scrittrice',
+);
+
+/** Reporting verbs right after a capitalised run ("Keller said", "Dupont a dit"). */
+export const SPEECH_AFTER = phrases(
+  'said|says|told|added|explained|wrote|argued|sagte|sagt|erklärte|meinte|betonte|schrieb|déclare|' +
+    'explique|affirme|ajoute|disse|dice|spiega|afferma|aggiunge',
+);
+
+/** At the start of a line: form labels and mail headers ("Name:", "Von:", "Cognome"). */
+export const LABELS = phrases(
+  'name|full name|nom|nom complet|prénom|vorname|nachname|name vorname|nome|cognome|nome e cognome|from|de|von|da|' +
+    'to|an|à|a|contact|kontakt|contatto|owner|author|auteur|autor|autore',
+);
+
+/** The last words of a sign-off line, the name following on the next line. */
+export const SIGNOFFS = phrases(
+  'regards|best|cheers|thanks|thank you|sincerely|yours|cordialement|salutations|bien à vous|amitiés|bises|grüsse|' +
+    'grüße|gruss|gruß|liebe grüsse|herzlich|saluti|cordiali saluti|distinti saluti|un saluto|a presto|merci|danke|grazie',
+);
+
+/** Prepositions and conjunctions that often precede a person; they only vouch for a two-word run. */
+export const LINKS = phrases(
+  'from|with|by|for|to|and|or|of|de|par|pour|avec|et|ou|à|von|mit|für|an|und|oder|bei|da|di|con|e|o|per|a',
+);
+
+export const MAX_CUE_WORDS = 4;

@@ -1,0 +1,295 @@
+import { COMMON_FIRST_NAMES } from '../lexicon/common-first-names.js';
+import { FIRST_NAMES } from '../lexicon/first-names.js';
+import { AMBIGUOUS_NAME, NEVER_NAME, NOUN_ENDING, PARTICLES } from '../lexicon/stopwords.js';
+import { SURNAMES } from '../lexicon/surnames.js';
+import type { Candidate } from '../types.js';
+import { candidate } from './context.js';
+import {
+  HONORIFICS,
+  LABELS,
+  LINKS,
+  MAX_CUE_WORDS,
+  PHRASES,
+  ROLES,
+  SIGNOFFS,
+  SPEECH_AFTER,
+} from './name-cues.js';
+
+function deaccent(s: string): string {
+  // Most words are plain ASCII; skip the (slow) Unicode normalisation for them.
+  return /^[\x00-\x7f]*$/.test(s) ? s : s.normalize('NFD').replace(/\p{M}/gu, '');
+}
+
+// Looked up without accents too: lists spell "Emilie" where a letter says "Émilie", and vice versa.
+function lexicon(joined: string): ReadonlySet<string> {
+  const set = new Set<string>();
+  for (const name of joined.split('|')) {
+    set.add(name);
+    set.add(deaccent(name));
+  }
+  return set;
+}
+
+const FIRST = lexicon(FIRST_NAMES);
+const LAST = lexicon(SURNAMES);
+const COMMON_FIRST = lexicon(COMMON_FIRST_NAMES);
+
+function inFirst(lower: string): boolean {
+  return FIRST.has(lower) || FIRST.has(deaccent(lower));
+}
+
+function inLast(lower: string): boolean {
+  return LAST.has(lower) || LAST.has(deaccent(lower));
+}
+
+const WORD_RE = /\p{L}[\p{L}\p{M}'’]*(?:-\p{L}[\p{L}\p{M}'’]*)*/gu;
+
+interface Word {
+  start: number;
+  end: number;
+  text: string;
+  lower: string;
+}
+
+function isCapitalised(w: Word): boolean {
+  const c = w.text[0]!;
+  return c !== c.toLowerCase() && c === c.toUpperCase();
+}
+
+function isAllCaps(w: Word): boolean {
+  return w.text.length >= 2 && w.text === w.text.toUpperCase() && w.text !== w.text.toLowerCase();
+}
+
+function isFirstName(lower: string): boolean {
+  if (inFirst(lower)) return !AMBIGUOUS_NAME.has(lower) && !NEVER_NAME.has(lower);
+  // Compound first names: every part must be a known first name ("Jean-Pierre", "Anna-Lena").
+  const parts = lower.split('-');
+  return parts.length > 1 && parts.every((p) => inFirst(p) && !NEVER_NAME.has(p));
+}
+
+function isNever(lower: string): boolean {
+  // Contractions ("I'm", "it's", "don't") are never names; "O'Brien" and "d'Alembert" are.
+  if (/['’](?:m|s|re|ve|ll|d|t)$/.test(lower)) return true;
+  return NEVER_NAME.has(lower);
+}
+
+const ARTICLE_PARTICLES: ReadonlySet<string> = new Set(['der', 'den', 'das', 'des', 'dem']);
+
+function isCommonFirstName(lower: string): boolean {
+  return (COMMON_FIRST.has(lower) || COMMON_FIRST.has(deaccent(lower))) && isFirstName(lower);
+}
+
+// After these a lone capitalised word is a place far more often than a person.
+const PLACE_PREPOSITION =
+  /(?:^|[^\p{L}])(?:in|at|near|to|from|into|à|au|en|vers|nach|in|im|bei|aus|a|in|da|verso|presso)\s$/iu;
+
+type Cue = 'strong' | 'role' | 'link' | 'none';
+
+function normalise(word: string): string {
+  return word.toLowerCase().replace(/’/g, "'");
+}
+
+/** Looks at the up to four words before word i; gaps between them must be plain spaces. */
+function cueBefore(text: string, words: Word[], i: number): Cue {
+  const w = words[i]!;
+  const prev = words[i - 1];
+  if (!prev) return 'none';
+  const lastGap = text.slice(prev.end, w.start);
+  if (lastGap.length > 40) return 'none';
+  // Honorific: "Mr Smith", "Dr. Weber", "Sig.ra Rossi" (the dot inside "Sig.ra" splits it into two words).
+  if (/^\.?\s$/.test(lastGap)) {
+    const before = words[i - 2];
+    const joined =
+      before && text.slice(before.end, prev.start) === '.'
+        ? `${normalise(before.text)}.${normalise(prev.text)}`
+        : '';
+    if (HONORIFICS.has(normalise(prev.text)) || (joined !== '' && HONORIFICS.has(joined))) {
+      // A lone "M" is an honorific only with its dot ("M. Dupont").
+      if (normalise(prev.text) !== 'm' || lastGap.startsWith('.')) return 'strong';
+    }
+    if (prev.text === 'Me') return 'strong';
+  }
+  const phraseGap = /^\s*[:,]?\s*$/.test(lastGap);
+  const signoffGap = /^[,!.]?[ \t]*\r?\n\s*$/.test(lastGap);
+  if (phraseGap || signoffGap) {
+    let phrase = '';
+    for (let k = 1; k <= MAX_CUE_WORDS && i - k >= 0; k++) {
+      const word = words[i - k]!;
+      if (k > 1) {
+        const gap = text.slice(word.end, words[i - k + 1]!.start);
+        if (gap !== ' ' && gap !== ', ') break;
+      }
+      phrase = phrase === '' ? normalise(word.text) : `${normalise(word.text)} ${phrase}`;
+      if (signoffGap && SIGNOFFS.has(phrase)) return 'strong';
+      if (!phraseGap) continue;
+      if (PHRASES.has(phrase)) return 'strong';
+      if (ROLES.has(phrase)) return 'role';
+      if (
+        LABELS.has(phrase) &&
+        /(?:^|\n)[ \t]*$/.test(text.slice(Math.max(0, word.start - 20), word.start))
+      ) {
+        return 'strong';
+      }
+    }
+  }
+  if (lastGap === ' ' && LINKS.has(normalise(prev.text))) return 'link';
+  return 'none';
+}
+
+/** Collects the capitalised run that could form a name, starting at word i. */
+function collectSpan(text: string, words: Word[], i: number): Word[] {
+  const span: Word[] = [];
+  for (let j = i; j < words.length && span.length < 4; j++) {
+    const w = words[j]!;
+    if (span.length > 0) {
+      const gap = text.slice(span[span.length - 1]!.end, w.start);
+      if (gap !== ' ' && gap !== '. ') break;
+      if (gap === '. ' && span[span.length - 1]!.text.length !== 1) break;
+    }
+    const next = words[j + 1];
+    // Particles may be capitalised ("Jean-Marie De Wilde", "Lorenzo De Angelis").
+    const prevWord = span[span.length - 1];
+    // German articles double as particles only after another particle ("van der Berg", not "Muck das Buch").
+    const articleOk =
+      !ARTICLE_PARTICLES.has(w.lower) || (prevWord !== undefined && PARTICLES.has(prevWord.lower));
+    if (
+      span.length > 0 &&
+      PARTICLES.has(w.lower) &&
+      articleOk &&
+      next &&
+      isCapitalised(next) &&
+      !isNever(next.lower)
+    ) {
+      span.push(w);
+      continue;
+    }
+    if (isCapitalised(w)) {
+      if (isNever(w.lower)) break;
+      // An all-caps word joins only other all-caps words or starts "DUPONT Marie": acronyms stay out.
+      const prev = span[span.length - 1];
+      if (prev && isAllCaps(w) && !isAllCaps(prev)) break;
+      if (prev && w.text.length > 1 && !isAllCaps(w) && NOUN_ENDING.test(w.lower) && !inLast(w.lower)) break;
+      span.push(w);
+      continue;
+    }
+    break;
+  }
+  while (span.length > 0 && PARTICLES.has(span[span.length - 1]!.lower)) span.pop();
+  return span;
+}
+
+function scoreSpan(span: Word[], cue: Cue, sentenceStart: boolean, afterPlacePreposition: boolean): number {
+  const first = span[0]!;
+  if (first.text.length === 1) return 0;
+  if (cue === 'strong') return isCapitalised(first) ? 0.9 : 0;
+  if (cue === 'role') {
+    if (span.length >= 2 || isFirstName(first.lower) || inLast(first.lower)) return 0.9;
+    return 0;
+  }
+  const last = span[span.length - 1]!;
+  // "Rose Gibson", "Frank Ritchie": an ambiguous first word is accepted only before a known surname.
+  if (AMBIGUOUS_NAME.has(first.lower)) return span.length >= 2 && inLast(last.lower) ? 0.75 : 0;
+  // "from Priya Blackwood": two capitalised words after a preposition, one of them a known name part.
+  if (cue === 'link' && span.length >= 2 && !span.some(isAllCaps)) {
+    // The run must begin with the name itself: "mit Hollywoodstar Sandra Bullock" starts one word later.
+    const firstIsName = isFirstName(first.lower);
+    const secondIsFirstName = span[1] !== undefined && isFirstName(span[1].lower);
+    if (firstIsName) return 0.8;
+    if (!secondIsFirstName && !NOUN_ENDING.test(first.lower) && (inLast(first.lower) || inLast(last.lower)))
+      return 0.8;
+  }
+  if (span.length >= 2) {
+    if (isFirstName(first.lower)) return inLast(last.lower) || isFirstName(last.lower) ? 0.92 : 0.85;
+    if (isAllCaps(first) && span[1] && isFirstName(span[1].lower)) return 0.85;
+    if (inLast(first.lower) && isFirstName(last.lower) && !sentenceStart) return 0.7;
+    return 0;
+  }
+  // A lone first name without a cue is the most error-prone case: only frequent names, mid-sentence, not
+  // after a place preposition, and with low confidence.
+  if (isCommonFirstName(first.lower) && !sentenceStart && !afterPlacePreposition) return 0.6;
+  return 0;
+}
+
+function atSentenceStart(text: string, start: number): boolean {
+  const before = text.slice(Math.max(0, start - 4), start);
+  return start === 0 || /(?:^|[.!?:;\n"“«(]\s*|^\s*)$/.test(before) || /\n\s*$/.test(before);
+}
+
+export function detectNames(text: string): Candidate[] {
+  const words: Word[] = [];
+  for (const m of text.matchAll(WORD_RE)) {
+    // Letters glued to digits ("XK0NA", "B2") belong to codes, not to names.
+    if (/[\d_]/.test(text[m.index - 1] ?? '') || /[\d_]/.test(text[m.index + m[0].length] ?? '')) continue;
+    words.push({ start: m.index, end: m.index + m[0].length, text: m[0], lower: m[0].toLowerCase() });
+  }
+  const out: Candidate[] = [];
+  const known = new Map<string, number>();
+  const covered = new Set<number>();
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (!isCapitalised(w) || isNever(w.lower)) continue;
+    let span = collectSpan(text, words, i);
+    if (span.length === 0) continue;
+    let cue = cueBefore(text, words, i);
+    // Without a cue, words after the second must be known name parts ("Is Hank Green Awesome?").
+    if (cue === 'none' && span.length > 2) {
+      let keep = 2;
+      while (
+        keep < span.length &&
+        (inLast(span[keep]!.lower) || isFirstName(span[keep]!.lower) || PARTICLES.has(span[keep]!.lower))
+      )
+        keep++;
+      span = span.slice(0, keep);
+      while (span.length > 0 && PARTICLES.has(span[span.length - 1]!.lower)) span.pop();
+      if (span.length === 0) continue;
+    }
+    // "Keller said", "Dupont a dit": a reporting verb after the run vouches like a role noun.
+    const after = words[i + span.length];
+    if (
+      (cue === 'none' || cue === 'link') &&
+      after &&
+      text.slice(span[span.length - 1]!.end, after.start) === ' '
+    ) {
+      if (SPEECH_AFTER.has(normalise(after.text))) cue = 'role';
+    }
+    const before = text.slice(Math.max(0, w.start - 8), w.start);
+    let conf = scoreSpan(span, cue, atSentenceStart(text, w.start), PLACE_PREPOSITION.test(before));
+    // "DUPONT" alone after a cue is fine, but an all-caps run without any cue is usually a heading.
+    if (cue === 'none' && span.every(isAllCaps) && span.length < 2) conf = 0;
+    if (conf === 0) continue;
+    const last = span[span.length - 1]!;
+    out.push(candidate('NAME', 'PERSONAL', text, w.start, last.end, conf, 'name'));
+    for (let k = i; k < i + span.length; k++) covered.add(k);
+    if (span.length >= 2 || cue === 'strong') {
+      for (const part of span) {
+        if (part.text.length >= 3 && !PARTICLES.has(part.lower)) known.set(part.text, conf);
+      }
+    }
+    i += span.length - 1;
+  }
+  // E-mail local parts such as "sandra.keller@" announce the person's name elsewhere in the text.
+  for (const m of text.matchAll(/\b(\p{L}{3,})[._-](\p{L}{3,})@/gu)) {
+    const [a, b] = [m[1]!.toLowerCase(), m[2]!.toLowerCase()];
+    if (isFirstName(a) || isFirstName(b)) {
+      for (const p of [a, b]) {
+        if (!isNever(p)) known.set(p[0]!.toUpperCase() + p.slice(1), 0.8);
+      }
+    }
+  }
+  if (known.size > 0) {
+    // Propagation: a surname seen in a full name is the same person when it reappears alone.
+    for (let i = 0; i < words.length; i++) {
+      if (covered.has(i)) continue;
+      const w = words[i]!;
+      if (!known.has(w.text)) continue;
+      let end = w.end;
+      const next = words[i + 1];
+      if (next && !covered.has(i + 1) && known.has(next.text) && text.slice(w.end, next.start) === ' ') {
+        end = next.end;
+        i++;
+      }
+      out.push(candidate('NAME', 'PERSONAL', text, w.start, end, 0.8, 'name:propagated'));
+    }
+  }
+  return out;
+}

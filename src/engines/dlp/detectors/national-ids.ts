@@ -1,0 +1,122 @@
+import {
+  codiceFiscaleValid,
+  ean13Valid,
+  ninoValid,
+  nirValid,
+  ssnValid,
+  steuerIdValid,
+} from '../checksums.js';
+import type { Candidate } from '../types.js';
+import { candidate, contextBefore } from './context.js';
+
+const AVS_RE = /\b756([. ]?)\d{4}\1\d{4}\1\d{2}\b/g;
+
+export function detectAvs(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(AVS_RE)) {
+    if (!ean13Valid(m[0].replace(/\D/g, ''))) continue;
+    out.push(candidate('AVS', 'IDENTITY', text, m.index, m.index + m[0].length, 0.99, 'avs'));
+  }
+  return out;
+}
+
+const SSN_RE = /\b(\d{3})([- ])(\d{2})\2(\d{4})\b/g;
+const SSN_BARE_RE = /\b(\d{3})(\d{2})(\d{4})\b/g;
+const SSN_CONTEXT =
+  /(?:ssn|social security|soc\.? sec|sozialversicherungsnummer|numéro de sécurité sociale|tax id|itin)/i;
+
+export function detectSsn(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(SSN_RE)) {
+    if (!ssnValid(m[1]!, m[3]!, m[4]!)) continue;
+    const context = contextBefore(text, m.index, SSN_CONTEXT, 50);
+    // Spaced groups are as often phone fragments as SSNs, so they need the context word.
+    if (m[2] === ' ' && !context) continue;
+    out.push(candidate('SSN', 'IDENTITY', text, m.index, m.index + m[0].length, context ? 0.97 : 0.8, 'ssn'));
+  }
+  for (const m of text.matchAll(SSN_BARE_RE)) {
+    if (!ssnValid(m[1]!, m[2]!, m[3]!) || !contextBefore(text, m.index, SSN_CONTEXT, 30)) continue;
+    out.push(candidate('SSN', 'IDENTITY', text, m.index, m.index + m[0].length, 0.85, 'ssn'));
+  }
+  return out;
+}
+
+const NINO_RE = /\b([A-Z]{2}) ?(\d{2}) ?(\d{2}) ?(\d{2}) ?([A-D])\b/g;
+const NINO_CONTEXT = /(?:national insurance|\bni\b|\bnino\b|insurance number)/i;
+
+export function detectNino(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(NINO_RE)) {
+    const compact = m[0].replace(/ /g, '');
+    if (!ninoValid(compact)) continue;
+    const conf = contextBefore(text, m.index, NINO_CONTEXT, 50) ? 0.97 : 0.85;
+    out.push(candidate('NINO', 'IDENTITY', text, m.index, m.index + m[0].length, conf, 'nino'));
+  }
+  return out;
+}
+
+const NIR_RE = /\b[1278] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}\b/gi;
+
+export function detectNir(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(NIR_RE)) {
+    if (!nirValid(m[0].replace(/ /g, ''))) continue;
+    out.push(candidate('NIR', 'IDENTITY', text, m.index, m.index + m[0].length, 0.99, 'nir'));
+  }
+  return out;
+}
+
+const PASSPORT_CONTEXT =
+  /(?:passport|passeport|reisepass|pass-?nr|passnummer|passaporto|n° de passeport|numéro de passeport)(?:\s*(?:no\.?|n\.|number|nr\.?|n°|numéro|nummer|numero|#))?\s*(?:is|est|ist|è|:)?\s*$/i;
+const LICENCE_CONTEXT =
+  /(?:driving licen[cs]e|driver'?s licen[cs]e|licen[cs]e (?:no|number)|permis de conduire|führerschein(?:nummer)?|fuehrerschein|patente(?: di guida)?)(?:\s*(?:no\.?|n\.|number|nr\.?|n°|numéro|nummer|numero|#))?\s*(?:is|est|ist|è|:)?\s*$/i;
+const DOC_NUMBER_RE = /\b[A-Z0-9][A-Z0-9-]{4,17}[A-Z0-9]\b/g;
+const UK_LICENCE_RE = /\b[A-Z9]{5}\d{6}[A-Z9]{2}\d[A-Z]{2}\b/g;
+
+export function detectDocuments(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(DOC_NUMBER_RE)) {
+    const value = m[0];
+    if (!/\d/.test(value)) continue;
+    const before = text.slice(Math.max(0, m.index - 45), m.index);
+    if (PASSPORT_CONTEXT.test(before)) {
+      out.push(candidate('PASSPORT', 'IDENTITY', text, m.index, m.index + value.length, 0.9, 'passport'));
+    } else if (LICENCE_CONTEXT.test(before)) {
+      out.push(
+        candidate('DRIVING_LICENCE', 'IDENTITY', text, m.index, m.index + value.length, 0.9, 'licence'),
+      );
+    }
+  }
+  for (const m of text.matchAll(UK_LICENCE_RE)) {
+    out.push(candidate('DRIVING_LICENCE', 'IDENTITY', text, m.index, m.index + m[0].length, 0.8, 'licence'));
+  }
+  return out;
+}
+
+const CF_RE =
+  /\b[A-Za-z]{6}[0-9LMNPQRSTUV]{2}[A-Za-z][0-9LMNPQRSTUV]{2}[A-Za-z][0-9LMNPQRSTUV]{3}[A-Za-z]\b/g;
+
+export function detectCodiceFiscale(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(CF_RE)) {
+    if (!codiceFiscaleValid(m[0].toUpperCase())) continue;
+    out.push(
+      candidate('IT_FISCAL_CODE', 'IDENTITY', text, m.index, m.index + m[0].length, 0.97, 'codice_fiscale'),
+    );
+  }
+  return out;
+}
+
+const STEUER_RE = /\b[1-9]\d(?: ?\d{3}){3}\b/g;
+const STEUER_CONTEXT =
+  /(?:steuer-?id|steueridentifikationsnummer|steuer-identifikationsnummer|identifikationsnummer|idnr|tin|tax id)/i;
+
+export function detectSteuerId(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const m of text.matchAll(STEUER_RE)) {
+    // Eleven digits are as often an order or customer number: the checksum and a context word are both needed.
+    if (!steuerIdValid(m[0].replace(/ /g, '')) || !contextBefore(text, m.index, STEUER_CONTEXT, 40)) continue;
+    out.push(candidate('DE_TAX_ID', 'IDENTITY', text, m.index, m.index + m[0].length, 0.95, 'steuer_id'));
+  }
+  return out;
+}

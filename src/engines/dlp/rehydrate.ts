@@ -1,0 +1,132 @@
+import type { TokenMap } from './token-map.js';
+
+// What models do to a token: change its case, escape its underscores for markdown ("TKN\_NAME\_…", or
+// "\\_" once JSON-encoded), wrap it in brackets or quotes (left in place: they may be the user's own), or
+// glue a grammatical ending on ("TKN_NAME_…s"). Tokens are matched only where no letter or digit precedes.
+export const CANDIDATE_RE = /tkn(?:\\{0,2}_[a-z0-9]+)+/gi;
+export const MAX_GLUED_LETTERS = 4;
+
+/** Upper-case, unescaped form used to look tokens up whatever the model did to them. */
+export function canonicalToken(raw: string): string {
+  return raw.replace(/\\+_/g, '_').toUpperCase();
+}
+
+export interface TokenIndex {
+  /** canonical token -> original value */
+  values: Map<string, string>;
+  /** every canonical prefix of every token, for the streaming hold-back */
+  prefixes: Set<string>;
+  maxLength: number;
+  version: number;
+}
+
+export function buildIndex(map: TokenMap): TokenIndex {
+  const values = new Map<string, string>();
+  const prefixes = new Set<string>();
+  let maxLength = 0;
+  for (const [token, entry] of map.byToken) {
+    const canonical = canonicalToken(token);
+    values.set(canonical, entry.value);
+    maxLength = Math.max(maxLength, canonical.length);
+    for (let i = 1; i <= canonical.length; i++) prefixes.add(canonical.slice(0, i));
+  }
+  return { values, prefixes, maxLength, version: map.byToken.size };
+}
+
+function isAlnum(ch: string | undefined): boolean {
+  return ch !== undefined && /[A-Za-z0-9]/.test(ch);
+}
+
+/**
+ * A token may start here unless a letter or digit precedes it. In JSON text "\\n" or "\\t" ends in a
+ * letter but is a line break or tab, so an escape sequence counts as a boundary.
+ */
+export function boundaryBefore(prev2: string | undefined, prev1: string | undefined, json: boolean): boolean {
+  if (!isAlnum(prev1)) return true;
+  return json && prev2 === '\\' && /[nrtbfu]/.test(prev1!);
+}
+
+export function escapeJsonString(value: string): string {
+  return JSON.stringify(value).slice(1, -1);
+}
+
+export interface Resolution {
+  value: string;
+  /** letters glued after the token, kept in the output */
+  glued: string;
+  /** characters of the candidate that the token and its glued letters cover */
+  consumed: number;
+}
+
+/**
+ * Finds the known token at the start of a candidate run. The token may be followed by up to four glued
+ * letters ("…s", "…en"), and the run may continue after an underscore ("…_and" in snake_case or emphasis);
+ * anything else (a digit, more letters) makes it a different, longer token. Tokens are prefix-free, so at
+ * most one can match; the type is part of the token, so nothing is ever guessed across types.
+ */
+export function resolveCandidate(index: TokenIndex, raw: string): Resolution | null {
+  const ends: number[] = [];
+  for (let p = 0; p < raw.length; p++) {
+    if (raw[p] === '_' || raw[p] === '\\') {
+      if (ends[ends.length - 1] !== p) ends.push(p);
+      while (raw[p] === '\\') p++;
+    }
+  }
+  ends.push(raw.length);
+  for (const q of ends) {
+    for (let g = 0; g <= MAX_GLUED_LETTERS && g < q; g++) {
+      if (g > 0 && !/[a-z]/i.test(raw[q - g]!)) break;
+      const value = index.values.get(canonicalToken(raw.slice(0, q - g)));
+      if (value !== undefined) return { value, glued: raw.slice(q - g, q), consumed: q };
+    }
+  }
+  return null;
+}
+
+export interface SegmentResult {
+  text: string;
+  restored: number;
+  unknown: string[];
+}
+
+/** Rehydrates one segment; `prev` holds the (up to two) characters that preceded it in the whole text. */
+export function rehydrateSegment(
+  text: string,
+  index: TokenIndex,
+  json: boolean,
+  prev: string,
+): SegmentResult {
+  let out = '';
+  let cursor = 0;
+  let restored = 0;
+  const unknown: string[] = [];
+  const re = new RegExp(CANDIDATE_RE.source, 'gi');
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const context = (prev + text.slice(Math.max(0, m.index - 2), m.index)).slice(-2);
+    if (!boundaryBefore(context.length === 2 ? context[0] : undefined, context[context.length - 1], json)) {
+      re.lastIndex = m.index + 1;
+      continue;
+    }
+    const hit = resolveCandidate(index, m[0]);
+    if (!hit) {
+      // A failed run may still contain a token after one of its underscores ("TKN_X_TKN_NAME_…").
+      if (!unknown.includes(m[0]) && /^tkn(?:\\{0,2}_[a-z0-9]+){2,}$/i.test(m[0])) unknown.push(m[0]);
+      re.lastIndex = m.index + 1;
+      continue;
+    }
+    out += text.slice(cursor, m.index) + (json ? escapeJsonString(hit.value) : hit.value) + hit.glued;
+    cursor = m.index + hit.consumed;
+    // What follows the token ("_TKN_…") is scanned again: it may hold the next token.
+    re.lastIndex = cursor;
+    restored++;
+  }
+  return { text: out + text.slice(cursor), restored, unknown };
+}
+
+export function rehydrate(
+  text: string,
+  map: TokenMap,
+  options: { json?: boolean } = {},
+): { text: string; restored: number; unknown: string[] } {
+  return rehydrateSegment(text, buildIndex(map), options.json ?? false, '');
+}

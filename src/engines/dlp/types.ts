@@ -1,0 +1,56 @@
+export type EntityType =
+  | 'NAME'
+  | 'EMAIL'
+  | 'PHONE'
+  | 'IBAN'
+  | 'CARD'
+  | 'CVV'
+  | 'AVS'
+  | 'SSN'
+  | 'NINO'
+  | 'NIR'
+  | 'PASSWORD'
+  | 'API_KEY'
+  | 'ADDRESS'
+  | 'BIRTH_DATE'
+  | 'PASSPORT'
+  | 'DRIVING_LICENCE'
+  | (string & {});
+
+export type DlpDomain =
+  | 'PERSONAL'
+  | 'FINANCIAL'
+  | 'CORPORATE'
+  | 'CREDENTIALS'
+  | 'HEALTH'
+  | 'IDENTITY'
+  | (string & {});
+
+export interface Entity {
+  type: EntityType;
+  domain: DlpDomain;
+  /** UTF-16 offsets into the original text, end exclusive. */
+  start: number;
+  end: number;
+  value: string;
+  confidence: number;
+  detector: string;
+}
+
+export interface CustomPattern {
+  name: string;
+  domain: DlpDomain;
+  regex: string;
+  flags?: string;
+}
+
+export interface DetectOptions {
+  types?: string[];
+  ignoreTypes?: string[];
+  allowValues?: string[];
+  customPatterns?: CustomPattern[];
+  minConfidence?: number;
+}
+
+/** What every built-in detector returns before overlap resolution. */
+export type Candidate = Entity;

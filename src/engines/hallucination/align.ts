@@ -1,0 +1,291 @@
+import { datesCompatible, dateCovers } from './dates.js';
+import { isNameLike } from './entities.js';
+import { type NumberMention, relateNumbers } from './numbers.js';
+import { antonymConflict, scaleConflict } from './polarity.js';
+import { clausesOf, type Prepared } from './prepare.js';
+import { canonical, termsMatch } from './terms.js';
+import { isStopword, type Token } from './text.js';
+
+/** Everything one source says, for slots stated in another sentence than the one retrieved. */
+export interface SourceInfo {
+  terms: string[];
+  numbers: NumberMention[];
+  dates: Prepared['dates'];
+  tokens: Token[];
+}
+
+/** A retrieval unit: one source sentence or a window of consecutive sentences. */
+export interface Unit {
+  source: number;
+  text: string;
+  sentences: Prepared[];
+  terms: string[];
+  numbers: NumberMention[];
+  whole: SourceInfo;
+}
+
+/**
+ * Credit for a claim name found elsewhere in the same source: the subject is often named once, then "it".
+ * Only names get it, so a sentence cannot borrow the predicate of another sentence.
+ */
+const SOURCE_CREDIT = 0.7;
+
+export interface Alignment {
+  /** Weighted share of the claim (content words and slots) the evidence states. */
+  coverage: number;
+  /** Slot disagreements: the evidence says otherwise. */
+  conflicts: string[];
+  /** Claim slots (numbers, dates, names) the evidence does not state. */
+  missing: string[];
+  /**
+   * Disagreements that may concern another event (a different year, the only other number): contradictions
+   * when the rest of the claim matches closely, otherwise missing details.
+   */
+  weak: string[];
+}
+
+export interface AlignContext {
+  idf: (term: string) => number;
+  lang: string;
+  /** Folded tokens that look like names somewhere in the sources. */
+  names: ReadonlySet<string>;
+  /** Stems the sources use in lower case: a capitalised claim word with such a stem is a common word. */
+  lowerStems: ReadonlySet<string>;
+}
+
+function hasTerm(terms: readonly string[], t: string): boolean {
+  for (const u of terms) if (termsMatch(t, u)) return true;
+  return false;
+}
+
+/** IDF-weighted share of the claim's content words found in the evidence (partly, in the rest of its source). */
+export function coverage(
+  claim: Prepared,
+  evidenceTerms: readonly string[],
+  idf: (t: string) => number,
+  sourceTerms: readonly string[] = [],
+): number {
+  let total = 0;
+  let found = 0;
+  for (const w of new Set(claim.words)) {
+    const weight = Math.max(0.2, idf(w));
+    total += weight;
+    if (hasTerm(evidenceTerms, w)) found += weight;
+    else if (hasTerm(sourceTerms, w)) {
+      found += weight * (claim.capitalised.has(w) ? SOURCE_CREDIT : ALIGN.lowerCaseSourceCredit);
+    }
+  }
+  return total === 0 ? 1 : found / total;
+}
+
+// Words next to a number name its slot ("1,250 employees", "founded in 2011").
+function slotWords(p: Prepared, start: number): string[] {
+  const before = p.tokens.filter((t) => t.start < start && !isStopword(t.norm)).slice(-2);
+  const after = p.tokens.filter((t) => t.start > start && !isStopword(t.norm)).slice(0, 2);
+  return [...before, ...after].map(canonical);
+}
+
+function numberOwner(unit: Unit, n: NumberMention): Prepared | undefined {
+  return unit.sentences.find((s) => s.numbers.includes(n));
+}
+
+interface SlotTally {
+  total: number;
+  found: number;
+}
+
+/**
+ * Coverage mixes words and slots: the words count as WORD_WEIGHT in all, each number or date as SLOT_WEIGHT,
+ * credited in full when the evidence states it and SOURCE_CREDIT when only another sentence of its source does.
+ */
+const WORD_WEIGHT = 4;
+const SLOT_WEIGHT = 1;
+/** A disagreeing slot still shows the evidence talks about the same thing; it counts this much for alignment. */
+export const ALIGN = { conflict: 1, lowerCaseSourceCredit: 0.35 };
+
+function compareNumbers(claim: Prepared, unit: Unit, out: Alignment, slots: SlotTally): void {
+  const evYears = new Set<number>();
+  for (const s of unit.sentences) for (const d of s.dates) if (d.y !== undefined) evYears.add(d.y);
+  for (const c of claim.numbers) {
+    let matched = false;
+    const conflicts: NumberMention[] = [];
+    const cw = slotWords(claim, c.start);
+    const sameSlot = (e: NumberMention): boolean => {
+      const owner = numberOwner(unit, e);
+      return cw.some((w) => hasTerm(owner ? slotWords(owner, e.start) : [], w));
+    };
+    for (const e of unit.numbers) {
+      const r = relateNumbers(c, e);
+      // A bound ("at least 10") is met by any larger number; only one in the same slot counts.
+      if (
+        r === 'match' &&
+        ((c.bound === null && c.kind !== 'ordinal') || e.value === c.value || sameSlot(e))
+      ) {
+        if (c.kind !== 'ordinal' || sameSlot(e)) matched = true;
+      } else if (r === 'conflict' && (c.kind !== 'ordinal' || sameSlot(e))) conflicts.push(e);
+    }
+    if (c.kind === 'year' && evYears.has(c.value)) matched = true;
+    if (c.kind !== 'ordinal') slots.total += SLOT_WEIGHT;
+    if (matched) {
+      if (c.kind !== 'ordinal') slots.found += SLOT_WEIGHT;
+      continue;
+    }
+    if (c.kind !== 'ordinal' && c.bound === null && inSource(c, unit.whole)) {
+      slots.found += SLOT_WEIGHT * SOURCE_CREDIT;
+      continue;
+    }
+    if (c.kind === 'year' && evYears.size > 0 && conflicts.length === 0) {
+      out.weak.push(`year ${c.raw}`);
+      slots.found += SLOT_WEIGHT * ALIGN.conflict;
+      continue;
+    }
+    if (conflicts.length > 0) {
+      const onlyPair = conflicts.length === 1 && claim.numbers.filter((x) => x.kind === c.kind).length === 1;
+      if (conflicts.some(sameSlot) || c.kind === 'ordinal') out.conflicts.push(`number ${c.raw}`);
+      else if (onlyPair || c.kind === 'year') out.weak.push(`number ${c.raw}`);
+      else {
+        out.missing.push(`number ${c.raw}`);
+        continue;
+      }
+      // The evidence speaks about this slot, so it is aligned with the claim even though it disagrees.
+      if (c.kind !== 'ordinal') slots.found += SLOT_WEIGHT * ALIGN.conflict;
+      continue;
+    }
+    if (c.kind !== 'ordinal') out.missing.push(`number ${c.raw}`);
+  }
+}
+
+function inSource(c: NumberMention, whole: SourceInfo): boolean {
+  if (whole.numbers.some((e) => relateNumbers(c, e) === 'match')) return true;
+  return c.kind === 'year' && whole.dates.some((d) => d.y === c.value);
+}
+
+function compareDates(claim: Prepared, unit: Unit, out: Alignment, slots: SlotTally): void {
+  const evDates = unit.sentences.flatMap((s) => s.dates);
+  const evYears = unit.numbers.filter((n) => n.kind === 'year').map((n) => n.value);
+  for (const c of claim.dates) {
+    slots.total += SLOT_WEIGHT;
+    if (evDates.some((e) => dateCovers(e, c))) {
+      slots.found += SLOT_WEIGHT;
+      continue;
+    }
+    if (unit.whole.dates.some((e) => dateCovers(e, c))) {
+      slots.found += SLOT_WEIGHT * SOURCE_CREDIT;
+      continue;
+    }
+    if (evDates.length > 0 && !evDates.some((e) => datesCompatible(e, c))) {
+      out.weak.push('date');
+      slots.found += SLOT_WEIGHT * ALIGN.conflict;
+      continue;
+    }
+    if (c.y !== undefined && evDates.length === 0 && evYears.length > 0 && !evYears.includes(c.y)) {
+      out.weak.push('date');
+      slots.found += SLOT_WEIGHT * ALIGN.conflict;
+      continue;
+    }
+    out.missing.push('date');
+  }
+}
+
+/**
+ * Names of the claim its source does not contain. `swaps`: the evidence holds another name right where the
+ * claim's name stands (same neighbour word). `replaced`: the evidence holds some other name.
+ */
+function compareNames(
+  claim: Prepared,
+  unit: Unit,
+  ctx: AlignContext,
+): { missing: string[]; replaced: string[]; swaps: string[] } {
+  const ct = claim.tokens;
+  const claimNorms = new Set(ct.map((t) => t.norm));
+  const missing: string[] = [];
+  const replaced: string[] = [];
+  const swaps: string[] = [];
+  const unitNames = unit.sentences.flatMap((s) =>
+    s.tokens.filter(
+      (u, j) => !claimNorms.has(u.norm) && (isNameLike(s.tokens, j, ctx.lang) || ctx.names.has(u.norm)),
+    ),
+  );
+  for (let i = 0; i < ct.length; i++) {
+    const t = ct[i]!;
+    const initialName = i === 0 && (ctx.names.has(t.norm) || !ctx.lowerStems.has(t.stem));
+    if (!isNameLike(ct, i, ctx.lang, initialName)) continue;
+    // "Matt" names "Matthew": a name may be a prefix of the source's fuller form.
+    if (
+      unit.whole.tokens.some(
+        (u) => termsMatch(u.norm, t.norm) || (t.norm.length >= 3 && u.norm.startsWith(t.norm)),
+      )
+    ) {
+      continue;
+    }
+    const prev = ct[i - 1]?.norm;
+    const next = ct[i + 1]?.norm;
+    let swapped = false;
+    for (const s of unit.sentences) {
+      const st = s.tokens;
+      for (let j = 0; j < st.length && !swapped; j++) {
+        const u = st[j]!;
+        if (claimNorms.has(u.norm) || !(isNameLike(st, j, ctx.lang) || ctx.names.has(u.norm))) continue;
+        if ((prev && st[j - 1]?.norm === prev) || (next && st[j + 1]?.norm === next)) swapped = true;
+      }
+    }
+    if (swapped) swaps.push(`name ${t.raw}`);
+    else if (unitNames.length > 0) replaced.push(`name ${t.raw}`);
+    else missing.push(`name ${t.raw}`);
+  }
+  return { missing, replaced, swaps };
+}
+
+/** The clause of a sentence that shares most with the claim; polarity is judged on it, not on the whole sentence. */
+function bestClause(
+  claim: Prepared,
+  sentence: Prepared,
+  idf: (t: string) => number,
+  sourceTerms: readonly string[],
+): { clause: Prepared; cov: number } {
+  let clause = sentence;
+  let cov = -1;
+  for (const c of clausesOf(sentence)) {
+    const v = coverage(claim, c.terms, idf, sourceTerms);
+    if (v > cov) {
+      cov = v;
+      clause = c;
+    }
+  }
+  return { clause, cov };
+}
+
+/** Minimum share of the claim an evidence clause must hold before its antonyms and quantifiers count. */
+const POLARITY_MIN_COVERAGE = 0.3;
+/** Share of the claim's words that must match before a different name in the evidence counts as a swap. */
+const SWAP_MIN_COVERAGE = 0.7;
+
+/** Compares one atomic claim with one evidence unit, slot by slot. */
+export function align(claim: Prepared, unit: Unit, ctx: AlignContext): Alignment {
+  const words = coverage(claim, unit.terms, ctx.idf, unit.whole.terms);
+  const out: Alignment = { coverage: 0, conflicts: [], missing: [], weak: [] };
+  const slots: SlotTally = { total: 0, found: 0 };
+  compareNumbers(claim, unit, out, slots);
+  compareDates(claim, unit, out, slots);
+  const names = compareNames(claim, unit, ctx);
+  for (const n of names.swaps) out.conflicts.push(n);
+  for (const n of names.replaced) (words >= SWAP_MIN_COVERAGE ? out.conflicts : out.missing).push(n);
+  for (const n of names.missing) out.missing.push(n);
+  for (const w of out.weak.splice(0)) (words >= SWAP_MIN_COVERAGE ? out.conflicts : out.missing).push(w);
+  const wordWeight = claim.words.length > 0 ? WORD_WEIGHT : 0;
+  const total = wordWeight + slots.total;
+  out.coverage = total === 0 ? 0 : (words * wordWeight + slots.found) / total;
+
+  let best: { clause: Prepared; cov: number } | undefined;
+  for (const s of unit.sentences) {
+    const b = bestClause(claim, s, ctx.idf, unit.whole.terms);
+    if (!best || b.cov > best.cov) best = b;
+    if (b.cov < POLARITY_MIN_COVERAGE) continue;
+    const ant = antonymConflict(claim.tokens, b.clause.tokens);
+    if (ant) out.conflicts.push(`antonym ${ant}`);
+    const q = scaleConflict(claim.tokens, b.clause.tokens);
+    if (q) out.conflicts.push(`quantifier ${q}`);
+  }
+  if (best && claim.negations % 2 !== best.clause.negations % 2) out.conflicts.push('negation');
+  return out;
+}

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { checkClaim, LIMITS } from './index.js';
+
+const EN = [
+  'Harlow Robotics was founded in Leeds in March 2011. The company employs 1,250 people and sells warehouse robots to retailers. Its chief executive is Maria Dunn.',
+  'Harlow Logistics, a separate firm, was founded in Bristol in 2015. It employs 980 people and runs delivery vans.',
+];
+const FR = [
+  'La société Verlaine Textiles a été fondée à Roubaix en mai 2008. Elle emploie 860 salariés et fabrique des tissus techniques.',
+  'Verlaine Emballages, une autre entreprise, a été fondée à Lille en 2012 et emploie 680 personnes.',
+];
+const DE = [
+  'Die Kessler Maschinenbau GmbH wurde im April 2006 in Augsburg gegründet. Das Unternehmen beschäftigt 1.340 Mitarbeiter und stellt Verpackungsmaschinen her.',
+  'Die Kessler Logistik AG, ein anderes Unternehmen, wurde 2013 in Ulm gegründet und beschäftigt 430 Mitarbeiter.',
+];
+
+const verdict = (claim: string, sources: string[]) => checkClaim(claim, sources).verdict;
+
+describe('checkClaim verdicts (EN)', () => {
+  it('supports a paraphrase with another number format', () => {
+    const r = checkClaim('Harlow Robotics, which was set up in Leeds in March 2011, has 1250 employees.', EN);
+    assert.equal(r.verdict, 'supported');
+    assert.ok(r.score >= 0.6);
+    assert.equal(r.language, 'en');
+    assert.equal(r.claims.length, 2);
+  });
+  it('contradicts number, date, entity swaps and negation', () => {
+    assert.equal(verdict('Harlow Robotics has 1520 employees.', EN), 'contradicted');
+    assert.equal(verdict('Harlow Robotics was founded in Leeds in March 2013.', EN), 'contradicted');
+    assert.equal(verdict('Harlow Robotics was founded in Bristol in March 2011.', EN), 'contradicted');
+    assert.equal(verdict('Harlow Robotics does not sell warehouse robots.', EN), 'contradicted');
+  });
+  it('calls a claim no source states unsupported', () => {
+    const r = checkClaim('Harlow Robotics plans to open a research centre in Singapore.', EN);
+    assert.equal(r.verdict, 'unsupported');
+    assert.ok(r.score < 0.5);
+  });
+  it('calls a claim with one unsupported part partially supported', () => {
+    const r = checkClaim('Harlow Robotics has 1,250 employees. It also builds drones for the army.', EN);
+    assert.equal(r.verdict, 'partially_supported');
+    assert.deepEqual(
+      r.claims.map((c) => c.verdict),
+      ['supported', 'unsupported'],
+    );
+    assert.ok(r.score > 0.3 && r.score < 0.8);
+  });
+  it('gives each evidence item a confidence between 0 and 1', () => {
+    const r = checkClaim('Harlow Robotics has 1520 employees.', EN);
+    assert.equal(r.evidence[0]?.source_index, 0);
+    assert.ok(r.evidence.every((e) => e.confidence >= 0 && e.confidence <= 1));
+    assert.ok(r.score <= 0.25);
+  });
+});
+
+describe('checkClaim verdicts (FR)', () => {
+  it('supports, contradicts and leaves unsupported', () => {
+    assert.equal(
+      verdict('Verlaine Textiles, créée à Roubaix en mai 2008, compte 860 salariés.', FR),
+      'supported',
+    );
+    assert.equal(verdict('Verlaine Textiles compte 680 salariés.', FR), 'contradicted');
+    assert.equal(verdict('Verlaine Textiles ne fabrique pas de tissus techniques.', FR), 'contradicted');
+    assert.equal(
+      verdict('Verlaine Textiles exporte la moitié de sa production vers le Canada.', FR),
+      'unsupported',
+    );
+    assert.equal(checkClaim('Verlaine Textiles compte 860 salariés.', FR).language, 'fr');
+  });
+});
+
+describe('checkClaim verdicts (DE)', () => {
+  it('supports, contradicts and leaves unsupported', () => {
+    assert.equal(verdict('Kessler Maschinenbau hat 1340 Beschäftigte.', DE), 'supported');
+    assert.equal(
+      verdict('Kessler Maschinenbau wurde im April 2009 in Augsburg gegründet.', DE),
+      'contradicted',
+    );
+    assert.equal(verdict('Kessler Maschinenbau stellt keine Verpackungsmaschinen her.', DE), 'contradicted');
+    assert.equal(
+      verdict('Kessler Maschinenbau eröffnet ein Forschungszentrum in Shanghai.', DE),
+      'unsupported',
+    );
+    assert.equal(checkClaim('Kessler Maschinenbau hat 1340 Beschäftigte.', DE).language, 'de');
+  });
+});
+
+describe('checkClaim edge cases', () => {
+  it('answers unsupported without sources', () => {
+    const r = checkClaim('The sky is green.', []);
+    assert.equal(r.verdict, 'unsupported');
+    assert.deepEqual(r.evidence, []);
+  });
+  it('is deterministic', () => {
+    assert.deepEqual(
+      checkClaim('Harlow Robotics has 1520 employees.', EN),
+      checkClaim('Harlow Robotics has 1520 employees.', EN),
+    );
+  });
+  it('refuses inputs beyond LIMITS', () => {
+    assert.throws(() => checkClaim('x'.repeat(LIMITS.maxClaimChars + 1), []), RangeError);
+    assert.throws(() => checkClaim('x', Array(LIMITS.maxSources + 1).fill('y')), RangeError);
+    assert.throws(() => checkClaim('x', ['y'.repeat(LIMITS.maxSourceChars + 1)]), RangeError);
+  });
+});

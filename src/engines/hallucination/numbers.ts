@@ -1,0 +1,293 @@
+import { type DateMention, extractDates } from './dates.js';
+import {
+  APPROX_CUES,
+  LOWER_BOUND_CUES,
+  NUMBER_WORDS,
+  ORDINAL_WORDS,
+  SCALE_WORDS,
+  UNITS,
+  UPPER_BOUND_CUES,
+} from './lexicon.js';
+import { fold } from './text.js';
+
+export type NumberKind = 'cardinal' | 'ordinal' | 'year';
+
+export interface NumberMention {
+  /** Value in the base unit of `dim` (metres, kilograms, seconds, …); raw value when there is no unit. */
+  value: number;
+  dim: string | null;
+  kind: NumberKind;
+  approx: boolean;
+  bound: 'lower' | 'upper' | null;
+  raw: string;
+  /** Factor of the unit as written (1 without unit), to tell a conversion from a restatement. */
+  unitFactor: number;
+  /** Offset of the mention in the text, for slot alignment by neighbouring words. */
+  start: number;
+}
+
+/** "1,250" / "1.250" / "1 250" / "2,5" / "2.5" / "1,234.5" / "1.234,5" to a number. */
+export function parseLocaleNumber(s: string): number {
+  let t = s.replace(/[\u00a0\u202f' ]/g, '').replace('−', '-');
+  const lastDot = t.lastIndexOf('.');
+  const lastComma = t.lastIndexOf(',');
+  if (lastDot >= 0 && lastComma >= 0) {
+    const dec = lastDot > lastComma ? '.' : ',';
+    const group = dec === '.' ? ',' : '.';
+    t = t.split(group).join('').replace(dec, '.');
+  } else if (lastDot >= 0 || lastComma >= 0) {
+    const sep = lastDot >= 0 ? '.' : ',';
+    const parts = t.split(sep);
+    const grouping = parts.length > 2 || (parts[1]?.length === 3 && parts[0] !== '0' && parts[0] !== '-0');
+    t = grouping ? parts.join('') : parts.join('.');
+  }
+  return Number(t);
+}
+
+const NUMERIC =
+  /(?<![\p{L}\d.,])([-−]?\d{1,3}(?:(?:,|\.|\u00a0|\u202f| )\d{3})+(?:[.,]\d+)?|[-−]?\d+(?:[.,]\d+)?)(?![\d])/gu;
+const ORDINAL_SUFFIX = /^(?:st|nd|rd|th|er|re|e|eme|ème)(?![\p{L}\d])/u;
+
+function cueBefore(folded: string, cues: string[]): boolean {
+  const tail = folded.trimEnd();
+  return cues.some((c) => tail.endsWith(c) && !/[\p{L}]/u.test(tail.charAt(tail.length - c.length - 1)));
+}
+
+interface Tail {
+  scale: number;
+  unit: { dim: string; factor: number } | null;
+  fahrenheit: boolean;
+  consumed: number;
+}
+
+// Reads "million", "km", "per cent", "°C" … after a number.
+function readTail(after: string): Tail {
+  let rest = after;
+  let consumed = 0;
+  let scale = 1;
+  const sm = /^\s*([\p{L}]+)\.?/u.exec(rest);
+  if (sm) {
+    const s = SCALE_WORDS.get(fold(sm[1]!));
+    if (s) {
+      scale = s;
+      consumed += sm[0].length;
+      rest = rest.slice(sm[0].length);
+    }
+  }
+  const um = /^\s*(°\s?[CF]|per cent|pour cent|km\/h|db\(a\)|km²|m²|[%€$£]|[\p{L}]+)/iu.exec(rest);
+  if (um) {
+    const word = fold(um[1]!.replace(/\s+/g, ' '));
+    if (word === '°f' || word === '° f')
+      return { scale, unit: { dim: 'temp', factor: 1 }, fahrenheit: true, consumed };
+    const u = UNITS.get(word.replace('° ', '°'));
+    if (u) return { scale, unit: u, fahrenheit: false, consumed: consumed + um[0].length };
+    // "de personnes" / "of people": no unit, but the scale stays.
+  }
+  return { scale, unit: null, fahrenheit: false, consumed };
+}
+
+function currencyBefore(before: string): { dim: string; factor: number } | null {
+  const m = /([€$£]|\b(?:eur|usd|gbp|chf))\s*$/iu.exec(before);
+  if (!m) return null;
+  return UNITS.get(fold(m[1]!)) ?? null;
+}
+
+function mention(
+  value: number,
+  tail: Tail,
+  currency: { dim: string; factor: number } | null,
+  before: string,
+  raw: string,
+  kind: NumberKind,
+): NumberMention {
+  const start = before.length;
+  const foldedBefore = fold(before.slice(-24));
+  const unit = tail.unit ?? currency;
+  let v = value * tail.scale;
+  if (tail.fahrenheit) v = ((v - 32) * 5) / 9;
+  else if (unit) v *= unit.factor;
+  const approx = cueBefore(foldedBefore, APPROX_CUES);
+  const lower = cueBefore(foldedBefore, LOWER_BOUND_CUES);
+  const upper = cueBefore(foldedBefore, UPPER_BOUND_CUES);
+  return {
+    value: v,
+    dim: unit?.dim ?? (kind === 'year' ? 'year' : null),
+    kind,
+    approx,
+    bound: lower ? 'lower' : upper ? 'upper' : null,
+    raw,
+    unitFactor: unit?.factor ?? 1,
+    start,
+  };
+}
+
+const GERMAN_UNITS = 'ein|zwei|drei|vier|fünf|sechs|sieben|acht|neun';
+const GERMAN_TENS = 'zwanzig|dreißig|vierzig|fünfzig|sechzig|siebzig|achtzig|neunzig';
+const GERMAN_COMPOUND = new RegExp(`^(${GERMAN_UNITS})und(${GERMAN_TENS})$`, 'u');
+const ARTICLE_NUMBERS = new Set(['one', 'un', 'une', 'ein', 'eine', 'einen', 'eins'].map(fold));
+
+function wordValue(w: string): number | undefined {
+  const lw = w.toLowerCase();
+  const g = GERMAN_COMPOUND.exec(lw);
+  if (g) return (NUMBER_WORDS.get(fold(g[1]!)) ?? 0) + (NUMBER_WORDS.get(fold(g[2]!)) ?? 0);
+  if (lw.includes('-')) {
+    const parts = lw.split('-').map((p) => NUMBER_WORDS.get(fold(p)));
+    if (parts.every((p) => p !== undefined)) return parts.reduce<number>((a, b) => a + (b ?? 0), 0);
+    return undefined;
+  }
+  return NUMBER_WORDS.get(fold(w));
+}
+
+/** Numbers with units, scale, approximation and bounds; dates are excluded (see dates.ts), bare years kept as kind "year". */
+export function extractNumbers(text: string, dates: DateMention[] = extractDates(text)): NumberMention[] {
+  let masked = text;
+  for (const d of dates) {
+    masked = masked.slice(0, d.start) + ' '.repeat(d.end - d.start) + masked.slice(d.end);
+  }
+  const out: NumberMention[] = [];
+  for (const m of masked.matchAll(NUMERIC)) {
+    const idx = m.index ?? 0;
+    const raw = m[1]!;
+    const end = idx + m[0].length;
+    const after = masked.slice(end);
+    const before = masked.slice(0, idx);
+    const ord = ORDINAL_SUFFIX.exec(after);
+    if (ord || /^\.\s+\p{L}/u.test(after)) {
+      out.push(
+        mention(
+          Number(raw),
+          { scale: 1, unit: null, fahrenheit: false, consumed: 0 },
+          null,
+          before,
+          raw,
+          'ordinal',
+        ),
+      );
+      continue;
+    }
+    const value = parseLocaleNumber(raw);
+    if (!Number.isFinite(value)) continue;
+    const tail = readTail(after);
+    const currency = currencyBefore(before);
+    const isYear =
+      /^\d{4}$/.test(raw) && value >= 1500 && value <= 2100 && !tail.unit && tail.scale === 1 && !currency;
+    out.push(mention(value, tail, currency, before, raw, isYear ? 'year' : 'cardinal'));
+  }
+  // Number words: "twenty-five", "trois millions", "zwei Wochen"; articles only count before a unit or scale.
+  const wordRe = /[\p{L}]+(?:-[\p{L}]+)*/gu;
+  let run: { value: number; current: number; start: number; end: number; words: number } | null = null;
+  const flush = () => {
+    if (!run) return;
+    const r = run;
+    run = null;
+    const after = masked.slice(r.end);
+    const tail = readTail(after);
+    const raw = masked.slice(r.start, r.end);
+    if (r.words === 1 && ARTICLE_NUMBERS.has(fold(raw)) && !tail.unit && tail.scale === 1) return;
+    out.push(
+      mention(
+        r.value + r.current,
+        tail,
+        currencyBefore(masked.slice(0, r.start)),
+        masked.slice(0, r.start),
+        raw,
+        'cardinal',
+      ),
+    );
+  };
+  for (const m of masked.matchAll(wordRe)) {
+    const w = m[0];
+    const idx = m.index ?? 0;
+    const ordinal = ORDINAL_WORDS.get(fold(w));
+    const v = wordValue(w);
+    const gap = run ? masked.slice(run.end, idx) : '';
+    if (v !== undefined && (!run || /^\s*$/.test(gap))) {
+      if (!run) run = { value: 0, current: 0, start: idx, end: idx, words: 0 };
+      if (v === 100) run.current = (run.current || 1) * 100;
+      else if (v >= 1000) {
+        run.value += (run.current || 1) * v;
+        run.current = 0;
+      } else run.current += v;
+      run.end = idx + w.length;
+      run.words++;
+      continue;
+    }
+    flush();
+    if (v !== undefined) {
+      run = { value: 0, current: v, start: idx, end: idx + w.length, words: 1 };
+      continue;
+    }
+    if (ordinal !== undefined && fold(w) !== 'second') {
+      out.push(
+        mention(
+          ordinal,
+          { scale: 1, unit: null, fahrenheit: false, consumed: 0 },
+          null,
+          masked.slice(0, idx),
+          w,
+          'ordinal',
+        ),
+      );
+    }
+    const jm = /^(\p{L}+?)(jährig|jahrig)\p{L}*$/iu.exec(w);
+    if (jm) {
+      const jv = wordValue(jm[1]!);
+      if (jv !== undefined)
+        out.push({
+          value: jv * 31557600,
+          dim: 'time',
+          kind: 'cardinal',
+          approx: false,
+          bound: null,
+          raw: w,
+          unitFactor: 31557600,
+          start: idx,
+        });
+    }
+  }
+  flush();
+  return out;
+}
+
+const BASE_TOLERANCE = 1e-6;
+
+/** Whether two mentions can be compared at all (a count and a year, or kilograms and euros, cannot). */
+export function comparable(a: NumberMention, b: NumberMention): boolean {
+  if (a.kind === 'ordinal' || b.kind === 'ordinal') return a.kind === b.kind;
+  // A bare count and a year are compared by value only, in relateNumbers ("2000 employees" reads as a year);
+  // a bare count and a measured quantity are not compared at all ("10 books" vs "three weeks").
+  return a.dim === b.dim;
+}
+
+function close(a: number, b: number, tol: number): boolean {
+  if (a === b) return true;
+  const scale = Math.max(Math.abs(a), Math.abs(b), 1e-12);
+  return Math.abs(a - b) / scale <= tol;
+}
+
+export type NumberRelation = 'match' | 'conflict' | 'unrelated';
+
+/** Compares a claim number with an evidence number of the same kind and dimension. */
+export function relateNumbers(claim: NumberMention, ev: NumberMention): NumberRelation {
+  if (!comparable(claim, ev)) {
+    if ((claim.kind === 'year') !== (ev.kind === 'year') && claim.value === ev.value) return 'match';
+    return 'unrelated';
+  }
+  const converted = claim.dim !== null && claim.dim !== 'year' && claim.unitFactor !== ev.unitFactor;
+  // Months have no fixed length (3 months ≈ 12-13 weeks), and conversions are rounded in prose.
+  const tol =
+    claim.approx || ev.approx || (converted && claim.dim === 'time')
+      ? 0.1
+      : converted
+        ? 0.03
+        : BASE_TOLERANCE;
+  const c = claim.value;
+  const e = ev.value;
+  if (claim.bound && ev.bound) {
+    // "up to 15" and "up to 10" state different limits, although one implies the other.
+    return claim.bound === ev.bound && close(c, e, tol) ? 'match' : 'conflict';
+  }
+  if (claim.bound === 'lower') return e > c || close(c, e, tol) ? 'match' : 'conflict';
+  if (claim.bound === 'upper') return e < c || close(c, e, tol) ? 'match' : 'conflict';
+  return close(c, e, tol) ? 'match' : 'conflict';
+}

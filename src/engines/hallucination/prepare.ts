@@ -1,0 +1,55 @@
+import { type DateMention, extractDates } from './dates.js';
+import { extractNumbers, type NumberMention } from './numbers.js';
+import { negationCount } from './polarity.js';
+import { isSlotWord } from './slot-words.js';
+import { splitClauses } from './split.js';
+import { canonical, numberTerms } from './terms.js';
+import { isStopword, type Token, tokenize } from './text.js';
+
+/** A piece of text analysed once: tokens, content terms, numbers, dates and negation count. */
+export interface Prepared {
+  text: string;
+  tokens: Token[];
+  /** Canonical content terms (no stopwords, no digits). */
+  words: string[];
+  /** Canonical terms of capitalised words (names, and German nouns). */
+  capitalised: Set<string>;
+  /** Content terms plus digit strings, for retrieval. */
+  terms: string[];
+  numbers: NumberMention[];
+  dates: DateMention[];
+  negations: number;
+  /** Atomic clauses, computed on first use (only for sentences that reach the slot comparison). */
+  clauses?: Prepared[];
+}
+
+export function clausesOf(p: Prepared): Prepared[] {
+  if (!p.clauses) {
+    const parts = splitClauses(p.text);
+    p.clauses = parts.length > 1 ? parts.map(prepare) : [p];
+  }
+  return p.clauses;
+}
+
+export function prepare(text: string): Prepared {
+  const tokens = tokenize(text);
+  const words: string[] = [];
+  const capitalised = new Set<string>();
+  for (const t of tokens) {
+    if (isStopword(t.norm) || t.norm.length <= 1 || isSlotWord(t.norm)) continue;
+    const c = canonical(t);
+    words.push(c);
+    if (t.capital) capitalised.add(c);
+  }
+  const dates = extractDates(text);
+  return {
+    text,
+    tokens,
+    words,
+    capitalised,
+    terms: words.concat(numberTerms(text)),
+    numbers: extractNumbers(text, dates),
+    dates,
+    negations: negationCount(text, tokens),
+  };
+}

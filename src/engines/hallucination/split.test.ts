@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { splitClauses, splitSentences } from './split.js';
+
+describe('splitSentences', () => {
+  it('splits on sentence ends and keeps offsets', () => {
+    const text = 'The plant opened in 2011. It employs 300 people! Is it profitable?';
+    const s = splitSentences(text);
+    assert.deepEqual(
+      s.map((x) => x.text),
+      ['The plant opened in 2011.', 'It employs 300 people!', 'Is it profitable?'],
+    );
+    assert.equal(text.slice(s[1]!.start, s[1]!.start + 2), 'It');
+  });
+
+  it('does not split after abbreviations, initials, decimals or German ordinal dates', () => {
+    assert.equal(splitSentences('Dr. Smith met J. Doe at 3.5 km from the site.').length, 1);
+    assert.equal(splitSentences('Die Brücke wurde am 12. Mai 2003 eröffnet. Sie ist lang.').length, 2);
+  });
+});
+
+describe('splitClauses', () => {
+  it('splits coordinated clauses and gives a verb phrase its subject back', () => {
+    assert.deepEqual(splitClauses('Skywatch-3 was launched from Kourou in 2015 and orbits at 820 km.'), [
+      'Skywatch-3 was launched from Kourou in 2015',
+      'Skywatch-3 orbits at 820 km',
+    ]);
+  });
+
+  it('turns a relative clause into its own sub-claim with the antecedent as subject', () => {
+    assert.deepEqual(splitClauses('Harlow Robotics, which sells warehouse robots, has 1,250 employees.'), [
+      'Harlow Robotics has 1,250 employees',
+      'Harlow Robotics sells warehouse robots',
+    ]);
+  });
+
+  it('expands lists into one sub-claim per item', () => {
+    assert.deepEqual(splitClauses('The plant makes buses, trucks and vans.'), [
+      'The plant makes buses',
+      'The plant makes trucks',
+      'The plant makes vans',
+    ]);
+  });
+
+  it('splits French and German coordination and relative clauses', () => {
+    assert.deepEqual(splitClauses('La société a été fondée en 2008 et emploie 860 salariés.'), [
+      'La société a été fondée en 2008',
+      'La société emploie 860 salariés',
+    ]);
+    const de = splitClauses('Die Firma, die 1.250 Mitarbeiter beschäftigt, wurde 2011 gegründet.');
+    assert.equal(de.length, 2);
+    assert.ok(de.includes('Die Firma wurde 2011 gegründet'));
+  });
+
+  it('keeps a single clause whole', () => {
+    assert.deepEqual(splitClauses('Entry is free on Sundays.'), ['Entry is free on Sundays']);
+  });
+});

@@ -1,0 +1,40 @@
+export type Verdict = 'supported' | 'contradicted' | 'unsupported' | 'partially_supported';
+
+/** A correction stored by an organization: `originalClaim` was wrong, `correctedClaim` is right. */
+export interface Correction {
+  id?: string;
+  originalClaim: string;
+  correctedClaim: string;
+  source: string;
+}
+
+/**
+ * One piece of evidence for one sub-claim. `source_index` is zero-based into `sources`; it is -1 when the
+ * evidence is an organization correction, and then `match` holds the correction's `correctedClaim`.
+ */
+export interface Evidence {
+  claim: string;
+  source_index: number;
+  match: string;
+  confidence: number;
+  verdict: Verdict;
+  correctionId?: string;
+}
+
+export interface ClaimPart {
+  text: string;
+  verdict: Verdict;
+  score: number;
+}
+
+export interface CheckResult {
+  score: number;
+  verdict: Verdict;
+  evidence: Evidence[];
+  claims: ClaimPart[];
+  language: string;
+}
+
+export interface CheckOptions {
+  corrections?: Correction[];
+}

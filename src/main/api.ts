@@ -1,0 +1,33 @@
+import { createHttpServer, type App } from '../platform/http/index.js';
+import { installAuth } from '../modules/auth/index.js';
+import { detectionRoutes } from '../modules/detection/index.js';
+import { healthRoutes } from '../modules/health/index.js';
+import { keysRoutes } from '../modules/keys/index.js';
+import { orgsRoutes } from '../modules/orgs/index.js';
+import type { Context } from './context.js';
+import { VERSION } from './version.js';
+
+/** The API server: every /api route, wired to the services of the context. */
+export async function buildApi(ctx: Context): Promise<App> {
+  const app = await createHttpServer({
+    logger: ctx.logger,
+    bodyLimit: ctx.config.bodyLimit,
+    trustProxy: ctx.config.trustProxy,
+    version: VERSION,
+  });
+  await installAuth(app, {
+    auth: ctx.auth,
+    orgs: ctx.orgs,
+    limits: ctx.limits,
+    authFailuresPerMinute: ctx.config.authFailuresPerMinute,
+    cookieSecure: ctx.config.cookieSecure,
+    sessionTtlHours: ctx.config.sessionTtlHours,
+  });
+  await app.register(
+    healthRoutes({ version: VERSION, startedAt: new Date(), database: ctx.storage, cache: ctx.cache }),
+  );
+  await app.register(orgsRoutes(ctx.orgs));
+  await app.register(keysRoutes(ctx.keys));
+  await app.register(detectionRoutes({ limits: ctx.limits }));
+  return app;
+}

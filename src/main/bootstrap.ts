@@ -1,0 +1,42 @@
+import type { Context } from './context.js';
+
+export interface BootstrapResult {
+  organization: { id: string; name: string; plan: string };
+  owner: { email: string; password: string };
+  keys: { al: string; sw: string };
+}
+
+export const BOOTSTRAP_OWNER_EMAIL = 'owner@parapet.local';
+
+/** On an empty database: a first organization, its owner and one key of each kind, returned once. */
+export async function bootstrapIfEmpty(ctx: Context): Promise<BootstrapResult | null> {
+  if ((await ctx.orgs.countOrgs()) > 0) return null;
+  const org = await ctx.orgs.createOrg({ name: 'Default organization', plan: 'enterprise' });
+  const { password } = await ctx.orgs.createUser({
+    org,
+    email: BOOTSTRAP_OWNER_EMAIL,
+    name: 'Owner',
+    role: 'owner',
+  });
+  const al = await ctx.keys.create({ orgId: org.id, kind: 'al', name: 'Bootstrap detection key' });
+  const sw = await ctx.keys.create({ orgId: org.id, kind: 'sw', name: 'Bootstrap chat key' });
+  return {
+    organization: { id: org.id, name: org.name, plan: org.plan },
+    owner: { email: BOOTSTRAP_OWNER_EMAIL, password },
+    keys: { al: al.secret, sw: sw.secret },
+  };
+}
+
+export function formatBootstrap(b: BootstrapResult, apiUrl: string): string {
+  return [
+    '',
+    '=== Parapet first start: these secrets are shown once. Store them now. ===',
+    `Organization : ${b.organization.name} (${b.organization.id}, plan ${b.organization.plan})`,
+    `Dashboard    : ${apiUrl}/  user ${b.owner.email}  password ${b.owner.password}`,
+    `API key (al) : ${b.keys.al}   detection, tokenization, network proxy`,
+    `API key (sw) : ${b.keys.sw}   protected chat and full protection`,
+    `Try it       : curl -s ${apiUrl}/api/health`,
+    '==========================================================================',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,94 @@
+import { type Cache, createMemoryCache, createRedisCache } from '../platform/cache/index.js';
+import { type Clock, systemClock } from '../platform/clock/index.js';
+import type { Config } from '../platform/config/index.js';
+import { type Sealer, createSealer } from '../platform/crypto/index.js';
+import { type Logger, createLogger } from '../platform/log/index.js';
+import { type Storage, openStorage, sqliteFileIn } from '../platform/storage/index.js';
+import { type AuthService, createAuthService } from '../modules/auth/index.js';
+import { type EventPublisher, createEventPublisher } from '../modules/events/index.js';
+import { type KeysService, createKeysService } from '../modules/keys/index.js';
+import { type LimitsService, createLimitsService } from '../modules/limits/index.js';
+import { type OrgsService, createOrgsService } from '../modules/orgs/index.js';
+import { loadMasterKey } from './master-key.js';
+
+/** Everything a process needs, built once from the configuration; entrypoints and tests share it. */
+export interface Context {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  storage: Storage;
+  cache: Cache;
+  sealer: Sealer;
+  events: EventPublisher;
+  orgs: OrgsService;
+  keys: KeysService;
+  limits: LimitsService;
+  auth: AuthService;
+  close(): Promise<void>;
+}
+
+export interface ContextOptions {
+  clock?: Clock;
+  logger?: Logger;
+  migrate?: boolean;
+}
+
+export async function createContext(config: Config, options: ContextOptions = {}): Promise<Context> {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const embedded = !config.databaseUrl;
+  const storage = await openStorage({
+    databaseUrl: config.databaseUrl,
+    schema: config.databaseSchema,
+    ...(embedded ? { sqliteFile: sqliteFileIn(config.dataDir) } : {}),
+  });
+  try {
+    if (options.migrate !== false) await storage.migrate();
+    const sealer = createSealer(
+      loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, embedded }),
+    );
+    const cache = config.redisUrl
+      ? createRedisCache(config.redisUrl, config.redisPrefix)
+      : createMemoryCache(clock);
+    const events = createEventPublisher({ clock });
+    const orgs = createOrgsService({
+      db: storage.db,
+      clock,
+      publish: (db, org, type, data) => events.publish(db, org, type, data),
+      sessionTtlHours: config.sessionTtlHours,
+    });
+    const keys = createKeysService({
+      db: storage.db,
+      clock,
+      emit: (db, orgId, type, data) => events.publishFor(db, orgId, type, data),
+    });
+    const limits = createLimitsService({
+      db: storage.db,
+      cache,
+      clock,
+      emit: (org, type, data) => events.publish(storage.db, org, type, data),
+    });
+    const auth = createAuthService({ keys, orgs, clock });
+    return {
+      config,
+      logger,
+      clock,
+      storage,
+      cache,
+      sealer,
+      events,
+      orgs,
+      keys,
+      limits,
+      auth,
+      async close() {
+        await limits.close();
+        await cache.close();
+        await storage.close();
+      },
+    };
+  } catch (err) {
+    await storage.close();
+    throw err;
+  }
+}

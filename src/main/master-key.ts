@@ -1,0 +1,21 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateMasterKey, parseMasterKey } from '../platform/crypto/index.js';
+
+/**
+ * The key that seals secrets at rest. A deployment on PostgreSQL must provide it, because a key generated
+ * on one server would not open what another sealed; the embedded default keeps one beside its database.
+ */
+export function loadMasterKey(opts: { configured: string; dataDir: string; embedded: boolean }): Buffer {
+  if (opts.configured) return parseMasterKey(opts.configured);
+  if (!opts.embedded) {
+    throw new Error(
+      'PARAPET_MASTER_KEY is required when DATABASE_URL is set (64 hex characters; see README).',
+    );
+  }
+  const file = join(opts.dataDir, 'master.key');
+  if (existsSync(file)) return parseMasterKey(readFileSync(file, 'utf8'));
+  const key = generateMasterKey();
+  writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
+  return parseMasterKey(key);
+}

@@ -1,0 +1,213 @@
+import cookie from '@fastify/cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { AppError } from '../../platform/errors/index.js';
+import { type App, errorResponses, sendError, toAppError } from '../../platform/http/index.js';
+import { type LimitsService, type RateState, rateLimitHeaders, rateLimitedError } from '../limits/index.js';
+import type { OrgsService } from '../orgs/index.js';
+import { type AuthRequirement, type AuthService, type Caller, apiKeyFromHeaders } from './auth.service.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthRequirement;
+  }
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+export const SESSION_COOKIE = 'parapet_session';
+const SESSION_RATE_PER_MINUTE = 600;
+const LOGIN_FAILURES_PER_MINUTE = 20;
+
+export interface AuthDeps {
+  auth: AuthService;
+  orgs: OrgsService;
+  limits: LimitsService;
+  authFailuresPerMinute: number;
+  cookieSecure: 'auto' | 'true' | 'false';
+  sessionTtlHours: number;
+}
+
+/** The caller of a route that declared an authentication mode; routes call this instead of reading request.caller. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw new AppError('unauthorized', 'Authentication is required.');
+  return request.caller;
+}
+
+function applyRate(reply: FastifyReply, state: RateState): void {
+  for (const [k, v] of Object.entries(rateLimitHeaders(state))) reply.header(k, v);
+  if (state.exceeded) throw rateLimitedError(state);
+}
+
+const PUBLIC_PREFIXES = ['/api/docs', '/api/openapi.json'];
+
+/**
+ * Authentication, rate limits, entitlements and quota checks for every route, driven by the route's
+ * `config.auth`. Runs in onRequest so that refused requests cost no parsing; the quota is counted in
+ * preHandler, after validation, so that malformed requests do not spend it.
+ */
+export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
+  await app.register(cookie);
+  app.decorateRequest('caller', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    const need = request.routeOptions.config.auth;
+    if (!need) {
+      const url = request.routeOptions.url ?? '';
+      if (!url || !url.startsWith('/api/') || PUBLIC_PREFIXES.some((p) => url.startsWith(p))) return;
+      throw new AppError('internal_error', `route ${url} declares no authentication mode`);
+    }
+    if (need.mode === 'public') return;
+
+    if (need.mode === 'session') {
+      const token = request.cookies[SESSION_COOKIE];
+      const found = token ? await deps.orgs.resolveSession(token) : undefined;
+      if (!found) {
+        await countFailure(request, reply);
+        throw new AppError('unauthorized', 'Log in first: this operation needs a dashboard session.');
+      }
+      request.caller = { org: found.org, via: 'session', user: found.user };
+      applyRate(reply, await deps.limits.hitWindow(`rl:session:${found.user.id}`, SESSION_RATE_PER_MINUTE));
+      deps.auth.checkAccess(request.caller, {
+        ...(need.roles ? { roles: need.roles } : {}),
+        ...(need.feature ? { feature: need.feature } : {}),
+      });
+      return;
+    }
+
+    const org = request.headers['x-service-organization'];
+    let caller: Caller;
+    try {
+      caller = await deps.auth.authenticateKey(apiKeyFromHeaders(request.headers, need.mode), {
+        product: need.product,
+        mode: need.mode,
+        ...(typeof org === 'string' ? { organizationHeader: org } : {}),
+      });
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'unauthorized') await countFailure(request, reply);
+      throw err;
+    }
+    request.caller = caller;
+    applyRate(reply, await deps.limits.hitRate(caller.org));
+    deps.auth.checkAccess(caller, {
+      product: need.product,
+      ...(need.feature ? { feature: need.feature } : {}),
+    });
+    await deps.limits.checkQuota(caller.org, need.product);
+  });
+
+  app.addHook('preHandler', async (request) => {
+    const need = request.routeOptions.config.auth;
+    if (request.caller && need && (need.mode === 'apiKey' || need.mode === 'serviceKey')) {
+      await deps.limits.consume(request.caller.org, need.product);
+    }
+  });
+
+  // Failed authentications are limited per client address so keys cannot be guessed at speed; the
+  // headers of that window are what an unauthenticated caller sees.
+  async function countFailure(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const state = await deps.limits.hitWindow(`rl:authfail:${request.ip}`, deps.authFailuresPerMinute);
+    applyRate(reply, state);
+  }
+
+  registerSessionRoutes(app, deps);
+}
+
+const LoginBody = Type.Object(
+  {
+    email: Type.String({ minLength: 3, maxLength: 320 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
+
+const SessionView = Type.Object({
+  user: Type.Object({ id: Type.String(), email: Type.String(), name: Type.String(), role: Type.String() }),
+  organization: Type.Object({ id: Type.String(), name: Type.String(), plan: Type.String() }),
+  expiresAt: Type.Optional(Type.String({ format: 'date-time' })),
+});
+
+function registerSessionRoutes(app: App, deps: AuthDeps): void {
+  app.post(
+    '/api/dashboard/auth/login',
+    {
+      config: { auth: { mode: 'public' } },
+      schema: {
+        operationId: 'login',
+        tags: ['dashboard-auth'],
+        summary: 'Log in to the dashboard; sets an HttpOnly session cookie',
+        body: LoginBody,
+        response: { 200: SessionView, ...errorResponses(401, 429) },
+      },
+    },
+    async (request, reply) => {
+      const fail = await deps.limits.hitWindow(`rl:login:${request.ip}`, LOGIN_FAILURES_PER_MINUTE);
+      if (fail.exceeded) return sendError(request, reply, rateLimitedError(fail));
+      try {
+        const s = await deps.orgs.login(request.body.email, request.body.password);
+        const org = await deps.auth.loadOrg(s.user.orgId);
+        const secure =
+          deps.cookieSecure === 'auto' ? request.protocol === 'https' : deps.cookieSecure === 'true';
+        reply.setCookie(SESSION_COOKIE, s.sessionToken, {
+          httpOnly: true,
+          sameSite: 'strict',
+          secure,
+          path: '/',
+          maxAge: deps.sessionTtlHours * 3600,
+        });
+        return {
+          user: { id: s.user.id, email: s.user.email, name: s.user.name, role: s.user.role },
+          organization: { id: org?.id ?? s.user.orgId, name: org?.name ?? '', plan: org?.plan ?? '' },
+          expiresAt: s.expiresAt,
+        };
+      } catch (err) {
+        return sendError(request, reply, toAppError(err));
+      }
+    },
+  );
+
+  app.post(
+    '/api/dashboard/auth/logout',
+    {
+      config: { auth: { mode: 'session' } },
+      schema: {
+        operationId: 'logout',
+        tags: ['dashboard-auth'],
+        summary: 'End the dashboard session',
+        response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(401, 429) },
+      },
+    },
+    async (request, reply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      if (token) await deps.orgs.logout(token);
+      reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      return { success: true };
+    },
+  );
+
+  app.get(
+    '/api/dashboard/auth/me',
+    {
+      config: { auth: { mode: 'session' } },
+      schema: {
+        operationId: 'currentSession',
+        tags: ['dashboard-auth'],
+        summary: 'Who is logged in',
+        response: { 200: SessionView, ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => {
+      const { user, org } = callerOf(request);
+      return {
+        user: {
+          id: user?.id ?? '',
+          email: user?.email ?? '',
+          name: user?.name ?? '',
+          role: user?.role ?? '',
+        },
+        organization: { id: org.id, name: org.name, plan: org.plan },
+      };
+    },
+  );
+}

@@ -1,0 +1,1 @@
+export { detectionRoutes } from './detection.routes.js';

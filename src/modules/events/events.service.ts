@@ -1,0 +1,59 @@
+import type { Clock } from '../../platform/clock/index.js';
+import { newId } from '../../platform/crypto/index.js';
+import type { Db } from '../../platform/storage/index.js';
+import { isPlan, planHasFeature } from '../plans/index.js';
+import { type AuditEventType, EVENT_TYPES, type EventType } from './event-types.js';
+import { createEventsRepo, type StoredEvent } from './events.repo.js';
+
+export interface EventOrg {
+  id: string;
+  plan: string;
+}
+
+export type EventListener = (orgId: string, ev: StoredEvent) => void;
+
+/**
+ * Producers call publish() with the same database handle (or transaction) as the change that caused the
+ * event, so the event is committed with that change or not at all. Sinks learn of new events by
+ * listening; delivery itself reads the stored rows (the outbox).
+ */
+export function createEventPublisher(deps: { clock: Clock }) {
+  const listeners = new Set<EventListener>();
+  return {
+    async publish(
+      db: Db,
+      org: EventOrg,
+      type: EventType | AuditEventType,
+      data: Record<string, unknown>,
+    ): Promise<StoredEvent | null> {
+      const feature = (EVENT_TYPES as Record<string, string | null>)[type] ?? null;
+      if (feature && isPlan(org.plan) && !planHasFeature(org.plan, feature as never)) return null;
+      const ev: StoredEvent = { id: newId('evt'), type, created: deps.clock.now().toISOString(), data };
+      await createEventsRepo(db).insert(org.id, ev);
+      for (const l of listeners) l(org.id, ev);
+      return ev;
+    },
+    /** For producers that know only the organization id; reads the plan through the same handle (transaction). */
+    async publishFor(
+      db: Db,
+      orgId: string,
+      type: EventType | AuditEventType,
+      data: Record<string, unknown>,
+    ): Promise<StoredEvent | null> {
+      const row = await db
+        .selectFrom('organizations')
+        .select('plan')
+        .where('id', '=', orgId)
+        .executeTakeFirst();
+      if (!row) return null;
+      return this.publish(db, { id: orgId, plan: row.plan }, type, data);
+    },
+    /** Called after a commit would be better, but listeners only wake workers; the rows are the truth. */
+    onPublished(listener: EventListener): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+
+export type EventPublisher = ReturnType<typeof createEventPublisher>;

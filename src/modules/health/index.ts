@@ -1,0 +1,2 @@
+export { healthRoutes } from './health.routes.js';
+export type { HealthDeps } from './health.routes.js';

@@ -1,0 +1,214 @@
+import type { Cache } from '../../platform/cache/index.js';
+import type { Clock } from '../../platform/clock/index.js';
+import { AppError } from '../../platform/errors/index.js';
+import type { Db } from '../../platform/storage/index.js';
+import type { Organization } from '../orgs/index.js';
+import { PLAN_LIMITS, type Product } from '../plans/index.js';
+import { createLimitsRepo, type UsageDelta } from './limits.repo.js';
+import { quotaPeriod } from './period.js';
+
+/** Enterprise is unlimited by plan; this ceiling only keeps one runaway client from starving the service. */
+export const UNLIMITED_RATE_CEILING = 100_000;
+const WINDOW_MS = 60_000;
+const FLUSH_MS = 1_000;
+
+export interface RateState {
+  limit: number;
+  remaining: number;
+  /** Unix seconds when the current window ends. */
+  reset: number;
+  exceeded: boolean;
+  retryAfter: number;
+}
+
+export type QuotaEventFn = (
+  org: Organization,
+  type: 'quota.warning' | 'quota.exceeded',
+  data: Record<string, unknown>,
+) => Promise<unknown>;
+
+export interface UsageStats {
+  period: string;
+  requestsUsed: number;
+  requestsLimit: number;
+  blocked: number;
+  avgScore: number;
+}
+
+export function rateLimitHeaders(s: RateState): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(s.limit),
+    'x-ratelimit-remaining': String(s.remaining),
+    'x-ratelimit-reset': String(s.reset),
+  };
+}
+
+export function rateLimitedError(s: RateState): AppError {
+  return new AppError(
+    'rate_limit_exceeded',
+    `Rate limit of ${s.limit} requests per minute reached; retry in ${s.retryAfter} seconds.`,
+    { retryAfter: s.retryAfter },
+  );
+}
+
+export function createLimitsService(deps: { db: Db; cache: Cache; clock: Clock; emit: QuotaEventFn }) {
+  const { cache, clock } = deps;
+  const repo = createLimitsRepo(deps.db);
+  const pending = new Map<string, UsageDelta & { orgId: string; product: string; period: string }>();
+  let flushing: Promise<void> | null = null;
+
+  async function flush(): Promise<void> {
+    if (flushing) return flushing;
+    const batch = [...pending.values()];
+    pending.clear();
+    flushing = (async () => {
+      for (const d of batch) {
+        try {
+          await repo.add(d.orgId, d.product, d.period, d);
+        } catch {
+          // Put the figures back so the next flush retries them rather than losing them.
+          const key = `${d.orgId}|${d.product}|${d.period}`;
+          const cur = pending.get(key);
+          if (cur) {
+            cur.requests += d.requests;
+            cur.blocked += d.blocked;
+            cur.warned += d.warned;
+            cur.scoreSum += d.scoreSum;
+            cur.scored += d.scored;
+          } else pending.set(key, d);
+        }
+      }
+    })().finally(() => {
+      flushing = null;
+    });
+    return flushing;
+  }
+  const timer = setInterval(() => void flush(), FLUSH_MS);
+  timer.unref();
+
+  function accumulate(orgId: string, product: string, period: string, d: Partial<UsageDelta>) {
+    const key = `${orgId}|${product}|${period}`;
+    let cur = pending.get(key);
+    if (!cur) {
+      cur = { orgId, product, period, requests: 0, blocked: 0, warned: 0, scoreSum: 0, scored: 0 };
+      pending.set(key, cur);
+    }
+    cur.requests += d.requests ?? 0;
+    cur.blocked += d.blocked ?? 0;
+    cur.warned += d.warned ?? 0;
+    cur.scoreSum += d.scoreSum ?? 0;
+    cur.scored += d.scored ?? 0;
+  }
+
+  const quotaKey = (org: Organization, product: Product, label: string) =>
+    `quota:${org.id}:${product}:${label}`;
+
+  async function quotaUsed(org: Organization, product: Product, label: string): Promise<number> {
+    const v = await cache.get(quotaKey(org, product, label));
+    if (v !== null) return Number(v);
+    const row = await repo.get(org.id, product, label);
+    const p = pending.get(`${org.id}|${product}|${label}`);
+    return Number(row?.requests ?? 0) + (p?.requests ?? 0);
+  }
+
+  return {
+    /** Counts one request against the per-minute window of the organization. */
+    async hitRate(org: Organization, scope = 'api'): Promise<RateState> {
+      const limit = PLAN_LIMITS[org.plan].perMinute ?? UNLIMITED_RATE_CEILING;
+      return this.hitWindow(`rl:${scope}:${org.id}`, limit);
+    },
+
+    /** A fixed one-minute window on any key (organizations, sessions, failed logins by address). */
+    async hitWindow(key: string, limit: number): Promise<RateState> {
+      const nowMs = clock.now().getTime();
+      const windowStart = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
+      const resetMs = windowStart + WINDOW_MS;
+      const count = await cache.incr(`${key}:${windowStart}`, 1, resetMs - nowMs + 1_000);
+      const retryAfter = Math.max(1, Math.ceil((resetMs - nowMs) / 1000));
+      return {
+        limit,
+        remaining: Math.max(0, limit - count),
+        reset: Math.ceil(resetMs / 1000),
+        exceeded: count > limit,
+        retryAfter,
+      };
+    },
+
+    /** Refuses when the monthly quota of the product is spent; does not count. */
+    async checkQuota(org: Organization, product: Product): Promise<void> {
+      const perMonth = PLAN_LIMITS[org.plan].perMonth;
+      if (perMonth === null) return;
+      const period = quotaPeriod(clock.now(), org.renewalDay);
+      if ((await quotaUsed(org, product, period.label)) >= perMonth) {
+        throw new AppError(
+          'quota_exceeded',
+          `The monthly ${product} quota of ${perMonth} requests is used up; it renews on ${period.end.toISOString().slice(0, 10)}.`,
+        );
+      }
+    },
+
+    /** Counts one use of a product; sends quota.warning at 80% and quota.exceeded at 100%, once a period each. */
+    async consume(org: Organization, product: Product): Promise<void> {
+      const period = quotaPeriod(clock.now(), org.renewalDay);
+      accumulate(org.id, product, period.label, { requests: 1 });
+      const perMonth = PLAN_LIMITS[org.plan].perMonth;
+      if (perMonth === null) return;
+      const key = quotaKey(org, product, period.label);
+      const ttl = period.end.getTime() - clock.now().getTime() + 86_400_000;
+      let used = await cache.incr(key, 1, ttl);
+      if (used === 1) {
+        // First use seen by this cache in the period: carry over what the database already counted.
+        const row = await repo.get(org.id, product, period.label);
+        const before = Number(row?.requests ?? 0);
+        if (before > 0) used = await cache.incr(key, before, ttl);
+      }
+      const warnAt = Math.ceil(perMonth * 0.8);
+      const fire = async (type: 'quota.warning' | 'quota.exceeded') => {
+        if (await cache.setIfAbsent(`quota-event:${type}:${org.id}:${product}:${period.label}`, '1', ttl)) {
+          await deps.emit(org, type, { product, period: period.label, used, limit: perMonth });
+        }
+      };
+      if (used >= warnAt) await fire('quota.warning');
+      if (used >= perMonth) await fire('quota.exceeded');
+    },
+
+    /** Outcome figures for the usage statistics (blocked count, average score). */
+    record(
+      org: Organization,
+      product: Product,
+      outcome: { blocked?: boolean; warned?: boolean; score?: number },
+    ): void {
+      const period = quotaPeriod(clock.now(), org.renewalDay);
+      accumulate(org.id, product, period.label, {
+        blocked: outcome.blocked ? 1 : 0,
+        warned: outcome.warned ? 1 : 0,
+        scoreSum: outcome.score ?? 0,
+        scored: outcome.score === undefined ? 0 : 1,
+      });
+    },
+
+    async usage(org: Organization, product: Product): Promise<UsageStats> {
+      await flush();
+      const period = quotaPeriod(clock.now(), org.renewalDay);
+      const row = await repo.get(org.id, product, period.label);
+      const perMonth = PLAN_LIMITS[org.plan].perMonth;
+      const scored = Number(row?.scored ?? 0);
+      return {
+        period: period.label,
+        requestsUsed: Number(row?.requests ?? 0),
+        requestsLimit: perMonth ?? -1,
+        blocked: Number(row?.blocked ?? 0),
+        avgScore: scored > 0 ? Math.round((Number(row?.score_sum ?? 0) / scored) * 100) / 100 : 0,
+      };
+    },
+
+    flush,
+
+    async close(): Promise<void> {
+      clearInterval(timer);
+      await flush();
+    },
+  };
+}
+
+export type LimitsService = ReturnType<typeof createLimitsService>;

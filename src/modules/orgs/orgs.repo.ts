@@ -1,0 +1,95 @@
+import type { Db, OrganizationsTable, UsersTable } from '../../platform/storage/index.js';
+
+export type OrgRow = OrganizationsTable;
+export type UserRow = UsersTable;
+
+export function createOrgsRepo(db: Db) {
+  return {
+    async insertOrg(row: OrgRow): Promise<void> {
+      await db.insertInto('organizations').values(row).execute();
+    },
+    async getOrg(id: string): Promise<OrgRow | undefined> {
+      return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    async listOrgs(): Promise<OrgRow[]> {
+      return db.selectFrom('organizations').selectAll().orderBy('created_at').execute();
+    },
+    async countOrgs(): Promise<number> {
+      const r = await db
+        .selectFrom('organizations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst();
+      return Number(r?.n ?? 0);
+    },
+    async updateOrg(
+      id: string,
+      patch: Partial<Pick<OrgRow, 'name' | 'plan' | 'entitlements' | 'settings'>>,
+    ): Promise<void> {
+      await db.updateTable('organizations').set(patch).where('id', '=', id).execute();
+    },
+    async insertUser(row: UserRow): Promise<void> {
+      await db.insertInto('users').values(row).execute();
+    },
+    async getUserByEmail(email: string): Promise<UserRow | undefined> {
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where('email', '=', email)
+        .where('removed_at', 'is', null)
+        .executeTakeFirst();
+    },
+    async getUser(orgId: string, id: string): Promise<UserRow | undefined> {
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .where('removed_at', 'is', null)
+        .executeTakeFirst();
+    },
+    async listUsers(orgId: string): Promise<UserRow[]> {
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('removed_at', 'is', null)
+        .orderBy('created_at')
+        .execute();
+    },
+    async removeUser(orgId: string, id: string, at: string): Promise<boolean> {
+      // The e-mail is freed so that the person can be invited again later.
+      const r = await db
+        .updateTable('users')
+        .set({ removed_at: at, email: `removed+${id}` })
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .where('removed_at', 'is', null)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+    async insertSession(row: {
+      id: string;
+      org_id: string;
+      user_id: string;
+      created_at: string;
+      expires_at: string;
+    }) {
+      await db.insertInto('dashboard_sessions').values(row).execute();
+    },
+    async getSession(id: string) {
+      return db.selectFrom('dashboard_sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    async deleteSession(id: string): Promise<void> {
+      await db.deleteFrom('dashboard_sessions').where('id', '=', id).execute();
+    },
+    async deleteUserSessions(userId: string): Promise<void> {
+      await db.deleteFrom('dashboard_sessions').where('user_id', '=', userId).execute();
+    },
+    async deleteExpiredSessions(now: string): Promise<number> {
+      const r = await db.deleteFrom('dashboard_sessions').where('expires_at', '<=', now).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+  };
+}
+
+export type OrgsRepo = ReturnType<typeof createOrgsRepo>;

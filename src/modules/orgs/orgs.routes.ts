@@ -1,0 +1,131 @@
+import { Type } from 'typebox';
+import { AppError } from '../../platform/errors/index.js';
+import { type App, errorResponses } from '../../platform/http/index.js';
+import { callerOf } from '../auth/index.js';
+import type { OrgsService } from './orgs.service.js';
+import { ROLES } from '../plans/index.js';
+
+const UserView = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  name: Type.String(),
+  role: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+const CreateUserBody = Type.Object(
+  {
+    email: Type.String({ minLength: 3, maxLength: 320, format: 'email' }),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    role: Type.Union(ROLES.map((r) => Type.Literal(r))),
+    password: Type.Optional(Type.String({ minLength: 12, maxLength: 1024 })),
+  },
+  { additionalProperties: false },
+);
+
+const MANAGE = ['owner', 'admin'] as const;
+
+export function orgsRoutes(orgs: OrgsService) {
+  return async (app: App) => {
+    app.get(
+      '/api/dashboard/organization',
+      {
+        config: { auth: { mode: 'session' } },
+        schema: {
+          operationId: 'getOrganization',
+          tags: ['organization'],
+          summary: 'The organization of the session: plan, enabled products, renewal day',
+          response: {
+            200: Type.Object({
+              id: Type.String(),
+              name: Type.String(),
+              plan: Type.String(),
+              products: Type.Array(Type.String()),
+              renewalDay: Type.Integer(),
+              createdAt: Type.String(),
+            }),
+            ...errorResponses(401, 429),
+          },
+        },
+      },
+      async (request) => {
+        const { org } = callerOf(request);
+        return {
+          id: org.id,
+          name: org.name,
+          plan: org.plan,
+          products: org.products,
+          renewalDay: org.renewalDay,
+          createdAt: org.createdAt,
+        };
+      },
+    );
+
+    app.get(
+      '/api/dashboard/users',
+      {
+        config: { auth: { mode: 'session' } },
+        schema: {
+          operationId: 'listUsers',
+          tags: ['organization'],
+          summary: 'Users of the organization',
+          response: { 200: Type.Object({ users: Type.Array(UserView) }), ...errorResponses(401, 429) },
+        },
+      },
+      async (request) => ({ users: await orgs.listUsers(callerOf(request).org.id) }),
+    );
+
+    app.post(
+      '/api/dashboard/users',
+      {
+        config: { auth: { mode: 'session', roles: MANAGE } },
+        schema: {
+          operationId: 'createUser',
+          tags: ['organization'],
+          summary: 'Add a user; a generated password is returned once when none is given',
+          body: CreateUserBody,
+          response: {
+            201: Type.Object({ user: UserView, password: Type.Optional(Type.String()) }),
+            ...errorResponses(401, 403, 409, 429),
+          },
+        },
+      },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        if (request.body.role === 'owner' && caller.user?.role !== 'owner') {
+          throw new AppError('forbidden', 'Only an owner can add another owner.');
+        }
+        const { user, password } = await orgs.createUser({
+          org: caller.org,
+          email: request.body.email,
+          role: request.body.role,
+          ...(request.body.name ? { name: request.body.name } : {}),
+          ...(request.body.password ? { password: request.body.password } : {}),
+        });
+        reply.header('cache-control', 'no-store');
+        return reply.status(201).send(request.body.password ? { user } : { user, password });
+      },
+    );
+
+    app.delete(
+      '/api/dashboard/users/:id',
+      {
+        config: { auth: { mode: 'session', roles: MANAGE } },
+        schema: {
+          operationId: 'removeUser',
+          tags: ['organization'],
+          summary: 'Remove a user from the organization; their sessions end',
+          params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+          response: {
+            200: Type.Object({ success: Type.Boolean() }),
+            ...errorResponses(401, 403, 404, 409, 429),
+          },
+        },
+      },
+      async (request) => {
+        await orgs.removeUser(callerOf(request).org, request.params.id);
+        return { success: true };
+      },
+    );
+  };
+}

@@ -1,0 +1,227 @@
+import type { Clock } from '../../platform/clock/index.js';
+import { hashPassword, newId, randomBase62, sha256Hex, verifyPassword } from '../../platform/crypto/index.js';
+import { AppError } from '../../platform/errors/index.js';
+import { type Db, isUniqueViolation } from '../../platform/storage/index.js';
+import { createOrgsRepo, type OrgRow, type UserRow } from './orgs.repo.js';
+import { type Plan, PRODUCTS, type Product, type Role, isProduct } from '../plans/index.js';
+
+export interface Organization {
+  id: string;
+  name: string;
+  plan: Plan;
+  products: Product[];
+  settings: Record<string, unknown>;
+  renewalDay: number;
+  createdAt: string;
+}
+
+export interface User {
+  id: string;
+  orgId: string;
+  email: string;
+  name: string;
+  role: Role;
+  createdAt: string;
+}
+
+/** The one capability orgs needs from events, passed in so that the two modules do not import each other. */
+export type PublishFn = (
+  db: Db,
+  org: { id: string; plan: string },
+  type: 'user.joined' | 'user.removed',
+  data: Record<string, unknown>,
+) => Promise<unknown>;
+
+export function toOrganization(row: OrgRow): Organization {
+  const products = (JSON.parse(row.entitlements) as string[]).filter(isProduct);
+  return {
+    id: row.id,
+    name: row.name,
+    plan: row.plan as Plan,
+    products,
+    settings: JSON.parse(row.settings) as Record<string, unknown>,
+    renewalDay: row.renewal_day,
+    createdAt: row.created_at,
+  };
+}
+
+export function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    email: row.email,
+    name: row.name,
+    role: row.role as Role,
+    createdAt: row.created_at,
+  };
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+export function createOrgsService(deps: {
+  db: Db;
+  clock: Clock;
+  publish: PublishFn;
+  sessionTtlHours: number;
+}) {
+  const { db, clock } = deps;
+  const repo = createOrgsRepo(db);
+
+  return {
+    async createOrg(input: {
+      name: string;
+      plan: Plan;
+      products?: Product[];
+      renewalDay?: number;
+    }): Promise<Organization> {
+      const now = clock.now();
+      const row: OrgRow = {
+        id: newId('org'),
+        name: input.name.trim(),
+        plan: input.plan,
+        entitlements: JSON.stringify(input.products ?? [...PRODUCTS]),
+        settings: '{}',
+        // Quotas renew on the day of the month the organization signed up, capped at 28 so every month has it.
+        renewal_day: input.renewalDay ?? Math.min(now.getUTCDate(), 28),
+        created_at: now.toISOString(),
+      };
+      await repo.insertOrg(row);
+      return toOrganization(row);
+    },
+
+    async getOrg(id: string): Promise<Organization | undefined> {
+      const row = await repo.getOrg(id);
+      return row && toOrganization(row);
+    },
+
+    async listOrgs(): Promise<Organization[]> {
+      return (await repo.listOrgs()).map(toOrganization);
+    },
+
+    async countOrgs(): Promise<number> {
+      return repo.countOrgs();
+    },
+
+    async updateOrg(
+      id: string,
+      patch: { plan?: Plan; products?: Product[]; settings?: Record<string, unknown>; name?: string },
+    ) {
+      await repo.updateOrg(id, {
+        ...(patch.plan ? { plan: patch.plan } : {}),
+        ...(patch.name ? { name: patch.name } : {}),
+        ...(patch.products ? { entitlements: JSON.stringify(patch.products) } : {}),
+        ...(patch.settings ? { settings: JSON.stringify(patch.settings) } : {}),
+      });
+    },
+
+    /** Creates a user; when no password is given one is generated and returned once. */
+    async createUser(input: {
+      org: Organization;
+      email: string;
+      name?: string;
+      role: Role;
+      password?: string;
+    }): Promise<{ user: User; password: string }> {
+      const email = input.email.trim().toLowerCase();
+      if (!EMAIL.test(email)) throw new AppError('invalid_request', 'The e-mail address is not valid.');
+      const password = input.password ?? randomBase62(20);
+      if (password.length < 12)
+        throw new AppError('invalid_request', 'The password must be at least 12 characters long.');
+      const row: UserRow = {
+        id: newId('usr'),
+        org_id: input.org.id,
+        email,
+        name: (input.name ?? email.split('@')[0] ?? email).trim(),
+        role: input.role,
+        password_hash: await hashPassword(password),
+        created_at: clock.now().toISOString(),
+        removed_at: null,
+      };
+      try {
+        await db.transaction().execute(async (trx) => {
+          await createOrgsRepo(trx).insertUser(row);
+          await deps.publish(trx, input.org, 'user.joined', {
+            userId: row.id,
+            email: row.email,
+            role: row.role,
+          });
+        });
+      } catch (err) {
+        if (isUniqueViolation(err))
+          throw new AppError('conflict', 'A user with this e-mail address already exists.');
+        throw err;
+      }
+      return { user: toUser(row), password };
+    },
+
+    async listUsers(orgId: string): Promise<User[]> {
+      return (await repo.listUsers(orgId)).map(toUser);
+    },
+
+    async removeUser(org: Organization, userId: string): Promise<void> {
+      const at = clock.now().toISOString();
+      const removed = await db.transaction().execute(async (trx) => {
+        const r = createOrgsRepo(trx);
+        const user = await r.getUser(org.id, userId);
+        if (!user) return false;
+        if (user.role === 'owner') {
+          const owners = (await r.listUsers(org.id)).filter((u) => u.role === 'owner');
+          if (owners.length <= 1)
+            throw new AppError('conflict', 'The last owner of an organization cannot be removed.');
+        }
+        await r.removeUser(org.id, userId, at);
+        await r.deleteUserSessions(userId);
+        await deps.publish(trx, org, 'user.removed', { userId });
+        return true;
+      });
+      if (!removed) throw new AppError('not_found', 'User was not found.');
+    },
+
+    /** Checks a password; the same error for an unknown e-mail and a wrong password. */
+    async login(
+      email: string,
+      password: string,
+    ): Promise<{ sessionToken: string; user: User; expiresAt: string }> {
+      const row = await repo.getUserByEmail(email.trim().toLowerCase());
+      // A dummy verification keeps the answer time the same whether or not the user exists.
+      const ok = row
+        ? await verifyPassword(password, row.password_hash)
+        : await verifyPassword(password, DUMMY_HASH).then(() => false);
+      if (!row || !ok) throw new AppError('unauthorized', 'The e-mail address or password is wrong.');
+      const token = randomBase62(43);
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + deps.sessionTtlHours * 3600_000).toISOString();
+      await repo.insertSession({
+        id: sha256Hex(token),
+        org_id: row.org_id,
+        user_id: row.id,
+        created_at: now.toISOString(),
+        expires_at: expiresAt,
+      });
+      return { sessionToken: token, user: toUser(row), expiresAt };
+    },
+
+    async resolveSession(token: string): Promise<{ user: User; org: Organization } | undefined> {
+      const session = await repo.getSession(sha256Hex(token));
+      if (!session || session.expires_at <= clock.now().toISOString()) return undefined;
+      const [user, org] = await Promise.all([
+        repo.getUser(session.org_id, session.user_id),
+        repo.getOrg(session.org_id),
+      ]);
+      if (!user || !org) return undefined;
+      return { user: toUser(user), org: toOrganization(org) };
+    },
+
+    async logout(token: string): Promise<void> {
+      await repo.deleteSession(sha256Hex(token));
+    },
+
+    async purgeExpiredSessions(): Promise<number> {
+      return repo.deleteExpiredSessions(clock.now().toISOString());
+    },
+  };
+}
+
+const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+export type OrgsService = ReturnType<typeof createOrgsService>;

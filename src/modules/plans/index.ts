@@ -1,0 +1,12 @@
+export {
+  FEATURE_MIN_PLAN,
+  PLAN_LIMITS,
+  PLANS,
+  PRODUCTS,
+  ROLES,
+  isPlan,
+  isProduct,
+  isRole,
+  planHasFeature,
+} from './plans.js';
+export type { Feature, Plan, PlanLimits, Product, Role } from './plans.js';

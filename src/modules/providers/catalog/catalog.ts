@@ -1,0 +1,43 @@
+import type { ModelInfo, ModelTier, ProviderId } from '../types.js';
+import { CATALOG_ROWS } from './catalog.data.js';
+
+const MODELS: readonly ModelInfo[] = Object.freeze(
+  CATALOG_ROWS.map(
+    ([provider, id, contextWindow, maxOutputTokens, inputPerMTok, outputPerMTok, tier, tools, vision]) =>
+      Object.freeze({
+        provider,
+        id,
+        key: `${provider}/${id}`,
+        contextWindow,
+        maxOutputTokens,
+        inputPerMTok,
+        outputPerMTok,
+        tier,
+        tools,
+        vision,
+      }),
+  ),
+);
+
+export function listModels(): ModelInfo[] {
+  return [...MODELS];
+}
+
+export const TIER_RANK: Record<ModelTier, number> = { offline: 0, economy: 1, standard: 2, premium: 3 };
+
+/**
+ * Finds a model by catalog key (`provider/id`, e.g. `openai/gpt-4o`) or by bare provider model id
+ * (`gpt-4o`). A bare id offered by several providers resolves to the first one in catalog order among
+ * `available` (all providers when omitted). Keys win over ids, so `openai/gpt-4o-mini` means OpenAI direct;
+ * the same model through OpenRouter is `openrouter/openai/gpt-4o-mini`.
+ */
+export function findModel(name: string, available?: readonly ProviderId[]): ModelInfo | undefined {
+  const allowed = (m: ModelInfo) => available === undefined || available.includes(m.provider);
+  return MODELS.find((m) => m.key === name && allowed(m)) ?? MODELS.find((m) => m.id === name && allowed(m));
+}
+
+/** USD for one call, rounded to 1e-10 so sums of many small calls stay readable. */
+export function estimateCost(model: ModelInfo, promptTokens: number, completionTokens: number): number {
+  const usd = (promptTokens * model.inputPerMTok + completionTokens * model.outputPerMTok) / 1_000_000;
+  return Math.round(usd * 1e10) / 1e10;
+}

@@ -1,0 +1,77 @@
+import { ProviderError, parseRetryAfter, upstreamMessage } from '../errors.js';
+import type { ProviderId } from '../types.js';
+import type { CallSignal } from './call-signal.js';
+
+// Error bodies are only relayed and summarised; a huge one is a broken upstream, not information.
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+export interface UpstreamRequest {
+  provider: ProviderId;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** POSTs JSON and returns the response when it is 2xx; otherwise throws a ProviderError with the upstream body. */
+export async function postJson(req: UpstreamRequest, call: CallSignal): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(req.url, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json', ...req.headers },
+      body: JSON.stringify(req.body),
+      signal: call.signal,
+    });
+  } catch (err) {
+    throw call.toError(err, 'connect');
+  }
+  call.touch();
+  if (response.ok) return response;
+  const body = await readErrorBody(response, call);
+  const detail = upstreamMessage(body);
+  throw new ProviderError(`${req.provider} responded ${response.status}${detail ? `: ${detail}` : ''}`, {
+    provider: req.provider,
+    status: response.status,
+    body,
+    retryAfter: parseRetryAfter(response.headers.get('retry-after')),
+  });
+}
+
+async function readErrorBody(response: Response, call: CallSignal): Promise<unknown> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (err) {
+    throw call.toError(err, 'stream');
+  }
+  if (text.length > MAX_ERROR_BODY_BYTES) text = text.slice(0, MAX_ERROR_BODY_BYTES);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export async function readJson(provider: ProviderId, response: Response, call: CallSignal): Promise<unknown> {
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (err) {
+    throw call.toError(err, 'stream');
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new ProviderError(`${provider} returned a body that is not JSON`, {
+      provider,
+      status: 502,
+      code: 'invalid_response',
+      retryable: true,
+      cause: err,
+    });
+  }
+}
+
+export function joinUrl(base: string, path: string): string {
+  return base.replace(/\/+$/, '') + path;
+}

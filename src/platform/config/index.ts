@@ -1,0 +1,226 @@
+import { isAbsolute, resolve } from 'node:path';
+
+/**
+ * The one place that reads the environment. Each setting is declared once with its variable, default and
+ * parser; README.md and .env.example list the same table (test: config.test.ts keeps them in step).
+ */
+type Parser<T> = (raw: string, name: string) => T;
+
+interface Setting<T> {
+  env: string;
+  description: string;
+  default: string | undefined;
+  secret?: boolean;
+  parse: Parser<T>;
+}
+
+const str: Parser<string> = (raw) => raw;
+const int =
+  (min: number, max: number): Parser<number> =>
+  (raw, name) => {
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max)
+      throw new Error(`${name} must be an integer from ${min} to ${max}`);
+    return n;
+  };
+const bool: Parser<boolean> = (raw, name) => {
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
+  throw new Error(`${name} must be true or false`);
+};
+const oneOf =
+  <T extends string>(...values: T[]): Parser<T> =>
+  (raw, name) => {
+    if ((values as string[]).includes(raw)) return raw as T;
+    throw new Error(`${name} must be one of ${values.join(', ')}`);
+  };
+const optionalUrl =
+  (...protocols: string[]): Parser<string | undefined> =>
+  (raw, name) => {
+    if (raw === '') return undefined;
+    let u: URL;
+    try {
+      u = new URL(raw);
+    } catch {
+      throw new Error(`${name} is not a valid URL`);
+    }
+    if (!protocols.includes(u.protocol)) throw new Error(`${name} must use ${protocols.join(' or ')}`);
+    return raw;
+  };
+const trustProxy: Parser<boolean | number | string[]> = (raw) => {
+  const v = raw.trim();
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+};
+
+const SETTINGS = {
+  port: { env: 'PORT', description: 'API server port', default: '3000', parse: int(0, 65535) },
+  host: {
+    env: 'HOST',
+    description: 'address the servers listen on (0.0.0.0 to accept other machines)',
+    default: '127.0.0.1',
+    parse: str,
+  },
+  proxyPort: { env: 'PROXY_PORT', description: 'network proxy port', default: '8787', parse: int(0, 65535) },
+  verifierPort: {
+    env: 'VERIFIER_PORT',
+    description: 'verification server port',
+    default: '8080',
+    parse: int(0, 65535),
+  },
+  dataDir: {
+    env: 'PARAPET_DATA_DIR',
+    description:
+      'folder of the embedded SQLite file and generated master key, relative to the working directory',
+    default: './data',
+    parse: str,
+  },
+  databaseUrl: {
+    env: 'DATABASE_URL',
+    description: 'postgres://… to use PostgreSQL instead of the embedded SQLite file',
+    default: '',
+    secret: true,
+    parse: optionalUrl('postgres:', 'postgresql:'),
+  },
+  databaseSchema: {
+    env: 'DATABASE_SCHEMA',
+    description: 'PostgreSQL schema for Parapet tables (created if missing)',
+    default: 'public',
+    parse: (raw: string, name: string) => {
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw))
+        throw new Error(`${name} must be a lower-case SQL identifier`);
+      return raw;
+    },
+  },
+  redisUrl: {
+    env: 'REDIS_URL',
+    description: 'redis://… to share rate limits, quotas and caches between processes',
+    default: '',
+    secret: true,
+    parse: optionalUrl('redis:', 'rediss:'),
+  },
+  redisPrefix: {
+    env: 'REDIS_PREFIX',
+    description: 'prefix of every Redis key Parapet writes',
+    default: 'parapet:',
+    parse: str,
+  },
+  masterKey: {
+    env: 'PARAPET_MASTER_KEY',
+    description:
+      'key sealing secrets at rest (64 hex characters); generated into the data folder when unset on SQLite',
+    default: '',
+    secret: true,
+    parse: str,
+  },
+  bodyLimit: {
+    env: 'PARAPET_BODY_LIMIT',
+    description: 'largest accepted request body, in bytes',
+    default: String(1024 * 1024),
+    parse: int(1024, 100 * 1024 * 1024),
+  },
+  trustProxy: {
+    env: 'PARAPET_TRUST_PROXY',
+    description: 'trust X-Forwarded-* from: false, true, a hop count, or a comma list of addresses/CIDRs',
+    default: 'false',
+    parse: trustProxy,
+  },
+  allowPrivateTargets: {
+    env: 'PARAPET_ALLOW_PRIVATE_TARGETS',
+    description: 'let webhooks, SIEMs and crawlers reach private, loopback and link-local addresses',
+    default: 'false',
+    parse: bool,
+  },
+  logLevel: {
+    env: 'LOG_LEVEL',
+    description: 'fatal, error, warn, info, debug, trace or silent',
+    default: 'info',
+    parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'),
+  },
+  sessionTtlHours: {
+    env: 'PARAPET_SESSION_TTL_HOURS',
+    description: 'lifetime of a dashboard login session',
+    default: '12',
+    parse: int(1, 24 * 30),
+  },
+  cookieSecure: {
+    env: 'PARAPET_COOKIE_SECURE',
+    description: 'mark the session cookie Secure: auto (when the request came over HTTPS), true or false',
+    default: 'auto',
+    parse: oneOf('auto', 'true', 'false'),
+  },
+  authFailuresPerMinute: {
+    env: 'PARAPET_AUTH_FAILURES_PER_MINUTE',
+    description: 'failed authentications accepted per client address and minute before 429',
+    default: '300',
+    parse: int(1, 1_000_000),
+  },
+  runWorkers: {
+    env: 'PARAPET_RUN_WORKERS',
+    description: 'run event delivery and retention jobs inside the API process',
+    default: 'true',
+    parse: bool,
+  },
+} satisfies Record<string, Setting<unknown>>;
+
+type Settings = typeof SETTINGS;
+export type Config = { [K in keyof Settings]: ReturnType<Settings[K]['parse']> } & {
+  /** Base URL overrides per LLM provider, from PARAPET_PROVIDER_<ID>_BASE_URL. */
+  providerBaseUrls: Record<string, string>;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  cwd = process.cwd(),
+): Config {
+  const out: Record<string, unknown> = {};
+  const problems: string[] = [];
+  for (const [key, setting] of Object.entries(SETTINGS) as Array<[string, Setting<unknown>]>) {
+    const raw = env[setting.env] ?? setting.default ?? '';
+    try {
+      out[key] = setting.parse(raw, setting.env);
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  const providerBaseUrls: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const m = /^PARAPET_PROVIDER_([A-Z0-9]+)_BASE_URL$/.exec(name);
+    if (m?.[1] && value) {
+      try {
+        optionalUrl('http:', 'https:')(value, name);
+        providerBaseUrls[m[1].toLowerCase()] = value.replace(/\/+$/, '');
+      } catch (err) {
+        problems.push((err as Error).message);
+      }
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  const dataDir = out['dataDir'] as string;
+  out['dataDir'] = isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir);
+  out['providerBaseUrls'] = providerBaseUrls;
+  return out as Config;
+}
+
+/** For README.md and .env.example: the documented table of settings. */
+export function describeSettings(): Array<{
+  env: string;
+  default: string;
+  description: string;
+  secret: boolean;
+}> {
+  return Object.values(SETTINGS).map((s: Setting<unknown>) => ({
+    env: s.env,
+    default: s.default ?? '',
+    description: s.description,
+    secret: s.secret === true,
+  }));
+}

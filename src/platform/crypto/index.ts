@@ -1,0 +1,115 @@
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  randomBytes,
+  scrypt,
+  timingSafeEqual,
+} from 'node:crypto';
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Uniform base62 from rejection sampling, so no character is more likely than another. */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    const bytes = randomBytes(length * 2);
+    for (const b of bytes) {
+      if (b < 248) out += BASE62[b % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** Resource ids: a readable prefix plus 22 base62 characters (~131 bits). */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBase62(22)}`;
+}
+
+export function sha256Hex(input: string | Uint8Array): string {
+  return createHash('sha256').update(input).digest('hex');
+}
+
+export function constantTimeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  if (ab.length !== bb.length) return false;
+  return timingSafeEqual(ab, bb);
+}
+
+// scrypt cost chosen so a login takes tens of milliseconds on this class of machine.
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 } as const;
+
+function scryptAsync(password: string, salt: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(
+      password,
+      salt,
+      SCRYPT.keylen,
+      { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: 64 * 1024 * 1024 },
+      (err, key) => (err ? reject(err) : resolve(key)),
+    );
+  });
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password, salt);
+  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${key.toString('base64')}`;
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+  const salt = Buffer.from(parts[4] ?? '', 'base64');
+  const expected = Buffer.from(parts[5] ?? '', 'base64');
+  const key = await scryptAsync(password, salt);
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/**
+ * AES-256-GCM sealing of secrets at rest. The output carries a version tag so the key can be rotated later
+ * without guessing which scheme sealed a value.
+ */
+export interface Sealer {
+  seal(plain: string, associatedData?: string): string;
+  open(sealed: string, associatedData?: string): string;
+}
+
+export function createSealer(masterKey: Buffer): Sealer {
+  if (masterKey.length !== 32) throw new Error('the master key must be 32 bytes');
+  return {
+    seal(plain, aad) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', masterKey, iv);
+      if (aad) cipher.setAAD(Buffer.from(aad));
+      const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      const tag = cipher.getAuthTag();
+      return `v1.${iv.toString('base64url')}.${body.toString('base64url')}.${tag.toString('base64url')}`;
+    },
+    open(sealed, aad) {
+      const [version, iv, body, tag] = sealed.split('.');
+      if (version !== 'v1' || !iv || body === undefined || !tag) throw new Error('unrecognised sealed value');
+      const decipher = createDecipheriv('aes-256-gcm', masterKey, Buffer.from(iv, 'base64url'));
+      if (aad) decipher.setAAD(Buffer.from(aad));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(
+        'utf8',
+      );
+    },
+  };
+}
+
+/** Accepts the master key as 64 hex characters or as base64 of 32 bytes. */
+export function parseMasterKey(text: string): Buffer {
+  const trimmed = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(trimmed)) return Buffer.from(trimmed, 'hex');
+  const b = Buffer.from(trimmed, 'base64');
+  if (b.length === 32) return b;
+  throw new Error('PARAPET_MASTER_KEY must be 32 bytes, written as 64 hex characters or base64');
+}
+
+export function generateMasterKey(): string {
+  return randomBytes(32).toString('hex');
+}

@@ -1,0 +1,31 @@
+import { type TSchema, Type } from 'typebox';
+import { ERROR_STATUS, type ErrorCode } from '../errors/index.js';
+
+export const ErrorBodySchema = Type.Object(
+  {
+    error: Type.String({ description: 'machine code, see docs/errors.md', enum: Object.keys(ERROR_STATUS) }),
+    message: Type.String({ description: 'human-readable explanation' }),
+    statusCode: Type.Integer({ description: 'HTTP status' }),
+    retryAfter: Type.Optional(Type.Integer({ description: 'seconds to wait; rate-limit errors only' })),
+    requestId: Type.Optional(
+      Type.String({ description: 'id of the request, also in the X-Request-Id header' }),
+    ),
+  },
+  { $id: 'ErrorBody', title: 'ErrorBody' },
+);
+
+const errorRef = Type.Unsafe<{ error: ErrorCode; message: string; statusCode: number }>(
+  Type.Ref('ErrorBody'),
+);
+
+/**
+ * Response schemas for the error statuses a route can answer, so OpenAPI documents every status.
+ * Statuses every authenticated route shares are included by default.
+ */
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {};
+  for (const s of new Set([400, 500, ...statuses])) out[s] = errorRef;
+  return out;
+}
+
+export const AUTHENTICATED_ERRORS = [400, 401, 403, 429, 500] as const;

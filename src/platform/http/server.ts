@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import FindMyWay from 'find-my-way';
+import { AppError, errorBody } from '../errors/index.js';
+import type { Logger } from '../log/index.js';
+import { parseJsonBody } from './json-body.js';
+import { ErrorBodySchema } from './schemas.js';
+import { describeValidationError, validatorCompiler } from './validation.js';
+
+export interface HttpServerOptions {
+  logger: Logger;
+  bodyLimit: number;
+  trustProxy: boolean | number | string[];
+  version: string;
+  title?: string;
+  description?: string;
+}
+
+export type App = FastifyInstance<
+  import('node:http').Server,
+  import('node:http').IncomingMessage,
+  import('node:http').ServerResponse,
+  Logger,
+  TypeBoxTypeProvider
+>;
+
+export interface RouteInfo {
+  method: string;
+  url: string;
+  auth: unknown;
+}
+const routeTables = new WeakMap<object, RouteInfo[]>();
+
+/** Every route registered on the server with its declared authentication; for tests and docs. */
+export function listRoutes(app: object): RouteInfo[] {
+  return routeTables.get(app) ?? [];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Maps any thrown value to the one error body; internal messages never reach the client. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const fe = err as FastifyError & { validationContext?: string };
+  if (fe?.validation) {
+    return new AppError(
+      'invalid_request',
+      describeValidationError(fe.validation as never, fe.validationContext ?? 'body'),
+    );
+  }
+  switch (fe?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('payload_too_large', 'The request body is larger than this server accepts.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupported_media_type', 'Unsupported Content-Type; send application/json.');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('invalid_request', 'The request body is empty; send a JSON object.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('invalid_request', 'The Content-Length header does not match the body.');
+    case 'FST_ERR_BAD_URL':
+    case 'FST_ERR_ASYNC_CONSTRAINT':
+      return new AppError('invalid_request', 'The request URL is malformed.');
+  }
+  if (typeof fe?.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    if (fe.statusCode === 413) return new AppError('payload_too_large', 'The request body is too large.');
+    if (fe.statusCode === 415) return new AppError('unsupported_media_type', 'Unsupported Content-Type.');
+    return new AppError('invalid_request', 'The request is malformed.');
+  }
+  return new AppError(
+    'internal_error',
+    'An internal error occurred; quote the request id when reporting it.',
+    {
+      cause: err,
+    },
+  );
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, err: AppError): FastifyReply {
+  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
+  return reply
+    .status(err.statusCode)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(err, request.id));
+}
+
+export async function createHttpServer(options: HttpServerOptions): Promise<App> {
+  const app = Fastify({
+    loggerInstance: options.logger,
+    bodyLimit: options.bodyLimit,
+    // a hop count is accepted at run time although the type omits it
+    trustProxy: options.trustProxy as boolean | string[],
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID()}`;
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: { customOptions: { coerceTypes: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.addSchema(ErrorBodySchema);
+
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(body as Buffer));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+
+  // A second router that only knows which methods each path has, to tell 405 from 404.
+  const methodsByPath = FindMyWay({ ignoreTrailingSlash: true });
+  const table: RouteInfo[] = [];
+  routeTables.set(app, table);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const m of methods) {
+      if (m === 'HEAD' || m === 'OPTIONS') continue;
+      table.push({ method: m, url: route.url, auth: (route.config as { auth?: unknown } | undefined)?.auth });
+      try {
+        methodsByPath.on(m as 'GET', route.url, () => {});
+      } catch {
+        // the same method and path registered twice by a plugin; the first is enough here
+      }
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    (request as { startedAt?: bigint }).startedAt = process.hrtime.bigint();
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    const started = (request as { startedAt?: bigint }).startedAt;
+    if (started !== undefined && !reply.hasHeader('server-timing')) {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      reply.header('server-timing', `app;dur=${ms.toFixed(2)}`);
+    }
+    return payload;
+  });
+
+  app.setErrorHandler((err, request, reply) => {
+    const appErr = toAppError(err);
+    if (appErr.statusCode >= 500) request.log.error({ err: appErr.cause ?? err }, 'request failed');
+    return sendError(request, reply, appErr);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = METHODS.filter((m) => m !== request.method && methodsByPath.find(m, path) !== null);
+    if (allowed.length > 0) {
+      return sendError(
+        request,
+        reply,
+        new AppError(
+          'method_not_allowed',
+          `${request.method} is not allowed here; use ${allowed.join(', ')}.`,
+          {
+            headers: { allow: allowed.join(', ') },
+          },
+        ),
+      );
+    }
+    return sendError(request, reply, new AppError('not_found', `No route ${request.method} ${path}.`));
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: options.title ?? 'Parapet API',
+        version: options.version,
+        description: options.description ?? 'The Parapet protection service.',
+      },
+      components: {
+        securitySchemes: {
+          bearerKey: { type: 'http', scheme: 'bearer', description: 'API key al_live_… or sw_live_…' },
+          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          session: { type: 'apiKey', in: 'cookie', name: 'parapet_session' },
+        },
+      },
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) ?? `def-${i}`,
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  return app;
+}

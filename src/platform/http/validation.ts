@@ -1,0 +1,64 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+// ajv-formats is published as CommonJS with a default export that NodeNext sees one level down.
+const addFormats =
+  (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    strict: false,
+  });
+  (addFormats as unknown as (a: Ajv) => void)(ajv);
+  return ajv;
+}
+
+// Bodies are validated without coercion (a number is not a string); query strings and path parameters are
+// text on the wire, so they are coerced to the declared types.
+const bodyAjv = makeAjv(false);
+const textAjv = makeAjv(true);
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+};
+
+/** One readable sentence naming the field, from Ajv's first error. */
+export function describeValidationError(errors: ErrorObject[] | undefined, part: string): string {
+  const e = errors?.[0];
+  if (!e) return `The request ${part} is invalid.`;
+  const path = e.instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`))
+    .join('')
+    .replace(/^\./, '');
+  const where = (name: string) => (name ? `${part} field '${name}'` : `the request ${part}`);
+  switch (e.keyword) {
+    case 'required': {
+      const missing = (e.params as { missingProperty: string }).missingProperty;
+      return `The ${where(path ? `${path}.${missing}` : missing)} is required.`;
+    }
+    case 'additionalProperties': {
+      const extra = (e.params as { additionalProperty: string }).additionalProperty;
+      return `The ${where(path ? `${path}.${extra}` : extra)} is not allowed.`;
+    }
+    case 'type':
+      return `The ${where(path)} must be of type ${(e.params as { type: string }).type}.`;
+    case 'minLength':
+      return (e.params as { limit: number }).limit === 1
+        ? `The ${where(path)} must not be empty.`
+        : `The ${where(path)} must be at least ${(e.params as { limit: number }).limit} characters long.`;
+    case 'maxLength':
+      return `The ${where(path)} must be at most ${(e.params as { limit: number }).limit} characters long.`;
+    case 'enum':
+      return `The ${where(path)} must be one of: ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}.`;
+    default:
+      return `The ${where(path)} ${e.message ?? 'is invalid'}.`;
+  }
+}

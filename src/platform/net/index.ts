@@ -1,0 +1,17 @@
+export {
+  type AddressClass,
+  type AddressPolicy,
+  type AddressPolicyOptions,
+  classifyAddress,
+  createAddressPolicy,
+  isForbiddenAddress,
+} from './address-policy.js';
+export { guardedLookup, type ResolvedAddress, type Resolver, systemResolver } from './guarded-lookup.js';
+export {
+  createOutbound,
+  type Outbound,
+  type OutboundOptions,
+  type OutboundRequestInit,
+  type OutboundResponse,
+} from './outbound.js';
+export { OutboundError, type OutboundErrorCode, toOutboundError } from './outbound-error.js';

@@ -1,0 +1,121 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import {
+  Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+} from 'kysely';
+import pg from 'pg';
+import { MIGRATIONS } from './migrations/index.js';
+import type { Database } from './tables.js';
+
+export type { Database } from './tables.js';
+export type * from './tables.js';
+export type Db = Kysely<Database>;
+export type DialectName = 'sqlite' | 'postgres';
+
+// COUNT(*) and bigint columns arrive as strings from node-postgres; our counters fit a double exactly.
+pg.types.setTypeParser(20, (v: string) => Number(v));
+
+export interface StorageOptions {
+  databaseUrl?: string | undefined;
+  schema?: string;
+  sqliteFile?: string;
+}
+
+export interface Storage {
+  db: Db;
+  dialect: DialectName;
+  migrate(): Promise<string[]>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+class StaticMigrations implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return MIGRATIONS;
+  }
+}
+
+export function sqliteFileIn(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  return join(dataDir, 'parapet.db');
+}
+
+export async function openStorage(options: StorageOptions): Promise<Storage> {
+  let db: Db;
+  let dialect: DialectName;
+  let migrationSchema: string | undefined;
+  if (options.databaseUrl) {
+    dialect = 'postgres';
+    const schema = options.schema ?? 'public';
+    migrationSchema = schema;
+    if (schema !== 'public') {
+      // The schema must exist before a pooled connection can put it on its search_path.
+      const admin = new pg.Client({ connectionString: options.databaseUrl });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      } finally {
+        await admin.end();
+      }
+    }
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      // The schema name was validated as a plain lower-case identifier, so it needs no quoting here.
+      options: schema === 'public' ? undefined : `-c search_path=${schema}`,
+    });
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    dialect = 'sqlite';
+    const file = options.sqliteFile ?? ':memory:';
+    const sqlite = new BetterSqlite3(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  }
+
+  return {
+    db,
+    dialect,
+    async migrate() {
+      const migrator = new Migrator({
+        db,
+        provider: new StaticMigrations(),
+        ...(migrationSchema ? { migrationTableSchema: migrationSchema } : {}),
+      });
+      const { error, results } = await migrator.migrateToLatest();
+      if (error) throw error instanceof Error ? error : new Error(String(error));
+      return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    },
+    async ping() {
+      try {
+        await sql`select 1`.execute(db);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}
+
+/** A unique-constraint violation on either dialect, so callers can answer 409 instead of 500. */
+export function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string };
+  return (
+    e?.code === '23505' ||
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
+}

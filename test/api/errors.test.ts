@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
+
+let t: TestServer;
+let tenant: Tenant;
+let cookie: string;
+
+before(async () => {
+  t = await startTestServer({ env: { PARAPET_BODY_LIMIT: String(64 * 1024) } });
+  tenant = await t.tenant();
+  cookie = await tenant.session('owner');
+});
+after(async () => t.close());
+
+function assertError(res: { status: number; body: any }, status: number, code: string) {
+  assert.equal(res.status, status, JSON.stringify(res.body));
+  assert.equal(res.body.error, code);
+  assert.equal(res.body.statusCode, status);
+  assert.equal(typeof res.body.message, 'string');
+  assert.match(res.body.requestId, /^req_/);
+}
+
+describe('the error body everywhere', () => {
+  it('unknown route: 404 not_found', async () => {
+    assertError(await t.request('GET', '/api/nothing-here'), 404, 'not_found');
+    assertError(await t.request('POST', '/nope', { body: {} }), 404, 'not_found');
+  });
+
+  it('wrong method: 405 with an Allow header', async () => {
+    const res = await t.request('PUT', '/api/dashboard/keys', { cookie });
+    assertError(res, 405, 'method_not_allowed');
+    assert.match(res.headers.get('allow') ?? '', /GET/);
+  });
+
+  it('malformed JSON: 400', async () => {
+    const res = await t.request('POST', '/api/dashboard/keys', {
+      cookie,
+      rawBody: '{"name": "x",',
+      headers: { 'content-type': 'application/json' },
+    });
+    assertError(res, 400, 'invalid_request');
+    assert.match(res.body.message, /JSON/);
+  });
+
+  it('schema violation names the field', async () => {
+    const res = await t.request('POST', '/api/dashboard/keys', { cookie, body: { name: 'x' } });
+    assertError(res, 400, 'invalid_request');
+    assert.match(res.body.message, /kind/);
+  });
+
+  it('body over the limit: 413', async () => {
+    const res = await t.request('POST', '/api/dashboard/keys', { cookie, body: { name: 'x'.repeat(70 * 1024), kind: 'al' } });
+    assertError(res, 413, 'payload_too_large');
+  });
+
+  it('unsupported content type: 415', async () => {
+    const res = await t.request('POST', '/api/dashboard/keys', {
+      cookie,
+      rawBody: 'name=x&kind=al',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assertError(res, 415, 'unsupported_media_type');
+  });
+
+  it('the request id is echoed in a header and accepted from the caller when well-formed', async () => {
+    const res = await t.request('GET', '/api/nothing', { headers: { 'x-request-id': 'trace-12345678' } });
+    assert.equal(res.headers.get('x-request-id'), 'trace-12345678');
+    assert.equal(res.body.requestId, 'trace-12345678');
+    const bad = await t.request('GET', '/api/nothing', { headers: { 'x-request-id': 'a b' } });
+    assert.match(bad.body.requestId, /^req_/);
+  });
+});
+
+describe('fuzzing-style table of bad bodies: always a 4xx error body, never a 500', () => {
+  const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  const bodies: Array<[string, string | Buffer]> = [
+    ['number instead of object', '42'],
+    ['string', '"hello"'],
+    ['null', 'null'],
+    ['array', '[1,2,3]'],
+    ['wrong field types', '{"name": 12, "kind": ["al"]}'],
+    ['boolean name', '{"name": true, "kind": "al"}'],
+    ['nested object name', '{"name": {"a": 1}, "kind": "al"}'],
+    ['huge string within the limit', JSON.stringify({ name: 'x'.repeat(60_000), kind: 'al' })],
+    ['deep nesting', `{"name": ${deep(5000)}, "kind": "al"}`],
+    ['invalid UTF-8', Buffer.concat([Buffer.from('{"name": "'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('", "kind": "al"}')])],
+    ['__proto__ key', '{"name": "x", "kind": "al", "__proto__": {"admin": true}}'],
+    ['constructor.prototype', '{"name": "x", "kind": "al", "constructor": {"prototype": {"admin": true}}}'],
+    ['trailing garbage', '{"name": "x", "kind": "al"} trailing'],
+    ['empty body', ''],
+    ['lone surrogate escape', '{"name": "\\ud800", "kind": "zz"}'],
+    ['unknown extra field', '{"name": "x", "kind": "al", "extra": 1}'],
+  ];
+  const routes = [
+    { method: 'POST', path: '/api/dashboard/keys', auth: () => ({ cookie }) },
+    { method: 'POST', path: '/api/dashboard/users', auth: () => ({ cookie }) },
+    { method: 'POST', path: '/api/dashboard/auth/login', auth: () => ({}) },
+  ];
+  for (const route of routes) {
+    for (const [label, raw] of bodies) {
+      it(`${route.method} ${route.path}: ${label}`, async () => {
+        const res = await t.request(route.method, route.path, {
+          ...route.auth(),
+          rawBody: raw,
+          headers: { 'content-type': 'application/json' },
+        });
+        assert.ok(res.status >= 400 && res.status < 500, `status ${res.status}: ${res.text.slice(0, 200)}`);
+        assert.equal(typeof res.body.error, 'string');
+        assert.equal(res.body.statusCode, res.status);
+        assert.equal(({} as Record<string, unknown>)['admin'], undefined, 'no prototype pollution');
+      });
+    }
+  }
+});

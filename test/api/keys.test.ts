@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ManualClock } from '../../src/platform/clock/index.js';
+import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
+
+const clock = new ManualClock('2026-06-01T09:00:00.000Z');
+let t: TestServer;
+let tenant: Tenant;
+
+before(async () => {
+  t = await startTestServer({ clock });
+  tenant = await t.tenant({ plan: 'pro' });
+});
+after(async () => t.close());
+
+async function eventsOf(orgId: string, type: string) {
+  return t.ctx.storage.db.selectFrom('events').selectAll().where('org_id', '=', orgId).where('type', '=', type).execute();
+}
+
+describe('API keys through the dashboard', () => {
+  it('creates a key shown once, stored only as a hash, and usable at once', async () => {
+    const cookie = await tenant.session('admin');
+    const res = await t.request('POST', '/api/dashboard/keys', { cookie, body: { name: 'backend', kind: 'al' } });
+    assert.equal(res.status, 201);
+    assert.match(res.body.secret, /^al_live_[0-9A-Za-z]{43}$/);
+    assert.equal(res.body.key.prefix, res.body.secret.slice(0, 12));
+    assert.equal(res.headers.get('cache-control'), 'no-store');
+    const rows = await t.ctx.storage.db.selectFrom('api_keys').selectAll().where('id', '=', res.body.key.id).execute();
+    assert.equal(rows.length, 1);
+    assert.notEqual(rows[0]!.hash, res.body.secret);
+    assert.equal(JSON.stringify(rows).includes(res.body.secret), false);
+
+    const list = await t.request('GET', '/api/dashboard/keys', { cookie });
+    assert.equal(JSON.stringify(list.body).includes(res.body.secret), false, 'list never shows secrets');
+    assert.equal((await t.request('GET', '/api/v1/stats', { key: res.body.secret })).status, 200);
+    assert.equal((await t.request('GET', '/api/v1/stats', { headers: { 'x-api-key': res.body.secret } })).status, 200);
+
+    const created = await eventsOf(tenant.org.id, 'api_key.created');
+    const ev = created.find((e) => JSON.parse(e.data).keyId === res.body.key.id);
+    assert.ok(ev, 'api_key.created event written');
+    assert.equal(ev!.data.includes(res.body.secret), false, 'the event never carries the secret');
+  });
+
+  it('revokes a key: 401 afterwards, api_key.revoked written, a second revoke writes no second event', async () => {
+    const cookie = await tenant.session('owner');
+    const created = await t.request('POST', '/api/dashboard/keys', { cookie, body: { name: 'temp', kind: 'sw' } });
+    const id = created.body.key.id;
+    const revoked = await t.request('DELETE', `/api/dashboard/keys/${id}`, { cookie });
+    assert.equal(revoked.status, 200);
+    assert.equal(revoked.body.key.status, 'revoked');
+    const res = await t.request('GET', '/api/v1/stats', { key: created.body.secret });
+    assert.equal(res.status, 401);
+    assert.equal(res.body.error, 'unauthorized');
+    await t.request('DELETE', `/api/dashboard/keys/${id}`, { cookie });
+    const evs = (await eventsOf(tenant.org.id, 'api_key.revoked')).filter((e) => JSON.parse(e.data).keyId === id);
+    assert.equal(evs.length, 1);
+  });
+
+  it('an expired key answers 401', async () => {
+    const cookie = await tenant.session('owner');
+    const created = await t.request('POST', '/api/dashboard/keys', {
+      cookie,
+      body: { name: 'short', kind: 'al', expiresAt: '2026-06-01T10:00:00.000Z' },
+    });
+    assert.equal(created.status, 201);
+    assert.equal((await t.request('GET', '/api/v1/stats', { key: created.body.secret })).status, 200);
+    clock.advance(2 * 3600_000);
+    const res = await t.request('GET', '/api/v1/stats', { key: created.body.secret });
+    assert.equal(res.status, 401);
+  });
+
+  it('refuses an expiry in the past', async () => {
+    const cookie = await tenant.session('owner');
+    const res = await t.request('POST', '/api/dashboard/keys', {
+      cookie,
+      body: { name: 'past', kind: 'al', expiresAt: '2020-01-01T00:00:00.000Z' },
+    });
+    assert.equal(res.status, 400);
+    assert.match(res.body.message, /future/);
+  });
+
+  it('a malformed Authorization header is a 401, not a 500', async () => {
+    for (const value of ['Bearer', 'Basic abc', 'Bearer a b c', `Bearer ${'x'.repeat(5000)}`]) {
+      const res = await t.request('GET', '/api/v1/stats', { headers: { authorization: value } });
+      assert.equal(res.status, 401, value.slice(0, 20));
+    }
+  });
+});
+
+describe('users and sessions', () => {
+  it('adding and removing a user writes user.joined and user.removed (PRO+) and ends their sessions', async () => {
+    const cookie = await tenant.session('owner');
+    const added = await t.request('POST', '/api/dashboard/users', {
+      cookie,
+      body: { email: 'Alice@Example.test', role: 'member', password: 'a-long-password-1' },
+    });
+    assert.equal(added.status, 201);
+    assert.equal(added.body.user.email, 'alice@example.test');
+    assert.equal(added.body.password, undefined, 'a chosen password is not echoed');
+    const login = await t.request('POST', '/api/dashboard/auth/login', {
+      body: { email: 'alice@example.test', password: 'a-long-password-1' },
+    });
+    assert.equal(login.status, 200);
+    const set = login.headers.get('set-cookie') ?? '';
+    assert.match(set, /HttpOnly/i);
+    assert.match(set, /SameSite=Strict/i);
+    const aliceCookie = set.split(';')[0]!;
+    assert.equal((await t.request('GET', '/api/dashboard/auth/me', { cookie: aliceCookie })).status, 200);
+
+    const dup = await t.request('POST', '/api/dashboard/users', { cookie, body: { email: 'alice@example.test', role: 'viewer' } });
+    assert.equal(dup.status, 409);
+
+    const removed = await t.request('DELETE', `/api/dashboard/users/${added.body.user.id}`, { cookie });
+    assert.equal(removed.status, 200);
+    assert.equal((await t.request('GET', '/api/dashboard/auth/me', { cookie: aliceCookie })).status, 401);
+    assert.equal((await eventsOf(tenant.org.id, 'user.joined')).length >= 1, true);
+    assert.equal((await eventsOf(tenant.org.id, 'user.removed')).length, 1);
+  });
+
+  it('a Free organization records no PRO+ user events', async () => {
+    const free = await t.tenant({ plan: 'free' });
+    await free.session('owner');
+    assert.equal((await eventsOf(free.org.id, 'user.joined')).length, 0);
+  });
+
+  it('a wrong password and an unknown e-mail get the same 401', async () => {
+    await tenant.session('owner');
+    const a = await t.request('POST', '/api/dashboard/auth/login', { body: { email: 'nobody@example.test', password: 'x' } });
+    const b = await t.request('POST', '/api/dashboard/auth/login', { body: { email: 'alice@example.test', password: 'wrong' } });
+    assert.equal(a.status, 401);
+    assert.equal(b.status, 401);
+    assert.equal(a.body.message, b.body.message);
+  });
+
+  it('sessions expire', async () => {
+    const cookie = await tenant.newSession('viewer');
+    assert.equal((await t.request('GET', '/api/dashboard/auth/me', { cookie })).status, 200);
+    clock.advance(13 * 3600_000);
+    assert.equal((await t.request('GET', '/api/dashboard/auth/me', { cookie })).status, 401);
+  });
+
+  it('only an owner can add an owner; the last owner cannot be removed', async () => {
+    const fresh = await t.tenant({ plan: 'pro' });
+    const admin = await fresh.session('admin');
+    const res = await t.request('POST', '/api/dashboard/users', { cookie: admin, body: { email: 'boss@example.test', role: 'owner' } });
+    assert.equal(res.status, 403);
+    const owner = await fresh.session('owner');
+    const users = (await t.request('GET', '/api/dashboard/users', { cookie: owner })).body.users as Array<{ id: string; role: string }>;
+    const theOwner = users.find((u) => u.role === 'owner')!;
+    const del = await t.request('DELETE', `/api/dashboard/users/${theOwner.id}`, { cookie: owner });
+    assert.equal(del.status, 409);
+  });
+});

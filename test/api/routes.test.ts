@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { listRoutes } from '../../src/platform/http/index.js';
+import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
+import { ROUTE_CASES } from '../support/route-cases.js';
+import '../support/all-cases.js';
+
+/** The shared suite: every authenticated route, checked for the same promises. */
+let t: TestServer;
+let mine: Tenant;
+let other: Tenant;
+
+before(async () => {
+  t = await startTestServer();
+  mine = await t.tenant({ name: 'Mine' });
+  other = await t.tenant({ name: 'Other' });
+});
+after(async () => t.close());
+
+const caseKey = (method: string, route: string) => `${method} ${route}`;
+
+describe('route coverage', () => {
+  it('every authenticated route has a case in the shared suite', () => {
+    const covered = new Set(ROUTE_CASES.map((c) => caseKey(c.method, c.route)));
+    const missing = listRoutes(t.app)
+      .filter(
+        (r) =>
+          (r.auth as { mode?: string } | undefined)?.mode && (r.auth as { mode: string }).mode !== 'public',
+      )
+      .map((r) => caseKey(r.method, r.url))
+      .filter((k) => !covered.has(k));
+    assert.deepEqual(missing, []);
+  });
+
+  it('every /api route declares an authentication mode', () => {
+    const undeclared = listRoutes(t.app)
+      .filter(
+        (r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.url !== '/api/openapi.json',
+      )
+      .filter((r) => !(r.auth as { mode?: string } | undefined)?.mode)
+      .map((r) => caseKey(r.method, r.url));
+    assert.deepEqual(undeclared, []);
+  });
+});
+
+function assertErrorBody(
+  res: { status: number; body: any; headers: Headers },
+  status: number,
+  code?: string,
+) {
+  assert.equal(res.status, status, JSON.stringify(res.body));
+  assert.equal(typeof res.body, 'object');
+  assert.equal(res.body.statusCode, status);
+  assert.equal(typeof res.body.message, 'string');
+  assert.ok(res.body.message.length > 0);
+  assert.equal(typeof res.body.requestId, 'string');
+  if (code) assert.equal(res.body.error, code);
+}
+
+for (const c of ROUTE_CASES) {
+  describe(`${c.method} ${c.route}`, () => {
+    const credentials = async (tenant: Tenant, allowedOnly = true) => {
+      if (c.auth === 'session')
+        return { cookie: await tenant.session((allowedOnly ? c.allowed[0] : 'viewer') as never) };
+      const kind = allowedOnly ? c.allowed[0] : ['al', 'sw'].find((k) => !c.allowed.includes(k));
+      const key = kind === 'al' ? tenant.al : tenant.sw;
+      return c.auth === 'serviceKey'
+        ? { headers: { 'x-service-key': key, 'x-service-organization': tenant.org.id } }
+        : { key };
+    };
+
+    it('answers the happy path, with rate-limit headers', async () => {
+      const req = await c.happy(t, mine);
+      const res = await t.request(c.method, req.path, {
+        ...(await credentials(mine)),
+        body: req.body,
+        headers: { ...(req.headers ?? {}), ...((await credentials(mine)).headers ?? {}) },
+      });
+      assert.equal(res.status, c.happyStatus, res.text);
+      assert.ok(res.headers.get('x-ratelimit-limit'), 'X-RateLimit-Limit');
+      assert.ok(res.headers.get('x-ratelimit-remaining'), 'X-RateLimit-Remaining');
+      assert.match(res.headers.get('x-ratelimit-reset') ?? '', /^\d{10}$/);
+    });
+
+    it('refuses a request without credentials with 401 unauthorized', async () => {
+      const req = await c.happy(t, mine);
+      const res = await t.request(c.method, req.path, { body: req.body });
+      assertErrorBody(res, 401, 'unauthorized');
+      assert.ok(res.headers.get('x-ratelimit-limit'), 'rate-limit headers on errors too');
+    });
+
+    if (c.auth !== 'session') {
+      it('refuses an unknown and a revoked key with 401', async () => {
+        const req = await c.happy(t, mine);
+        const fake = `${c.allowed[0]}_live_${'x'.repeat(43)}`;
+        const asHeaders = (k: string) =>
+          c.auth === 'serviceKey'
+            ? { headers: { 'x-service-key': k, 'x-service-organization': mine.org.id } }
+            : { key: k };
+        assertErrorBody(
+          await t.request(c.method, req.path, { ...asHeaders(fake), body: req.body }),
+          401,
+          'unauthorized',
+        );
+        const created = await t.ctx.keys.create({
+          orgId: mine.org.id,
+          kind: c.allowed[0] as 'al',
+          name: 'doomed',
+        });
+        await t.ctx.keys.revoke(mine.org.id, created.key.id, null);
+        assertErrorBody(
+          await t.request(c.method, req.path, { ...asHeaders(created.secret), body: req.body }),
+          401,
+          'unauthorized',
+        );
+      });
+
+      if (c.allowed.length < 2) {
+        it('refuses the wrong key kind with 403', async () => {
+          const req = await c.happy(t, mine);
+          const res = await t.request(c.method, req.path, {
+            ...(await credentials(mine, false)),
+            body: req.body,
+          });
+          assertErrorBody(res, 403, 'forbidden');
+        });
+      }
+    } else {
+      it('refuses a session cookie that is not valid', async () => {
+        const req = await c.happy(t, mine);
+        assertErrorBody(
+          await t.request(c.method, req.path, { cookie: 'parapet_session=forged', body: req.body }),
+          401,
+          'unauthorized',
+        );
+      });
+      if (!c.allowed.includes('viewer')) {
+        it('refuses a role without the right with 403', async () => {
+          const req = await c.happy(t, mine);
+          const res = await t.request(c.method, req.path, {
+            cookie: await mine.session('viewer'),
+            body: req.body,
+          });
+          assertErrorBody(res, 403, 'forbidden');
+        });
+      }
+    }
+
+    if (c.bad) {
+      it('refuses bad input with 400 naming the problem', async () => {
+        const req = await c.bad!(t, mine);
+        const res = await t.request(c.method, req.path, { ...(await credentials(mine)), body: req.body });
+        assertErrorBody(res, 400, 'invalid_request');
+      });
+    }
+
+    if (c.foreign) {
+      it("answers 404 for another organization's resource", async () => {
+        const req = await c.foreign!(t, other);
+        const res = await t.request(c.method, req.path, { ...(await credentials(mine)), body: req.body });
+        assertErrorBody(res, 404, 'not_found');
+      });
+    }
+  });
+}

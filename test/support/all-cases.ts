@@ -1,0 +1,2 @@
+// Each module's route cases register themselves on import; add new modules' case files here.
+import './foundation-cases.js';

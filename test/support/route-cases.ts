@@ -1,0 +1,30 @@
+import type { Tenant, TestServer } from './harness.js';
+
+/**
+ * One entry per authenticated route. routes.test.ts runs the shared checks on each and fails when a route
+ * of the server has no entry here, so no route escapes them.
+ */
+export interface RouteCase {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The route pattern as registered (with :params). */
+  route: string;
+  auth: 'apiKey' | 'serviceKey' | 'session';
+  /** Key kinds accepted (apiKey routes) or roles accepted (session routes). */
+  allowed: string[];
+  /** Builds a concrete request: path, and a valid body; may create resources in the tenant first. */
+  happy(
+    t: TestServer,
+    tenant: Tenant,
+  ): Promise<{ path: string; body?: unknown; headers?: Record<string, string> }>;
+  happyStatus: number;
+  /** A request with a body or parameter the route must refuse with 400 (omit for routes with no input). */
+  bad?(t: TestServer, tenant: Tenant): Promise<{ path: string; body?: unknown }>;
+  /** A path naming a resource of `owner` that `other` must not see (404). */
+  foreign?(t: TestServer, owner: Tenant): Promise<{ path: string; body?: unknown }>;
+}
+
+export const ROUTE_CASES: RouteCase[] = [];
+
+export function addRouteCases(...cases: RouteCase[]): void {
+  ROUTE_CASES.push(...cases);
+}
