@@ -20,7 +20,12 @@ function tempDir(): string {
 
 // The CLI runs against the embedded SQLite default: these tests are about the command line itself.
 function cliEnv(cwd: string): NodeJS.ProcessEnv {
-  const env = { ...process.env, LOG_LEVEL: 'silent', PORT: '0', PARAPET_DATA_DIR: join(cwd, 'data') };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    PARAPET_DATA_DIR: join(cwd, 'data'),
+  };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   delete env.PARAPET_MASTER_KEY;
@@ -77,7 +82,9 @@ describe('parapet serve on an empty data folder', () => {
       });
       assert.equal(login.status, 200);
 
-      const openapi = (await (await fetch(`${first.url}/api/openapi.json`)).json()) as { paths: Record<string, unknown> };
+      const openapi = (await (await fetch(`${first.url}/api/openapi.json`)).json()) as {
+        paths: Record<string, unknown>;
+      };
       assert.ok(openapi.paths['/api/v1/stats']);
       assert.equal((await fetch(`${first.url}/api/docs`)).status < 400, true);
 
@@ -103,7 +110,18 @@ describe('administration commands', () => {
     const orgId = JSON.parse(org.stdout).id as string;
     assert.match(orgId, /^org_/);
 
-    const user = cli(cwd, 'user', 'create', '--org', orgId, '--email', 'ops@acme.test', '--role', 'admin', '--json');
+    const user = cli(
+      cwd,
+      'user',
+      'create',
+      '--org',
+      orgId,
+      '--email',
+      'ops@acme.test',
+      '--role',
+      'admin',
+      '--json',
+    );
     assert.equal(user.code, 0, user.stderr);
     assert.ok(JSON.parse(user.stdout).password.length >= 12);
 
@@ -111,7 +129,9 @@ describe('administration commands', () => {
     assert.equal(key.code, 0, key.stderr);
     assert.match(key.stdout, /sw_live_[0-9A-Za-z]{43}/);
 
-    const list = JSON.parse(cli(cwd, 'key', 'list', '--org', orgId, '--json').stdout) as { keys: Array<{ id: string }> };
+    const list = JSON.parse(cli(cwd, 'key', 'list', '--org', orgId, '--json').stdout) as {
+      keys: Array<{ id: string }>;
+    };
     assert.equal(list.keys.length, 1);
     assert.doesNotMatch(JSON.stringify(list), /sw_live_[0-9A-Za-z]{43}/);
 

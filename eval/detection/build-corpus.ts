@@ -2,6 +2,7 @@
 // same fragments always give the same files. Run: npx tsx eval/detection/build-corpus.ts
 import { writeFileSync } from 'node:fs';
 import { referenceAttacks } from '../../src/engines/detection/reference/index.js';
+import { HOLDOUT, HOLDOUT_INDIRECT } from './fragments/holdout.js';
 import { TEST, TEST_INDIRECT } from './fragments/test.js';
 import { TUNE, TUNE_INDIRECT } from './fragments/tune.js';
 import type { Fragments, Lang } from './fragments/types.js';
@@ -131,20 +132,26 @@ function leakage(test: Row[], tuneTexts: Set<string>, reference: string[]): numb
 function main(): void {
   const tune = build(TUNE, TUNE_INDIRECT);
   const test = build(TEST, TEST_INDIRECT);
+  const holdout = build(HOLDOUT, HOLDOUT_INDIRECT);
   const norm = (s: string): string => s.toLowerCase().replace(/\s+/g, ' ').trim();
-  const leaks = leakage(
-    test,
-    new Set(tune.map((r) => norm(r.text))),
-    referenceAttacks().map((r) => norm(r.text)),
-  );
-  if (leaks > 0) throw new Error(`${leaks} test rows repeat tuning or reference text`);
+  const tuneTexts = new Set(tune.map((r) => norm(r.text)));
+  const reference = referenceAttacks().map((r) => norm(r.text));
+  for (const [name, rows] of [
+    ['test', test],
+    ['holdout', holdout],
+  ] as const) {
+    const leaks = leakage(rows, tuneTexts, reference);
+    if (leaks > 0) throw new Error(`${leaks} ${name} rows repeat tuning or reference text`);
+  }
   const dir = new URL('./corpus/', import.meta.url);
   writeFileSync(new URL('tune.jsonl', dir), `${tune.map((r) => JSON.stringify(r)).join('\n')}\n`);
   writeFileSync(new URL('test.jsonl', dir), `${test.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  writeFileSync(new URL('holdout.jsonl', dir), `${holdout.map((r) => JSON.stringify(r)).join('\n')}\n`);
   const count = (rows: Row[], kind: string): number => rows.filter((r) => r.kind === kind).length;
   for (const [name, rows] of [
     ['tune', tune],
     ['test', test],
+    ['holdout', holdout],
   ] as const) {
     console.log(
       `${name}: ${rows.length} rows (attack ${count(rows, 'attack')}, obfuscated ${count(rows, 'obfuscated')}, indirect ${count(rows, 'indirect')}, benign ${count(rows, 'benign')}, hard_negative ${count(rows, 'hard_negative')})`,

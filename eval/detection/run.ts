@@ -1,6 +1,6 @@
 // Accuracy of the detection engine. `npm run eval:detection` prints the team corpus (test split by default;
 // `--split tune` while tuning) and then every public file under ../shared/data/injection, read in place.
-// Flags: --split tune|test|all, --no-public, --public-only, --misses N.
+// Flags: --split tune|test|holdout|all, --no-public, --public-only, --misses N.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,9 +39,10 @@ function readJsonl(path: string): Row[] {
     .map((l) => JSON.parse(l) as Row);
 }
 
-function score(rows: Row[]): Scored[] {
+function score(rows: Row[], context?: string): Scored[] {
   return rows.map((r) => {
-    const a = analyze(r.text, r.context ? { context: r.context } : undefined);
+    const ctx = r.context ?? context;
+    const a = analyze(r.text, ctx ? { context: ctx } : undefined);
     return { ...r, score: a.score, flagged: !a.safe };
   });
 }
@@ -119,7 +120,7 @@ function worst(rows: Scored[]): void {
 }
 
 function team(): void {
-  const files = split === 'all' ? ['tune', 'test'] : [split];
+  const files = split === 'all' ? ['tune', 'test', 'holdout'] : [split];
   for (const f of files) {
     const rows = score(readJsonl(join(here, 'corpus', `${f}.jsonl`)));
     console.log(`\n== team corpus, ${f} split ==`);
@@ -148,7 +149,8 @@ function publicData(): void {
   for (const file of readdirSync(publicDir)
     .filter((f) => f.endsWith('.jsonl'))
     .sort()) {
-    const rows = score(readJsonl(join(publicDir, file)));
+    // BIPIA's texts are emails, tables and code an assistant reads, so they are analysed as documents.
+    const rows = score(readJsonl(join(publicDir, file)), file.startsWith('bipia') ? 'document' : undefined);
     all.push(...rows);
     printHeadline(file, rows);
     if (args.includes('--detail')) {

@@ -1,6 +1,7 @@
 import { createHttpServer, type App } from '../platform/http/index.js';
 import { installAuth } from '../modules/auth/index.js';
 import { detectionRoutes } from '../modules/detection/index.js';
+import { dlpRoutes } from '../modules/dlp/index.js';
 import { healthRoutes } from '../modules/health/index.js';
 import { keysRoutes } from '../modules/keys/index.js';
 import { orgsRoutes } from '../modules/orgs/index.js';
@@ -28,6 +29,7 @@ export async function buildApi(ctx: Context): Promise<App> {
   );
   await app.register(orgsRoutes(ctx.orgs));
   await app.register(keysRoutes(ctx.keys));
-  await app.register(detectionRoutes({ limits: ctx.limits }));
+  await app.register(detectionRoutes({ limits: ctx.limits, detection: ctx.detection }));
+  await app.register(dlpRoutes(ctx.dlp));
   return app;
 }

@@ -5,6 +5,8 @@ import { type Sealer, createSealer } from '../platform/crypto/index.js';
 import { type Logger, createLogger } from '../platform/log/index.js';
 import { type Storage, openStorage, sqliteFileIn } from '../platform/storage/index.js';
 import { type AuthService, createAuthService } from '../modules/auth/index.js';
+import { type DetectionService, createDetectionService } from '../modules/detection/index.js';
+import { type DlpService, type Vault, createDlpService, createVault } from '../modules/dlp/index.js';
 import { type EventPublisher, createEventPublisher } from '../modules/events/index.js';
 import { type KeysService, createKeysService } from '../modules/keys/index.js';
 import { type LimitsService, createLimitsService } from '../modules/limits/index.js';
@@ -24,6 +26,9 @@ export interface Context {
   keys: KeysService;
   limits: LimitsService;
   auth: AuthService;
+  vault: Vault;
+  dlp: DlpService;
+  detection: DetectionService;
   close(): Promise<void>;
 }
 
@@ -69,6 +74,22 @@ export async function createContext(config: Config, options: ContextOptions = {}
       emit: (org, type, data) => events.publish(storage.db, org, type, data),
     });
     const auth = createAuthService({ keys, orgs, clock });
+    const vault = createVault({ db: storage.db, sealer, clock });
+    const dlp = createDlpService({
+      vault,
+      orgs,
+      limits,
+      clock,
+      publish: (db, org, type, data) => events.publish(db, org, type, data),
+      forgetOrg: (id) => auth.forgetOrg(id),
+    });
+    const detection = createDetectionService({
+      db: storage.db,
+      limits,
+      orgs,
+      publish: (db, org, type, data) => events.publish(db, org, type, data),
+      forgetOrg: (id) => auth.forgetOrg(id),
+    });
     return {
       config,
       logger,
@@ -81,6 +102,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
       keys,
       limits,
       auth,
+      vault,
+      dlp,
+      detection,
       async close() {
         await limits.close();
         await cache.close();

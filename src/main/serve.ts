@@ -2,6 +2,7 @@ import { loadConfig } from '../platform/config/index.js';
 import { buildApi } from './api.js';
 import { bootstrapIfEmpty, formatBootstrap } from './bootstrap.js';
 import { createContext } from './context.js';
+import { startMaintenance } from './maintenance.js';
 
 /** `parapet serve`: migrations, first-start bootstrap, the API server, and a clean stop on SIGTERM/SIGINT. */
 export async function serve(out: (text: string) => void = (t) => process.stdout.write(t)): Promise<void> {
@@ -15,6 +16,7 @@ export async function serve(out: (text: string) => void = (t) => process.stdout.
   const apiUrl = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
   const boot = await bootstrapIfEmpty(ctx);
   if (boot) out(formatBootstrap(boot, apiUrl));
+  const maintenance = config.runWorkers ? startMaintenance(ctx) : null;
   out(
     `Parapet API listening on ${apiUrl} (docs at ${apiUrl}/api/docs, ${ctx.storage.dialect}, ${ctx.cache.kind} cache)\n`,
   );
@@ -27,6 +29,7 @@ export async function serve(out: (text: string) => void = (t) => process.stdout.
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     try {
+      maintenance?.stop();
       await app.close();
       await ctx.close();
     } finally {

@@ -50,7 +50,10 @@ describe('the error body everywhere', () => {
   });
 
   it('body over the limit: 413', async () => {
-    const res = await t.request('POST', '/api/dashboard/keys', { cookie, body: { name: 'x'.repeat(70 * 1024), kind: 'al' } });
+    const res = await t.request('POST', '/api/dashboard/keys', {
+      cookie,
+      body: { name: 'x'.repeat(70 * 1024), kind: 'al' },
+    });
     assertError(res, 413, 'payload_too_large');
   });
 
@@ -84,7 +87,14 @@ describe('fuzzing-style table of bad bodies: always a 4xx error body, never a 50
     ['nested object name', '{"name": {"a": 1}, "kind": "al"}'],
     ['huge string within the limit', JSON.stringify({ name: 'x'.repeat(60_000), kind: 'al' })],
     ['deep nesting', `{"name": ${deep(5000)}, "kind": "al"}`],
-    ['invalid UTF-8', Buffer.concat([Buffer.from('{"name": "'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('", "kind": "al"}')])],
+    [
+      'invalid UTF-8',
+      Buffer.concat([
+        Buffer.from('{"name": "'),
+        Buffer.from([0xc3, 0x28, 0xff]),
+        Buffer.from('", "kind": "al"}'),
+      ]),
+    ],
     ['__proto__ key', '{"name": "x", "kind": "al", "__proto__": {"admin": true}}'],
     ['constructor.prototype', '{"name": "x", "kind": "al", "constructor": {"prototype": {"admin": true}}}'],
     ['trailing garbage', '{"name": "x", "kind": "al"} trailing'],

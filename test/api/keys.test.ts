@@ -14,18 +14,30 @@ before(async () => {
 after(async () => t.close());
 
 async function eventsOf(orgId: string, type: string) {
-  return t.ctx.storage.db.selectFrom('events').selectAll().where('org_id', '=', orgId).where('type', '=', type).execute();
+  return t.ctx.storage.db
+    .selectFrom('events')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('type', '=', type)
+    .execute();
 }
 
 describe('API keys through the dashboard', () => {
   it('creates a key shown once, stored only as a hash, and usable at once', async () => {
     const cookie = await tenant.session('admin');
-    const res = await t.request('POST', '/api/dashboard/keys', { cookie, body: { name: 'backend', kind: 'al' } });
+    const res = await t.request('POST', '/api/dashboard/keys', {
+      cookie,
+      body: { name: 'backend', kind: 'al' },
+    });
     assert.equal(res.status, 201);
     assert.match(res.body.secret, /^al_live_[0-9A-Za-z]{43}$/);
     assert.equal(res.body.key.prefix, res.body.secret.slice(0, 12));
     assert.equal(res.headers.get('cache-control'), 'no-store');
-    const rows = await t.ctx.storage.db.selectFrom('api_keys').selectAll().where('id', '=', res.body.key.id).execute();
+    const rows = await t.ctx.storage.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .where('id', '=', res.body.key.id)
+      .execute();
     assert.equal(rows.length, 1);
     assert.notEqual(rows[0]!.hash, res.body.secret);
     assert.equal(JSON.stringify(rows).includes(res.body.secret), false);
@@ -33,7 +45,10 @@ describe('API keys through the dashboard', () => {
     const list = await t.request('GET', '/api/dashboard/keys', { cookie });
     assert.equal(JSON.stringify(list.body).includes(res.body.secret), false, 'list never shows secrets');
     assert.equal((await t.request('GET', '/api/v1/stats', { key: res.body.secret })).status, 200);
-    assert.equal((await t.request('GET', '/api/v1/stats', { headers: { 'x-api-key': res.body.secret } })).status, 200);
+    assert.equal(
+      (await t.request('GET', '/api/v1/stats', { headers: { 'x-api-key': res.body.secret } })).status,
+      200,
+    );
 
     const created = await eventsOf(tenant.org.id, 'api_key.created');
     const ev = created.find((e) => JSON.parse(e.data).keyId === res.body.key.id);
@@ -43,7 +58,10 @@ describe('API keys through the dashboard', () => {
 
   it('revokes a key: 401 afterwards, api_key.revoked written, a second revoke writes no second event', async () => {
     const cookie = await tenant.session('owner');
-    const created = await t.request('POST', '/api/dashboard/keys', { cookie, body: { name: 'temp', kind: 'sw' } });
+    const created = await t.request('POST', '/api/dashboard/keys', {
+      cookie,
+      body: { name: 'temp', kind: 'sw' },
+    });
     const id = created.body.key.id;
     const revoked = await t.request('DELETE', `/api/dashboard/keys/${id}`, { cookie });
     assert.equal(revoked.status, 200);
@@ -52,7 +70,9 @@ describe('API keys through the dashboard', () => {
     assert.equal(res.status, 401);
     assert.equal(res.body.error, 'unauthorized');
     await t.request('DELETE', `/api/dashboard/keys/${id}`, { cookie });
-    const evs = (await eventsOf(tenant.org.id, 'api_key.revoked')).filter((e) => JSON.parse(e.data).keyId === id);
+    const evs = (await eventsOf(tenant.org.id, 'api_key.revoked')).filter(
+      (e) => JSON.parse(e.data).keyId === id,
+    );
     assert.equal(evs.length, 1);
   });
 
@@ -107,7 +127,10 @@ describe('users and sessions', () => {
     const aliceCookie = set.split(';')[0]!;
     assert.equal((await t.request('GET', '/api/dashboard/auth/me', { cookie: aliceCookie })).status, 200);
 
-    const dup = await t.request('POST', '/api/dashboard/users', { cookie, body: { email: 'alice@example.test', role: 'viewer' } });
+    const dup = await t.request('POST', '/api/dashboard/users', {
+      cookie,
+      body: { email: 'alice@example.test', role: 'viewer' },
+    });
     assert.equal(dup.status, 409);
 
     const removed = await t.request('DELETE', `/api/dashboard/users/${added.body.user.id}`, { cookie });
@@ -125,8 +148,12 @@ describe('users and sessions', () => {
 
   it('a wrong password and an unknown e-mail get the same 401', async () => {
     await tenant.session('owner');
-    const a = await t.request('POST', '/api/dashboard/auth/login', { body: { email: 'nobody@example.test', password: 'x' } });
-    const b = await t.request('POST', '/api/dashboard/auth/login', { body: { email: 'alice@example.test', password: 'wrong' } });
+    const a = await t.request('POST', '/api/dashboard/auth/login', {
+      body: { email: 'nobody@example.test', password: 'x' },
+    });
+    const b = await t.request('POST', '/api/dashboard/auth/login', {
+      body: { email: 'alice@example.test', password: 'wrong' },
+    });
     assert.equal(a.status, 401);
     assert.equal(b.status, 401);
     assert.equal(a.body.message, b.body.message);
@@ -142,10 +169,16 @@ describe('users and sessions', () => {
   it('only an owner can add an owner; the last owner cannot be removed', async () => {
     const fresh = await t.tenant({ plan: 'pro' });
     const admin = await fresh.session('admin');
-    const res = await t.request('POST', '/api/dashboard/users', { cookie: admin, body: { email: 'boss@example.test', role: 'owner' } });
+    const res = await t.request('POST', '/api/dashboard/users', {
+      cookie: admin,
+      body: { email: 'boss@example.test', role: 'owner' },
+    });
     assert.equal(res.status, 403);
     const owner = await fresh.session('owner');
-    const users = (await t.request('GET', '/api/dashboard/users', { cookie: owner })).body.users as Array<{ id: string; role: string }>;
+    const users = (await t.request('GET', '/api/dashboard/users', { cookie: owner })).body.users as Array<{
+      id: string;
+      role: string;
+    }>;
     const theOwner = users.find((u) => u.role === 'owner')!;
     const del = await t.request('DELETE', `/api/dashboard/users/${theOwner.id}`, { cookie: owner });
     assert.equal(del.status, 409);

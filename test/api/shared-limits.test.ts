@@ -20,7 +20,9 @@ describe('two API servers on one Redis', { skip: redisUrl ? false : 'TEST_REDIS_
         statuses.push((await server.request('GET', '/api/v1/stats', { key: tenant.al })).status);
       }
       assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 429, 429]);
-      const remaining = (await b.request('GET', '/api/v1/stats', { key: tenant.al })).headers.get('x-ratelimit-remaining');
+      const remaining = (await b.request('GET', '/api/v1/stats', { key: tenant.al })).headers.get(
+        'x-ratelimit-remaining',
+      );
       assert.equal(remaining, '0');
     } finally {
       await b.close();

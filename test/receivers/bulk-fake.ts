@@ -16,12 +16,16 @@ export interface BulkFake extends FakeHttp {
  * that are not lower case, stores templates, and records ?pipeline=. The Elastic flavour sends
  * X-Elastic-Product like the real server.
  */
-export async function startBulkFake(flavour: 'elasticsearch' | 'opensearch', authorization: string): Promise<BulkFake> {
+export async function startBulkFake(
+  flavour: 'elasticsearch' | 'opensearch',
+  authorization: string,
+): Promise<BulkFake> {
   const indices = new Map<string, Map<string, Record<string, unknown>>>();
   const templates = new Map<string, Record<string, unknown>>();
   const throttleIds = new Set<string>();
   const pipelines: string[] = [];
-  const product: Record<string, string> = flavour === 'elasticsearch' ? { 'x-elastic-product': 'Elasticsearch' } : {};
+  const product: Record<string, string> =
+    flavour === 'elasticsearch' ? { 'x-elastic-product': 'Elasticsearch' } : {};
   const err = (status: number, type: string, reason: string): Reply => ({
     status,
     body: { error: { type, reason }, status },
@@ -30,21 +34,33 @@ export async function startBulkFake(flavour: 'elasticsearch' | 'opensearch', aut
 
   const handle = (req: RecordedRequest): Reply => {
     if (req.headers['authorization'] !== authorization) {
-      return { ...err(401, 'security_exception', 'unable to authenticate user'), headers: { ...product, 'www-authenticate': 'Basic' } };
+      return {
+        ...err(401, 'security_exception', 'unable to authenticate user'),
+        headers: { ...product, 'www-authenticate': 'Basic' },
+      };
     }
     if (req.method === 'GET' && req.path === '/') {
-      return { status: 200, body: { name: 'fake', version: { number: flavour === 'elasticsearch' ? '8.15.0' : '2.17.0', distribution: flavour } }, headers: product };
+      return {
+        status: 200,
+        body: {
+          name: 'fake',
+          version: { number: flavour === 'elasticsearch' ? '8.15.0' : '2.17.0', distribution: flavour },
+        },
+        headers: product,
+      };
     }
     const tpl = /^\/_index_template\/([^/]+)$/.exec(req.path);
     if (tpl && req.method === 'PUT') {
       templates.set(tpl[1]!, JSON.parse(req.text) as Record<string, unknown>);
       return { status: 200, body: { acknowledged: true }, headers: product };
     }
-    if (req.method !== 'POST' || !/^\/(?:[^/]+\/)?_bulk$/.test(req.path)) return err(404, 'not_found', req.path);
+    if (req.method !== 'POST' || !/^\/(?:[^/]+\/)?_bulk$/.test(req.path))
+      return err(404, 'not_found', req.path);
     if (!String(req.headers['content-type'] ?? '').startsWith('application/x-ndjson')) {
       return err(406, 'media_type_header_exception', 'Content-Type header is not supported');
     }
-    if (!req.text.endsWith('\n')) return err(400, 'illegal_argument_exception', 'The bulk request must be terminated by a newline [\\n]');
+    if (!req.text.endsWith('\n'))
+      return err(400, 'illegal_argument_exception', 'The bulk request must be terminated by a newline [\\n]');
     const pipeline = req.query.get('pipeline');
     if (pipeline) pipelines.push(pipeline);
     const lines = req.text.slice(0, -1).split('\n');
@@ -67,9 +83,12 @@ export async function startBulkFake(flavour: 'elasticsearch' | 'opensearch', aut
         if (status >= 300) errors = true;
         items.push({ [op ?? 'create']: { _index: index, _id: id, status, ...extra } });
       };
-      if (op !== 'create' && op !== 'index') return err(400, 'illegal_argument_exception', `unsupported action ${op}`);
+      if (op !== 'create' && op !== 'index')
+        return err(400, 'illegal_argument_exception', `unsupported action ${op}`);
       if (index === '' || index !== index.toLowerCase() || /[\\/*?"<>| ,#]/.test(index)) {
-        item(400, { error: { type: 'invalid_index_name_exception', reason: `Invalid index name [${index}]` } });
+        item(400, {
+          error: { type: 'invalid_index_name_exception', reason: `Invalid index name [${index}]` },
+        });
         continue;
       }
       if (throttleIds.delete(id)) {
@@ -79,7 +98,12 @@ export async function startBulkFake(flavour: 'elasticsearch' | 'opensearch', aut
       const docs = indices.get(index) ?? new Map<string, Record<string, unknown>>();
       indices.set(index, docs);
       if (op === 'create' && docs.has(id)) {
-        item(409, { error: { type: 'version_conflict_engine_exception', reason: `[${id}]: version conflict, document already exists` } });
+        item(409, {
+          error: {
+            type: 'version_conflict_engine_exception',
+            reason: `[${id}]: version conflict, document already exists`,
+          },
+        });
         continue;
       }
       docs.set(id, doc);

@@ -11,10 +11,13 @@ export interface DatadogFake extends FakeHttp {
 export async function startDatadogFake(apiKey: string): Promise<DatadogFake> {
   const logs: Record<string, unknown>[] = [];
   const handle = (req: RecordedRequest): Reply => {
-    if (req.method !== 'POST' || req.path !== '/api/v2/logs') return { status: 404, body: { errors: ['Not found'] } };
+    if (req.method !== 'POST' || req.path !== '/api/v2/logs')
+      return { status: 404, body: { errors: ['Not found'] } };
     if (req.headers['dd-api-key'] !== apiKey) return { status: 403, body: { errors: ['Forbidden'] } };
-    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return { status: 400, body: { errors: ['Bad Request'] } };
-    if (req.body.byteLength > 5 * 1024 * 1024) return { status: 413, body: { errors: ['Payload too large'] } };
+    if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
+      return { status: 400, body: { errors: ['Bad Request'] } };
+    if (req.body.byteLength > 5 * 1024 * 1024)
+      return { status: 413, body: { errors: ['Payload too large'] } };
     let parsed: unknown;
     try {
       parsed = JSON.parse(req.text);

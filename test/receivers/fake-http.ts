@@ -36,7 +36,10 @@ export interface FakeHttp {
  * Shared plumbing of the contract fakes: records every request, undoes gzip, replays scripted faults, and
  * otherwise lets the protocol handler answer. HTTPS when given a PKI.
  */
-export async function startFakeHttp(handle: (req: RecordedRequest) => Reply, opts: { pki?: TestPki } = {}): Promise<FakeHttp> {
+export async function startFakeHttp(
+  handle: (req: RecordedRequest) => Reply,
+  opts: { pki?: TestPki } = {},
+): Promise<FakeHttp> {
   const requests: RecordedRequest[] = [];
   const faults: Fault[] = [];
   const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -69,7 +72,12 @@ export async function startFakeHttp(handle: (req: RecordedRequest) => Reply, opt
         return;
       }
       const reply = fault ?? handle(rec);
-      const text = reply.body === undefined ? '' : typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+      const text =
+        reply.body === undefined
+          ? ''
+          : typeof reply.body === 'string'
+            ? reply.body
+            : JSON.stringify(reply.body);
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(text);
     });
   };

@@ -14,6 +14,10 @@ export interface PreludeReceiver {
   alertsXml(): string;
   /** Waits until an Alert with this messageid is in the manager's XML output and returns that alert's XML. */
   waitForAlert(messageId: string, timeoutMs?: number): Promise<string>;
+  /** Stops only the manager process (profiles and output stay), to test the sensor's failover spool. */
+  stopManager(): Promise<void>;
+  /** Starts the manager again on the same port and output file. */
+  startManager(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -71,28 +75,66 @@ export async function startPreludeManager(): Promise<PreludeReceiver> {
       ].join('\n'),
     );
     let stderr = '';
-    const mgr = spawn(manager, ['--config', join(dir, 'manager.conf'), '--prelude', '--profile', mgrProfile], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    children.push(mgr);
+    let mgr: ChildProcess | null = null;
     // A test process that ends without calling stop() must not leave a manager or profiles behind.
     process.once('exit', cleanup);
-    mgr.stderr?.on('data', (d: Buffer) => {
-      stderr = (stderr + d.toString()).slice(-2000);
-    });
-    await waitForTcp(port, 15_000, () => mgr.exitCode === null).catch((err: Error) => {
-      throw new Error(`prelude-manager did not start: ${err.message}; ${stderr}`);
-    });
+    const startManagerProcess = async () => {
+      const proc = spawn(
+        manager,
+        ['--config', join(dir, 'manager.conf'), '--prelude', '--profile', mgrProfile],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
+      children.push(proc);
+      proc.stderr?.on('data', (d: Buffer) => {
+        stderr = (stderr + d.toString()).slice(-2000);
+      });
+      mgr = proc;
+      await waitForTcp(port, 15_000, () => proc.exitCode === null).catch((err: Error) => {
+        throw new Error(`prelude-manager did not start: ${err.message}; ${stderr}`);
+      });
+    };
+    const stopManagerProcess = async () => {
+      const proc = mgr;
+      mgr = null;
+      if (proc !== null && proc.exitCode === null && proc.signalCode === null) {
+        await new Promise<void>((resolve) => {
+          proc.once('exit', () => resolve());
+          proc.kill('SIGTERM');
+          setTimeout(() => proc.kill('SIGKILL'), 3000).unref();
+        });
+      }
+    };
+    await startManagerProcess();
 
     const password = randomBytes(12).toString('hex');
     const reg = spawn(
       admin,
-      ['registration-server', mgrProfile, `--passwd=${password}`, '--keepalive', '--no-confirm', '--listen', `127.0.0.1:${regPort}`],
+      [
+        'registration-server',
+        mgrProfile,
+        `--passwd=${password}`,
+        '--keepalive',
+        '--no-confirm',
+        '--listen',
+        `127.0.0.1:${regPort}`,
+      ],
       { stdio: 'ignore' },
     );
     children.push(reg);
     await waitForTcp(regPort, 10_000, () => reg.exitCode === null);
-    adminRun(['register', sensorProfile, 'idmef:w', `127.0.0.1:${regPort}`, '--uid', uid, '--gid', gid, `--passwd=${password}`]);
+    adminRun([
+      'register',
+      sensorProfile,
+      'idmef:w',
+      `127.0.0.1:${regPort}`,
+      '--uid',
+      uid,
+      '--gid',
+      gid,
+      `--passwd=${password}`,
+    ]);
     reg.kill('SIGTERM');
 
     const alertsXml = () => (existsSync(alerts) ? readFileSync(alerts, 'utf8') : '');
@@ -110,18 +152,15 @@ export async function startPreludeManager(): Promise<PreludeReceiver> {
             const end = xml.indexOf('</Alert>', at);
             if (end >= 0) return xml.slice(at, end + '</Alert>'.length);
           }
-          if (Date.now() > deadline) throw new Error(`prelude-manager never wrote alert ${messageId}; ${stderr}`);
+          if (Date.now() > deadline)
+            throw new Error(`prelude-manager never wrote alert ${messageId}; ${stderr}`);
           await new Promise((r) => setTimeout(r, 100));
         }
       },
+      stopManager: stopManagerProcess,
+      startManager: startManagerProcess,
       async stop() {
-        if (mgr.exitCode === null && mgr.signalCode === null) {
-          await new Promise<void>((resolve) => {
-            mgr.once('exit', () => resolve());
-            mgr.kill('SIGTERM');
-            setTimeout(() => mgr.kill('SIGKILL'), 3000).unref();
-          });
-        }
+        await stopManagerProcess();
         process.off('exit', cleanup);
         cleanup();
       },

@@ -34,6 +34,12 @@ export interface RsyslogReceiver {
     filter?: (m: ReceivedSyslog) => boolean,
     timeoutMs?: number,
   ): Promise<ReceivedSyslog[]>;
+  /** Cheap variant for large volumes: waits until the output file holds `count` lines, without parsing them. */
+  waitForLines(count: number, timeoutMs?: number): Promise<number>;
+  /** Stops rsyslogd only (ports free, output kept), to test how senders handle a receiver outage. */
+  stopDaemon(): Promise<void>;
+  /** Starts rsyslogd again with the same ports and output file. */
+  startDaemon(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -94,25 +100,41 @@ input(type="imtcp" address="127.0.0.1" port="${tlsPort}" name="tls" ruleset="toF
     throw new Error(`rsyslog rejected the test configuration: ${e.stderr?.toString() ?? String(err)}`);
   }
   let stderr = '';
-  const proc: ChildProcess = spawn(rsyslogd, ['-n', '-f', confFile, '-i', join(dir, 'rsyslogd.pid')], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  proc.stderr?.on('data', (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-2000);
-  });
-  const alive = () => proc.exitCode === null && proc.signalCode === null;
+  let proc: ChildProcess | null = null;
+  const alive = () => proc !== null && proc.exitCode === null && proc.signalCode === null;
   // A test process that ends without calling stop() must not leave a receiver behind.
   const reap = () => {
-    if (alive()) proc.kill('SIGKILL');
+    if (alive()) proc?.kill('SIGKILL');
   };
   process.once('exit', reap);
-  try {
-    await waitForTcp(tcpPort, 10_000, alive);
-    await waitForTcp(tlsPort, 10_000, alive);
-  } catch (err) {
-    proc.kill('SIGKILL');
-    throw new Error(`rsyslogd did not start: ${(err as Error).message}; stderr: ${stderr}`);
-  }
+  const startDaemon = async () => {
+    const p = spawn(rsyslogd, ['-n', '-f', confFile, '-i', join(dir, 'rsyslogd.pid')], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    proc = p;
+    p.stderr?.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-2000);
+    });
+    try {
+      await waitForTcp(tcpPort, 10_000, alive);
+      await waitForTcp(tlsPort, 10_000, alive);
+    } catch (err) {
+      p.kill('SIGKILL');
+      throw new Error(`rsyslogd did not start: ${(err as Error).message}; stderr: ${stderr}`);
+    }
+  };
+  const stopDaemon = async () => {
+    const p = proc;
+    if (p !== null && alive()) {
+      await new Promise<void>((resolve) => {
+        p.once('exit', () => resolve());
+        p.kill('SIGTERM');
+        setTimeout(() => p.kill('SIGKILL'), 3000).unref();
+      });
+    }
+    proc = null;
+  };
+  await startDaemon();
 
   const received = (): ReceivedSyslog[] => {
     if (!existsSync(out)) return [];
@@ -140,15 +162,25 @@ input(type="imtcp" address="127.0.0.1" port="${tlsPort}" name="tls" ruleset="toF
         await new Promise((r) => setTimeout(r, 50));
       }
     },
+    async waitForLines(count, timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        let lines = 0;
+        if (existsSync(out)) {
+          const buf = readFileSync(out);
+          for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) lines++;
+        }
+        if (lines >= count) return lines;
+        if (Date.now() > deadline)
+          throw new Error(`rsyslog wrote ${lines} of ${count} expected lines; stderr: ${stderr}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    stopDaemon,
+    startDaemon,
     async stop() {
       process.off('exit', reap);
-      if (alive()) {
-        await new Promise<void>((resolve) => {
-          proc.once('exit', () => resolve());
-          proc.kill('SIGTERM');
-          setTimeout(() => proc.kill('SIGKILL'), 3000).unref();
-        });
-      }
+      await stopDaemon();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -12,7 +12,12 @@ export interface HecFake extends FakeHttp {
  */
 export async function startHecFake(token: string): Promise<HecFake> {
   const envelopes: Record<string, unknown>[] = [];
-  const handle = (req: { method: string; path: string; headers: Record<string, unknown>; text: string }): Reply => {
+  const handle = (req: {
+    method: string;
+    path: string;
+    headers: Record<string, unknown>;
+    text: string;
+  }): Reply => {
     if (req.method === 'GET' && req.path === '/services/collector/health') {
       return { status: 200, body: { text: 'HEC is healthy', code: 17 } };
     }
@@ -26,7 +31,11 @@ export async function startHecFake(token: string): Promise<HecFake> {
     if (parsed === null) return { status: 400, body: { text: 'Invalid data format', code: 6 } };
     if (parsed.length === 0) return { status: 400, body: { text: 'No data', code: 5 } };
     for (const [i, env] of parsed.entries()) {
-      if (!('event' in env)) return { status: 400, body: { text: 'Event field is required', code: 12, 'invalid-event-number': i } };
+      if (!('event' in env))
+        return {
+          status: 400,
+          body: { text: 'Event field is required', code: 12, 'invalid-event-number': i },
+        };
     }
     envelopes.push(...parsed);
     return { status: 200, body: { text: 'Success', code: 0 } };

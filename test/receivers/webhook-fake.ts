@@ -30,11 +30,15 @@ export async function startWebhookFake(secret?: string, toleranceSec = 300): Pro
     if (secret !== undefined) {
       const ts = h('x-service-timestamp') ?? h('webhook-timestamp') ?? '';
       const fresh = /^[0-9]+$/.test(ts) && Math.abs(Date.now() / 1000 - Number(ts)) <= toleranceSec;
-      const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(`${ts}.${req.text}`).digest('hex')}`);
+      const expected = Buffer.from(
+        `sha256=${createHmac('sha256', secret).update(`${ts}.${req.text}`).digest('hex')}`,
+      );
       const given = Buffer.from(h('x-service-signature') ?? '');
       service = fresh && expected.length === given.length && timingSafeEqual(expected, given);
       try {
-        const key = secret.startsWith('whsec_') ? new Webhook(secret) : new Webhook(secret, { format: 'raw' });
+        const key = secret.startsWith('whsec_')
+          ? new Webhook(secret)
+          : new Webhook(secret, { format: 'raw' });
         key.verify(req.text, req.headers as Record<string, string>);
         standard = true;
       } catch {

@@ -1,2 +1,4 @@
 // Each module's route cases register themselves on import; add new modules' case files here.
 import './foundation-cases.js';
+import './dlp-cases.js';
+import './detection-cases.js';

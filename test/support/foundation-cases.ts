@@ -111,12 +111,3 @@ addRouteCases(
     },
   },
 );
-
-addRouteCases({
-  method: 'GET',
-  route: '/api/v1/stats',
-  auth: 'apiKey',
-  allowed: ['al', 'sw'],
-  happy: async () => ({ path: '/api/v1/stats' }),
-  happyStatus: 200,
-});

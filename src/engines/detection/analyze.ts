@@ -7,7 +7,7 @@ import {
   normalise,
   type View,
 } from './normalize.js';
-import { type CompiledPattern, patternPlan } from './patterns/index.js';
+import { type CompiledPattern, type PatternPlan, patternPlan } from './patterns/index.js';
 import {
   actionFor,
   combineScore,
@@ -89,15 +89,27 @@ function matchesInView(view: View): [CompiledPattern, number, number][] {
   };
   const word = /[a-z]+/g;
   for (let m = word.exec(text); m !== null; m = word.exec(text)) {
-    const w = m[0];
-    const exact = plan.exact.get(w);
-    if (exact) for (const p of exact) tryAt(p, m.index);
-    for (let k = Math.min(4, w.length); k >= 1; k--) {
-      const stems = plan.prefix.get(k === w.length ? w : w.slice(0, k));
-      if (stems) for (const s of stems) if (w.startsWith(s.word)) tryAt(s.pattern, m.index);
-    }
+    for (const p of candidatesFor(m[0], plan)) tryAt(p, m.index);
   }
   return found;
+}
+
+/** The patterns that may start at a given word; words repeat, so the answer is cached (bounded). */
+const candidateCache = new Map<string, CompiledPattern[]>();
+const CANDIDATE_CACHE_MAX = 50_000;
+
+function candidatesFor(w: string, plan: PatternPlan): CompiledPattern[] {
+  const hit = candidateCache.get(w);
+  if (hit) return hit;
+  const out: CompiledPattern[] = [...(plan.exact.get(w) ?? [])];
+  for (let k = Math.min(4, w.length); k >= 1; k--) {
+    const stems = plan.prefix.get(k === w.length ? w : w.slice(0, k));
+    if (stems)
+      for (const s of stems) if (w.startsWith(s.word) && !out.includes(s.pattern)) out.push(s.pattern);
+  }
+  if (candidateCache.size >= CANDIDATE_CACHE_MAX) candidateCache.clear();
+  candidateCache.set(w, out);
+  return out;
 }
 
 function scanViews(views: View[], original: string): RawMatch[] {
@@ -217,11 +229,24 @@ export function analyzeText(text: string, options: DetectionOptions = {}): Analy
   // One piece of text is one piece of evidence: overlapping matches of the same category (the same phrase
   // read by an English and a French pattern, or by two views) count once, at their strongest.
   evidence.sort((a, b) => b.weight - a.weight || a.start - b.start);
-  const accepted: PatternMatch[] = [];
+  // Overlap is looked up in buckets of the start offset, so many matches stay linear.
+  const accepted = new Map<string, PatternMatch[]>();
+  const BUCKET = 512;
+  const long: PatternMatch[] = [];
+  const overlapsAccepted = (e: PatternMatch): boolean => {
+    for (const a of long) if (a.category === e.category && a.start < e.end && e.start < a.end) return true;
+    for (let b = Math.floor(e.start / BUCKET) - 2; b <= Math.floor(e.end / BUCKET); b++) {
+      for (const a of accepted.get(`${e.category}:${b}`) ?? [])
+        if (a.start < e.end && e.start < a.end) return true;
+    }
+    return false;
+  };
   for (const e of evidence) {
     if (matches.length < MAX_MATCHES) matches.push(e);
-    if (accepted.some((a) => a.category === e.category && a.start < e.end && e.start < a.end)) continue;
-    accepted.push(e);
+    if (overlapsAccepted(e)) continue;
+    if (e.end - e.start > BUCKET) long.push(e);
+    const key = `${e.category}:${Math.floor(e.start / BUCKET)}`;
+    accepted.set(key, [...(accepted.get(key) ?? []), e]);
     bestByPattern.set(e.patternId, Math.max(bestByPattern.get(e.patternId) ?? 0, e.weight));
   }
 

@@ -48,13 +48,20 @@ export function isDiscussion(normalised: string): boolean {
 
 const QUOTES = new Set(['"', "'", '`', '«', '»', '“', '”', '‘', '’', '„']);
 
+/** An apostrophe between two letters (l'utente, don't) is not a quotation mark. */
+function isElision(text: string, i: number): boolean {
+  const c = text[i];
+  if (c !== "'" && c !== '’') return false;
+  return /\p{L}/u.test(text[i - 1] ?? '') && /\p{L}/u.test(text[i + 1] ?? '');
+}
+
 /** Whether a match in the ORIGINAL text is wrapped in quotation marks (on the same line). */
 export function isQuoted(original: string, start: number, end: number): boolean {
   let before = false;
   for (let i = start - 1; i >= 0 && i >= start - 80; i--) {
     const c = original[i] as string;
     if (c === '\n') break;
-    if (QUOTES.has(c)) {
+    if (QUOTES.has(c) && !isElision(original, i)) {
       before = true;
       break;
     }
@@ -63,7 +70,7 @@ export function isQuoted(original: string, start: number, end: number): boolean 
   for (let i = end; i < original.length && i < end + 200; i++) {
     const c = original[i] as string;
     if (c === '\n') break;
-    if (QUOTES.has(c)) return true;
+    if (QUOTES.has(c) && !isElision(original, i)) return true;
   }
   return false;
 }

@@ -105,6 +105,13 @@ describe('normalisation', () => {
     assert.equal(viewWith(ATTACK, 'reversed'), undefined);
   });
 
+  it('finds one reversed line hidden in a longer document', () => {
+    const doc = `The meeting is on Monday and the agenda is attached.\nPlease bring the budget figures for the review.\n${[...ATTACK].reverse().join('')}\nThanks, and see you there.`;
+    const v = buildViews(doc).views.find((x) => x.source === 'reversed');
+    assert.equal(v?.text, ATTACK);
+    assert.equal(analyze(doc).safe, false);
+  });
+
   it('reads ROT13 when the text turns into words through it', () => {
     const v = viewWith(rot13(ATTACK), 'rot13');
     assert.equal(v?.text, ATTACK);

@@ -3,6 +3,28 @@ import { isWidthSignal, normalise, type View } from './normalize.js';
 
 // Words whose reversed or ROT13 form betrays a hidden sentence. Short palindromes are left out.
 const CUE_WORDS = new Set([
+  'della',
+  'per',
+  'non',
+  'che',
+  'con',
+  'del',
+  'los',
+  'para',
+  'por',
+  'una',
+  'pour',
+  'dans',
+  'nicht',
+  'mit',
+  'das',
+  'ist',
+  'sind',
+  'sei',
+  'sono',
+  'tutto',
+  'todo',
+  'tout',
   'the',
   'and',
   'you',
@@ -113,22 +135,71 @@ function reverseView(v: View, source: string): View {
 }
 
 const reverseWord = (w: string): string => [...w].reverse().join('');
-const CUE_REVERSED = new Set([...CUE_WORDS].map(reverseWord).filter((w) => !CUE_WORDS.has(w)));
-const CUE_ROT13 = new Set([...CUE_WORDS].map(rot13));
+const CUE_PLAIN = 1;
+const CUE_REVERSED = 2;
+const CUE_ROT13 = 4;
+/** Each cue word, its reversal and its ROT13 form, marked with what reading they betray. */
+const CUES = new Map<string, number>();
+for (const w of CUE_WORDS) CUES.set(w, CUE_PLAIN);
+for (const w of CUE_WORDS) {
+  const r = reverseWord(w);
+  if (!CUE_WORDS.has(r)) CUES.set(r, (CUES.get(r) ?? 0) | CUE_REVERSED);
+  const rot = rot13(w);
+  if (!CUE_WORDS.has(rot)) CUES.set(rot, (CUES.get(rot) ?? 0) | CUE_ROT13);
+}
 
-/** Counts cue words read forwards, backwards and through ROT13, to decide which re-readings to scan. */
-function cueCounts(text: string): { plain: number; reversed: number; rot: number } {
+/**
+ * Lines of the text that read better backwards or through ROT13 than as they are, as [from, to, kind]
+ * view offsets. Judged line by line, so one reversed sentence hidden in a long document is still found.
+ */
+function hiddenLines(text: string): [number, number, number][] {
+  const out: [number, number, number][] = [];
+  const re = /[a-z]{3,14}/g;
+  let lineStart = 0;
   let plain = 0;
   let reversed = 0;
   let rot = 0;
-  const re = /[a-z]{3,14}/g;
+  const totals = { plain: 0, reversed: 0, rot: 0 };
+  const close = (end: number): void => {
+    totals.plain += plain;
+    totals.reversed += reversed;
+    totals.rot += rot;
+    if (reversed >= 1 && reversed >= plain) out.push([lineStart, end, CUE_REVERSED]);
+    if (rot >= 1 && rot >= plain) out.push([lineStart, end, CUE_ROT13]);
+    plain = 0;
+    reversed = 0;
+    rot = 0;
+  };
+  let nextBreak = text.indexOf('\n');
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const w = m[0];
-    if (CUE_WORDS.has(w)) plain++;
-    else if (CUE_REVERSED.has(w)) reversed++;
-    else if (CUE_ROT13.has(w)) rot++;
+    while (nextBreak >= 0 && m.index > nextBreak) {
+      close(nextBreak);
+      lineStart = nextBreak + 1;
+      nextBreak = text.indexOf('\n', lineStart);
+    }
+    const mask = CUES.get(m[0]);
+    if (mask === undefined) continue;
+    if (mask & CUE_PLAIN) plain++;
+    if (mask & CUE_REVERSED) reversed++;
+    if (mask & CUE_ROT13) rot++;
   }
-  return { plain, reversed, rot };
+  close(text.length);
+  // A multi-line block reversed as a whole also changes the order of its lines; read it as one piece.
+  if (text.includes('\n')) {
+    if (totals.reversed >= 1 && totals.reversed >= totals.plain) out.push([0, text.length, CUE_REVERSED]);
+    if (totals.rot >= 1 && totals.rot >= totals.plain) out.push([0, text.length, CUE_ROT13]);
+  }
+  return out;
+}
+
+function sliceView(v: View, from: number, to: number, source: string): View {
+  return {
+    source,
+    text: v.text.slice(from, to),
+    starts: v.starts.subarray(from, to),
+    ends: v.ends.subarray(from, to),
+    changed: null,
+  };
 }
 
 const SEPARATOR = /[ .\-_*|/,+~:]/;
@@ -217,10 +288,10 @@ export function buildViews(input: string, depth = 0): ViewSet {
   if (isWidthSignal(n.plain)) signals.add('fullwidth');
   const spaced = spacedView(n.plain);
   if (spaced) views.push(spaced);
-  const cues = cueCounts(n.plain.text);
-  if (cues.reversed >= 1 && cues.reversed >= cues.plain) views.push(reverseView(n.plain, 'reversed'));
-  if (cues.rot >= 1 && cues.rot >= cues.plain) {
-    views.push({ ...n.plain, source: 'rot13', text: rot13(n.plain.text), changed: null });
+  for (const [from, to, kind] of hiddenLines(n.plain.text)) {
+    const line = sliceView(n.plain, from, to, 'plain');
+    if (kind === CUE_REVERSED) views.push(reverseView(line, 'reversed'));
+    else views.push({ ...line, source: 'rot13', text: rot13(line.text) });
   }
   const nested: { source: string; text: string; start: number; end: number }[] = [...n.hidden];
   if (depth < 2) nested.push(...findPayloads(input));

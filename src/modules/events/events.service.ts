@@ -2,8 +2,10 @@ import type { Clock } from '../../platform/clock/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import { isPlan, planHasFeature } from '../plans/index.js';
-import { type AuditEventType, EVENT_TYPES, type EventType } from './event-types.js';
+import { type AuditEventType, EVENT_TYPES, type EventType, isEventType } from './event-types.js';
 import { createEventsRepo, type StoredEvent } from './events.repo.js';
+import { createOutboxRepo } from './outbox.repo.js';
+import { webhookWants } from './webhook-filter.js';
 
 export interface EventOrg {
   id: string;
@@ -15,7 +17,7 @@ export type EventListener = (orgId: string, ev: StoredEvent) => void;
 /**
  * Producers call publish() with the same database handle (or transaction) as the change that caused the
  * event, so the event is committed with that change or not at all. Sinks learn of new events by
- * listening; delivery itself reads the stored rows (the outbox).
+ * listening; delivery itself reads the stored rows (the outbox), written here in the same handle.
  */
 export function createEventPublisher(deps: { clock: Clock }) {
   const listeners = new Set<EventListener>();
@@ -30,6 +32,8 @@ export function createEventPublisher(deps: { clock: Clock }) {
       if (feature && isPlan(org.plan) && !planHasFeature(org.plan, feature as never)) return null;
       const ev: StoredEvent = { id: newId('evt'), type, created: deps.clock.now().toISOString(), data };
       await createEventsRepo(db).insert(org.id, ev);
+      // Same handle as the event: its deliveries commit (or roll back) with it.
+      await createOutboxRepo(db).fanOut(org.id, ev, (subscribed) => isEventType(type) && webhookWants(subscribed, type));
       for (const l of listeners) l(org.id, ev);
       return ev;
     },

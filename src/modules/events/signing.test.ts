@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { startWebhookFake } from '../../../test/receivers/webhook-fake.js';
+import { createOutbound } from '../../platform/net/index.js';
 import {
   generateWebhookSecret,
   isAcceptableWebhookSecret,
@@ -148,5 +150,46 @@ describe('secrets', () => {
     assert.equal(isAcceptableWebhookSecret('whsec_AAAA'), false);
     assert.equal(isAcceptableWebhookSecret('short'), false);
     assert.equal(isAcceptableWebhookSecret('a-long-enough-plain-secret'), true);
+  });
+});
+
+describe('a signed delivery over HTTP', () => {
+  it('is accepted by a receiver that verifies both schemes, and refused when the body changes', async () => {
+    const secret = generateWebhookSecret();
+    const receiver = await startWebhookFake(secret);
+    const out = createOutbound({ allowPrivate: true, timeoutMs: 2000 });
+    try {
+      const ts = Math.floor(Date.now() / 1000);
+      const event = {
+        id: 'evt_http_1',
+        type: 'detection.created',
+        created: new Date().toISOString(),
+        data: {},
+      };
+      const raw = JSON.stringify(event);
+      const headers = webhookHeaders({
+        secret,
+        eventId: event.id,
+        eventType: event.type,
+        timestampSec: ts,
+        rawBody: raw,
+      });
+      const res = await out.request(`${receiver.url}/hook`, { method: 'POST', headers, body: raw });
+      assert.equal(res.status, 200);
+      await out.request(`${receiver.url}/hook`, {
+        method: 'POST',
+        headers,
+        body: raw.replace('created', 'deleted'),
+      });
+      const [good, tampered] = receiver.deliveries;
+      assert.equal(good?.serviceSignatureValid, true);
+      assert.equal(good?.standardSignatureValid, true);
+      assert.equal(good?.request.headers['x-service-event-id'], 'evt_http_1');
+      assert.equal(tampered?.serviceSignatureValid, false);
+      assert.equal(tampered?.standardSignatureValid, false);
+    } finally {
+      await out.close();
+      await receiver.close();
+    }
   });
 });

@@ -17,7 +17,7 @@ const CreateUserBody = Type.Object(
   {
     email: Type.String({ minLength: 3, maxLength: 320, format: 'email' }),
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    role: Type.Union(ROLES.map((r) => Type.Literal(r))),
+    role: Type.Enum([...ROLES]),
     password: Type.Optional(Type.String({ minLength: 12, maxLength: 1024 })),
   },
   { additionalProperties: false },

@@ -3,6 +3,25 @@
  * so one repository runs unchanged on SQLite and PostgreSQL (docs/adr/0002-portable-column-types.md).
  * JSON columns hold text written with JSON.stringify.
  */
+import type {
+  SiemIntegrationsTable,
+  SiemQueueTable,
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhooksTable,
+} from './tables-events.js';
+import type {
+  GatewayConversationsTable,
+  GatewayForceTable,
+  GatewayProviderKeysTable,
+  GatewayUsageTable,
+} from './tables-gateway.js';
+import type { HallucinationCorrectionsTable } from './tables-hallucination.js';
+
+export type * from './tables-events.js';
+export type * from './tables-gateway.js';
+export type * from './tables-hallucination.js';
+
 export interface OrganizationsTable {
   id: string;
   name: string;
@@ -65,11 +84,41 @@ export interface UsageTable {
   warned: number;
 }
 
+export interface DlpSessionsTable {
+  id: string;
+  org_id: string;
+  /** The session's HMAC key for token derivation, sealed with the master key. */
+  key_sealed: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface DlpTokensTable {
+  session_id: string;
+  org_id: string;
+  token: string;
+  type: string;
+  value_sealed: string;
+  created_at: string;
+}
+
 export interface Database {
+  hallucination_corrections: HallucinationCorrectionsTable;
+  dlp_sessions: DlpSessionsTable;
+  dlp_tokens: DlpTokensTable;
   organizations: OrganizationsTable;
   users: UsersTable;
   dashboard_sessions: DashboardSessionsTable;
   api_keys: ApiKeysTable;
   events: EventsTable;
   usage: UsageTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  siem_integrations: SiemIntegrationsTable;
+  siem_queue: SiemQueueTable;
+  gateway_conversations: GatewayConversationsTable;
+  gateway_provider_keys: GatewayProviderKeysTable;
+  gateway_force: GatewayForceTable;
+  gateway_usage: GatewayUsageTable;
 }

@@ -67,7 +67,9 @@ describe('CEF escaping', () => {
 
   it('maps severities to the CEF scale', () => {
     const sev = (s: 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL') =>
-      cefMessage(detectionEvent(2, { severity: s }), { vendor: 'v', product: 'p', version: '1' }).split('|')[6];
+      cefMessage(detectionEvent(2, { severity: s }), { vendor: 'v', product: 'p', version: '1' }).split(
+        '|',
+      )[6];
     assert.deepEqual([sev('LOW'), sev('MEDIUM'), sev('HIGH'), sev('CRITICAL')], ['3', '5', '8', '10']);
   });
 });

@@ -9,7 +9,10 @@ export function cefHeaderEscape(value: string): string {
 
 /** Extension values: backslash and equals are escaped, line breaks become the two-character \n and \r. */
 export function cefExtensionEscape(value: string): string {
-  return value.replace(/[\\=]/g, (c) => `\\${c}`).replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+  return value
+    .replace(/[\\=]/g, (c) => `\\${c}`)
+    .replace(/\r/g, '\\r')
+    .replace(/\n/g, '\\n');
 }
 
 export interface CefOptions {

@@ -67,7 +67,10 @@ export function datadogPayloads(entries: readonly Record<string, unknown>[]): st
   for (const e of entries) {
     const json = JSON.stringify(e);
     const size = Buffer.byteLength(json) + 1;
-    if (current.length > 0 && (current.length >= DATADOG_MAX_ENTRIES || bytes + size > DATADOG_MAX_PAYLOAD_BYTES)) {
+    if (
+      current.length > 0 &&
+      (current.length >= DATADOG_MAX_ENTRIES || bytes + size > DATADOG_MAX_PAYLOAD_BYTES)
+    ) {
       out.push(`[${current.join(',')}]`);
       current = [];
       bytes = 2;

@@ -1,10 +1,26 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { auditEvent, detectionEvent, dlpEvent } from '../../../../test/receivers/sample-events.js';
-import { bulkBody, ecsDocument, ecsIndexTemplate, expandIndexName, indexWildcard, parseBulkResponse } from './ecs.js';
+import {
+  bulkBody,
+  ecsDocument,
+  ecsIndexTemplate,
+  expandIndexName,
+  indexWildcard,
+  parseBulkResponse,
+} from './ecs.js';
 
 // Allowed values from the ECS reference for the categorisation fields we emit.
-const KINDS = new Set(['alert', 'asset', 'enrichment', 'event', 'metric', 'state', 'pipeline_error', 'signal']);
+const KINDS = new Set([
+  'alert',
+  'asset',
+  'enrichment',
+  'event',
+  'metric',
+  'state',
+  'pipeline_error',
+  'signal',
+]);
 const TYPES_BY_CATEGORY: Record<string, string[]> = {
   intrusion_detection: ['allowed', 'denied', 'info'],
   authentication: ['start', 'end', 'info'],
@@ -12,9 +28,16 @@ const TYPES_BY_CATEGORY: Record<string, string[]> = {
 };
 
 describe('ECS documents', () => {
-  for (const ev of [detectionEvent(1), dlpEvent(1), auditEvent(1), detectionEvent(2, { category: 'AUTHENTICATION', type: 'audit.login' })]) {
+  for (const ev of [
+    detectionEvent(1),
+    dlpEvent(1),
+    auditEvent(1),
+    detectionEvent(2, { category: 'AUTHENTICATION', type: 'audit.login' }),
+  ]) {
     it(`uses only allowed categorisation values for ${ev.category}`, () => {
-      const doc = ecsDocument(ev) as { event: { kind: string; category: string[]; type: string[]; outcome: string } };
+      const doc = ecsDocument(ev) as {
+        event: { kind: string; category: string[]; type: string[]; outcome: string };
+      };
       assert.ok(KINDS.has(doc.event.kind));
       for (const c of doc.event.category) {
         for (const t of doc.event.type) assert.ok(TYPES_BY_CATEGORY[c]?.includes(t), `${c}/${t}`);
@@ -37,7 +60,11 @@ describe('ECS documents', () => {
   it('maps the spec template types', () => {
     const t = ecsIndexTemplate('parapet-{yyyy.MM}') as {
       index_patterns: string[];
-      template: { mappings: { properties: Record<string, { type?: string; properties?: Record<string, { type: string }> }> } };
+      template: {
+        mappings: {
+          properties: Record<string, { type?: string; properties?: Record<string, { type: string }> }>;
+        };
+      };
     };
     const p = t.template.mappings.properties;
     assert.deepEqual(t.index_patterns, ['parapet-*']);

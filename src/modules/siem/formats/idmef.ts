@@ -23,7 +23,8 @@ function additional(ev: SiemEvent): AdditionalData[] {
     { type: 'string', meaning: 'event.severity', data: ev.severity },
     { type: 'string', meaning: 'organization.id', data: ev.organizationId },
   ];
-  if (f.riskScore !== null) out.push({ type: 'integer', meaning: 'risk_score', data: Math.round(f.riskScore) });
+  if (f.riskScore !== null)
+    out.push({ type: 'integer', meaning: 'risk_score', data: Math.round(f.riskScore) });
   if (f.action !== null) out.push({ type: 'string', meaning: 'action', data: f.action });
   if (f.preview !== null) out.push({ type: 'string', meaning: 'preview', data: f.preview });
   if (f.endpoint !== null) out.push({ type: 'string', meaning: 'endpoint', data: f.endpoint });
@@ -64,7 +65,9 @@ export function idmefJson(ev: SiemEvent, opts: IdmefOptions): Record<string, unk
     detect_time: ev.timestamp,
     classification: {
       text: summary(ev, f),
-      reference: [{ origin: 'vendor-specific', name: f.detail ?? ev.type, meaning: ev.category.toLowerCase() }],
+      reference: [
+        { origin: 'vendor-specific', name: f.detail ?? ev.type, meaning: ev.category.toLowerCase() },
+      ],
     },
     assessment: {
       impact,
@@ -84,7 +87,10 @@ export function idmefJson(ev: SiemEvent, opts: IdmefOptions): Record<string, unk
 }
 
 const xmlEscape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c,
+  );
 
 /**
  * RFC 4765 XML (namespace http://iana.org/idmef) for IDMEF-over-HTTPS collectors: one IDMEF-Message holding

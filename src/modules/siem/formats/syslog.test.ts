@@ -9,7 +9,10 @@ describe('RFC 5424', () => {
   it('writes PRI from facility and severity, version 1 and the header fields', () => {
     const line = rfc5424(detectionEvent(1), opts);
     // local0 (16) * 8 + error (3) = 131
-    assert.match(line, /^<131>1 2026-11-22T03:00:00\.001Z host-1 parapet 42 detection\.high_severity \[parapet@32473 /);
+    assert.match(
+      line,
+      /^<131>1 2026-11-22T03:00:00\.001Z host-1 parapet 42 detection\.high_severity \[parapet@32473 /,
+    );
     assert.equal(rfc5424(auditEvent(1), { ...opts, facility: 'AUTH' }).slice(0, 7), '<37>1 2');
   });
 

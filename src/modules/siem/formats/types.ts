@@ -1,4 +1,12 @@
-export type SiemPlatform = 'SPLUNK' | 'ELASTIC' | 'DATADOG' | 'SYSLOG' | 'PRELUDE' | 'WAZUH' | 'OPENSEARCH' | 'WEBHOOK';
+export type SiemPlatform =
+  | 'SPLUNK'
+  | 'ELASTIC'
+  | 'DATADOG'
+  | 'SYSLOG'
+  | 'PRELUDE'
+  | 'WAZUH'
+  | 'OPENSEARCH'
+  | 'WEBHOOK';
 export const SIEM_PLATFORMS: readonly SiemPlatform[] = [
   'SPLUNK',
   'ELASTIC',

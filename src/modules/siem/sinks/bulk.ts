@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import type { Outbound } from '../../../platform/net/index.js';
 import { bulkBody, ecsIndexTemplate, parseBulkResponse } from '../formats/ecs.js';
 import type { SiemEvent, SiemPlatform, Sink, SinkResult } from '../formats/types.js';
-import { chunkBySize, mergeResults, resultFromError, resultFromStatus, sendSplittingOn413 } from './http-result.js';
+import {
+  chunkBySize,
+  mergeResults,
+  resultFromError,
+  resultFromStatus,
+  sendSplittingOn413,
+} from './http-result.js';
 
 export interface BulkSinkOptions {
   platform: SiemPlatform;
@@ -58,7 +64,14 @@ export function createBulkSink(opts: BulkSinkOptions, outbound: Outbound): Sink 
         res.body,
         batch.map((e) => e.id),
       );
-      if (items === null) return { ok: false, retryable: true, reason: 'transient', status: res.status, error: 'not a bulk answer' };
+      if (items === null)
+        return {
+          ok: false,
+          retryable: true,
+          reason: 'transient',
+          status: res.status,
+          error: 'not a bulk answer',
+        };
       const failed = items.filter((i) => !i.ok);
       if (failed.length === 0) return { ok: true, retryable: false, status: res.status };
       return {
@@ -67,7 +80,11 @@ export function createBulkSink(opts: BulkSinkOptions, outbound: Outbound): Sink 
         retryable: failed.some((f) => f.retryable),
         reason: failed.some((f) => f.retryable) ? 'transient' : 'permanent',
         error: failed[0]?.error ?? 'bulk item failed',
-        rejected: failed.map((f) => ({ id: f.id, retryable: f.retryable, error: f.error ?? `status ${f.status}` })),
+        rejected: failed.map((f) => ({
+          id: f.id,
+          retryable: f.retryable,
+          error: f.error ?? `status ${f.status}`,
+        })),
       };
     } catch (err) {
       return resultFromError(err);

@@ -67,7 +67,8 @@ export function createSink(integration: SinkIntegration, deps: SinkDeps): Sink {
       );
     case 'ELASTIC': {
       const cloudId = str(cfg, 'cloudId');
-      const baseUrl = integration.endpoint ?? (cloudId ? cloudIdToUrl(cloudId) : required(cfg, 'url', 'config'));
+      const baseUrl =
+        integration.endpoint ?? (cloudId ? cloudIdToUrl(cloudId) : required(cfg, 'url', 'config'));
       const apiKey = str(cfg, 'apiKey');
       const authorization = apiKey
         ? `ApiKey ${apiKey}`
@@ -90,7 +91,10 @@ export function createSink(integration: SinkIntegration, deps: SinkDeps): Sink {
         {
           platform: 'OPENSEARCH',
           baseUrl: integration.endpoint ?? required(cfg, 'url', 'config'),
-          authorization: basicAuth(required(creds, 'username', 'credentials'), required(creds, 'password', 'credentials')),
+          authorization: basicAuth(
+            required(creds, 'username', 'credentials'),
+            required(creds, 'password', 'credentials'),
+          ),
           index: str(creds, 'index') ?? str(cfg, 'index') ?? 'parapet-events-{yyyy.MM}',
           toDoc: ecsDocument,
           installTemplate: true,
@@ -115,7 +119,10 @@ export function createSink(integration: SinkIntegration, deps: SinkDeps): Sink {
         {
           platform: 'WAZUH',
           baseUrl: integration.endpoint ?? required(cfg, 'url', 'config'),
-          authorization: basicAuth(required(creds, 'username', 'credentials'), required(creds, 'password', 'credentials')),
+          authorization: basicAuth(
+            required(creds, 'username', 'credentials'),
+            required(creds, 'password', 'credentials'),
+          ),
           index: str(creds, 'index') ?? 'wazuh-parapet-{yyyy.MM.dd}',
           toDoc,
           // Wazuh indexer ships its own templates; ours would fight its wazuh-* patterns.
@@ -131,7 +138,9 @@ export function createSink(integration: SinkIntegration, deps: SinkDeps): Sink {
           site: str(cfg, 'site'),
           service: str(cfg, 'service'),
           env: str(cfg, 'env'),
-          tags: Array.isArray(cfg['tags']) ? (cfg['tags'] as unknown[]).filter((t) => typeof t === 'string') : undefined,
+          tags: Array.isArray(cfg['tags'])
+            ? (cfg['tags'] as unknown[]).filter((t) => typeof t === 'string')
+            : undefined,
         },
         out,
         host,
@@ -139,9 +148,11 @@ export function createSink(integration: SinkIntegration, deps: SinkDeps): Sink {
       );
     case 'SYSLOG': {
       const protocol = (str(cfg, 'protocol') ?? 'UDP').toUpperCase();
-      if (protocol !== 'TCP' && protocol !== 'UDP' && protocol !== 'TLS') throw new TypeError('config.protocol must be TCP, UDP or TLS');
+      if (protocol !== 'TCP' && protocol !== 'UDP' && protocol !== 'TLS')
+        throw new TypeError('config.protocol must be TCP, UDP or TLS');
       const format = (str(cfg, 'format') ?? 'RFC5424').toUpperCase();
-      if (format !== 'RFC5424' && format !== 'RFC3164' && format !== 'CEF') throw new TypeError('config.format must be RFC5424, RFC3164 or CEF');
+      if (format !== 'RFC5424' && format !== 'RFC3164' && format !== 'CEF')
+        throw new TypeError('config.format must be RFC5424, RFC3164 or CEF');
       const port = typeof cfg['port'] === 'number' ? cfg['port'] : protocol === 'TLS' ? 6514 : 514;
       return createSyslogSink(
         {
@@ -161,7 +172,11 @@ export function createSink(integration: SinkIntegration, deps: SinkDeps): Sink {
     case 'PRELUDE':
       return createPreludeSink(
         integration.endpoint ?? required(cfg, 'url', 'config'),
-        { apiKey: str(creds, 'apiKey'), agentId: str(creds, 'agentId'), analyzerId: str(creds, 'analyzerId') },
+        {
+          apiKey: str(creds, 'apiKey'),
+          agentId: str(creds, 'agentId'),
+          analyzerId: str(creds, 'analyzerId'),
+        },
         { outbound: out, timeoutMs, pythonPath: deps.pythonPath },
       );
     case 'WEBHOOK': {

@@ -3,7 +3,13 @@ import { gzip } from 'node:zlib';
 import type { Outbound } from '../../../platform/net/index.js';
 import { DATADOG_MAX_ENTRIES, DATADOG_MAX_PAYLOAD_BYTES, datadogEntry } from '../formats/datadog.js';
 import type { SiemEvent, Sink, SinkResult } from '../formats/types.js';
-import { chunkBySize, mergeResults, resultFromError, resultFromStatus, sendSplittingOn413 } from './http-result.js';
+import {
+  chunkBySize,
+  mergeResults,
+  resultFromError,
+  resultFromStatus,
+  sendSplittingOn413,
+} from './http-result.js';
 
 const gzipAsync = promisify(gzip);
 

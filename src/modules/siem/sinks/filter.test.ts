@@ -33,7 +33,15 @@ describe('shouldForward', () => {
   });
 
   it('matches exact types and prefixes case-insensitively', () => {
-    const ev = { id: 'e', category: 'DLP', type: 'dlp.blocked', severity: 'LOW', timestamp: '', organizationId: 'o', data: {} } as const;
+    const ev = {
+      id: 'e',
+      category: 'DLP',
+      type: 'dlp.blocked',
+      severity: 'LOW',
+      timestamp: '',
+      organizationId: 'o',
+      data: {},
+    } as const;
     assert.equal(shouldForward({ eventTypes: ['dlp.blocked'] }, ev), true);
     assert.equal(shouldForward({ eventTypes: ['DLP.*'] }, ev), true);
     assert.equal(shouldForward({ eventTypes: ['dlp'] }, ev), true);

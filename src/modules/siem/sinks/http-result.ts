@@ -17,8 +17,8 @@ export function resultFromStatus(res: OutboundResponse, okStatuses?: readonly nu
   const ok = okStatuses ? okStatuses.includes(s) : s >= 200 && s < 300;
   if (ok) return { ok: true, retryable: false, status: s };
   const out: SinkResult = { ok: false, retryable: true, status: s, error: `HTTP ${s}: ${snippet(res.body)}` };
-  const ra = res.headers['retry-after'];
-  if (ra !== undefined && /^[0-9]+$/.test(ra.trim())) out.retryAfterMs = Number(ra.trim()) * 1000;
+  const ra = retryAfterMs(res.headers['retry-after']);
+  if (ra !== null) out.retryAfterMs = ra;
   if (s === 401 || s === 403) out.reason = 'auth';
   else if (s === 408 || s === 425 || s === 429 || s >= 500 || (s >= 300 && s < 400)) out.reason = 'transient';
   else {
@@ -26,6 +26,15 @@ export function resultFromStatus(res: OutboundResponse, okStatuses?: readonly nu
     out.retryable = false;
   }
   return out;
+}
+
+/** Retry-After as delta-seconds or an HTTP date, in milliseconds from now. */
+export function retryAfterMs(header: string | undefined, now = Date.now()): number | null {
+  if (header === undefined) return null;
+  const v = header.trim();
+  if (/^[0-9]+$/.test(v)) return Number(v) * 1000;
+  const at = /[a-z]/i.test(v) ? Date.parse(v) : Number.NaN;
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 export function resultFromError(err: unknown): SinkResult {
@@ -93,7 +102,12 @@ export function mergeResults(parts: [readonly SiemEvent[], SinkResult][]): SinkR
 }
 
 /** Splits events into consecutive groups whose serialized size stays under maxBytes. */
-export function chunkBySize<T>(items: readonly T[], size: (item: T) => number, maxBytes: number, maxItems = Infinity) {
+export function chunkBySize<T>(
+  items: readonly T[],
+  size: (item: T) => number,
+  maxBytes: number,
+  maxItems = Infinity,
+) {
   const out: T[][] = [];
   let cur: T[] = [];
   let bytes = 0;

@@ -13,3 +13,4 @@ export type {
   SinkResult,
 } from '../formats/types.js';
 export { SIEM_CATEGORIES, SIEM_PLATFORMS, SIEM_SEVERITIES } from '../formats/types.js';
+export { type SiemIntegrationBody, toSinkIntegration } from './normalize.js';

@@ -14,7 +14,8 @@ before(async () => {
   outbound = createOutbound({ allowPrivate: true, timeoutMs: 5000 });
   // An IDMEF-over-HTTPS collector: bearer key, XML body with the IDMEF namespace.
   collector = await startFakeHttp((req: RecordedRequest) => {
-    if (req.headers['authorization'] !== 'Bearer idmef-key') return { status: 401, body: { error: 'unauthorized' } };
+    if (req.headers['authorization'] !== 'Bearer idmef-key')
+      return { status: 401, body: { error: 'unauthorized' } };
     if (!String(req.headers['content-type']).startsWith('application/xml')) return { status: 415, body: {} };
     if (!req.text.includes('xmlns:idmef="http://iana.org/idmef"')) return { status: 400, body: {} };
     return { status: 200, body: { accepted: true } };
@@ -45,11 +46,35 @@ describe('Prelude sink against prelude-manager', () => {
     assert.match(alert, /<Action category="block-installed"\/>/);
     assert.match(alert, /<address>198\.51\.100\.7<\/address>/);
     assert.match(alert, /<Classification text="detection\.high_severity DAN_JAILBREAK BLOCKED risk=92">/);
-    assert.match(alert, /<AdditionalData type="string" meaning="organization.id">\s*<string>org_test<\/string>/);
+    assert.match(
+      alert,
+      /<AdditionalData type="string" meaning="organization.id">\s*<string>org_test<\/string>/,
+    );
     assert.match(alert, /<AdditionalData type="integer" meaning="risk_score">\s*<integer>92<\/integer>/);
     assert.match(alert, /<CreateTime[^>]*>2026-11-22T03:00:00\.001/);
     const dlp = await prelude.waitForAlert('evt_dlp_2');
     assert.match(dlp, /<Impact severity="medium" completion="failed" type="other">REDACTED<\/Impact>/);
+    await sink.close();
+  });
+
+  it('keeps alerts sent while the manager is down in the libprelude spool and delivers them after it returns', async () => {
+    const sink = createSink(
+      {
+        platform: 'PRELUDE',
+        endpoint: `prelude://${prelude.address}`,
+        config: {},
+        credentials: { agentId: prelude.sensorProfile, analyzerId: 'parapet-analyzer-1' },
+      },
+      { outbound, allowPrivate: true, timeoutMs: 15_000 },
+    );
+    assert.equal((await sink.send([detectionEvent(30)])).ok, true);
+    await prelude.waitForAlert('evt_det_30');
+    await prelude.stopManager();
+    const whileDown = await sink.send([detectionEvent(31)]);
+    assert.deepEqual(whileDown, { ok: true, retryable: false });
+    await prelude.startManager();
+    // libprelude retries its manager connection about every 10 s, then flushes the spool.
+    await prelude.waitForAlert('evt_det_31', 60_000);
     await sink.close();
   });
 
@@ -67,7 +92,12 @@ describe('Prelude sink against prelude-manager', () => {
   it('refuses a manager address on loopback when private targets are not allowed', async () => {
     const strict = createOutbound({ allowPrivate: false, timeoutMs: 1000 });
     const sink = createSink(
-      { platform: 'PRELUDE', endpoint: `prelude://${prelude.address}`, config: {}, credentials: { agentId: prelude.sensorProfile } },
+      {
+        platform: 'PRELUDE',
+        endpoint: `prelude://${prelude.address}`,
+        config: {},
+        credentials: { agentId: prelude.sensorProfile },
+      },
       { outbound: strict, allowPrivate: false, timeoutMs: 5000 },
     );
     const r = await sink.send([detectionEvent(4)]);
@@ -78,7 +108,12 @@ describe('Prelude sink against prelude-manager', () => {
 
   it('posts RFC 4765 XML to an HTTPS collector with the bearer key', async () => {
     const sink = createSink(
-      { platform: 'PRELUDE', endpoint: `${collector.url}/idmef`, config: {}, credentials: { apiKey: 'idmef-key', analyzerId: 'a-1' } },
+      {
+        platform: 'PRELUDE',
+        endpoint: `${collector.url}/idmef`,
+        config: {},
+        credentials: { apiKey: 'idmef-key', analyzerId: 'a-1' },
+      },
       { outbound, allowPrivate: true },
     );
     const r = await sink.send([detectionEvent(5), dlpEvent(6)]);
@@ -87,9 +122,17 @@ describe('Prelude sink against prelude-manager', () => {
     assert.equal(xml.match(/<idmef:Alert /g)?.length, 2);
     assert.match(xml, /<idmef:Alert messageid="evt_det_5">/);
     assert.match(xml, /<idmef:Analyzer analyzerid="a-1"/);
-    assert.match(xml, /<idmef:Impact severity="high" completion="failed" type="other">BLOCKED<\/idmef:Impact>/);
+    assert.match(
+      xml,
+      /<idmef:Impact severity="high" completion="failed" type="other">BLOCKED<\/idmef:Impact>/,
+    );
     const denied = createSink(
-      { platform: 'PRELUDE', endpoint: `${collector.url}/idmef`, config: {}, credentials: { apiKey: 'wrong' } },
+      {
+        platform: 'PRELUDE',
+        endpoint: `${collector.url}/idmef`,
+        config: {},
+        credentials: { apiKey: 'wrong' },
+      },
       { outbound, allowPrivate: true },
     );
     assert.equal((await denied.send([detectionEvent(7)])).reason, 'auth');

@@ -6,7 +6,13 @@ import { type Outbound, OutboundError } from '../../../platform/net/index.js';
 import { idmefJson, idmefXml, type IdmefOptions } from '../formats/idmef.js';
 import type { SiemEvent, Sink, SinkResult } from '../formats/types.js';
 import { PRELUDE_BRIDGE_SOURCE } from './prelude-bridge.js';
-import { chunkBySize, mergeResults, resultFromError, resultFromStatus, sendSplittingOn413 } from './http-result.js';
+import {
+  chunkBySize,
+  mergeResults,
+  resultFromError,
+  resultFromStatus,
+  sendSplittingOn413,
+} from './http-result.js';
 
 export interface PreludeCredentials {
   apiKey?: string | undefined;
@@ -34,7 +40,12 @@ export function createPreludeSink(endpoint: string, creds: PreludeCredentials, d
   return createHttpIdmefSink(endpoint, creds, idmef, deps.outbound);
 }
 
-function createHttpIdmefSink(endpoint: string, creds: PreludeCredentials, idmef: IdmefOptions, outbound: Outbound): Sink {
+function createHttpIdmefSink(
+  endpoint: string,
+  creds: PreludeCredentials,
+  idmef: IdmefOptions,
+  outbound: Outbound,
+): Sink {
   const sendOnce = async (batch: readonly SiemEvent[]): Promise<SinkResult> => {
     const headers: Record<string, string> = { 'content-type': 'application/xml; charset=utf-8' };
     if (creds.apiKey) headers['authorization'] = `Bearer ${creds.apiKey}`;
@@ -49,7 +60,8 @@ function createHttpIdmefSink(endpoint: string, creds: PreludeCredentials, idmef:
     platform: 'PRELUDE',
     async send(events) {
       const parts: [SiemEvent[], SinkResult][] = [];
-      for (const c of chunkBySize(events, () => 1, Infinity, 200)) parts.push([c, await sendSplittingOn413(c, sendOnce)]);
+      for (const c of chunkBySize(events, () => 1, Infinity, 200))
+        parts.push([c, await sendSplittingOn413(c, sendOnce)]);
       return mergeResults(parts);
     },
     async close() {},
@@ -60,7 +72,12 @@ interface Pending {
   resolve: (line: string) => void;
 }
 
-function createNativePreludeSink(url: URL, creds: PreludeCredentials, idmef: IdmefOptions, deps: PreludeDeps): Sink {
+function createNativePreludeSink(
+  url: URL,
+  creds: PreludeCredentials,
+  idmef: IdmefOptions,
+  deps: PreludeDeps,
+): Sink {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = url.port === '' ? 4690 : Number(url.port);
   const profile = creds.agentId;
@@ -73,7 +90,9 @@ function createNativePreludeSink(url: URL, creds: PreludeCredentials, idmef: Idm
   const resolveManager = (): Promise<string> => {
     if (isIP(host) !== 0) {
       const reason = deps.outbound.policy.check(host, host);
-      return reason === null ? Promise.resolve(host) : Promise.reject(new OutboundError('ssrf_blocked', reason));
+      return reason === null
+        ? Promise.resolve(host)
+        : Promise.reject(new OutboundError('ssrf_blocked', reason));
     }
     return new Promise((resolve, reject) => {
       deps.outbound.lookup(host, { all: true }, (err, addrs) => {
@@ -93,7 +112,11 @@ function createNativePreludeSink(url: URL, creds: PreludeCredentials, idmef: Idm
     if (child !== null && child.exitCode === null) return child;
     if (starting !== null) return starting;
     starting = (async () => {
-      if (!profile) throw new OutboundError('invalid_url', 'credentials.agentId (the prelude sensor profile) is required');
+      if (!profile)
+        throw new OutboundError(
+          'invalid_url',
+          'credentials.agentId (the prelude sensor profile) is required',
+        );
       const ip = await resolveManager();
       const addr = isIP(ip) === 6 ? `[${ip}]:${port}` : `${ip}:${port}`;
       const proc = spawn(
@@ -118,7 +141,9 @@ function createNativePreludeSink(url: URL, creds: PreludeCredentials, idmef: Idm
           clearTimeout(timer);
           if (child === proc) child = null;
           failAll(`bridge exited (${code})`);
-          reject(new OutboundError('connect_failed', `prelude bridge exited with ${code}: ${stderrTail.trim()}`));
+          reject(
+            new OutboundError('connect_failed', `prelude bridge exited with ${code}: ${stderrTail.trim()}`),
+          );
         });
         lines.on('line', (line) => {
           if (line === 'ready') {
@@ -158,7 +183,9 @@ function createNativePreludeSink(url: URL, creds: PreludeCredentials, idmef: Idm
             waiting.set(ev.id, list);
           }),
       );
-      proc.stdin.write(events.map((ev) => `${JSON.stringify({ id: ev.id, idmef: idmefJson(ev, idmef) })}\n`).join(''));
+      proc.stdin.write(
+        events.map((ev) => `${JSON.stringify({ id: ev.id, idmef: idmefJson(ev, idmef) })}\n`).join(''),
+      );
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<'timeout'>((resolve) => {
         timer = setTimeout(() => resolve('timeout'), deps.timeoutMs);
@@ -167,7 +194,12 @@ function createNativePreludeSink(url: URL, creds: PreludeCredentials, idmef: Idm
       clearTimeout(timer);
       if (result === 'timeout') {
         proc.kill();
-        return { ok: false, retryable: true, reason: 'transient', error: 'prelude bridge did not answer in time' };
+        return {
+          ok: false,
+          retryable: true,
+          reason: 'transient',
+          error: 'prelude bridge did not answer in time',
+        };
       }
       const rejected = result
         .map((line, i) => ({ line, id: events[i]!.id }))

@@ -4,6 +4,7 @@ import { detectionEvent, dlpEvent } from '../../../../test/receivers/sample-even
 import { type HecFake, startHecFake } from '../../../../test/receivers/splunk-hec-fake.js';
 import { createOutbound, type Outbound } from '../../../platform/net/index.js';
 import { createSink } from './create-sink.js';
+import { retryAfterMs } from './http-result.js';
 import { hecEventUrl } from './splunk.js';
 
 let hec: HecFake;
@@ -19,7 +20,10 @@ after(async () => {
 
 const splunk = (token = 'hec-token-1', hecUrl = hec.url) =>
   createSink(
-    { platform: 'SPLUNK', config: { hecUrl, hecToken: token, index: 'security', source: 'parapet', sourcetype: 'parapet:json' } },
+    {
+      platform: 'SPLUNK',
+      config: { hecUrl, hecToken: token, index: 'security', source: 'parapet', sourcetype: 'parapet:json' },
+    },
     { outbound, allowPrivate: true, hostname: 'parapet-test' },
   );
 
@@ -34,9 +38,20 @@ describe('Splunk HEC sink', () => {
     assert.ok(!req.text.trimStart().startsWith('['), 'no JSON array');
     const got = hec.envelopes.slice(before);
     assert.equal(got.length, 3);
-    const e = got[0] as { time: number; host: string; source: string; sourcetype: string; index: string; event: Record<string, unknown>; fields: Record<string, string> };
+    const e = got[0] as {
+      time: number;
+      host: string;
+      source: string;
+      sourcetype: string;
+      index: string;
+      event: Record<string, unknown>;
+      fields: Record<string, string>;
+    };
     assert.equal(e.time, Date.parse('2026-11-22T03:00:00.001Z') / 1000);
-    assert.deepEqual([e.host, e.source, e.sourcetype, e.index], ['parapet-test', 'parapet', 'parapet:json', 'security']);
+    assert.deepEqual(
+      [e.host, e.source, e.sourcetype, e.index],
+      ['parapet-test', 'parapet', 'parapet:json', 'security'],
+    );
     assert.equal(e.event['eventType'], 'detection.high_severity');
     assert.equal(e.event['severity'], 'HIGH');
     assert.equal(e.event['riskScore'], 92);
@@ -70,7 +85,12 @@ describe('Splunk HEC sink', () => {
   it('halves a batch the collector finds too large', async () => {
     hec.fail({ status: 413, body: { text: 'Content too large', code: 413 } });
     const before = hec.envelopes.length;
-    const r = await splunk().send([detectionEvent(1), detectionEvent(2), detectionEvent(3), detectionEvent(4)]);
+    const r = await splunk().send([
+      detectionEvent(1),
+      detectionEvent(2),
+      detectionEvent(3),
+      detectionEvent(4),
+    ]);
     assert.equal(r.ok, true);
     assert.equal(hec.envelopes.length - before, 4);
   });
@@ -90,12 +110,25 @@ describe('Splunk HEC sink', () => {
 
   it('is refused by the SSRF guard when private targets are not allowed', async () => {
     const strict = createOutbound({ allowPrivate: false, timeoutMs: 2000 });
-    const sink = createSink({ platform: 'SPLUNK', config: { hecUrl: hec.url, hecToken: 'hec-token-1' } }, { outbound: strict, allowPrivate: false });
+    const sink = createSink(
+      { platform: 'SPLUNK', config: { hecUrl: hec.url, hecToken: 'hec-token-1' } },
+      { outbound: strict, allowPrivate: false },
+    );
     const before = hec.requests.length;
     const r = await sink.send([detectionEvent(1)]);
     assert.equal(r.reason, 'blocked');
     assert.equal(r.retryable, false);
     assert.equal(hec.requests.length, before);
     await strict.close();
+  });
+});
+
+describe('retryAfterMs', () => {
+  it('reads seconds and HTTP dates', () => {
+    const now = Date.parse('2026-11-22T03:00:00Z');
+    assert.equal(retryAfterMs('12', now), 12000);
+    assert.equal(retryAfterMs('Sun, 22 Nov 2026 03:00:30 GMT', now), 30000);
+    assert.equal(retryAfterMs('soon', now), null);
+    assert.equal(retryAfterMs(undefined, now), null);
   });
 });

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Outbound } from '../../../platform/net/index.js';
 import { hecEnvelope, type HecOptions } from '../formats/splunk-hec.js';
 import type { SiemEvent, Sink, SinkResult } from '../formats/types.js';
-import { chunkBySize, mergeResults, resultFromError, resultFromStatus, sendSplittingOn413, snippet } from './http-result.js';
+import {
+  chunkBySize,
+  mergeResults,
+  resultFromError,
+  resultFromStatus,
+  sendSplittingOn413,
+  snippet,
+} from './http-result.js';
 
 export interface SplunkConfig {
   hecUrl: string;
@@ -30,7 +37,12 @@ function hecResult(status: number, body: string, base: SinkResult): SinkResult {
     const parsed = JSON.parse(body) as { code?: number; text?: string };
     if (parsed.code === 9) return { ...base, retryable: true, reason: 'transient' };
     if (parsed.code === 6 || parsed.code === 5 || parsed.code === 7) {
-      return { ...base, retryable: false, reason: 'permanent', error: `HEC code ${parsed.code}: ${parsed.text ?? ''}` };
+      return {
+        ...base,
+        retryable: false,
+        reason: 'permanent',
+        error: `HEC code ${parsed.code}: ${parsed.text ?? ''}`,
+      };
     }
   } catch {
     // not a HEC answer: the status decides

@@ -17,7 +17,11 @@ after(async () => {
   await rs?.stop();
 });
 
-function syslogSink(protocol: 'UDP' | 'TCP' | 'TLS', format: 'RFC5424' | 'RFC3164' | 'CEF', extra: Record<string, unknown> = {}) {
+function syslogSink(
+  protocol: 'UDP' | 'TCP' | 'TLS',
+  format: 'RFC5424' | 'RFC3164' | 'CEF',
+  extra: Record<string, unknown> = {},
+) {
   const port = protocol === 'UDP' ? rs.udpPort : protocol === 'TCP' ? rs.tcpPort : rs.tlsPort;
   return createSink(
     {
@@ -69,7 +73,10 @@ describe('syslog sink against rsyslog', () => {
     const ev = tagged('nl', auditEvent(1, { data: { note: 'line1\nline2\n123 <13>1 fake frame' } }));
     assert.equal((await sink.send([ev])).ok, true);
     const [m] = await rs.waitFor(1, (x) => x.raw.includes(ev.id));
-    assert.equal((JSON.parse(m!.msg.replace(/^\ufeff/, '')) as { data: { note: string } }).data.note, 'line1\nline2\n123 <13>1 fake frame');
+    assert.equal(
+      (JSON.parse(m!.msg.replace(/^\ufeff/, '')) as { data: { note: string } }).data.note,
+      'line1\nline2\n123 <13>1 fake frame',
+    );
     assert.equal(rs.received().filter((x) => x.raw.includes('fake frame')).length, 1);
     await sink.close();
   });
@@ -83,7 +90,10 @@ describe('syslog sink against rsyslog', () => {
       assert.equal(m!.msgid, 'CEF');
       assert.ok(m!.msg.startsWith('CEF:0|Parapet|Parapet|1.0|detection.high_severity|'), m!.msg);
       assert.ok(m!.msg.includes(`externalId=${ev.id}`));
-      assert.ok(m!.msg.includes('msg=Ignore all previous instructions \\=\\nline2 | pipe \\\\ back]slash "q"'), m!.msg);
+      assert.ok(
+        m!.msg.includes('msg=Ignore all previous instructions \\=\\nline2 | pipe \\\\ back]slash "q"'),
+        m!.msg,
+      );
       await sink.close();
     }
   });
@@ -101,6 +111,21 @@ describe('syslog sink against rsyslog', () => {
     await sink.close();
   });
 
+  it('rejects only an event too large for a UDP datagram, permanently', async () => {
+    const sink = syslogSink('UDP', 'RFC5424');
+    const big = tagged('big', auditEvent(3, { data: { blob: 'x'.repeat(70_000) } }));
+    const small = tagged('small', auditEvent(4));
+    const r = await sink.send([big, small]);
+    assert.equal(r.ok, false);
+    assert.equal(r.retryable, false);
+    assert.deepEqual(
+      r.rejected?.map((x) => x.id),
+      [big.id],
+    );
+    await rs.waitFor(1, (x) => x.raw.includes(small.id));
+    await sink.close();
+  });
+
   it('delivers a 2,000-event batch over one TLS connection', async () => {
     const sink = syslogSink('TLS', 'RFC5424');
     const events = Array.from({ length: 2000 }, (_, i) => tagged('bulk', detectionEvent(i)));
@@ -112,7 +137,10 @@ describe('syslog sink against rsyslog', () => {
 
   it('refuses a TLS receiver whose certificate is not trusted', async () => {
     const sink = createSink(
-      { platform: 'SYSLOG', config: { host: 'localhost', port: rs.tlsPort, protocol: 'TLS', format: 'RFC5424' } },
+      {
+        platform: 'SYSLOG',
+        config: { host: 'localhost', port: rs.tlsPort, protocol: 'TLS', format: 'RFC5424' },
+      },
       { outbound, allowPrivate: true, timeoutMs: 3000 },
     );
     const r = await sink.send([detectionEvent(1)]);
@@ -146,15 +174,28 @@ describe('syslog sink against rsyslog', () => {
     assert.equal(rs.received().filter((x) => x.raw.includes('_blocked')).length, 0);
   });
 
-  it('reconnects after the receiver dropped the connection', async () => {
-    const sink = syslogSink('TCP', 'RFC5424');
-    assert.equal((await sink.send([tagged('re1', auditEvent(1))])).ok, true);
-    await rs.waitFor(1, (x) => x.raw.includes('_re1'));
-    // Simulate an idle-timeout close by the receiver side: destroy our socket under the sink's feet.
-    await sink.close();
-    const again = syslogSink('TCP', 'RFC5424');
-    assert.equal((await again.send([tagged('re2', auditEvent(2))])).ok, true);
-    await rs.waitFor(1, (x) => x.raw.includes('_re2'));
-    await again.close();
+  it('reports a receiver outage as retryable and resumes on the same sink when it returns', async () => {
+    for (const protocol of ['TCP', 'TLS'] as const) {
+      const sink = syslogSink(protocol, 'RFC5424');
+      const before = tagged(`pre${protocol}`, auditEvent(1));
+      assert.equal((await sink.send([before])).ok, true);
+      await rs.waitFor(1, (x) => x.raw.includes(before.id));
+      await rs.stopDaemon();
+      // The receiver's close reaches our socket asynchronously; a send soon reports the refused reconnect.
+      let failed: Awaited<ReturnType<typeof sink.send>> | null = null;
+      for (let i = 0; i < 40 && failed === null; i++) {
+        const r = await sink.send([tagged(`down${protocol}${i}`, auditEvent(i))]);
+        if (!r.ok) failed = r;
+        else await new Promise((res) => setTimeout(res, 50));
+      }
+      assert.ok(failed !== null, 'a send must fail while the receiver is down');
+      assert.equal(failed.retryable, true);
+      assert.equal(failed.reason, 'transient');
+      await rs.startDaemon();
+      const after = tagged(`post${protocol}`, auditEvent(2));
+      assert.deepEqual(await sink.send([after]), { ok: true, retryable: false });
+      await rs.waitFor(1, (x) => x.raw.includes(after.id));
+      await sink.close();
+    }
   });
 });

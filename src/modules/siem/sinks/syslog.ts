@@ -3,7 +3,10 @@ import net, { isIP, type LookupFunction } from 'node:net';
 import tls from 'node:tls';
 import { type AddressPolicy, OutboundError, toOutboundError } from '../../../platform/net/index.js';
 import { formatSyslog, octetFrame, type SyslogFormat, type SyslogOptions } from '../formats/syslog.js';
-import type { SiemEvent, Sink, SinkResult } from '../formats/types.js';
+import type { SiemEvent, Sink, SinkRejection, SinkResult } from '../formats/types.js';
+
+/** Largest UDP payload over IPv4 (65535 minus IP and UDP headers). */
+const MAX_UDP_PAYLOAD = 65_507;
 import { resultFromError } from './http-result.js';
 
 export interface SyslogConfig {
@@ -70,7 +73,10 @@ export function createSyslogSink(cfg: SyslogConfig, deps: SyslogDeps): Sink {
               ...(cfg.tlsCert && cfg.tlsKey ? { cert: cfg.tlsCert, key: cfg.tlsKey } : {}),
             })
           : net.connect(common);
-      const timer = setTimeout(() => s.destroy(new OutboundError('timeout', 'syslog connect timed out')), deps.timeoutMs);
+      const timer = setTimeout(
+        () => s.destroy(new OutboundError('timeout', 'syslog connect timed out')),
+        deps.timeoutMs,
+      );
       const onError = (err: Error) => {
         clearTimeout(timer);
         reject(toOutboundError(err, `syslog ${cfg.protocol} connect`));
@@ -156,17 +162,30 @@ export function createSyslogSink(cfg: SyslogConfig, deps: SyslogDeps): Sink {
       udp.unref();
     }
     const u = udp;
-    await Promise.all(
-      events.map(
-        (ev) =>
-          new Promise<void>((resolve, reject) => {
-            u.send(Buffer.from(formatSyslog(ev, format, opts), 'utf8'), cfg.port, ip, (err) =>
-              err ? reject(toOutboundError(err, 'syslog UDP send')) : resolve(),
-            );
-          }),
-      ),
-    );
-    return { ok: true, retryable: false };
+    const rejected: SinkRejection[] = [];
+    const sends: Promise<void>[] = [];
+    for (const ev of events) {
+      const datagram = Buffer.from(formatSyslog(ev, format, opts), 'utf8');
+      if (datagram.byteLength > MAX_UDP_PAYLOAD) {
+        // It can never fit in one datagram, so retrying would block the queue forever.
+        rejected.push({
+          id: ev.id,
+          retryable: false,
+          error: `message of ${datagram.byteLength} bytes exceeds a UDP datagram`,
+        });
+        continue;
+      }
+      sends.push(
+        new Promise<void>((resolve, reject) => {
+          u.send(datagram, cfg.port, ip, (err) =>
+            err ? reject(toOutboundError(err, 'syslog UDP send')) : resolve(),
+          );
+        }),
+      );
+    }
+    await Promise.all(sends);
+    if (rejected.length === 0) return { ok: true, retryable: false };
+    return { ok: false, retryable: false, reason: 'permanent', error: rejected[0]!.error, rejected };
   };
 
   return {

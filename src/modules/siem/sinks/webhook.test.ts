@@ -19,7 +19,15 @@ after(async () => {
 describe('custom webhook sink', () => {
   it('posts {"events": [...]} signed like event webhooks, with extra headers', async () => {
     const sink = createSink(
-      { platform: 'WEBHOOK', config: { url: `${hook.url}/ingest`, secret: 'siem-webhook-secret-1', headers: { 'x-collector': 'c1' }, batchSize: 2 } },
+      {
+        platform: 'WEBHOOK',
+        config: {
+          url: `${hook.url}/ingest`,
+          secret: 'siem-webhook-secret-1',
+          headers: { 'x-collector': 'c1' },
+          batchSize: 2,
+        },
+      },
       { outbound, allowPrivate: true },
     );
     const r = await sink.send([detectionEvent(1), dlpEvent(2), detectionEvent(3)]);
@@ -29,11 +37,17 @@ describe('custom webhook sink', () => {
     assert.equal(first.serviceSignatureValid, true);
     assert.equal(first.request.headers['x-collector'], 'c1');
     const body = JSON.parse(first.request.text) as { events: { id: string }[] };
-    assert.deepEqual(body.events.map((e) => e.id), ['evt_det_1', 'evt_dlp_2']);
+    assert.deepEqual(
+      body.events.map((e) => e.id),
+      ['evt_det_1', 'evt_dlp_2'],
+    );
   });
 
   it('reports redirects as failures without following them, and hangs as retryable timeouts', async () => {
-    const sink = createSink({ platform: 'WEBHOOK', config: { url: hook.url } }, { outbound, allowPrivate: true });
+    const sink = createSink(
+      { platform: 'WEBHOOK', config: { url: hook.url } },
+      { outbound, allowPrivate: true },
+    );
     hook.fail({ status: 301, headers: { location: 'http://169.254.169.254/' } });
     const moved = await sink.send([detectionEvent(1)]);
     assert.equal(moved.ok, false);

@@ -1,7 +1,13 @@
 import { createHmac } from 'node:crypto';
 import type { Outbound } from '../../../platform/net/index.js';
 import type { SiemEvent, Sink, SinkResult } from '../formats/types.js';
-import { chunkBySize, mergeResults, resultFromError, resultFromStatus, sendSplittingOn413 } from './http-result.js';
+import {
+  chunkBySize,
+  mergeResults,
+  resultFromError,
+  resultFromStatus,
+  sendSplittingOn413,
+} from './http-result.js';
 
 export interface SiemWebhookConfig {
   url: string;
@@ -13,13 +19,23 @@ export interface SiemWebhookConfig {
   batchSize?: number | undefined;
 }
 
-const RESERVED = new Set(['content-type', 'content-length', 'host', 'x-service-signature', 'x-service-timestamp']);
+const RESERVED = new Set([
+  'content-type',
+  'content-length',
+  'host',
+  'x-service-signature',
+  'x-service-timestamp',
+]);
 
 /**
  * Custom webhook target: a JSON POST `{"events":[SiemEvent,…]}`. The signature mirrors the event webhook
  * scheme (hex HMAC-SHA256 of "<ts>.<raw body>") so one verifier serves both.
  */
-export function createSiemWebhookSink(cfg: SiemWebhookConfig, outbound: Outbound, now: () => number = Date.now): Sink {
+export function createSiemWebhookSink(
+  cfg: SiemWebhookConfig,
+  outbound: Outbound,
+  now: () => number = Date.now,
+): Sink {
   const batchSize = Math.max(1, Math.min(cfg.batchSize ?? 100, 1000));
   const extra: Record<string, string> = {};
   for (const [k, v] of Object.entries(cfg.headers ?? {})) if (!RESERVED.has(k.toLowerCase())) extra[k] = v;

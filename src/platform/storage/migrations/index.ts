@@ -1,7 +1,15 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001-foundation.js';
+import * as m0002 from './0002-dlp-vault.js';
+import * as m0003 from './0003-events-out.js';
+import * as m0004 from './0004-gateway.js';
+import * as m0005 from './0005-hallucination.js';
 
 /** Ordered by name; a migration, once released, is never edited: add a new one. */
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-foundation': m0001,
+  '0002-dlp-vault': m0002,
+  '0003-events-out': m0003,
+  '0004-gateway': m0004,
+  '0005-hallucination': m0005,
 };

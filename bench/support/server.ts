@@ -1,0 +1,54 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The real server as a child process (its own core), on a temp data folder, with the bootstrap keys
+ * read from its first-start output. Benchmarks drive it over loopback.
+ */
+export interface BenchServer {
+  url: string;
+  al: string;
+  sw: string;
+  stop(): Promise<void>;
+}
+
+export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'parapet-bench-'));
+  const bin = fileURLToPath(new URL('../../bin/parapet', import.meta.url));
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    PARAPET_DATA_DIR: dir,
+    ...env,
+  };
+  const child: ChildProcess = spawn(process.execPath, [bin, 'serve'], {
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (b) => (out += b.toString()));
+  child.stderr!.on('data', (b) => (out += b.toString()));
+  const deadline = Date.now() + 60_000;
+  while (!/listening on (http:\/\/\S+)/.test(out)) {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const url = /listening on (http:\/\/\S+)/.exec(out)![1]!;
+  const al = /(al_live_[0-9A-Za-z]{43})/.exec(out)?.[1];
+  const sw = /(sw_live_[0-9A-Za-z]{43})/.exec(out)?.[1];
+  if (!al || !sw) throw new Error(`no bootstrap keys in the output:\n${out}`);
+  return {
+    url,
+    al,
+    sw,
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

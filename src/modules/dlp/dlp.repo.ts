@@ -1,0 +1,65 @@
+import type { Db } from '../../platform/storage/index.js';
+
+export interface SessionRow {
+  id: string;
+  org_id: string;
+  key_sealed: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface TokenRow {
+  token: string;
+  type: string;
+  value_sealed: string;
+}
+
+export function createDlpRepo(db: Db) {
+  return {
+    async getSession(orgId: string, id: string): Promise<SessionRow | undefined> {
+      return db
+        .selectFrom('dlp_sessions')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+    async insertSession(row: SessionRow): Promise<void> {
+      await db.insertInto('dlp_sessions').values(row).execute();
+    },
+    async extendSession(orgId: string, id: string, expiresAt: string): Promise<void> {
+      await db
+        .updateTable('dlp_sessions')
+        .set({ expires_at: expiresAt })
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .execute();
+    },
+    async tokens(orgId: string, sessionId: string): Promise<TokenRow[]> {
+      return db
+        .selectFrom('dlp_tokens')
+        .select(['token', 'type', 'value_sealed'])
+        .where('org_id', '=', orgId)
+        .where('session_id', '=', sessionId)
+        .execute();
+    },
+    async insertTokens(orgId: string, sessionId: string, rows: TokenRow[], at: string): Promise<void> {
+      if (rows.length === 0) return;
+      await db
+        .insertInto('dlp_tokens')
+        .values(rows.map((r) => ({ ...r, org_id: orgId, session_id: sessionId, created_at: at })))
+        // The same value always derives the same token, so a concurrent writer's row is the same mapping.
+        .onConflict((oc) => oc.columns(['session_id', 'token']).doNothing())
+        .execute();
+    },
+    async deleteExpired(now: string, limit: number): Promise<number> {
+      const ids = (
+        await db.selectFrom('dlp_sessions').select('id').where('expires_at', '<=', now).limit(limit).execute()
+      ).map((r) => r.id);
+      if (ids.length === 0) return 0;
+      await db.deleteFrom('dlp_tokens').where('session_id', 'in', ids).execute();
+      await db.deleteFrom('dlp_sessions').where('id', 'in', ids).execute();
+      return ids.length;
+    },
+  };
+}

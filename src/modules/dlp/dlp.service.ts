@@ -1,0 +1,86 @@
+import type { Entity } from '../../engines/dlp/index.js';
+import type { Clock } from '../../platform/clock/index.js';
+import type { Db } from '../../platform/storage/index.js';
+import type { Caller } from '../auth/index.js';
+import type { LimitsService } from '../limits/index.js';
+import type { Organization, OrgsService } from '../orgs/index.js';
+import { dlpEventData } from './dlp.events.js';
+import { type DlpSettings, checkDlpSettings, dlpSettingsOf } from './dlp.settings.js';
+import type { Vault } from './vault.service.js';
+
+export type DlpPublish = (
+  db: Db,
+  org: { id: string; plan: string },
+  type: 'dlp.violation' | 'dlp.blocked',
+  data: Record<string, unknown>,
+) => Promise<unknown>;
+
+export function createDlpService(deps: {
+  vault: Vault;
+  orgs: OrgsService;
+  limits: LimitsService;
+  clock: Clock;
+  publish: DlpPublish;
+  forgetOrg: (orgId: string) => void;
+}) {
+  const { vault } = deps;
+  return {
+    async analyze(caller: Caller, text: string, opts: { sessionId?: string; sourceIp?: string }) {
+      const started = performance.now();
+      const settings = dlpSettingsOf(caller.org.settings);
+      const out = await vault.tokenize(caller.org.id, text, {
+        ...(opts.sessionId ? { sessionId: opts.sessionId } : {}),
+        settings,
+        within: async (trx, o) => {
+          if (o.entities.length === 0) return;
+          await deps.publish(
+            trx,
+            caller.org,
+            'dlp.violation',
+            dlpEventData(o.entities, o.tokenized, {
+              action: 'REDACTED',
+              sessionId: o.sessionId,
+              userId: caller.user?.id ?? caller.key?.id ?? null,
+              ...(opts.sourceIp ? { sourceIp: opts.sourceIp } : {}),
+            }),
+          );
+        },
+      });
+      deps.limits.record(caller.org, 'tokenization', {});
+      return {
+        tokenized: out.tokenized,
+        tokens: out.tokens.map((t) => ({
+          token: t.token,
+          type: t.type.toLowerCase(),
+          domain: t.domain,
+          original: '[REDACTED]' as const,
+          sessionId: out.sessionId,
+        })),
+        sessionId: out.sessionId,
+        stats: {
+          totalDetected: out.entities.length,
+          categories: [...new Set(out.entities.map((e: Entity) => e.type.toLowerCase()))],
+          processingMs: Math.round(performance.now() - started),
+        },
+      };
+    },
+
+    rehydrate(orgId: string, sessionId: string, text: string, opts: { json?: boolean } = {}) {
+      return vault.rehydrate(orgId, sessionId, text, opts);
+    },
+
+    settings(org: Organization): DlpSettings {
+      return dlpSettingsOf(org.settings);
+    },
+
+    async updateSettings(org: Organization, next: DlpSettings): Promise<DlpSettings> {
+      checkDlpSettings(next);
+      const fresh = (await deps.orgs.getOrg(org.id)) ?? org;
+      await deps.orgs.updateOrg(org.id, { settings: { ...fresh.settings, dlp: next } });
+      deps.forgetOrg(org.id);
+      return next;
+    },
+  };
+}
+
+export type DlpService = ReturnType<typeof createDlpService>;

@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type DetectOptions,
+  type Entity,
+  type TokenMap,
+  createTokenMap,
+  rehydrate,
+  tokenize,
+} from '../../engines/dlp/index.js';
+import type { Clock } from '../../platform/clock/index.js';
+import { type Sealer, newId } from '../../platform/crypto/index.js';
+import { AppError } from '../../platform/errors/index.js';
+import type { Db } from '../../platform/storage/index.js';
+import { createDlpRepo } from './dlp.repo.js';
+import { DEFAULT_SESSION_TTL_HOURS, type DlpSettings } from './dlp.settings.js';
+
+export const SESSION_ID = /^sess_[0-9A-Za-z]{22}$/;
+
+export interface VaultSession {
+  id: string;
+  orgId: string;
+  key: Uint8Array;
+  map: TokenMap;
+  expiresAt: string;
+}
+
+export interface TokenizeOutcome {
+  sessionId: string;
+  tokenized: string;
+  tokens: Array<{ token: string; type: string; domain: string }>;
+  entities: Entity[];
+  session: VaultSession;
+}
+
+const CACHE_LIMIT = 2_000;
+
+function detectOptions(s: DlpSettings): DetectOptions {
+  return {
+    ...(s.types ? { types: s.types } : {}),
+    ...(s.ignoreTypes ? { ignoreTypes: s.ignoreTypes } : {}),
+    ...(s.allowValues ? { allowValues: s.allowValues } : {}),
+    ...(s.customPatterns ? { customPatterns: s.customPatterns } : {}),
+  };
+}
+
+/**
+ * The token vault: sessions of token ↔ original per organization, originals sealed with AES-256-GCM (bound
+ * to their organization and session), a sliding TTL, and an in-process cache of open sessions. A cached
+ * session may miss tokens another process added; rehydration reloads it from the database when it meets a
+ * token it does not know.
+ */
+export function createVault(deps: { db: Db; sealer: Sealer; clock: Clock }) {
+  const { db, sealer, clock } = deps;
+  const repo = createDlpRepo(db);
+  const cache = new Map<string, VaultSession>();
+  const aad = (orgId: string, sessionId: string) => `${orgId}:${sessionId}`;
+
+  function remember(s: VaultSession): VaultSession {
+    cache.delete(s.id);
+    cache.set(s.id, s);
+    if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+    return s;
+  }
+
+  async function load(orgId: string, id: string): Promise<VaultSession | undefined> {
+    const row = await repo.getSession(orgId, id);
+    if (!row || row.expires_at <= clock.now().toISOString()) return undefined;
+    const key = Buffer.from(sealer.open(row.key_sealed, aad(orgId, id)), 'base64');
+    const rows = await repo.tokens(orgId, id);
+    const map = createTokenMap(
+      rows.map((r) => ({ token: r.token, type: r.type, value: sealer.open(r.value_sealed, aad(orgId, id)) })),
+    );
+    return remember({ id, orgId, key, map, expiresAt: row.expires_at });
+  }
+
+  async function session(orgId: string, id: string, fresh = false): Promise<VaultSession> {
+    if (!SESSION_ID.test(id)) {
+      throw new AppError(
+        'invalid_request',
+        "The field 'sessionId' must look like sess_ followed by 22 letters or digits.",
+      );
+    }
+    const cached = cache.get(id);
+    const now = clock.now().toISOString();
+    if (!fresh && cached && cached.orgId === orgId && cached.expiresAt > now) return cached;
+    const loaded = await load(orgId, id);
+    if (!loaded) {
+      cache.delete(id);
+      throw new AppError('not_found', 'DLP session was not found or has expired.');
+    }
+    return loaded;
+  }
+
+  return {
+    session,
+
+    /** Tokenizes text into a new or existing session and stores the new mappings in one transaction. */
+    async tokenize(
+      orgId: string,
+      text: string,
+      opts: {
+        sessionId?: string;
+        settings?: DlpSettings;
+        /** Runs inside the vault's transaction, for events that must commit with the mappings. */
+        within?: (
+          trx: Db,
+          outcome: { entities: Entity[]; tokenized: string; sessionId: string },
+        ) => Promise<void>;
+      } = {},
+    ): Promise<TokenizeOutcome> {
+      const settings = opts.settings ?? {};
+      const ttlMs = (settings.sessionTtlHours ?? DEFAULT_SESSION_TTL_HOURS) * 3600_000;
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + ttlMs).toISOString();
+      let s: VaultSession;
+      let isNewSession = false;
+      if (opts.sessionId) s = await session(orgId, opts.sessionId);
+      else {
+        isNewSession = true;
+        s = { id: newId('sess'), orgId, key: randomBytes(32), map: createTokenMap(), expiresAt };
+      }
+      // Work on a copy so a failed write leaves the cached session as the database has it.
+      const map = createTokenMap(
+        [...s.map.byToken.entries()].map(([token, e]) => ({ token, type: e.type, value: e.value })),
+      );
+      const result = tokenize(text, map, s.key, detectOptions(settings));
+      const fresh = result.tokens.filter((t) => t.isNew);
+      const seen = new Set<string>();
+      const rows = fresh
+        .filter((t) => (seen.has(t.token) ? false : (seen.add(t.token), true)))
+        .map((t) => ({
+          token: t.token,
+          type: map.byToken.get(t.token)?.type ?? t.type,
+          value_sealed: sealer.seal(map.byToken.get(t.token)?.value ?? '', aad(orgId, s.id)),
+        }));
+      await db.transaction().execute(async (trx) => {
+        const r = createDlpRepo(trx);
+        if (isNewSession) {
+          await r.insertSession({
+            id: s.id,
+            org_id: orgId,
+            key_sealed: sealer.seal(Buffer.from(s.key).toString('base64'), aad(orgId, s.id)),
+            created_at: now.toISOString(),
+            expires_at: expiresAt,
+          });
+        } else await r.extendSession(orgId, s.id, expiresAt);
+        await r.insertTokens(orgId, s.id, rows, now.toISOString());
+        if (opts.within)
+          await opts.within(trx, { entities: result.entities, tokenized: result.tokenized, sessionId: s.id });
+      });
+      const stored = remember({ ...s, map, expiresAt });
+      return {
+        sessionId: s.id,
+        tokenized: result.tokenized,
+        tokens: result.tokens.map((t) => ({ token: t.token, type: t.type, domain: t.domain })),
+        entities: result.entities,
+        session: stored,
+      };
+    },
+
+    async rehydrate(orgId: string, sessionId: string, text: string, opts: { json?: boolean } = {}) {
+      let s = await session(orgId, sessionId);
+      let out = rehydrate(text, s.map, opts);
+      if (out.unknown.length > 0) {
+        s = await session(orgId, sessionId, true);
+        out = rehydrate(text, s.map, opts);
+      }
+      return out;
+    },
+
+    async purgeExpired(limit = 1_000): Promise<number> {
+      const n = await repo.deleteExpired(clock.now().toISOString(), limit);
+      if (n > 0) {
+        const now = clock.now().toISOString();
+        for (const [id, s] of cache) if (s.expiresAt <= now) cache.delete(id);
+      }
+      return n;
+    },
+  };
+}
+
+export type Vault = ReturnType<typeof createVault>;

@@ -1,0 +1,72 @@
+import { newId } from '../../platform/crypto/index.js';
+import type { Db } from '../../platform/storage/index.js';
+import type { StoredEvent } from './events.repo.js';
+
+/**
+ * The fan-out half of the transactional outbox: in the same handle (transaction) that stores an event, one
+ * delivery row per subscribed webhook and one queue row per enabled SIEM integration. Workers only ever read
+ * these rows, so an event that committed can be lost by no crash; one that did not commit is sent to no one.
+ * SIEM filters (category, minimum severity) are applied by the forwarder, which knows the SIEM mapping.
+ */
+export function createOutboxRepo(db: Db) {
+  return {
+    async fanOut(orgId: string, ev: StoredEvent, webhookFilter: (events: string[]) => boolean): Promise<number> {
+      const hooks = await db
+        .selectFrom('webhooks')
+        .select(['id', 'events'])
+        .where('org_id', '=', orgId)
+        .where('enabled', '=', 1)
+        .execute();
+      const siems = await db
+        .selectFrom('siem_integrations')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .where('enabled', '=', 1)
+        .execute();
+      const wanted = hooks.filter((h) => webhookFilter(JSON.parse(h.events) as string[]));
+      if (wanted.length > 0) {
+        await db
+          .insertInto('webhook_deliveries')
+          .values(
+            wanted.map((h) => ({
+              id: newId('del'),
+              org_id: orgId,
+              webhook_id: h.id,
+              event_id: ev.id,
+              event_type: ev.type,
+              status: 'pending',
+              attempts: 0,
+              next_attempt_at: ev.created,
+              last_attempt_at: null,
+              delivered_at: null,
+              response_code: null,
+              response_time_ms: null,
+              error: null,
+              is_test: 0,
+              created_at: ev.created,
+            })),
+          )
+          .execute();
+      }
+      if (siems.length > 0) {
+        await db
+          .insertInto('siem_queue')
+          .values(
+            siems.map((s) => ({
+              id: newId('sq'),
+              org_id: orgId,
+              integration_id: s.id,
+              event_id: ev.id,
+              event_created_at: ev.created,
+              status: 'queued',
+              attempts: 0,
+              last_error: null,
+              created_at: ev.created,
+            })),
+          )
+          .execute();
+      }
+      return wanted.length + siems.length;
+    },
+  };
+}

@@ -1,0 +1,284 @@
+import type { Db, DialectName, WebhookDeliveriesTable, WebhooksTable } from '../../platform/storage/index.js';
+
+export type WebhookRow = WebhooksTable;
+export type DeliveryRow = WebhookDeliveriesTable;
+
+export interface AttemptRecord {
+  id: string;
+  deliveryId: string;
+  orgId: string;
+  attempt: number;
+  startedAt: string;
+  responseCode: number | null;
+  latencyMs: number;
+  errorClass: string | null;
+  error: string | null;
+}
+
+/** What the dispatcher writes back after one attempt. */
+export interface DeliveryOutcome {
+  id: string;
+  /** The attempt number the claim gave it; a write for an older claim is ignored. */
+  attempts: number;
+  status: 'pending' | 'delivered' | 'failed';
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  responseCode: number | null;
+  responseTimeMs: number;
+  error: string | null;
+  attempt: AttemptRecord;
+  /** Set when the answer was 410 Gone. */
+  disableWebhook?: { orgId: string; webhookId: string; reason: string; at: string };
+}
+
+export interface SendContext {
+  event: { id: string; type: string; created_at: string; data: string; org_id: string };
+  orgName: string;
+  webhook: WebhookRow | undefined;
+}
+
+export function createWebhooksRepo(db: Db) {
+  return {
+    async insert(row: WebhookRow): Promise<void> {
+      await db.insertInto('webhooks').values(row).execute();
+    },
+    async list(orgId: string): Promise<WebhookRow[]> {
+      return db
+        .selectFrom('webhooks')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .execute();
+    },
+    async get(orgId: string, id: string): Promise<WebhookRow | undefined> {
+      return db
+        .selectFrom('webhooks')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+    async update(orgId: string, id: string, patch: Partial<WebhookRow>): Promise<void> {
+      await db.updateTable('webhooks').set(patch).where('org_id', '=', orgId).where('id', '=', id).execute();
+    },
+    async delete(orgId: string, id: string): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const ids = trx
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('org_id', '=', orgId)
+          .where('webhook_id', '=', id);
+        await trx.deleteFrom('webhook_attempts').where('org_id', '=', orgId).where('delivery_id', 'in', ids).execute();
+        await trx.deleteFrom('webhook_deliveries').where('org_id', '=', orgId).where('webhook_id', '=', id).execute();
+        const r = await trx.deleteFrom('webhooks').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+        return Number(r.numDeletedRows) > 0;
+      });
+    },
+
+    async insertDelivery(row: DeliveryRow): Promise<void> {
+      await db.insertInto('webhook_deliveries').values(row).execute();
+    },
+    async listDeliveries(
+      orgId: string,
+      webhookId: string,
+      page: number,
+      perPage: number,
+    ): Promise<{ rows: DeliveryRow[]; total: number }> {
+      const base = db
+        .selectFrom('webhook_deliveries')
+        .where('org_id', '=', orgId)
+        .where('webhook_id', '=', webhookId);
+      const rows = await base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(perPage)
+        .offset((page - 1) * perPage)
+        .execute();
+      const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return { rows, total: Number(count.n) };
+    },
+    async getDelivery(orgId: string, webhookId: string, id: string): Promise<DeliveryRow | undefined> {
+      return db
+        .selectFrom('webhook_deliveries')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('webhook_id', '=', webhookId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+    async attempts(orgId: string, deliveryId: string): Promise<AttemptRecord[]> {
+      const rows = await db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('delivery_id', '=', deliveryId)
+        .orderBy('started_at', 'asc')
+        .orderBy('attempt', 'asc')
+        .execute();
+      return rows.map((r) => ({
+        id: r.id,
+        deliveryId: r.delivery_id,
+        orgId: r.org_id,
+        attempt: r.attempt,
+        startedAt: r.started_at,
+        responseCode: r.response_code,
+        latencyMs: r.latency_ms,
+        errorClass: r.error_class,
+        error: r.error,
+      }));
+    },
+    /** Puts finished deliveries back in the queue, due now, for a fresh round of attempts. */
+    async requeue(orgId: string, webhookId: string, ids: string[] | 'failed', now: string, since?: string, until?: string) {
+      let q = db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'pending', attempts: 0, next_attempt_at: now })
+        .where('org_id', '=', orgId)
+        .where('webhook_id', '=', webhookId);
+      if (ids === 'failed') {
+        q = q.where('status', '=', 'failed');
+        if (since !== undefined) q = q.where('created_at', '>=', since);
+        if (until !== undefined) q = q.where('created_at', '<', until);
+      } else {
+        q = q.where('id', 'in', ids).where('status', 'in', ['delivered', 'failed']);
+      }
+      const r = await q.executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
+
+    /**
+     * Takes up to `limit` due deliveries (pending and due, or in flight past their lease: the process that
+     * held them died) and leases them until `leaseUntil`. On PostgreSQL the rows are locked with SKIP LOCKED,
+     * so concurrent workers take disjoint sets.
+     */
+    async claimDue(dialect: DialectName, now: string, leaseUntil: string, limit: number): Promise<DeliveryRow[]> {
+      return db.transaction().execute(async (trx) => {
+        let q = trx
+          .selectFrom('webhook_deliveries')
+          .select('id')
+          .where('status', 'in', ['pending', 'sending'])
+          .where('next_attempt_at', '<=', now)
+          .orderBy('next_attempt_at', 'asc')
+          .limit(limit);
+        if (dialect === 'postgres') q = q.forUpdate().skipLocked();
+        const ids = (await q.execute()).map((r) => r.id);
+        if (ids.length === 0) return [];
+        return trx
+          .updateTable('webhook_deliveries')
+          .set((eb) => ({
+            status: 'sending',
+            attempts: eb('attempts', '+', 1),
+            next_attempt_at: leaseUntil,
+            last_attempt_at: now,
+          }))
+          .where('id', 'in', ids)
+          .returningAll()
+          .execute();
+      });
+    },
+    /** The event, its organization's name and the webhook of each claimed delivery, in three queries. */
+    async sendContexts(rows: DeliveryRow[]): Promise<Map<string, SendContext>> {
+      const out = new Map<string, SendContext>();
+      if (rows.length === 0) return out;
+      const eventIds = [...new Set(rows.map((r) => r.event_id))];
+      const hookIds = [...new Set(rows.map((r) => r.webhook_id))];
+      const events = await db
+        .selectFrom('events')
+        .innerJoin('organizations', 'organizations.id', 'events.org_id')
+        .select([
+          'events.id as id',
+          'events.type as type',
+          'events.created_at as created_at',
+          'events.data as data',
+          'events.org_id as org_id',
+          'organizations.name as org_name',
+        ])
+        .where('events.id', 'in', eventIds)
+        .execute();
+      const hooks = await db.selectFrom('webhooks').selectAll().where('id', 'in', hookIds).execute();
+      const eventById = new Map(events.map((e) => [e.id, e]));
+      const hookById = new Map(hooks.map((h) => [h.id, h]));
+      for (const r of rows) {
+        const e = eventById.get(r.event_id);
+        if (!e || e.org_id !== r.org_id) continue;
+        const hook = hookById.get(r.webhook_id);
+        out.set(r.id, {
+          event: e,
+          orgName: e.org_name,
+          webhook: hook && hook.org_id === r.org_id ? hook : undefined,
+        });
+      }
+      return out;
+    },
+    /** Writes a batch of attempt outcomes in one transaction (one commit for many deliveries). */
+    async recordOutcomes(outcomes: DeliveryOutcome[]): Promise<void> {
+      if (outcomes.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        for (const o of outcomes) {
+          await trx
+            .updateTable('webhook_deliveries')
+            .set({
+              status: o.status,
+              next_attempt_at: o.nextAttemptAt,
+              delivered_at: o.deliveredAt,
+              response_code: o.responseCode,
+              response_time_ms: o.responseTimeMs,
+              error: o.error,
+            })
+            .where('id', '=', o.id)
+            .where('attempts', '=', o.attempts)
+            .where('status', '=', 'sending')
+            .execute();
+          if (o.disableWebhook) {
+            const d = o.disableWebhook;
+            await trx
+              .updateTable('webhooks')
+              .set({ enabled: 0, disabled_reason: d.reason, updated_at: d.at })
+              .where('org_id', '=', d.orgId)
+              .where('id', '=', d.webhookId)
+              .execute();
+          }
+        }
+        await trx
+          .insertInto('webhook_attempts')
+          .values(
+            outcomes.map((o) => ({
+              id: o.attempt.id,
+              org_id: o.attempt.orgId,
+              delivery_id: o.attempt.deliveryId,
+              attempt: o.attempt.attempt,
+              started_at: o.attempt.startedAt,
+              response_code: o.attempt.responseCode,
+              latency_ms: o.attempt.latencyMs,
+              error_class: o.attempt.errorClass,
+              error: o.attempt.error,
+            })),
+          )
+          .execute();
+      });
+    },
+    /**
+     * SQLite has exactly one process on the file, so at its start every lease is an orphan of a previous
+     * run: those deliveries are due again at once instead of after their lease.
+     */
+    async releaseAllLeases(now: string): Promise<number> {
+      const r = await db
+        .updateTable('webhook_deliveries')
+        .set({ next_attempt_at: now })
+        .where('status', '=', 'sending')
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows);
+    },
+    async nextDueAt(): Promise<string | null> {
+      const r = await db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+        .where('status', 'in', ['pending', 'sending'])
+        .executeTakeFirst();
+      return (r?.at as string | null | undefined) ?? null;
+    },
+  };
+}
+
+export type WebhooksRepo = ReturnType<typeof createWebhooksRepo>;

@@ -1,0 +1,241 @@
+import { Type } from 'typebox';
+import { type App, errorResponses } from '../../platform/http/index.js';
+import { callerOf } from '../auth/index.js';
+import type { EventType } from './event-types.js';
+import {
+  AttemptView,
+  CreatedWebhook,
+  CreateWebhookBody,
+  DeliveriesQuery,
+  DeliveryParams,
+  DeliveryView,
+  RecoverBody,
+  RotateSecretBody,
+  TestBody,
+  TestResult,
+  UpdateWebhookBody,
+  WebhookParams,
+  WebhookView,
+} from './webhooks.schemas.js';
+import type { WebhooksService } from './webhooks.service.js';
+
+const MANAGE = ['owner', 'admin'] as const;
+const TAGS = ['webhooks'];
+
+export function webhooksRoutes(webhooks: WebhooksService) {
+  return async (app: App) => {
+    app.post(
+      '/api/webhooks',
+      {
+        config: { auth: { mode: 'session', roles: MANAGE } },
+        schema: {
+          operationId: 'createWebhook',
+          tags: TAGS,
+          summary: 'Register a webhook endpoint; the signing secret is in this response only',
+          body: CreateWebhookBody,
+          response: { 201: CreatedWebhook, ...errorResponses(401, 403, 429) },
+        },
+      },
+      async (request, reply) => {
+        const created = await webhooks.create(callerOf(request).org.id, request.body);
+        reply.header('cache-control', 'no-store');
+        return reply.status(201).send(created);
+      },
+    );
+
+    app.get(
+      '/api/webhooks',
+      {
+        config: { auth: { mode: 'session' } },
+        schema: {
+          operationId: 'listWebhooks',
+          tags: TAGS,
+          summary: 'List the webhook endpoints of the organization (never their secrets)',
+          response: { 200: Type.Object({ webhooks: Type.Array(WebhookView) }), ...errorResponses(401, 429) },
+        },
+      },
+      async (request) => ({ webhooks: await webhooks.list(callerOf(request).org.id) }),
+    );
+
+    app.get(
+      '/api/webhooks/:id',
+      {
+        config: { auth: { mode: 'session' } },
+        schema: {
+          operationId: 'getWebhook',
+          tags: TAGS,
+          summary: 'Read one webhook endpoint',
+          params: WebhookParams,
+          response: { 200: WebhookView, ...errorResponses(401, 404, 429) },
+        },
+      },
+      async (request) => webhooks.get(callerOf(request).org.id, request.params.id),
+    );
+
+    app.patch(
+      '/api/webhooks/:id',
+      {
+        config: { auth: { mode: 'session', roles: MANAGE } },
+        schema: {
+          operationId: 'updateWebhook',
+          tags: TAGS,
+          summary: 'Change the URL, event types, metadata or enabled flag (enabling clears a 410 disable)',
+          params: WebhookParams,
+          body: UpdateWebhookBody,
+          response: { 200: WebhookView, ...errorResponses(401, 403, 404, 429) },
+        },
+      },
+      async (request) => webhooks.update(callerOf(request).org.id, request.params.id, request.body),
+    );
+
+    app.delete(
+      '/api/webhooks/:id',
+      {
+        config: { auth: { mode: 'session', roles: MANAGE } },
+        schema: {
+          operationId: 'deleteWebhook',
+          tags: TAGS,
+          summary: 'Delete a webhook endpoint with its delivery history; pending deliveries are dropped',
+          params: WebhookParams,
+          response: { 200: Type.Object({ deleted: Type.Boolean() }), ...errorResponses(401, 403, 404, 429) },
+        },
+      },
+      async (request) => {
+        await webhooks.remove(callerOf(request).org.id, request.params.id);
+        return { deleted: true };
+      },
+    );
+
+    app.post(
+      '/api/webhooks/:id/rotate-secret',
+      {
+        config: { auth: { mode: 'session', roles: MANAGE } },
+        schema: {
+          operationId: 'rotateWebhookSecret',
+          tags: TAGS,
+          summary: 'Replace the signing secret; the old one keeps signing during the grace period',
+          params: WebhookParams,
+          body: RotateSecretBody,
+          response: {
+            200: Type.Object({
+              secret: Type.String({ description: 'shown in this response only' }),
+              previousSecretExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+            }),
+            ...errorResponses(401, 403, 404, 429),
+          },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return webhooks.rotateSecret(callerOf(request).org.id, request.params.id, request.body ?? {});
+      },
+    );
+
+    app.post(
+      '/api/webhooks/:id/test',
+      {
+        config: { auth: { mode: 'session', roles: MANAGE } },
+        schema: {
+          operationId: 'testWebhook',
+          tags: TAGS,
+          summary: 'Send a test event of the given type now (one attempt) and report the answer',
+          params: WebhookParams,
+          body: TestBody,
+          response: { 200: TestResult, ...errorResponses(401, 403, 404, 429) },
+        },
+      },
+      async (request) =>
+        webhooks.test(callerOf(request).org.id, request.params.id, request.body.eventType as EventType),
+    );
+
+    app.get(
+      '/api/webhooks/:id/deliveries',
+      {
+        config: { auth: { mode: 'session' } },
+        schema: {
+          operationId: 'listWebhookDeliveries',
+          tags: TAGS,
+          summary: 'Delivery history of a webhook, newest first',
+          params: WebhookParams,
+          querystring: DeliveriesQuery,
+          response: {
+            200: Type.Object({
+              deliveries: Type.Array(DeliveryView),
+              pagination: Type.Object({ total: Type.Integer(), page: Type.Integer(), perPage: Type.Integer() }),
+            }),
+            ...errorResponses(401, 404, 429),
+          },
+        },
+      },
+      async (request) =>
+        webhooks.deliveries(
+          callerOf(request).org.id,
+          request.params.id,
+          request.query.page ?? 1,
+          request.query.perPage ?? 20,
+        ),
+    );
+
+    app.get(
+      '/api/webhooks/:id/deliveries/:deliveryId',
+      {
+        config: { auth: { mode: 'session' } },
+        schema: {
+          operationId: 'getWebhookDelivery',
+          tags: TAGS,
+          summary: 'One delivery with every attempt (status, latency, error class)',
+          params: DeliveryParams,
+          response: {
+            200: Type.Object({ delivery: DeliveryView, attempts: Type.Array(AttemptView) }),
+            ...errorResponses(401, 404, 429),
+          },
+        },
+      },
+      async (request) =>
+        webhooks.delivery(callerOf(request).org.id, request.params.id, request.params.deliveryId),
+    );
+
+    app.post(
+      '/api/webhooks/:id/deliveries/:deliveryId/redeliver',
+      {
+        config: { auth: { mode: 'session', roles: MANAGE } },
+        schema: {
+          operationId: 'redeliverWebhookDelivery',
+          tags: TAGS,
+          summary: 'Queue a finished delivery again for a new round of attempts',
+          params: DeliveryParams,
+          response: { 202: Type.Object({ delivery: DeliveryView }), ...errorResponses(401, 403, 404, 409, 429) },
+        },
+      },
+      async (request, reply) => {
+        const delivery = await webhooks.redeliver(
+          callerOf(request).org.id,
+          request.params.id,
+          request.params.deliveryId,
+        );
+        return reply.status(202).send({ delivery });
+      },
+    );
+
+    app.post(
+      '/api/webhooks/:id/recover',
+      {
+        config: { auth: { mode: 'session', roles: MANAGE } },
+        schema: {
+          operationId: 'recoverWebhookDeliveries',
+          tags: TAGS,
+          summary: 'Queue again every failed delivery created since a time (and before `until`)',
+          params: WebhookParams,
+          body: RecoverBody,
+          response: { 202: Type.Object({ recovered: Type.Integer() }), ...errorResponses(401, 403, 404, 429) },
+        },
+      },
+      async (request, reply) => {
+        const since = new Date(request.body.since).toISOString();
+        const until = request.body.until ? new Date(request.body.until).toISOString() : undefined;
+        const recovered = await webhooks.recover(callerOf(request).org.id, request.params.id, since, until);
+        return reply.status(202).send({ recovered });
+      },
+    );
+  };
+}

@@ -1,0 +1,78 @@
+export interface WorkLoopOptions {
+  /** Does one round of work; returns how many items it handled (0 = nothing was due). */
+  run: () => Promise<number>;
+  /** Pause between rounds when idle; kick() cuts it short. */
+  idleMs: number;
+  /** Delay between a kick and the round it triggers, so one burst of events becomes one batch. */
+  kickDelayMs?: number;
+  onError: (err: unknown) => void;
+}
+
+export interface WorkLoop {
+  start(): void;
+  /** Something became due: run soon instead of at the end of the idle pause. */
+  kick(): void;
+  /** Stops scheduling and waits for the round in flight to finish. */
+  close(): Promise<void>;
+}
+
+/**
+ * Runs `run` back to back while it finds work, then every idleMs. Only one round is ever in flight; the
+ * timers are unref'd so a loop never keeps a process alive by itself.
+ */
+export function createWorkLoop(opts: WorkLoopOptions): WorkLoop {
+  let stopped = true;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  const schedule = (ms: number) => {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(tick, ms);
+    timer.unref();
+  };
+
+  function tick() {
+    timer = null;
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      let handled = 0;
+      try {
+        handled = await opts.run();
+      } catch (err) {
+        opts.onError(err);
+      }
+      running = null;
+      const busy = handled > 0 || again;
+      again = false;
+      schedule(busy ? 0 : opts.idleMs);
+    })();
+  }
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule(0);
+    },
+    kick() {
+      if (stopped) return;
+      if (running) {
+        again = true;
+        return;
+      }
+      schedule(opts.kickDelayMs ?? 2);
+    },
+    async close() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      if (running) await running;
+    },
+  };
+}

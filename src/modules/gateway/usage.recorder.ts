@@ -1,0 +1,82 @@
+import type { Clock } from '../../platform/clock/index.js';
+import { newId } from '../../platform/crypto/index.js';
+import type { Db } from '../../platform/storage/index.js';
+import { createGatewayRepo, type UsageRow } from './gateway.repo.js';
+
+export interface UsageRecord {
+  orgId: string;
+  endpoint: 'chat' | 'proxy';
+  provider: string;
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  cost: number;
+  source: 'provider' | 'estimated';
+  outcome: 'ok' | 'aborted' | 'error';
+  conversationId?: string;
+}
+
+const FLUSH_MS = 1_000;
+// Beyond this many unflushed rows (a database outage), the oldest are dropped rather than exhaust memory.
+const MAX_PENDING = 50_000;
+
+/**
+ * Token usage and cost of every provider call, written in batches: one insert per second instead of one
+ * per request keeps the proxy's hot path free of database writes.
+ */
+export function createUsageRecorder(deps: { db: Db; clock: Clock }) {
+  const repo = createGatewayRepo(deps.db);
+  let pending: UsageRow[] = [];
+  let flushing: Promise<void> | null = null;
+
+  async function flush(): Promise<void> {
+    if (flushing) await flushing;
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    flushing = (async () => {
+      try {
+        for (let i = 0; i < batch.length; i += 500) await repo.insertUsage(batch.slice(i, i + 500));
+      } catch {
+        pending = [...batch, ...pending].slice(-MAX_PENDING);
+      }
+    })().finally(() => {
+      flushing = null;
+    });
+    return flushing;
+  }
+  const timer = setInterval(() => void flush(), FLUSH_MS);
+  timer.unref();
+
+  return {
+    record(r: UsageRecord): void {
+      pending.push({
+        id: newId('use'),
+        org_id: r.orgId,
+        endpoint: r.endpoint,
+        provider: r.provider,
+        model: r.model,
+        prompt_tokens: r.promptTokens,
+        completion_tokens: r.completionTokens,
+        cost: r.cost,
+        usage_source: r.source,
+        outcome: r.outcome,
+        conversation_id: r.conversationId ?? null,
+        created_at: deps.clock.now().toISOString(),
+      });
+      if (pending.length > MAX_PENDING) pending.shift();
+    },
+    flush,
+    /** Flushes first, so a caller sees its own requests. */
+    async recent(orgId: string, limit = 100): Promise<UsageRow[]> {
+      await flush();
+      return repo.usage(orgId, limit);
+    },
+    async close(): Promise<void> {
+      clearInterval(timer);
+      await flush();
+    },
+  };
+}
+
+export type UsageRecorder = ReturnType<typeof createUsageRecorder>;
