@@ -76,7 +76,8 @@ function recallBy(rows: Scored[], key: (r: Scored) => string | undefined, title:
   const groups = new Map<string, { hit: number; n: number }>();
   for (const r of rows) {
     if (r.label !== 1) continue;
-    const k = key(r) ?? '?';
+    const k = key(r);
+    if (k === undefined) continue;
     const g = groups.get(k) ?? { hit: 0, n: 0 };
     g.n++;
     if (r.flagged) g.hit++;

@@ -2,11 +2,13 @@ import { createHttpServer, type App } from '../platform/http/index.js';
 import { installAuth } from '../modules/auth/index.js';
 import { detectionRoutes } from '../modules/detection/index.js';
 import { dlpRoutes } from '../modules/dlp/index.js';
+import { hallucinationRoutes } from '../modules/hallucination/index.js';
 import { healthRoutes } from '../modules/health/index.js';
 import { keysRoutes } from '../modules/keys/index.js';
 import { orgsRoutes } from '../modules/orgs/index.js';
 import type { Context } from './context.js';
 import { VERSION } from './version.js';
+import { registerEventsOut } from './worker.js';
 
 /** The API server: every /api route, wired to the services of the context. */
 export async function buildApi(ctx: Context): Promise<App> {
@@ -31,5 +33,7 @@ export async function buildApi(ctx: Context): Promise<App> {
   await app.register(keysRoutes(ctx.keys));
   await app.register(detectionRoutes({ limits: ctx.limits, detection: ctx.detection }));
   await app.register(dlpRoutes(ctx.dlp));
+  await app.register(hallucinationRoutes(ctx.hallucination, { bodyLimit: ctx.config.bodyLimit }));
+  await registerEventsOut(app, ctx);
   return app;
 }

@@ -7,19 +7,31 @@ export interface BootstrapResult {
 }
 
 export const BOOTSTRAP_OWNER_EMAIL = 'owner@parapet.local';
+const PENDING = 'bootstrapPending';
 
-/** On an empty database: a first organization, its owner and one key of each kind, returned once. */
+/**
+ * On an empty database: a first organization, its owner and one key of each kind, returned once. The
+ * organization is marked pending until everything exists, so a start that dies half-way is completed by
+ * the next one (with a fresh password and fresh keys, since the first ones were never shown).
+ */
 export async function bootstrapIfEmpty(ctx: Context): Promise<BootstrapResult | null> {
-  if ((await ctx.orgs.countOrgs()) > 0) return null;
-  const org = await ctx.orgs.createOrg({ name: 'Default organization', plan: 'enterprise' });
-  const { password } = await ctx.orgs.createUser({
-    org,
-    email: BOOTSTRAP_OWNER_EMAIL,
-    name: 'Owner',
-    role: 'owner',
-  });
+  if ((await ctx.orgs.countOrgs()) === 0) {
+    await ctx.orgs.createOrg({ name: 'Default organization', plan: 'enterprise', settings: { [PENDING]: true } });
+  }
+  const org = (await ctx.orgs.listOrgs()).find((o) => o.settings[PENDING] === true);
+  if (!org) return null;
+
+  const existing = (await ctx.orgs.listUsers(org.id)).find((u) => u.email === BOOTSTRAP_OWNER_EMAIL);
+  const password = existing
+    ? await ctx.orgs.resetPassword(org.id, existing.id)
+    : (await ctx.orgs.createUser({ org, email: BOOTSTRAP_OWNER_EMAIL, name: 'Owner', role: 'owner' })).password;
+  for (const key of await ctx.keys.list(org.id)) {
+    if (key.status === 'active') await ctx.keys.revoke(org.id, key.id, null);
+  }
   const al = await ctx.keys.create({ orgId: org.id, kind: 'al', name: 'Bootstrap detection key' });
   const sw = await ctx.keys.create({ orgId: org.id, kind: 'sw', name: 'Bootstrap chat key' });
+  const { [PENDING]: _done, ...settings } = org.settings;
+  await ctx.orgs.updateOrg(org.id, { settings });
   return {
     organization: { id: org.id, name: org.name, plan: org.plan },
     owner: { email: BOOTSTRAP_OWNER_EMAIL, password },

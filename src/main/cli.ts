@@ -5,6 +5,7 @@ import { KEY_KINDS, type KeyKind } from '../modules/keys/index.js';
 import { PLANS, PRODUCTS, ROLES, isPlan, isProduct, isRole } from '../modules/plans/index.js';
 import { type Context, createContext } from './context.js';
 import { serve } from './serve.js';
+import { runWorker } from './worker.js';
 import { VERSION } from './version.js';
 
 const USAGE = `parapet ${VERSION}: the Parapet service and its administration
@@ -12,6 +13,7 @@ const USAGE = `parapet ${VERSION}: the Parapet service and its administration
 Usage: parapet <command> [options]        (every command accepts --json)
 
   serve                                   run the API server (what npm start runs)
+  worker                                  deliver webhooks and SIEM events only (no API server)
   migrate                                 apply database migrations and exit
   org create --name N [--plan P] [--products a,b]   plans: ${PLANS.join(', ')}; products: ${PRODUCTS.join(', ')}
   org list
@@ -68,6 +70,9 @@ type Output = { json: unknown; text: string };
 
 async function run(command: string, sub: string | undefined, values: Values): Promise<Output | null> {
   switch (`${command} ${sub ?? ''}`.trim()) {
+    case 'worker':
+      await runWorker();
+      return null;
     case 'serve':
       await serve();
       return null;

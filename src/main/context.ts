@@ -8,6 +8,7 @@ import { type AuthService, createAuthService } from '../modules/auth/index.js';
 import { type DetectionService, createDetectionService } from '../modules/detection/index.js';
 import { type DlpService, type Vault, createDlpService, createVault } from '../modules/dlp/index.js';
 import { type EventPublisher, createEventPublisher } from '../modules/events/index.js';
+import { type HallucinationService, createHallucinationService } from '../modules/hallucination/index.js';
 import { type KeysService, createKeysService } from '../modules/keys/index.js';
 import { type LimitsService, createLimitsService } from '../modules/limits/index.js';
 import { type OrgsService, createOrgsService } from '../modules/orgs/index.js';
@@ -28,6 +29,7 @@ export interface Context {
   auth: AuthService;
   vault: Vault;
   dlp: DlpService;
+  hallucination: HallucinationService;
   detection: DetectionService;
   close(): Promise<void>;
 }
@@ -74,7 +76,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       emit: (org, type, data) => events.publish(storage.db, org, type, data),
     });
     const auth = createAuthService({ keys, orgs, clock });
-    const vault = createVault({ db: storage.db, sealer, clock });
+    const vault = createVault({ db: storage.db, sealer, clock, shared: cache });
     const dlp = createDlpService({
       vault,
       orgs,
@@ -90,6 +92,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       publish: (db, org, type, data) => events.publish(db, org, type, data),
       forgetOrg: (id) => auth.forgetOrg(id),
     });
+    const hallucination = createHallucinationService({ db: storage.db, clock, limits });
     return {
       config,
       logger,
@@ -104,6 +107,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       auth,
       vault,
       dlp,
+      hallucination,
       detection,
       async close() {
         await limits.close();

@@ -2,6 +2,7 @@ import { loadConfig } from '../platform/config/index.js';
 import { buildApi } from './api.js';
 import { bootstrapIfEmpty, formatBootstrap } from './bootstrap.js';
 import { createContext } from './context.js';
+import { type EventWorkers, startEventWorkers } from './worker.js';
 import { startMaintenance } from './maintenance.js';
 
 /** `parapet serve`: migrations, first-start bootstrap, the API server, and a clean stop on SIGTERM/SIGINT. */
@@ -15,6 +16,7 @@ export async function serve(out: (text: string) => void = (t) => process.stdout.
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const apiUrl = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
   const boot = await bootstrapIfEmpty(ctx);
+  const workers: EventWorkers | null = config.runWorkers ? await startEventWorkers(ctx) : null;
   if (boot) out(formatBootstrap(boot, apiUrl));
   const maintenance = config.runWorkers ? startMaintenance(ctx) : null;
   out(
@@ -31,6 +33,7 @@ export async function serve(out: (text: string) => void = (t) => process.stdout.
     try {
       maintenance?.stop();
       await app.close();
+      await workers?.close();
       await ctx.close();
     } finally {
       process.exit(0);

@@ -2,3 +2,4 @@
 import './foundation-cases.js';
 import './dlp-cases.js';
 import './detection-cases.js';
+import './hallucination-cases.js';

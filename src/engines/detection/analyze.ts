@@ -189,6 +189,14 @@ function ownedBySystemPrompt(systemPrompt: string, m: PatternMatch): boolean {
 const overlaps = (a: [number, number], s: number, e: number): boolean => a[0] < e && s < a[1];
 
 export function analyzeText(text: string, options: DetectionOptions = {}): AnalysisResult {
+  return analyzeFull(text, options).result;
+}
+
+/**
+ * The analysis plus every match (the result lists at most MAX_MATCHES), for sanitisation, which must
+ * remove every malicious span even in a long text full of them.
+ */
+export function analyzeFull(text: string, options: DetectionOptions = {}): { result: AnalysisResult; all: PatternMatch[] } {
   const thresholds = resolveThresholds(options.thresholds);
   const kind = contextKind(options.context);
   const { views, signals } = buildViews(text);
@@ -242,7 +250,7 @@ export function analyzeText(text: string, options: DetectionOptions = {}): Analy
     return false;
   };
   for (const e of evidence) {
-    if (matches.length < MAX_MATCHES) matches.push(e);
+    matches.push(e);
     if (overlapsAccepted(e)) continue;
     if (e.end - e.start > BUCKET) long.push(e);
     const key = `${e.category}:${Math.floor(e.start / BUCKET)}`;
@@ -251,7 +259,7 @@ export function analyzeText(text: string, options: DetectionOptions = {}): Analy
   }
 
   const toks = tokens(plain.text);
-  const sim = similarity(plain.text);
+  const sim = similarity(plain.text, toks);
   let simValue = sim.nearest;
   if (discussion && matches.length > 0 && allQuoted) simValue *= 0.6;
   if (kind === 'indirect') simValue = Math.min(1, simValue * 1.1);
@@ -285,13 +293,15 @@ export function analyzeText(text: string, options: DetectionOptions = {}): Analy
   };
   const language = guessLanguage(toks);
   if (language) details.language = language;
-  return {
+  const all = matches.sort((a, b) => a.start - b.start || b.end - a.end);
+  const result: AnalysisResult = {
     score,
     severity: severityFor(score, thresholds),
     action,
     categories: [...categories].sort(),
     safe: action === 'allow' || action === 'log',
     details,
-    matches: matches.sort((a, b) => a.start - b.start || b.end - a.end),
+    matches: all.slice(0, MAX_MATCHES),
   };
+  return { result, all };
 }

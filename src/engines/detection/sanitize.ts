@@ -1,4 +1,4 @@
-import { analyzeText } from './analyze.js';
+import { analyzeFull } from './analyze.js';
 import type { DetectionOptions } from './types.js';
 
 /** How far a removal may grow to swallow the rest of the sentence the attack sits in. */
@@ -23,9 +23,9 @@ export function sanitizeText(
   text: string,
   options: DetectionOptions = {},
 ): { sanitized: string; removed: string[]; modifications: number } {
-  const result = analyzeText(text, options);
+  const { result, all } = analyzeFull(text, options);
   if (result.action === 'allow') return { sanitized: text, removed: [], modifications: 0 };
-  const spans = result.matches
+  const spans = all
     .filter((m) => m.weight >= 15)
     .map((m) => sentenceBounds(text, m.start, m.end))
     .sort((a, b) => a[0] - b[0]);

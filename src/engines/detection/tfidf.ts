@@ -171,10 +171,10 @@ function wordFeatures(ix: Index, w: string): WordFeatures {
   return { ids: Int32Array.from(ids), oovSquares: oov, ref: ix.refWords.get(w) ?? -1 };
 }
 
-export function similarity(normalisedText: string): Similarity {
+/** `toks` may be passed when the caller already tokenised the same text. */
+export function similarity(normalisedText: string, toks: string[] = tokens(normalisedText)): Similarity {
   index ??= buildIndex();
   const ix = index;
-  const toks = tokens(normalisedText);
   const perWord: WordFeatures[] = toks.map((w) => {
     let f = wordCache.get(w);
     if (!f) {

@@ -219,12 +219,13 @@ function spacedView(v: View): View | null {
   let text = '';
   const starts: number[] = [];
   const ends: number[] = [];
+  const next = /(?<![a-z])[a-z](?![a-z])/g;
   let i = 0;
   while (i < t.length) {
-    if (!single(i)) {
-      i++;
-      continue;
-    }
+    next.lastIndex = i;
+    const found = next.exec(t);
+    if (!found) break;
+    i = found.index;
     const idx: number[] = [i];
     const breaks: boolean[] = [false];
     const seps: boolean[] = [false];

@@ -7,6 +7,7 @@ import {
   rehydrate,
   tokenize,
 } from '../../engines/dlp/index.js';
+import type { Cache } from '../../platform/cache/index.js';
 import type { Clock } from '../../platform/clock/index.js';
 import { type Sealer, newId } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
@@ -49,8 +50,13 @@ function detectOptions(s: DlpSettings): DetectOptions {
  * session may miss tokens another process added; rehydration reloads it from the database when it meets a
  * token it does not know.
  */
-export function createVault(deps: { db: Db; sealer: Sealer; clock: Clock }) {
+export function createVault(deps: { db: Db; sealer: Sealer; clock: Clock; shared?: Cache }) {
   const { db, sealer, clock } = deps;
+  // Redis (when configured) holds the sealed rows of recently used sessions, so a process that has not seen
+  // a session yet skips the database. Values stay sealed there; writes invalidate the entry.
+  const shared = deps.shared?.kind === 'redis' ? deps.shared : undefined;
+  const sharedKey = (id: string) => `vault:${id}`;
+  const SHARED_TTL_MS = 10 * 60_000;
   const repo = createDlpRepo(db);
   const cache = new Map<string, VaultSession>();
   const aad = (orgId: string, sessionId: string) => `${orgId}:${sessionId}`;
@@ -62,15 +68,42 @@ export function createVault(deps: { db: Db; sealer: Sealer; clock: Clock }) {
     return s;
   }
 
-  async function load(orgId: string, id: string): Promise<VaultSession | undefined> {
+  interface SealedSession {
+    orgId: string;
+    keySealed: string;
+    expiresAt: string;
+    tokens: Array<{ token: string; type: string; value_sealed: string }>;
+  }
+
+  async function readSealed(orgId: string, id: string, fresh: boolean): Promise<SealedSession | undefined> {
+    if (shared && !fresh) {
+      const hit = await shared.get(sharedKey(id)).catch(() => null);
+      if (hit) {
+        const parsed = JSON.parse(hit) as SealedSession;
+        if (parsed.orgId === orgId) return parsed;
+      }
+    }
     const row = await repo.getSession(orgId, id);
-    if (!row || row.expires_at <= clock.now().toISOString()) return undefined;
-    const key = Buffer.from(sealer.open(row.key_sealed, aad(orgId, id)), 'base64');
-    const rows = await repo.tokens(orgId, id);
+    if (!row) return undefined;
+    const sealed: SealedSession = {
+      orgId,
+      keySealed: row.key_sealed,
+      expiresAt: row.expires_at,
+      tokens: await repo.tokens(orgId, id),
+    };
+    if (shared) await shared.set(sharedKey(id), JSON.stringify(sealed), SHARED_TTL_MS).catch(() => {});
+    return sealed;
+  }
+
+  async function load(orgId: string, id: string, fresh = false): Promise<VaultSession | undefined> {
+    const row = await readSealed(orgId, id, fresh);
+    if (!row || row.expiresAt <= clock.now().toISOString()) return undefined;
+    const key = Buffer.from(sealer.open(row.keySealed, aad(orgId, id)), 'base64');
+    const rows = row.tokens;
     const map = createTokenMap(
       rows.map((r) => ({ token: r.token, type: r.type, value: sealer.open(r.value_sealed, aad(orgId, id)) })),
     );
-    return remember({ id, orgId, key, map, expiresAt: row.expires_at });
+    return remember({ id, orgId, key, map, expiresAt: row.expiresAt });
   }
 
   async function session(orgId: string, id: string, fresh = false): Promise<VaultSession> {
@@ -83,7 +116,7 @@ export function createVault(deps: { db: Db; sealer: Sealer; clock: Clock }) {
     const cached = cache.get(id);
     const now = clock.now().toISOString();
     if (!fresh && cached && cached.orgId === orgId && cached.expiresAt > now) return cached;
-    const loaded = await load(orgId, id);
+    const loaded = await load(orgId, id, fresh);
     if (!loaded) {
       cache.delete(id);
       throw new AppError('not_found', 'DLP session was not found or has expired.');
@@ -148,6 +181,7 @@ export function createVault(deps: { db: Db; sealer: Sealer; clock: Clock }) {
         if (opts.within)
           await opts.within(trx, { entities: result.entities, tokenized: result.tokenized, sessionId: s.id });
       });
+      if (shared && !isNewSession) await shared.del(sharedKey(s.id)).catch(() => {});
       const stored = remember({ ...s, map, expiresAt });
       return {
         sessionId: s.id,

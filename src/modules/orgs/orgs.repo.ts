@@ -56,6 +56,9 @@ export function createOrgsRepo(db: Db) {
         .orderBy('created_at')
         .execute();
     },
+    async setPasswordHash(orgId: string, id: string, hash: string): Promise<void> {
+      await db.updateTable('users').set({ password_hash: hash }).where('org_id', '=', orgId).where('id', '=', id).execute();
+    },
     async removeUser(orgId: string, id: string, at: string): Promise<boolean> {
       // The e-mail is freed so that the person can be invited again later.
       const r = await db

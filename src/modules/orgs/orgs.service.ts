@@ -73,6 +73,7 @@ export function createOrgsService(deps: {
       plan: Plan;
       products?: Product[];
       renewalDay?: number;
+      settings?: Record<string, unknown>;
     }): Promise<Organization> {
       const now = clock.now();
       const row: OrgRow = {
@@ -80,7 +81,7 @@ export function createOrgsService(deps: {
         name: input.name.trim(),
         plan: input.plan,
         entitlements: JSON.stringify(input.products ?? [...PRODUCTS]),
-        settings: '{}',
+        settings: JSON.stringify(input.settings ?? {}),
         // Quotas renew on the day of the month the organization signed up, capped at 28 so every month has it.
         renewal_day: input.renewalDay ?? Math.min(now.getUTCDate(), 28),
         created_at: now.toISOString(),
@@ -152,6 +153,14 @@ export function createOrgsService(deps: {
         throw err;
       }
       return { user: toUser(row), password };
+    },
+
+    /** Sets a new generated password and ends the user's sessions; returns the password once. */
+    async resetPassword(orgId: string, userId: string): Promise<string> {
+      const password = randomBase62(20);
+      await repo.setPasswordHash(orgId, userId, await hashPassword(password));
+      await repo.deleteUserSessions(userId);
+      return password;
     },
 
     async listUsers(orgId: string): Promise<User[]> {

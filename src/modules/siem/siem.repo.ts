@@ -133,7 +133,8 @@ export function createSiemRepo(db: Db) {
           .execute();
       });
     },
-    async extendLease(id: string, leaseUntil: string): Promise<void> {
+    /** Moves the lease end; null releases the integration. */
+    async setLease(id: string, leaseUntil: string | null): Promise<void> {
       await db.updateTable('siem_integrations').set({ lease_until: leaseUntil }).where('id', '=', id).execute();
     },
     /** The oldest queued events of an integration, in creation order. */

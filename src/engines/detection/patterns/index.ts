@@ -44,8 +44,19 @@ export interface PatternPlan {
 
 let compiled: CompiledPattern[] | null = null;
 
+// Filler-word gaps, e.g. (?:[\w'-]{1,20}[,;:]?\s+){0,3}. Joined-up letters have no spaces left, so with
+// optional spaces such a gap could split one long run of letters in countless ways. It becomes one bounded
+// character run instead, which a regex engine can only try in as many ways as it is long.
+const FILLER_GAP = /\(\?:\[\\w'-\]\{1,\d+\}(?:\[,;:\]\?)?\\s\+\)\{0,\d+\}/g;
+
 export function compactSource(source: string): string {
-  return source.replaceAll(String.raw`\s+`, String.raw`\s*`).replaceAll(String.raw`\b`, '');
+  return source
+    .replace(FILLER_GAP, (gap) => {
+      const n = Number(/\{0,(\d+)\}$/.exec(gap)?.[1] ?? 1);
+      return `[\\w'\\s,;:-]{0,${Math.min(64, n * 16)}}`;
+    })
+    .replaceAll(String.raw`\s+`, String.raw`\s*`)
+    .replaceAll(String.raw`\b`, '');
 }
 
 export function compiledPatterns(): CompiledPattern[] {

@@ -1,0 +1,144 @@
+import { loadConfig } from '../platform/config/index.js';
+import type { App } from '../platform/http/index.js';
+import { createOutbound, type Outbound } from '../platform/net/index.js';
+import {
+  createWebhookDispatcher,
+  createWebhooksService,
+  createWorkLoop,
+  WEBHOOK_TIMEOUT_MS,
+  type WebhookDispatcher,
+  webhooksRoutes,
+} from '../modules/events/index.js';
+import { createSiemForwarder, createSiemService, type SiemForwarder, siemRoutes } from '../modules/siem/index.js';
+import { type Context, createContext } from './context.js';
+
+/** Pause of an idle delivery loop; new events wake the loops at once, so this only bounds retry lateness. */
+const IDLE_MS = 250;
+
+function outboundFor(ctx: Context): Outbound {
+  return createOutbound({
+    allowPrivate: ctx.config.allowPrivateTargets,
+    timeoutMs: WEBHOOK_TIMEOUT_MS,
+    maxSocketsPerHost: 64,
+  });
+}
+
+export interface Deliverers {
+  outbound: Outbound;
+  dispatcher: WebhookDispatcher;
+  forwarder: SiemForwarder;
+  close(): Promise<void>;
+}
+
+export function createDeliverers(ctx: Context, outbound: Outbound = outboundFor(ctx)): Deliverers {
+  const base = { db: ctx.storage.db, dialect: ctx.storage.dialect, clock: ctx.clock, sealer: ctx.sealer, outbound };
+  const dispatcher = createWebhookDispatcher(base);
+  const forwarder = createSiemForwarder({ ...base, allowPrivate: ctx.config.allowPrivateTargets });
+  return {
+    outbound,
+    dispatcher,
+    forwarder,
+    async close() {
+      await forwarder.close();
+      await outbound.close();
+    },
+  };
+}
+
+/** Registers the webhook and SIEM management routes; their test buttons send through their own client. */
+export async function registerEventsOut(app: App, ctx: Context): Promise<void> {
+  const d = createDeliverers(ctx);
+  const webhooks = createWebhooksService({
+    db: ctx.storage.db,
+    clock: ctx.clock,
+    sealer: ctx.sealer,
+    allowPrivateTargets: ctx.config.allowPrivateTargets,
+    dispatcher: d.dispatcher,
+  });
+  const siem = createSiemService({
+    db: ctx.storage.db,
+    clock: ctx.clock,
+    sealer: ctx.sealer,
+    outbound: d.outbound,
+    allowPrivateTargets: ctx.config.allowPrivateTargets,
+    forwarder: d.forwarder,
+  });
+  await app.register(webhooksRoutes(webhooks));
+  await app.register(siemRoutes(siem));
+  app.addHook('onClose', async () => d.close());
+}
+
+export interface EventWorkers extends Deliverers {
+  /** One round of both workers; tests call it instead of waiting for the loops. */
+  runDue(): Promise<{ webhooks: number; siem: number }>;
+  /** Starts the background loops (after releasing orphaned leases on SQLite). */
+  start(): Promise<void>;
+  /** Stops the loops, waits for the round in flight, closes connections. */
+  close(): Promise<void>;
+}
+
+export function createEventWorkers(ctx: Context, outbound?: Outbound): EventWorkers {
+  const d = createDeliverers(ctx, outbound);
+  const onError = (what: string) => (err: unknown) =>
+    ctx.logger.error({ err: err instanceof Error ? err.message : String(err) }, `${what} round failed`);
+  const hooks = createWorkLoop({ run: () => d.dispatcher.runDue(), idleMs: IDLE_MS, onError: onError('webhook delivery') });
+  const siem = createWorkLoop({ run: () => d.forwarder.runDue(), idleMs: IDLE_MS, onError: onError('SIEM forwarding') });
+  let unsubscribe: (() => void) | null = null;
+  return {
+    ...d,
+    async runDue() {
+      return { webhooks: await d.dispatcher.runDue(), siem: await d.forwarder.runDue() };
+    },
+    async start() {
+      if (ctx.storage.dialect === 'sqlite') {
+        // One process owns an SQLite file: whatever is leased now was in flight when the last one died.
+        await d.dispatcher.releaseAllLeases();
+        await d.forwarder.releaseAllLeases();
+      }
+      unsubscribe = ctx.events.onPublished(() => {
+        hooks.kick();
+        siem.kick();
+      });
+      hooks.start();
+      siem.start();
+    },
+    async close() {
+      unsubscribe?.();
+      await Promise.all([hooks.close(), siem.close()]);
+      await d.close();
+    },
+  };
+}
+
+/** Starts the workers inside an already running process (`parapet serve` when config.runWorkers). */
+export async function startEventWorkers(ctx: Context): Promise<EventWorkers> {
+  const w = createEventWorkers(ctx);
+  await w.start();
+  return w;
+}
+
+/** `parapet worker`: event delivery alone, for deployments that run it apart from the API servers. */
+export async function runWorker(out: (text: string) => void = (t) => process.stdout.write(t)): Promise<void> {
+  const ctx = await createContext(loadConfig());
+  const workers = await startEventWorkers(ctx);
+  // The loops' timers are unref'd; this keeps the process alive until a signal arrives.
+  const alive = setInterval(() => undefined, 1 << 30);
+  out(`Parapet worker delivering events (${ctx.storage.dialect})\n`);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    ctx.logger.info({ signal }, 'stopping worker');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    try {
+      await workers.close();
+      await ctx.close();
+    } finally {
+      clearInterval(alive);
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}

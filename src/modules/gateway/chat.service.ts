@@ -1,0 +1,398 @@
+import { analyze } from '../../engines/detection/index.js';
+import type { Clock } from '../../platform/clock/index.js';
+import { newId } from '../../platform/crypto/index.js';
+import { AppError } from '../../platform/errors/index.js';
+import type { Db } from '../../platform/storage/index.js';
+import { type DlpSettings, dlpEventData, dlpSettingsOf, type Vault, type VaultSession } from '../dlp/index.js';
+import type { LimitsService } from '../limits/index.js';
+import type { Organization } from '../orgs/index.js';
+import {
+  type Attempt,
+  type ChatMessage,
+  chatWithFallback,
+  estimateCost,
+  estimateMessagesTokens,
+  estimateTokens,
+  type ModelInfo,
+  ProviderError,
+  type Providers,
+  route,
+} from '../providers/index.js';
+import { detectionEventData, detectionSettingsOf } from './detection-events.js';
+import { CHAT_PATH } from './force.service.js';
+import { createGatewayRepo } from './gateway.repo.js';
+import { rehydrate } from '../../engines/dlp/index.js';
+import { tokenizeFields } from './protect.js';
+import type { ProviderKeysService } from './provider-keys.service.js';
+import type { TextField } from './text-fields.js';
+import type { UsageRecorder } from './usage.recorder.js';
+
+/** Turns kept in a conversation; older ones drop out of the prompt. */
+export const MAX_HISTORY_MESSAGES = 40;
+const CONVERSATION_ID = /^conv_[0-9A-Za-z]{22}$/;
+
+export type GatewayPublish = (
+  db: Db,
+  org: { id: string; plan: string },
+  type: 'detection.created' | 'detection.high_severity' | 'dlp.violation' | 'dlp.blocked',
+  data: Record<string, unknown>,
+) => Promise<unknown>;
+
+export interface ChatBody {
+  message: string;
+  autoSelect?: boolean;
+  stream?: boolean;
+  conversationId?: string;
+  routing?: { preferredModel?: string; maxCost?: number };
+  system?: string;
+  temperature?: number;
+  maxTokens?: number;
+}
+
+export interface ChatCaller {
+  org: Organization;
+  userId: string | null;
+  apiKeyId: string | null;
+  sourceIp: string | null;
+}
+
+export interface ChatUsage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  cost: number;
+}
+
+export interface Protection {
+  pgScore: number;
+  pgBlocked: boolean;
+  tokensDetected: number;
+  tokenizedFields: string[];
+  rehydrated: boolean;
+}
+
+export interface ChatResult {
+  response: string;
+  model: string;
+  conversationId: string | null;
+  usage: ChatUsage;
+  protection: Protection;
+}
+
+/** A request that passed the checks: tokenized, routed, ready for the provider call. */
+export interface ReadyChat {
+  kind: 'ready';
+  caller: ChatCaller;
+  conversation: { id: string; isNew: boolean; history: ChatMessage[] };
+  /** The tokenized user turn as stored. */
+  userTurn: ChatMessage;
+  messages: ChatMessage[];
+  session: VaultSession;
+  models: ModelInfo[];
+  attempts(signal: AbortSignal): Attempt[];
+  protection: Protection;
+  dlpMs: number;
+}
+
+export type PreparedChat = ReadyChat | { kind: 'blocked'; result: ChatResult };
+
+export interface ChatServiceDeps {
+  db: Db;
+  clock: Clock;
+  vault: Vault;
+  providers: Providers;
+  keys: ProviderKeysService;
+  limits: LimitsService;
+  usage: UsageRecorder;
+  publish: GatewayPublish;
+  /** No byte from the provider for this long (first token included) gives up; reasoning models are slow. */
+  idleTimeoutMs?: number;
+}
+
+const ZERO_USAGE: ChatUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, cost: 0 };
+
+export function providerFailure(err: ProviderError): AppError {
+  const what = `The ${err.provider} provider failed (${err.code}, status ${err.status}).`;
+  return err.code === 'timeout'
+    ? new AppError('upstream_timeout', `${what} No answer arrived in time.`)
+    : new AppError('upstream_error', what);
+}
+
+/** The protected chat: injection check, tokenization, routing, provider call, rehydration, usage. */
+export function createChatService(deps: ChatServiceDeps) {
+  const repo = createGatewayRepo(deps.db);
+  const idleTimeoutMs = deps.idleTimeoutMs ?? 120_000;
+
+  async function prepare(caller: ChatCaller, body: ChatBody): Promise<PreparedChat> {
+    const org = caller.org;
+    let history: ChatMessage[] = [];
+    let conversationId: string | null = null;
+    let sessionId: string | undefined;
+    if (body.conversationId !== undefined) {
+      const row = CONVERSATION_ID.test(body.conversationId)
+        ? await repo.conversation(org.id, body.conversationId)
+        : undefined;
+      if (!row) throw new AppError('not_found', 'Conversation was not found.');
+      conversationId = row.id;
+      sessionId = row.vault_session_id;
+      history = JSON.parse(row.messages) as ChatMessage[];
+    }
+
+    // 1. Injection check: on the user's message only; history was checked when it was sent.
+    const started = performance.now();
+    const det = detectionSettingsOf(org.settings);
+    const analysis = analyze(body.message, {
+      ...(det.thresholds ? { thresholds: det.thresholds } : {}),
+      ...(det.allowPhrases ? { allowPhrases: det.allowPhrases } : {}),
+    });
+    const blocked = analysis.action === 'block';
+    const dlp = dlpSettingsOf(org.settings);
+    deps.limits.record(org, 'chat', { blocked, warned: analysis.action === 'warn', score: analysis.score });
+    if (blocked || analysis.action === 'warn') {
+      const data = detectionEventData(analysis, body.message, {
+        blocked,
+        endpoint: CHAT_PATH,
+        sourceIp: caller.sourceIp,
+        userId: caller.userId,
+        apiKeyId: caller.apiKeyId,
+        processingTimeMs: Math.round(performance.now() - started),
+        dlp,
+      });
+      await deps.db.transaction().execute(async (trx) => {
+        await deps.publish(trx, org, 'detection.created', data);
+        if (analysis.severity === 'high' || analysis.severity === 'critical')
+          await deps.publish(trx, org, 'detection.high_severity', data);
+      });
+    }
+    if (blocked) {
+      return {
+        kind: 'blocked',
+        result: {
+          response: 'This message was blocked by Parapet: it looks like a prompt injection or jailbreak attempt.',
+          model: '',
+          conversationId,
+          usage: { ...ZERO_USAGE },
+          protection: {
+            pgScore: analysis.score,
+            pgBlocked: true,
+            tokensDetected: 0,
+            tokenizedFields: [],
+            rehydrated: false,
+          },
+        },
+      };
+    }
+
+    // 2. Tokenization into the conversation's vault session.
+    const dlpStarted = performance.now();
+    const userTurn: ChatMessage = { role: 'user', content: body.message };
+    const system: ChatMessage | undefined =
+      body.system !== undefined && history.length === 0 ? { role: 'system', content: body.system } : undefined;
+    const fields: TextField[] = [
+      { name: 'message', text: body.message, set: (v) => (userTurn.content = v) },
+      ...(system ? [{ name: 'system', text: body.system ?? '', set: (v: string) => (system.content = v) }] : []),
+    ];
+    const outcome = await tokenizeFields(deps.vault, org.id, fields, dlp, {
+      ...(sessionId ? { sessionId } : {}),
+      always: true,
+      hooks: dlpHooks(caller, dlp),
+    });
+    const session = outcome.session as VaultSession;
+    const dlpMs = performance.now() - dlpStarted;
+    const tokenizedFields = [...outcome.tokenizedFields];
+    if (history.some((m) => typeof m.content === 'string' && /TKN_/.test(m.content))) tokenizedFields.push('history');
+
+    // 3. Routing over the providers this organization has keys for (the offline model always).
+    const messages = [...(system ? [system] : []), ...history, userTurn];
+    const creds = await deps.keys.credentials(org.id);
+    const choice = route({
+      ...(body.routing?.preferredModel ? { preferredModel: body.routing.preferredModel } : {}),
+      ...(body.autoSelect !== undefined ? { autoSelect: body.autoSelect } : {}),
+      ...(body.routing?.maxCost !== undefined ? { maxCost: body.routing.maxCost } : {}),
+      ...(body.maxTokens !== undefined ? { maxOutputTokens: body.maxTokens } : {}),
+      promptTokens: estimateMessagesTokens(messages),
+      availableProviders: creds.available,
+    });
+    if ('error' in choice) throw new AppError('invalid_request', choice.message);
+    const models = [choice.model, ...choice.fallbacks];
+
+    return {
+      kind: 'ready',
+      caller,
+      conversation: { id: conversationId ?? newId('conv'), isNew: conversationId === null, history },
+      userTurn,
+      messages,
+      session,
+      models,
+      dlpMs,
+      protection: {
+        pgScore: analysis.score,
+        pgBlocked: false,
+        tokensDetected: outcome.tokenCount,
+        tokenizedFields,
+        rehydrated: false,
+      },
+      attempts: (signal) =>
+        models.flatMap((m) => {
+          const adapter = deps.providers.get(m.provider);
+          const cred = creds.get(m.provider);
+          if (!adapter || !cred) return [];
+          return [
+            {
+              adapter,
+              request: {
+                model: m.id,
+                messages,
+                ...(body.temperature !== undefined ? { temperature: body.temperature } : {}),
+                ...(body.maxTokens !== undefined ? { max_tokens: body.maxTokens } : {}),
+              },
+              ctx: {
+                apiKey: cred.apiKey,
+                signal,
+                idleTimeoutMs,
+                ...(cred.baseUrl ? { baseUrl: cred.baseUrl } : {}),
+              },
+            },
+          ];
+        }),
+    };
+  }
+
+  function dlpHooks(caller: ChatCaller, dlp: DlpSettings) {
+    return {
+      onBlocked: async (entities: Parameters<typeof dlpEventData>[0], preview: string) => {
+        deps.limits.record(caller.org, 'chat', { blocked: true });
+        await deps.publish(
+          deps.db,
+          caller.org,
+          'dlp.blocked',
+          dlpEventData(entities, preview, {
+            action: 'BLOCKED',
+            userId: caller.userId,
+            ...(caller.sourceIp ? { sourceIp: caller.sourceIp } : {}),
+          }),
+        );
+      },
+      within: async (trx: Db, entities: Parameters<typeof dlpEventData>[0], tokenized: string, sessionId: string) => {
+        await deps.publish(
+          trx,
+          caller.org,
+          'dlp.violation',
+          dlpEventData(entities, tokenized, {
+            action: 'REDACTED',
+            sessionId,
+            userId: caller.userId,
+            ...(caller.sourceIp ? { sourceIp: caller.sourceIp } : {}),
+          }),
+        );
+      },
+    };
+    void dlp;
+  }
+
+  /** Usage from the provider when it reported it, else estimated from the tokenized prompt and the answer. */
+  function usageOf(
+    ready: ReadyChat,
+    model: ModelInfo,
+    reported: { prompt_tokens: number; completion_tokens: number } | undefined | null,
+    answer: string,
+  ): { usage: ChatUsage; source: 'provider' | 'estimated' } {
+    const prompt = reported?.prompt_tokens ?? estimateMessagesTokens(ready.messages);
+    const completion = reported?.completion_tokens ?? estimateTokens(answer);
+    return {
+      usage: {
+        promptTokens: prompt,
+        completionTokens: completion,
+        totalTokens: prompt + completion,
+        cost: estimateCost(model, prompt, completion),
+      },
+      source: reported ? 'provider' : 'estimated',
+    };
+  }
+
+  /** Stores the turn (tokenized) and records usage; called once per provider call that produced text. */
+  async function finish(
+    ready: ReadyChat,
+    model: ModelInfo,
+    tokenizedAnswer: string,
+    usage: { usage: ChatUsage; source: 'provider' | 'estimated' },
+    outcome: 'ok' | 'aborted' | 'error',
+  ): Promise<void> {
+    const org = ready.caller.org;
+    deps.usage.record({
+      orgId: org.id,
+      endpoint: 'chat',
+      provider: model.provider,
+      model: model.key,
+      promptTokens: usage.usage.promptTokens,
+      completionTokens: usage.usage.completionTokens,
+      cost: usage.usage.cost,
+      source: usage.source,
+      outcome,
+      conversationId: ready.conversation.id,
+    });
+    if (outcome === 'error' && tokenizedAnswer === '') return;
+    const system = ready.messages[0]?.role === 'system' ? [ready.messages[0]] : [];
+    const all = [
+      ...system,
+      ...ready.conversation.history.filter((m) => m.role !== 'system'),
+      ready.userTurn,
+      { role: 'assistant' as const, content: tokenizedAnswer },
+    ];
+    const kept = [...system, ...all.slice(system.length).slice(-MAX_HISTORY_MESSAGES)];
+    const now = deps.clock.now().toISOString();
+    if (ready.conversation.isNew) {
+      await repo.insertConversation({
+        id: ready.conversation.id,
+        org_id: org.id,
+        vault_session_id: ready.session.id,
+        messages: JSON.stringify(kept),
+        model: model.key,
+        created_at: now,
+        updated_at: now,
+      });
+      ready.conversation.isNew = false;
+    } else {
+      await repo.updateConversation(org.id, ready.conversation.id, {
+        messages: JSON.stringify(kept),
+        model: model.key,
+        updated_at: now,
+      });
+    }
+  }
+
+  return {
+    prepare,
+    finish,
+    usageOf,
+
+    /** The whole answer at once (stream: false). */
+    async complete(ready: ReadyChat, signal: AbortSignal): Promise<ChatResult & { upstreamMs: number }> {
+      const started = performance.now();
+      let answer;
+      try {
+        answer = await chatWithFallback(ready.attempts(signal));
+      } catch (err) {
+        if (err instanceof ProviderError) throw providerFailure(err);
+        throw err;
+      }
+      const upstreamMs = performance.now() - started;
+      const model = ready.models[answer.attempt] as ModelInfo;
+      const message = answer.value.choices[0]?.message;
+      const raw = typeof message?.content === 'string' ? message.content : '';
+      const restored = rehydrate(raw, ready.session.map);
+      const usage = usageOf(ready, model, answer.value.usage, raw);
+      await finish(ready, model, raw, usage, 'ok');
+      return {
+        response: restored.text,
+        model: model.key,
+        conversationId: ready.conversation.id,
+        usage: usage.usage,
+        protection: { ...ready.protection, rehydrated: restored.restored > 0 },
+        upstreamMs,
+      };
+    },
+  };
+}
+
+export type ChatService = ReturnType<typeof createChatService>;

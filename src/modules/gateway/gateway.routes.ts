@@ -1,0 +1,319 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type App, errorResponses } from '../../platform/http/index.js';
+import { callerOf } from '../auth/index.js';
+import { type ChatRequest, ProviderError } from '../providers/index.js';
+import { streamChat } from './chat.stream.js';
+import type { Gateway } from './gateway.service.js';
+import {
+  ChatBodySchema,
+  ChatResultSchema,
+  DeletedSchema,
+  ForceStatusSchema,
+  ForceSwitchBody,
+  ForceSwitchResult,
+  ProviderKeyBody,
+  ProviderKeyList,
+  ProviderKeySchema,
+  ProviderParams,
+  ProxyBodySchema,
+  ProxyResponseSchema,
+} from './gateway.schemas.js';
+import { providerFailure } from './chat.service.js';
+import { openSse } from './sse.js';
+
+const MANAGERS = ['owner', 'admin'] as const;
+const ms = (v: number) => v.toFixed(2);
+
+/** Extra Server-Timing phases per request; appended after the platform's `app;dur=`. */
+const phases = new WeakMap<FastifyRequest, string[]>();
+function timing(request: FastifyRequest, name: string, dur: number): void {
+  const list = phases.get(request) ?? [];
+  list.push(`${name};dur=${ms(dur)}`);
+  phases.set(request, list);
+}
+
+/** Milliseconds since the platform's onRequest hook stamped the request. */
+function sinceStart(request: FastifyRequest): number {
+  const started = (request as { startedAt?: bigint }).startedAt;
+  return started === undefined ? 0 : Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+/** Aborts when the client goes away before the response is complete. */
+function disconnectSignal(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
+
+function providerKeyOf(request: FastifyRequest): string | undefined {
+  const auth = request.headers['authorization'];
+  if (typeof auth === 'string') {
+    const m = /^Bearer\s+(.+)$/i.exec(auth.trim());
+    if (m?.[1]) return m[1].trim();
+  }
+  const azure = request.headers['api-key'];
+  return typeof azure === 'string' && azure.trim() ? azure.trim() : undefined;
+}
+
+/** Relays an upstream HTTP error as the provider sent it; our own failures (network, timeout) in our shape. */
+function relayProviderError(reply: FastifyReply, err: ProviderError): FastifyReply | never {
+  if (err.body === null || err.body === undefined || err.code === 'network_error' || err.code === 'timeout') {
+    throw providerFailure(err);
+  }
+  if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
+  return reply
+    .status(err.status >= 400 && err.status <= 599 ? err.status : 502)
+    .type('application/json; charset=utf-8')
+    .serializer((p: unknown) => (typeof p === 'string' ? p : JSON.stringify(p)))
+    .send(typeof err.body === 'string' ? JSON.stringify({ error: { message: err.body } }) : err.body);
+}
+
+export function gatewayRoutes(gw: Gateway) {
+  return async (app: App) => {
+    app.addHook('onSend', async (request, reply, payload) => {
+      const extra = phases.get(request);
+      if (extra) {
+        const current = reply.getHeader('server-timing');
+        reply.header('server-timing', [current, ...extra].filter(Boolean).join(', '));
+      }
+      return payload;
+    });
+
+    app.post(
+      '/api/v1/gateway/chat',
+      {
+        config: { auth: { mode: 'apiKey', product: 'chat' } },
+        schema: {
+          operationId: 'gatewayChat',
+          tags: ['gateway'],
+          summary:
+            'Protected chat: injection check, tokenization, routing, provider call, rehydration (stream: true answers with Server-Sent Events)',
+          body: ChatBodySchema,
+          response: { 200: ChatResultSchema, ...errorResponses(401, 403, 404, 413, 429, 502, 504) },
+        },
+      },
+      async (request, reply) => {
+        const caller = callerOf(request);
+        const prepared = await gw.chat.prepare(
+          {
+            org: caller.org,
+            userId: caller.user?.id ?? null,
+            apiKeyId: caller.key?.id ?? null,
+            sourceIp: request.ip,
+          },
+          request.body,
+        );
+        if (request.body.stream) {
+          const dlpPhase = prepared.kind === 'ready' ? `, dlp;dur=${ms(prepared.dlpMs)}` : '';
+          const headers = reply.getHeaders();
+          reply.hijack();
+          const sink = openSse(reply.raw, {
+            ...headers,
+            'server-timing': `app;dur=${ms(sinceStart(request))}${dlpPhase}`,
+          });
+          if (prepared.kind === 'blocked') {
+            await sink.data({ type: 'token', content: prepared.result.response });
+            await sink.data({ type: 'meta', ...prepared.result });
+            await sink.data('[DONE]');
+            sink.end();
+            return;
+          }
+          await streamChat(gw.chat, prepared, sink).catch((err: unknown) => {
+            request.log.error({ err }, 'chat stream failed');
+            sink.end();
+          });
+          return;
+        }
+        if (prepared.kind === 'blocked') return prepared.result;
+        timing(request, 'dlp', prepared.dlpMs);
+        const { upstreamMs, ...result } = await gw.chat.complete(prepared, disconnectSignal(reply));
+        timing(request, 'upstream', upstreamMs);
+        return result;
+      },
+    );
+
+    const proxyRoute = (url: string, operationId: string, hide: boolean) =>
+      app.post(
+        url,
+        {
+          config: { auth: { mode: 'serviceKey', product: 'netproxy' } },
+          schema: {
+            operationId,
+            tags: ['gateway'],
+            summary:
+              'Provider proxy in the OpenAI chat-completions format: your provider key in Authorization, the service key in X-Service-Key',
+            ...(hide ? { hide: true } : {}),
+            params: ProviderParams,
+            body: ProxyBodySchema,
+            response: { 200: ProxyResponseSchema, ...errorResponses(401, 403, 404, 413, 429, 502, 504) },
+          },
+        },
+        async (request, reply) => {
+          const caller = callerOf(request);
+          const signal = disconnectSignal(reply);
+          const call = await gw.proxy.prepare(
+            { org: caller.org, userId: caller.key?.id ?? null, sourceIp: request.ip },
+            request.params.provider,
+            request.body as unknown as ChatRequest,
+            providerKeyOf(request),
+            signal,
+          );
+          timing(request, 'dlp', call.dlpMs);
+          const svc: Record<string, string> = { 'x-svc-tokenized-count': String(call.tokenCount) };
+          if (call.session) svc['x-svc-vault-session'] = call.session.id;
+
+          if (!request.body.stream) {
+            let out;
+            try {
+              out = await gw.proxy.complete(call);
+            } catch (err) {
+              if (err instanceof ProviderError) return relayProviderError(reply.headers(svc), err);
+              throw err;
+            }
+            timing(request, 'upstream', out.upstreamMs);
+            return reply
+              .headers({ ...svc, 'x-svc-rehydrated-count': String(out.restored) })
+              .type('application/json; charset=utf-8')
+              .serializer((p: unknown) => JSON.stringify(p))
+              .send(out.response);
+          }
+
+          let opened;
+          try {
+            opened = await gw.proxy.open(call);
+          } catch (err) {
+            if (err instanceof ProviderError) return relayProviderError(reply.headers(svc), err);
+            throw err;
+          }
+          const headers = reply.getHeaders();
+          reply.hijack();
+          const sink = openSse(
+            reply.raw,
+            {
+              ...headers,
+              ...svc,
+              'server-timing': `app;dur=${ms(sinceStart(request))}, dlp;dur=${ms(call.dlpMs)}, upstream;dur=${ms(opened.upstreamMs)}`,
+            },
+            { trailers: ['x-svc-rehydrated-count'] },
+          );
+          try {
+            const restored = await gw.proxy.pump(call, opened.stream, sink);
+            if (!sink.closed) reply.raw.addTrailers({ 'x-svc-rehydrated-count': String(restored) });
+          } catch (err) {
+            request.log.error({ err }, 'proxy stream failed');
+          }
+          sink.end();
+        },
+      );
+    proxyRoute('/api/v1/proxy/:provider/v1/chat/completions', 'providerProxy', false);
+    proxyRoute('/v1/proxy/:provider/v1/chat/completions', 'providerProxyShort', true);
+
+    app.get(
+      '/api/dashboard/gateway/force',
+      {
+        config: { auth: { mode: 'session' } },
+        schema: {
+          operationId: 'forceStatus',
+          tags: ['gateway'],
+          summary: 'Force mode status',
+          response: { 200: ForceStatusSchema, ...errorResponses(401, 403, 429) },
+        },
+      },
+      async (request) => gw.force.status(callerOf(request).org.id),
+    );
+
+    app.post(
+      '/api/dashboard/gateway/force',
+      {
+        config: { auth: { mode: 'session', roles: MANAGERS } },
+        schema: {
+          operationId: 'forceSwitch',
+          tags: ['gateway'],
+          summary: 'Switch force mode on or off (owner or admin)',
+          body: ForceSwitchBody,
+          response: { 200: ForceSwitchResult, ...errorResponses(401, 403, 429) },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        return gw.force.switch(caller.org, caller.user?.id ?? '', request.body.enabled);
+      },
+    );
+
+    app.get(
+      '/api/dashboard/gateway/providers',
+      {
+        config: { auth: { mode: 'session', roles: MANAGERS } },
+        schema: {
+          operationId: 'providerKeysList',
+          tags: ['gateway'],
+          summary: "The organization's provider keys for the protected chat (never the keys themselves)",
+          response: { 200: ProviderKeyList, ...errorResponses(401, 403, 429) },
+        },
+      },
+      async (request) => ({ providers: await gw.keys.list(callerOf(request).org.id) }),
+    );
+
+    app.get(
+      '/api/dashboard/gateway/providers/:provider',
+      {
+        config: { auth: { mode: 'session', roles: MANAGERS } },
+        schema: {
+          operationId: 'providerKeyGet',
+          tags: ['gateway'],
+          summary: 'Whether a key is stored for one provider',
+          params: ProviderParams,
+          response: { 200: ProviderKeySchema, ...errorResponses(401, 403, 404, 429) },
+        },
+      },
+      async (request) => gw.keys.get(callerOf(request).org.id, request.params.provider),
+    );
+
+    app.put(
+      '/api/dashboard/gateway/providers/:provider',
+      {
+        config: { auth: { mode: 'session', roles: MANAGERS } },
+        schema: {
+          operationId: 'providerKeyPut',
+          tags: ['gateway'],
+          summary: 'Store (or replace) the provider key the protected chat uses; sealed at rest, never returned',
+          params: ProviderParams,
+          body: ProviderKeyBody,
+          response: { 200: ProviderKeySchema, ...errorResponses(401, 403, 429) },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        return gw.keys.put(
+          caller.org.id,
+          request.params.provider,
+          {
+            apiKey: request.body.apiKey,
+            ...(request.body.baseUrl !== undefined ? { baseUrl: request.body.baseUrl } : {}),
+          },
+          caller.user?.id ?? null,
+        );
+      },
+    );
+
+    app.delete(
+      '/api/dashboard/gateway/providers/:provider',
+      {
+        config: { auth: { mode: 'session', roles: MANAGERS } },
+        schema: {
+          operationId: 'providerKeyDelete',
+          tags: ['gateway'],
+          summary: 'Remove a stored provider key',
+          params: ProviderParams,
+          response: { 200: DeletedSchema, ...errorResponses(401, 403, 404, 429) },
+        },
+      },
+      async (request) => {
+        await gw.keys.remove(callerOf(request).org.id, request.params.provider);
+        return { success: true };
+      },
+    );
+  };
+}

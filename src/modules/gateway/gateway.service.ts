@@ -1,0 +1,58 @@
+import type { Clock } from '../../platform/clock/index.js';
+import type { Sealer } from '../../platform/crypto/index.js';
+import type { Db } from '../../platform/storage/index.js';
+import type { Vault } from '../dlp/index.js';
+import type { LimitsService } from '../limits/index.js';
+import { createProviders, type ProviderId, type Providers } from '../providers/index.js';
+import { createChatService, type GatewayPublish } from './chat.service.js';
+import { createForceService, type ForcePublish } from './force.service.js';
+import { createProviderKeysService } from './provider-keys.service.js';
+import { createProxyService } from './proxy.service.js';
+import { createUsageRecorder } from './usage.recorder.js';
+
+export interface GatewayDeps {
+  db: Db;
+  clock: Clock;
+  sealer: Sealer;
+  vault: Vault;
+  limits: LimitsService;
+  /** Base URL overrides per provider (config.providerBaseUrls). */
+  providerBaseUrls?: Record<string, string>;
+  /** Supply adapters directly (tests); otherwise built from providerBaseUrls. */
+  providers?: Providers;
+  publish: GatewayPublish & ForcePublish;
+  idleTimeoutMs?: number;
+}
+
+/** Everything the gateway routes need, built once per process. */
+export function createGateway(deps: GatewayDeps) {
+  const providers =
+    deps.providers ??
+    createProviders({ baseUrls: (deps.providerBaseUrls ?? {}) as Partial<Record<ProviderId, string>> });
+  const usage = createUsageRecorder({ db: deps.db, clock: deps.clock });
+  const force = createForceService({ db: deps.db, clock: deps.clock, publish: deps.publish });
+  const keys = createProviderKeysService({ db: deps.db, sealer: deps.sealer, clock: deps.clock });
+  const common = {
+    db: deps.db,
+    vault: deps.vault,
+    providers,
+    usage,
+    publish: deps.publish,
+    ...(deps.idleTimeoutMs !== undefined ? { idleTimeoutMs: deps.idleTimeoutMs } : {}),
+  };
+  const chat = createChatService({ ...common, clock: deps.clock, keys, limits: deps.limits });
+  const proxy = createProxyService({ ...common, force });
+  return {
+    chat,
+    proxy,
+    force,
+    keys,
+    usage,
+    providers,
+    async close(): Promise<void> {
+      await usage.close();
+    },
+  };
+}
+
+export type Gateway = ReturnType<typeof createGateway>;

@@ -1,0 +1,137 @@
+import type { Clock } from '../../platform/clock/index.js';
+import type { Sealer } from '../../platform/crypto/index.js';
+import { AppError } from '../../platform/errors/index.js';
+import type { Db } from '../../platform/storage/index.js';
+import { isProviderId, PROVIDER_IDS, type ProviderId } from '../providers/index.js';
+import { createGatewayRepo } from './gateway.repo.js';
+
+export interface ProviderKeyView {
+  provider: ProviderId;
+  configured: boolean;
+  /** Last four characters of the stored key; null when none is stored. */
+  keyHint: string | null;
+  baseUrl: string | null;
+  updatedAt: string | null;
+  /** The offline model needs no key and is always available. */
+  builtIn: boolean;
+}
+
+export interface ProviderCredential {
+  provider: ProviderId;
+  apiKey: string;
+  baseUrl?: string;
+}
+
+/** Providers the protected chat may call for an organization, with its own keys (opened on demand). */
+export interface OrgCredentials {
+  available: ProviderId[];
+  get(provider: ProviderId): ProviderCredential | undefined;
+}
+
+/** The organization's own provider keys for the protected chat, sealed at rest and never returned. */
+export function createProviderKeysService(deps: { db: Db; sealer: Sealer; clock: Clock }) {
+  const repo = createGatewayRepo(deps.db);
+  const aad = (orgId: string, provider: string) => `gateway-key:${orgId}:${provider}`;
+
+  function checkProvider(provider: string): ProviderId {
+    if (!isProviderId(provider) || provider === 'parapet') {
+      throw new AppError(
+        'invalid_request',
+        `Unknown provider '${provider}'; use one of ${PROVIDER_IDS.filter((p) => p !== 'parapet').join(', ')}.`,
+      );
+    }
+    return provider;
+  }
+
+  async function list(orgId: string): Promise<ProviderKeyView[]> {
+    const rows = new Map((await repo.providerKeys(orgId)).map((r) => [r.provider, r]));
+    return PROVIDER_IDS.map((provider) => {
+      const row = rows.get(provider);
+      return {
+        provider,
+        configured: provider === 'parapet' || row !== undefined,
+        keyHint: row?.key_hint ?? null,
+        baseUrl: row?.base_url ?? null,
+        updatedAt: row?.updated_at ?? null,
+        builtIn: provider === 'parapet',
+      };
+    });
+  }
+
+  return {
+    list,
+
+    async get(orgId: string, provider: string): Promise<ProviderKeyView> {
+      const id = provider === 'parapet' ? 'parapet' : checkProvider(provider);
+      const view = (await list(orgId)).find((v) => v.provider === id);
+      if (!view) throw new AppError('not_found', `Provider '${provider}' is not configured.`);
+      return view;
+    },
+
+    async put(
+      orgId: string,
+      provider: string,
+      input: { apiKey: string; baseUrl?: string },
+      userId: string | null,
+    ): Promise<ProviderKeyView> {
+      const id = checkProvider(provider);
+      const apiKey = input.apiKey.trim();
+      if (apiKey.length < 8) throw new AppError('invalid_request', "The field 'apiKey' is too short to be a provider key.");
+      let baseUrl: string | null = null;
+      if (input.baseUrl !== undefined && input.baseUrl !== '') {
+        let url: URL;
+        try {
+          url = new URL(input.baseUrl);
+        } catch {
+          throw new AppError('invalid_request', "The field 'baseUrl' must be an absolute https URL.");
+        }
+        if (url.protocol !== 'https:') throw new AppError('invalid_request', "The field 'baseUrl' must use https.");
+        baseUrl = url.toString().replace(/\/+$/, '');
+      } else if (id === 'azure') {
+        throw new AppError(
+          'invalid_request',
+          "Azure OpenAI needs 'baseUrl': the resource address, https://{resource}.openai.azure.com.",
+        );
+      }
+      await repo.upsertProviderKey({
+        org_id: orgId,
+        provider: id,
+        key_sealed: deps.sealer.seal(apiKey, aad(orgId, id)),
+        key_hint: apiKey.slice(-4),
+        base_url: baseUrl,
+        updated_by: userId,
+        updated_at: deps.clock.now().toISOString(),
+      });
+      return (await list(orgId)).find((v) => v.provider === id) as ProviderKeyView;
+    },
+
+    async remove(orgId: string, provider: string): Promise<void> {
+      const id = checkProvider(provider);
+      if (!(await repo.deleteProviderKey(orgId, id))) {
+        throw new AppError('not_found', `No key is stored for provider '${id}'.`);
+      }
+    },
+
+    /** What the protected chat can call for this organization right now. */
+    async credentials(orgId: string): Promise<OrgCredentials> {
+      const rows = await repo.providerKeys(orgId);
+      const byId = new Map<ProviderId, (typeof rows)[number]>();
+      for (const r of rows) if (isProviderId(r.provider)) byId.set(r.provider, r);
+      return {
+        available: ['parapet', ...byId.keys()],
+        get(provider) {
+          if (provider === 'parapet') return { provider, apiKey: '' };
+          const row = byId.get(provider);
+          if (!row) return undefined;
+          return {
+            provider,
+            apiKey: deps.sealer.open(row.key_sealed, aad(orgId, provider)),
+            ...(row.base_url ? { baseUrl: row.base_url } : {}),
+          };
+        },
+      };
+    },
+  };
+}
+
+export type ProviderKeysService = ReturnType<typeof createProviderKeysService>;

@@ -1,0 +1,226 @@
+import { AppError } from '../../platform/errors/index.js';
+import type { Db } from '../../platform/storage/index.js';
+import { dlpEventData, dlpSettingsOf, type Vault, type VaultSession } from '../dlp/index.js';
+import type { Organization } from '../orgs/index.js';
+import {
+  type CallContext,
+  type ChatChunk,
+  type ChatRequest,
+  type ChatResponse,
+  estimateCost,
+  estimateMessagesTokens,
+  estimateTokens,
+  findModel,
+  isProviderId,
+  openStreamWithFallback,
+  type ProviderAdapter,
+  ProviderError,
+  type ProviderId,
+  type Providers,
+  type Usage,
+} from '../providers/index.js';
+import type { GatewayPublish } from './chat.service.js';
+import type { ForceService } from './force.service.js';
+import { tokenizeFields } from './protect.js';
+import { ChunkRehydrator, rehydrateResponse } from './rehydrate-response.js';
+import type { SseSink } from './sse.js';
+import { textFieldsOf } from './text-fields.js';
+import type { UsageRecorder } from './usage.recorder.js';
+
+/** Provider values of the proxy path: the spec's list plus groq; "the service itself" is the offline model. */
+export const PROXY_ALIASES: Record<string, ProviderId> = { parapet: 'parapet', service: 'parapet' };
+
+export function proxyProviderOf(value: string): ProviderId {
+  const id = PROXY_ALIASES[value] ?? value;
+  if (!isProviderId(id)) {
+    throw new AppError(
+      'invalid_request',
+      `Unknown provider '${value}'. Use openai, anthropic, google, mistral, azure, cohere, openrouter, together, fireworks, groq or parapet.`,
+    );
+  }
+  return id;
+}
+
+export interface ProxyCaller {
+  org: Organization;
+  userId: string | null;
+  sourceIp: string | null;
+}
+
+export interface ProxyCall {
+  org: Organization;
+  provider: ProviderId;
+  adapter: ProviderAdapter;
+  request: ChatRequest;
+  ctx: CallContext;
+  session: VaultSession | null;
+  tokenCount: number;
+  dlpMs: number;
+}
+
+/** The provider proxy: OpenAI chat-completions in and out, tokenized on the way up, rehydrated on the way down. */
+export function createProxyService(deps: {
+  db: Db;
+  vault: Vault;
+  providers: Providers;
+  force: ForceService;
+  usage: UsageRecorder;
+  publish: GatewayPublish;
+  idleTimeoutMs?: number;
+}) {
+  const idleTimeoutMs = deps.idleTimeoutMs ?? 120_000;
+
+  function record(call: ProxyCall, reported: Usage | null | undefined, answer: string, outcome: 'ok' | 'aborted' | 'error') {
+    const prompt = reported?.prompt_tokens ?? estimateMessagesTokens(call.request.messages);
+    const completion = reported?.completion_tokens ?? estimateTokens(answer);
+    const model = findModel(`${call.provider}/${call.request.model}`);
+    deps.usage.record({
+      orgId: call.org.id,
+      endpoint: 'proxy',
+      provider: call.provider,
+      model: String(call.request.model ?? ''),
+      promptTokens: prompt,
+      completionTokens: completion,
+      cost: model ? estimateCost(model, prompt, completion) : 0,
+      source: reported ? 'provider' : 'estimated',
+      outcome,
+    });
+  }
+
+  return {
+    async prepare(
+      caller: ProxyCaller,
+      providerParam: string,
+      body: ChatRequest,
+      providerKey: string | undefined,
+      signal: AbortSignal,
+    ): Promise<ProxyCall> {
+      const provider = proxyProviderOf(providerParam);
+      await deps.force.assertProxyAllowed(caller.org.id);
+      const adapter = deps.providers.get(provider);
+      if (!adapter) throw new AppError('invalid_request', `Provider '${providerParam}' is not available.`);
+      if (provider !== 'parapet' && !providerKey) {
+        throw new AppError(
+          'invalid_request',
+          'Send your provider key as Authorization: Bearer <key>; Parapet passes it through and never stores it.',
+        );
+      }
+      const started = performance.now();
+      const dlp = dlpSettingsOf(caller.org.settings);
+      const { fields, commit } = textFieldsOf(body);
+      const outcome = await tokenizeFields(deps.vault, caller.org.id, fields, dlp, {
+        hooks: {
+          onBlocked: async (entities, preview) => {
+            await deps.publish(
+              deps.db,
+              caller.org,
+              'dlp.blocked',
+              dlpEventData(entities, preview, {
+                action: 'BLOCKED',
+                userId: caller.userId,
+                ...(caller.sourceIp ? { sourceIp: caller.sourceIp } : {}),
+              }),
+            );
+          },
+          within: async (trx, entities, tokenized, sessionId) => {
+            await deps.publish(
+              trx,
+              caller.org,
+              'dlp.violation',
+              dlpEventData(entities, tokenized, {
+                action: 'REDACTED',
+                sessionId,
+                userId: caller.userId,
+                ...(caller.sourceIp ? { sourceIp: caller.sourceIp } : {}),
+              }),
+            );
+          },
+        },
+      });
+      commit();
+      return {
+        org: caller.org,
+        provider,
+        adapter,
+        request: body,
+        ctx: { apiKey: providerKey ?? '', signal, idleTimeoutMs },
+        session: outcome.session,
+        tokenCount: outcome.tokenCount,
+        dlpMs: performance.now() - started,
+      };
+    },
+
+    /** Throws ProviderError for upstream failures, so the route can relay them in the provider's shape. */
+    async complete(call: ProxyCall): Promise<{ response: ChatResponse; restored: number; upstreamMs: number }> {
+      const started = performance.now();
+      let response: ChatResponse;
+      try {
+        response = await call.adapter.chat({ ...call.request, stream: false }, call.ctx);
+      } catch (err) {
+        if (err instanceof ProviderError && err.code === 'aborted') record(call, null, '', 'aborted');
+        throw err;
+      }
+      const upstreamMs = performance.now() - started;
+      const answer = response.choices.map((c) => (typeof c.message?.content === 'string' ? c.message.content : '')).join('');
+      record(call, response.usage, answer, 'ok');
+      const restored = call.session ? rehydrateResponse(response, call.session.map) : 0;
+      return { response, restored, upstreamMs };
+    },
+
+    /** Opens the upstream stream up to its first chunk: errors before it still have an HTTP status to use. */
+    async open(call: ProxyCall): Promise<{ stream: AsyncIterable<ChatChunk>; upstreamMs: number }> {
+      const started = performance.now();
+      const opened = await openStreamWithFallback([
+        { adapter: call.adapter, request: { ...call.request, stream: true }, ctx: call.ctx },
+      ]);
+      return { stream: opened.value, upstreamMs: performance.now() - started };
+    },
+
+    /** Relays the chunks, rehydrated, as OpenAI SSE; returns the number of tokens restored. */
+    async pump(call: ProxyCall, stream: AsyncIterable<ChatChunk>, sink: SseSink): Promise<number> {
+      const rehydrator = call.session ? new ChunkRehydrator(call.session.map) : null;
+      let last: ChatChunk | undefined;
+      let reported: Usage | null | undefined;
+      let answer = '';
+      let outcome: 'ok' | 'aborted' | 'error' = 'ok';
+      try {
+        for await (const chunk of stream) {
+          last = chunk;
+          if (chunk.usage) reported = chunk.usage;
+          for (const c of chunk.choices) if (typeof c.delta?.content === 'string') answer += c.delta.content;
+          if (rehydrator && !rehydrator.transform(chunk)) continue;
+          if (!(await sink.data(chunk)) || sink.closed) {
+            outcome = 'aborted';
+            break;
+          }
+        }
+        if (outcome === 'ok') {
+          const tail = rehydrator?.finish(last);
+          if (tail) await sink.data(tail);
+          await sink.data('[DONE]');
+        }
+      } catch (err) {
+        if (sink.closed || (err instanceof ProviderError && err.code === 'aborted')) outcome = 'aborted';
+        else {
+          outcome = 'error';
+          // After the first byte the status is sent: the error goes in-band, as OpenAI does.
+          const body =
+            err instanceof ProviderError && err.body && typeof err.body === 'object' && 'error' in err.body
+              ? err.body
+              : {
+                  error: {
+                    message: err instanceof ProviderError ? err.message : 'The stream failed.',
+                    type: 'upstream_error',
+                    code: err instanceof ProviderError ? err.code : 'internal_error',
+                  },
+                };
+          await sink.data(body);
+        }
+      }
+      record(call, outcome === 'ok' ? reported : null, answer, outcome);
+      return rehydrator?.restored ?? 0;
+    },
+  };
+}
+
+export type ProxyService = ReturnType<typeof createProxyService>;

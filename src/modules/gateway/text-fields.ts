@@ -1,0 +1,71 @@
+import type { ChatRequest } from '../providers/index.js';
+
+/** One text-carrying place of a request that tokenization reads and rewrites. */
+export interface TextField {
+  /** A JSON-path-like name for protection.tokenizedFields, e.g. messages[2].content. */
+  name: string;
+  text: string;
+  set(value: string): void;
+}
+
+/**
+ * Every text field of an OpenAI chat request that may carry personal data: message contents of all roles
+ * (strings and text parts), tool-call arguments (the string values inside the JSON, so the JSON stays
+ * valid) and tool results. Other part types (images, and thinking/signature blocks some clients send) are
+ * left exactly as they are: changing a signed thinking block makes the provider refuse the next turn.
+ * `commit()` writes the tool-call argument JSON back after the leaves were set.
+ */
+export function textFieldsOf(req: ChatRequest): { fields: TextField[]; commit(): void } {
+  const fields: TextField[] = [];
+  const commits: Array<() => void> = [];
+  req.messages.forEach((m, i) => {
+    if (!m || typeof m !== 'object') return;
+    const content = m.content as unknown;
+    if (typeof content === 'string') {
+      fields.push({ name: `messages[${i}].content`, text: content, set: (v) => (m.content = v) });
+    } else if (Array.isArray(content)) {
+      content.forEach((part: unknown, j) => {
+        const p = part as { type?: unknown; text?: unknown };
+        if (p && p.type === 'text' && typeof p.text === 'string') {
+          fields.push({ name: `messages[${i}].content[${j}].text`, text: p.text, set: (v) => (p.text = v) });
+        }
+      });
+    }
+    (m.tool_calls ?? []).forEach((call, k) => {
+      const fn = call?.function;
+      if (!fn || typeof fn.arguments !== 'string') return;
+      const name = `messages[${i}].tool_calls[${k}].function.arguments`;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(fn.arguments);
+      } catch {
+        fields.push({ name, text: fn.arguments, set: (v) => (fn.arguments = v) });
+        return;
+      }
+      const before = fields.length;
+      collectLeaves(parsed, name, fields, (next) => (parsed = next));
+      if (fields.length > before) commits.push(() => (fn.arguments = JSON.stringify(parsed)));
+    });
+  });
+  return {
+    fields,
+    commit() {
+      for (const c of commits) c();
+    },
+  };
+}
+
+function collectLeaves(value: unknown, name: string, out: TextField[], replaceRoot: (v: unknown) => void): void {
+  if (typeof value === 'string') {
+    out.push({ name, text: value, set: replaceRoot });
+    return;
+  }
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => collectLeaves(v, name, out, (next) => (value[i] = next)));
+    return;
+  }
+  if (value && typeof value === 'object') {
+    const obj = value as Record<string, unknown>;
+    for (const key of Object.keys(obj)) collectLeaves(obj[key], name, out, (next) => (obj[key] = next));
+  }
+}
