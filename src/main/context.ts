@@ -8,6 +8,7 @@ import { type AuthService, createAuthService } from '../modules/auth/index.js';
 import { type DetectionService, createDetectionService } from '../modules/detection/index.js';
 import { type DlpService, type Vault, createDlpService, createVault } from '../modules/dlp/index.js';
 import { type EventPublisher, createEventPublisher } from '../modules/events/index.js';
+import { type Gateway, createGateway } from '../modules/gateway/index.js';
 import { type HallucinationService, createHallucinationService } from '../modules/hallucination/index.js';
 import { type KeysService, createKeysService } from '../modules/keys/index.js';
 import { type LimitsService, createLimitsService } from '../modules/limits/index.js';
@@ -29,6 +30,7 @@ export interface Context {
   auth: AuthService;
   vault: Vault;
   dlp: DlpService;
+  gateway: Gateway;
   hallucination: HallucinationService;
   detection: DetectionService;
   close(): Promise<void>;
@@ -92,6 +94,15 @@ export async function createContext(config: Config, options: ContextOptions = {}
       publish: (db, org, type, data) => events.publish(db, org, type, data),
       forgetOrg: (id) => auth.forgetOrg(id),
     });
+    const gateway = createGateway({
+      db: storage.db,
+      clock,
+      sealer,
+      vault,
+      limits,
+      providerBaseUrls: config.providerBaseUrls,
+      publish: (db, org, type, data) => events.publish(db, org, type, data),
+    });
     const hallucination = createHallucinationService({ db: storage.db, clock, limits });
     return {
       config,
@@ -107,9 +118,11 @@ export async function createContext(config: Config, options: ContextOptions = {}
       auth,
       vault,
       dlp,
+      gateway,
       hallucination,
       detection,
       async close() {
+        await gateway.close();
         await limits.close();
         await cache.close();
         await storage.close();

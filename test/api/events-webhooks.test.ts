@@ -193,6 +193,7 @@ describe('webhook delivery', () => {
         detail.body.attempts.map((a: { responseCode: number; errorClass: string }) => [a.responseCode, a.errorClass]),
         [[500, 'http_status'], [502, 'http_status'], [503, 'http_status'], [500, 'http_status'], [500, 'http_status']],
       );
+      clock.set(new Date());
       const rec = await t.request('POST', `/api/webhooks/${hook.id}/recover`, {
         cookie,
         body: { since: new Date(start - 1000).toISOString() },

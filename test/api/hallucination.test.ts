@@ -38,7 +38,12 @@ const DE = [
 const CASES: { lang: string; sources: string[]; claim: string; verdict: string }[] = [
   { lang: 'en', sources: EN, claim: 'The Rhine flows into the North Sea.', verdict: 'supported' },
   { lang: 'en', sources: EN, claim: 'The Rhine is about 2,500 kilometres long.', verdict: 'contradicted' },
-  { lang: 'en', sources: EN, claim: 'The Rhine is famous for its vineyards and castles.', verdict: 'unsupported' },
+  {
+    lang: 'en',
+    sources: EN,
+    claim: 'The Rhine is famous for its vineyards and castles.',
+    verdict: 'unsupported',
+  },
   {
     lang: 'en',
     sources: EN,
@@ -47,7 +52,12 @@ const CASES: { lang: string; sources: string[]; claim: string; verdict: string }
   },
   { lang: 'fr', sources: FR, claim: 'La tour Eiffel a été achevée en 1889.', verdict: 'supported' },
   { lang: 'fr', sources: FR, claim: 'La tour Eiffel a été achevée en 1925.', verdict: 'contradicted' },
-  { lang: 'fr', sources: FR, claim: 'La tour Eiffel est peinte en rouge chaque année.', verdict: 'unsupported' },
+  {
+    lang: 'fr',
+    sources: FR,
+    claim: 'La tour Eiffel est peinte en rouge chaque année.',
+    verdict: 'unsupported',
+  },
   {
     lang: 'fr',
     sources: FR,
@@ -78,7 +88,8 @@ function assertCheckShape(body: any, sources: string[]) {
     if (e.source_index >= 0) {
       assert.ok(e.source_index < sources.length);
       // The match is text of the cited source, not a paraphrase of it.
-      for (const sentence of e.match.split(/(?<=\.) /)) assert.ok(sources[e.source_index]!.includes(sentence));
+      for (const sentence of e.match.split(/(?<=\.) /))
+        assert.ok(sources[e.source_index]!.includes(sentence));
     }
   }
 }
@@ -114,7 +125,9 @@ describe('POST /api/v1/hallucination', () => {
   it('accepts sources at the documented limits, beyond the server-wide body limit', async () => {
     // Two bytes per character in UTF-8: 20 × 50,000 characters make a 2 MB body, twice the default limit.
     const sentence = 'Die Brücke über den Fluß wurde ganz aus Stahl gebaut und ist grün gestrichen. ';
-    const big = sentence.repeat(Math.ceil(LIMITS.maxSourceChars / sentence.length)).slice(0, LIMITS.maxSourceChars);
+    const big = sentence
+      .repeat(Math.ceil(LIMITS.maxSourceChars / sentence.length))
+      .slice(0, LIMITS.maxSourceChars);
     const sources = Array.from({ length: LIMITS.maxSources }, () => big);
     const res = await check(mine, { claim: 'Die Brücke ist grün gestrichen.', sources });
     assert.equal(res.status, 200, res.text);
@@ -136,7 +149,11 @@ describe('bad input answers 400 naming the problem', () => {
     },
     { what: 'no sources', body: { claim: 'The Rhine is long.', sources: [] }, names: /'sources'/ },
     { what: 'missing sources', body: { claim: 'The Rhine is long.' }, names: /'sources'.*required/ },
-    { what: 'sources not an array', body: { claim: 'The Rhine is long.', sources: 'EN' }, names: /'sources'.*array/ },
+    {
+      what: 'sources not an array',
+      body: { claim: 'The Rhine is long.', sources: 'EN' },
+      names: /'sources'.*array/,
+    },
     {
       what: 'a source that is not a string',
       body: { claim: 'The Rhine is long.', sources: ['The Rhine is long.', 42] },
@@ -147,13 +164,21 @@ describe('bad input answers 400 naming the problem', () => {
       body: { claim: 'The Rhine is long.', sources: [{ text: 'The Rhine is long.' }] },
       names: /'sources\[0\]'.*string/,
     },
-    { what: 'an empty source', body: { claim: 'The Rhine is long.', sources: [''] }, names: /'sources\[0\]'.*empty/ },
+    {
+      what: 'an empty source',
+      body: { claim: 'The Rhine is long.', sources: [''] },
+      names: /'sources\[0\]'.*empty/,
+    },
     {
       what: 'a blank source',
       body: { claim: 'The Rhine is long.', sources: ['The Rhine is long.', '  '] },
       names: /'sources\[1\]'.*blank/,
     },
-    { what: 'too many sources', body: { claim: 'The Rhine is long.', sources: tooMany }, names: /'sources'.*20/ },
+    {
+      what: 'too many sources',
+      body: { claim: 'The Rhine is long.', sources: tooMany },
+      names: /'sources'.*20/,
+    },
     {
       what: 'a source too large',
       body: { claim: 'The Rhine is long.', sources: ['ok', 'b'.repeat(LIMITS.maxSourceChars + 1)] },
@@ -205,7 +230,12 @@ describe('bad input answers 400 naming the problem', () => {
   ];
   for (const b of BAD_CORRECTIONS) {
     it(`correction: ${b.what}`, async () => {
-      const body = { originalClaim: 'The sky is blue.', correctedClaim: 'The sky is grey.', source: 'x', ...b.body };
+      const body = {
+        originalClaim: 'The sky is blue.',
+        correctedClaim: 'The sky is grey.',
+        source: 'x',
+        ...b.body,
+      };
       const res = await correct(mine, JSON.parse(JSON.stringify(body)));
       assert.equal(res.status, 400, res.text);
       assert.equal(res.body.error, 'invalid_request');
@@ -226,7 +256,11 @@ describe('corrections', () => {
     const before = await check(tenant, { claim: WRONG, sources: SOURCES });
     assert.equal(before.body.verdict, 'supported');
 
-    const stored = await correct(tenant, { originalClaim: WRONG, correctedClaim: RIGHT, source: 'pricing page 2026' });
+    const stored = await correct(tenant, {
+      originalClaim: WRONG,
+      correctedClaim: RIGHT,
+      source: 'pricing page 2026',
+    });
     assert.equal(stored.status, 201, stored.text);
     assert.match(stored.body.id, /^cor_[0-9A-Za-z]{22}$/);
     assert.equal(stored.body.createdAt, clock.now().toISOString());
@@ -247,7 +281,10 @@ describe('corrections', () => {
       assert.equal(e.verdict, 'contradicted');
     }
     // Unrelated claims of the same organization keep their verdict.
-    const unrelated = await check(tenant, { claim: 'The premium plan includes priority support by phone.', sources: SOURCES });
+    const unrelated = await check(tenant, {
+      claim: 'The premium plan includes priority support by phone.',
+      sources: SOURCES,
+    });
     assert.equal(unrelated.body.verdict, 'supported');
     // Another organization never sees them.
     for (const tn of [bystander, other]) {
@@ -257,11 +294,15 @@ describe('corrections', () => {
     }
 
     // Deleting it restores the sources' verdict at once (the cache is invalidated on write).
-    const del = await t.request('DELETE', `/api/v1/hallucination/corrections/${stored.body.id}`, { key: tenant.al });
+    const del = await t.request('DELETE', `/api/v1/hallucination/corrections/${stored.body.id}`, {
+      key: tenant.al,
+    });
     assert.equal(del.status, 200);
     assert.deepEqual(del.body, { deleted: true, id: stored.body.id });
     assert.equal((await check(tenant, { claim: WRONG, sources: SOURCES })).body.verdict, 'supported');
-    const again = await t.request('DELETE', `/api/v1/hallucination/corrections/${stored.body.id}`, { key: tenant.al });
+    const again = await t.request('DELETE', `/api/v1/hallucination/corrections/${stored.body.id}`, {
+      key: tenant.al,
+    });
     assert.equal(again.status, 404);
     assert.equal(again.body.error, 'not_found');
   });
@@ -285,7 +326,9 @@ describe('corrections', () => {
   it("cannot delete another organization's correction (404) and it stays in force", async () => {
     const owner = await t.tenant();
     const stored = await correct(owner, { originalClaim: WRONG, correctedClaim: RIGHT, source: 'pricing' });
-    const res = await t.request('DELETE', `/api/v1/hallucination/corrections/${stored.body.id}`, { key: other.al });
+    const res = await t.request('DELETE', `/api/v1/hallucination/corrections/${stored.body.id}`, {
+      key: other.al,
+    });
     assert.equal(res.status, 404);
     assert.equal(res.body.error, 'not_found');
     assert.equal((await check(owner, { claim: WRONG, sources: SOURCES })).body.verdict, 'contradicted');
@@ -303,7 +346,8 @@ describe('corrections', () => {
       });
       ids.push(r.body.id);
     }
-    const list = (q: string, tn = tenant) => t.request('GET', `/api/v1/hallucination/corrections${q}`, { key: tn.al });
+    const list = (q: string, tn = tenant) =>
+      t.request('GET', `/api/v1/hallucination/corrections${q}`, { key: tn.al });
     const p1 = await list('?perPage=2');
     assert.equal(p1.status, 200);
     assert.deepEqual(
@@ -321,7 +365,10 @@ describe('corrections', () => {
     assert.equal(dflt.body.pagination.perPage, 20);
     assert.equal(dflt.body.corrections.length, 3);
     const empty = await list('', await t.tenant());
-    assert.deepEqual(empty.body, { corrections: [], pagination: { total: 0, page: 1, perPage: 20, limit: 500 } });
+    assert.deepEqual(empty.body, {
+      corrections: [],
+      pagination: { total: 0, page: 1, perPage: 20, limit: 500 },
+    });
     for (const q of ['?page=0', '?perPage=0', '?perPage=101', '?page=x', '?sort=asc']) {
       const bad = await list(q);
       assert.equal(bad.status, 400, q);
@@ -342,7 +389,10 @@ describe('corrections', () => {
       created_at: at,
     }));
     for (let i = 0; i < rows.length; i += 100) {
-      await t.ctx.storage.db.insertInto('hallucination_corrections').values(rows.slice(i, i + 100)).execute();
+      await t.ctx.storage.db
+        .insertInto('hallucination_corrections')
+        .values(rows.slice(i, i + 100))
+        .execute();
     }
     const full = await correct(tenant, { originalClaim: 'A is 1.', correctedClaim: 'A is 2.', source: 'x' });
     assert.equal(full.status, 409, full.text);

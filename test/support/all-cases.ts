@@ -3,3 +3,5 @@ import './foundation-cases.js';
 import './dlp-cases.js';
 import './detection-cases.js';
 import './hallucination-cases.js';
+import './events-cases.js';
+import './gateway-cases.js';

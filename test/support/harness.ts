@@ -7,6 +7,7 @@ import { buildApi } from '../../src/main/api.js';
 import { type Context, createContext } from '../../src/main/context.js';
 import type { App } from '../../src/platform/http/index.js';
 import type { Clock } from '../../src/platform/clock/index.js';
+import type { Logger } from '../../src/platform/log/index.js';
 import { loadConfig } from '../../src/platform/config/index.js';
 import type { Organization } from '../../src/modules/orgs/index.js';
 import type { Plan, Product, Role } from '../../src/modules/plans/index.js';
@@ -51,6 +52,7 @@ export interface TestResponse {
 
 export interface TestServerOptions {
   clock?: Clock;
+  logger?: Logger;
   env?: Record<string, string>;
   /** Share the database and Redis prefix of another server (for multi-instance tests). */
   shareWith?: TestServer;
@@ -82,7 +84,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   };
   const config = loadConfig(env);
-  const ctx = await createContext(config, options.clock ? { clock: options.clock } : {});
+  const ctx = await createContext(config, {
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
   const app = await buildApi(ctx);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();

@@ -196,7 +196,10 @@ export function analyzeText(text: string, options: DetectionOptions = {}): Analy
  * The analysis plus every match (the result lists at most MAX_MATCHES), for sanitisation, which must
  * remove every malicious span even in a long text full of them.
  */
-export function analyzeFull(text: string, options: DetectionOptions = {}): { result: AnalysisResult; all: PatternMatch[] } {
+export function analyzeFull(
+  text: string,
+  options: DetectionOptions = {},
+): { result: AnalysisResult; all: PatternMatch[] } {
   const thresholds = resolveThresholds(options.thresholds);
   const kind = contextKind(options.context);
   const { views, signals } = buildViews(text);

@@ -99,14 +99,16 @@ export interface Payload {
   text: string;
 }
 
-const CANDIDATES: { source: Payload['source']; re: RegExp }[] = [
-  { source: 'base64', re: /[A-Za-z0-9+/_-]{16,}={0,2}/g },
-  {
-    source: 'hex',
-    re: /(?:\\x[0-9a-fA-F]{2}){6,}|(?:[0-9a-fA-F]{2}[ :]){6,}[0-9a-fA-F]{2}|[0-9a-fA-F]{16,}/g,
-  },
-  { source: 'unicode_escape', re: /(?:\\u[0-9a-fA-F]{4}){4,}/g },
-  { source: 'html_entities', re: /(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});){4,}/g },
+// Each regex matches maximal runs (greedy, no minimum length), so a scan is one pass over the text; the
+// minimum length is checked afterwards. A pattern like [a-z]{16,} would rescan every shorter word from each
+// of its letters.
+const CANDIDATES: { source: Payload['source']; re: RegExp; min: number }[] = [
+  { source: 'base64', re: /[A-Za-z0-9+/_-]+={0,2}/g, min: 16 },
+  { source: 'hex', re: /(?:\\x[0-9a-fA-F]{2})+/g, min: 24 },
+  { source: 'hex', re: /(?:[0-9a-fA-F]{2}[ :])+[0-9a-fA-F]{2}/g, min: 20 },
+  { source: 'hex', re: /[0-9a-fA-F]+/g, min: 16 },
+  { source: 'unicode_escape', re: /(?:\\u[0-9a-fA-F]{4})+/g, min: 24 },
+  { source: 'html_entities', re: /(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});)+/g, min: 16 },
 ];
 
 function decodeCandidate(source: Payload['source'], raw: string): string | null {
@@ -168,9 +170,10 @@ export function findPayloads(text: string): Payload[] {
     const decoded = decodeCandidate('url_encoding', text.slice(start, end));
     if (decoded && looksLikeText(decoded)) found.push({ source: 'url_encoding', start, end, text: decoded });
   }
-  for (const { source, re } of CANDIDATES) {
+  for (const { source, re, min } of CANDIDATES) {
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      if (m[0].length < min) continue;
       const decoded = decodeCandidate(source, m[0]);
       if (decoded && looksLikeText(decoded)) {
         found.push({ source, start: m.index, end: m.index + m[0].length, text: decoded });

@@ -50,7 +50,10 @@ describe('per-organization cache', () => {
 
   it('does not cache a failed load', async () => {
     const cache = make(new ManualClock());
-    await assert.rejects(cache.get('o', async () => Promise.reject(new Error('db down'))), /db down/);
+    await assert.rejects(
+      cache.get('o', async () => Promise.reject(new Error('db down'))),
+      /db down/,
+    );
     assert.deepEqual(await cache.get('o', async () => ['ok']), ['ok']);
   });
 
@@ -63,7 +66,7 @@ describe('per-organization cache', () => {
     assert.equal(cache.size(), 2);
     assert.deepEqual(await cache.get('a', async () => ['reloaded']), ['aaaa']);
     assert.deepEqual(await cache.get('b', async () => ['b2']), ['b2']);
-    // 'b2' (2) + 'cc' (2) + 'a' ... weight stays within 10
+    // c was the least recently used, so it made room for b2
     assert.ok(cache.weight() <= 10);
     await cache.get('d', async () => ['dddddddddd']);
     assert.equal(cache.weight(), 10);

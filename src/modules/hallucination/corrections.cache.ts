@@ -45,7 +45,10 @@ export function createOrgCache<T>(options: OrgCacheOptions<T>): OrgCache<T> {
     const weight = options.weigh(value);
     if (weight > options.maxWeight) return;
     // Map order is insertion order and hits re-insert, so the first key is the least recently used.
-    while (entries.size > 0 && (entries.size >= options.maxOrgs || totalWeight + weight > options.maxWeight)) {
+    while (
+      entries.size > 0 &&
+      (entries.size >= options.maxOrgs || totalWeight + weight > options.maxWeight)
+    ) {
       const oldest = entries.keys().next().value;
       if (oldest === undefined) break;
       drop(oldest);

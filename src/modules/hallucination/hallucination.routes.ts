@@ -68,7 +68,11 @@ export function hallucinationRoutes(service: HallucinationService, options: { bo
         },
       },
       async (request) =>
-        service.list(callerOf(request).org.id, request.query.page ?? 1, request.query.perPage ?? DEFAULT_PER_PAGE),
+        service.list(
+          callerOf(request).org.id,
+          request.query.page ?? 1,
+          request.query.perPage ?? DEFAULT_PER_PAGE,
+        ),
     );
 
     app.delete(

@@ -49,7 +49,11 @@ export const CheckResponse = Type.Object({
   verdict: VerdictSchema,
   evidence: Type.Array(EvidenceSchema),
   claims: Type.Array(
-    Type.Object({ text: Type.String(), verdict: VerdictSchema, score: Type.Number({ minimum: 0, maximum: 1 }) }),
+    Type.Object({
+      text: Type.String(),
+      verdict: VerdictSchema,
+      score: Type.Number({ minimum: 0, maximum: 1 }),
+    }),
     { description: 'the atomic sub-claims the claim was split into' },
   ),
   language: Type.String({ description: 'en, fr, de, or und when undetermined' }),

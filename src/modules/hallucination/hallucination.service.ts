@@ -69,7 +69,9 @@ function validateCheck(claim: string, sources: string[]): void {
   sources.forEach((s, i) => {
     if (blank(s)) throw invalid(`The body field 'sources[${i}]' must not be blank.`);
     if (s.length > LIMITS.maxSourceChars)
-      throw invalid(`The body field 'sources[${i}]' must be at most ${LIMITS.maxSourceChars} characters long.`);
+      throw invalid(
+        `The body field 'sources[${i}]' must be at most ${LIMITS.maxSourceChars} characters long.`,
+      );
   });
 }
 
@@ -95,7 +97,11 @@ export function createHallucinationService(deps: HallucinationServiceOptions) {
     maxOrgs: CACHE_MAX_ORGS,
     weigh: (list) =>
       list.reduce(
-        (n, k) => n + k.correction.originalClaim.length + k.correction.correctedClaim.length + k.correction.source.length,
+        (n, k) =>
+          n +
+          k.correction.originalClaim.length +
+          k.correction.correctedClaim.length +
+          k.correction.source.length,
         0,
       ),
     maxWeight: CACHE_MAX_CHARS,

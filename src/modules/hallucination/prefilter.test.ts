@@ -28,7 +28,10 @@ describe('correction prefilter', () => {
       candidateCorrections('Our warehouse holds 300 pallets.', keyed).map((c) => c.id),
       ['b', 'c'],
     );
-    assert.deepEqual(candidateCorrections('Toner is needed weekly.', keyed).map((c) => c.id), ['a']);
+    assert.deepEqual(
+      candidateCorrections('Toner is needed weekly.', keyed).map((c) => c.id),
+      ['a'],
+    );
     assert.deepEqual(candidateCorrections('Nothing related at all.', keyed), []);
   });
 
@@ -44,7 +47,12 @@ describe('correction prefilter', () => {
     for (const f of ALL_FACTS) {
       const unrelated = ALL_FACTS.find((o) => o.lang === f.lang && o !== f)!;
       const sources = [f.decoy, unrelated.doc];
-      for (const claim of [f.sup, f.alt, f.sup.replace(f.num[0], f.num[1]), f.alt.replace(f.num[0], f.num[1])]) {
+      for (const claim of [
+        f.sup,
+        f.alt,
+        f.sup.replace(f.num[0], f.num[1]),
+        f.alt.replace(f.num[0], f.num[1]),
+      ]) {
         const few = candidateCorrections(claim, keyed);
         dropped += corrections.length - few.length;
         assert.deepEqual(

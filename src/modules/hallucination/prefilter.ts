@@ -21,7 +21,10 @@ const SHORT_STOPWORDS = new Set(
 );
 
 function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 export function wordKeys(text: string): Set<string> {

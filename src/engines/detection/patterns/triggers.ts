@@ -70,6 +70,12 @@ export function triggersOf(source: string, depth = 0): Trigger[] | null {
   }
   let s = source;
   while (s.startsWith(String.raw`\b`)) s = s.slice(2);
+  // Look-arounds consume nothing: the words after them still open the match.
+  while (/^\(\?<?[!=]/.test(s)) {
+    const close = closeOf(s, 0);
+    if (close < 0) return null;
+    s = s.slice(close + 1);
+  }
   if (depth > 4) return null;
   if (s.startsWith('(?:')) {
     const close = closeOf(s, 0);

@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { createEventWorkers, type EventWorkers } from '../../src/main/worker.js';
+import { ManualClock } from '../../src/platform/clock/index.js';
+import { startHecFake, type HecFake } from '../receivers/splunk-hec-fake.js';
+import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
+
+const TOKEN = 'hec-secret-token-7f3c';
+
+let t: TestServer;
+let clock: ManualClock;
+let workers: EventWorkers;
+let hec: HecFake;
+let tenant: Tenant;
+let cookie: string;
+
+before(async () => {
+  clock = new ManualClock(new Date());
+  t = await startTestServer({ clock });
+  workers = createEventWorkers(t.ctx);
+  hec = await startHecFake(TOKEN);
+});
+after(async () => {
+  await workers.close();
+  await hec.close();
+  await t.close();
+});
+beforeEach(async () => {
+  tenant = await t.tenant({ plan: 'business' });
+  cookie = await tenant.session('owner');
+});
+
+async function splunk(extra: Record<string, unknown> = {}) {
+  const res = await t.request('POST', '/api/saas/siem/integrations', {
+    cookie,
+    body: {
+      platform: 'SPLUNK',
+      name: 'Corp Splunk',
+      eventTypes: ['DETECTION', 'AUDIT'],
+      config: { hecUrl: hec.url, hecToken: TOKEN, index: 'security', sourcetype: 'parapet' },
+      ...extra,
+    },
+  });
+  assert.equal(res.status, 201, res.text);
+  return res.body as { id: string };
+}
+
+const publish = (type: string, data: Record<string, unknown> = {}) =>
+  t.ctx.events.publishFor(t.ctx.storage.db, tenant.org.id, type as 'detection.created', data);
+
+const status = async (id: string) => (await t.request('GET', `/api/saas/siem/integrations/${id}`, { cookie })).body.status;
+const envelopeIds = () => hec.envelopes.map((e) => (e['fields'] as { event_id: string }).event_id);
+
+describe('SIEM integrations', () => {
+  it('needs the Business plan', async () => {
+    const pro = await t.tenant({ plan: 'pro' });
+    const res = await t.request('POST', '/api/saas/siem/integrations', {
+      cookie: await pro.session('owner'),
+      body: { platform: 'SPLUNK', name: 'x', config: { hecUrl: hec.url, hecToken: TOKEN } },
+    });
+    assert.equal(res.status, 403);
+    assert.equal(res.body.error, 'plan_required');
+  });
+
+  it('accepts every platform shape of the spec, seals secrets and never returns them', async () => {
+    const shapes = [
+      { platform: 'SPLUNK', name: 's', config: { hecUrl: 'https://splunk.example.com:8088', hecToken: 'tok-aaaaaaaaaaaa' } },
+      { platform: 'ELASTIC', name: 'ec', config: { cloudId: 'dep:ZXUtd2VzdC0xLmF3cy5mb3VuZC5pbyRjZWM2ZjI2MWE3NGJmMjRjZTMzYmI4ODExYjg0Mjk0ZiRjZWM2ZjI2MWE3NGJmMjRjZTMzYmI4ODExYjg0Mjk0Zg==', apiKey: 'key-bbbbbbbbbbbb', index: 'sec-{yyyy.MM}' } },
+      { platform: 'ELASTIC', name: 'ed', config: { url: 'https://es.example.com:9200', username: 'u', password: 'pw-cccccccccccc', index: 'sec' } },
+      { platform: 'DATADOG', name: 'd', config: { apiKey: 'dd-dddddddddddd', site: 'datadoghq.eu', service: 'parapet', tags: ['team:sec'] } },
+      { platform: 'SYSLOG', name: 'sy', config: { host: 'siem.example.com', port: 6514, protocol: 'TLS', format: 'CEF', facility: 'LOCAL0', appName: 'parapet' } },
+      { type: 'PRELUDE', name: 'p', endpoint: 'https://prelude.example.com/idmef', credentials: { apiKey: 'pr-eeeeeeeeeeee', agentId: 'a1', analyzerId: 'an1' } },
+      { type: 'WAZUH', name: 'w', endpoint: 'https://wazuh.example.com:9200', credentials: { username: 'admin', password: 'wz-ffffffffffff', agentId: '001' } },
+      { type: 'OPENSEARCH', name: 'o', endpoint: 'https://os.example.com:9200', credentials: { username: 'admin', password: 'os-gggggggggggg', index: 'sec' } },
+      { platform: 'WEBHOOK', name: 'cw', config: { url: 'https://collector.example.com/in', secret: 'wh-hhhhhhhhhhhhhhhh' } },
+    ];
+    const secrets = ['tok-aaaa', 'key-bbbb', 'pw-cccc', 'dd-dddd', 'pr-eeee', 'wz-ffff', 'os-gggg', 'wh-hhhh'];
+    for (const body of shapes) {
+      const res = await t.request('POST', '/api/saas/siem/integrations', { cookie, body });
+      assert.equal(res.status, 201, `${body.name}: ${res.text}`);
+      assert.match(res.body.id, /^siem_/);
+      assert.equal(res.body.status.circuit, 'closed');
+    }
+    const list = await t.request('GET', '/api/saas/siem/integrations', { cookie: await tenant.session('viewer') });
+    assert.equal(list.status, 200);
+    assert.equal(list.body.integrations.length, shapes.length);
+    for (const s of secrets) assert.ok(!list.text.includes(s), `${s} not returned`);
+    const splunkView = list.body.integrations.find((i: { name: string }) => i.name === 's');
+    assert.deepEqual(splunkView.secretFields, ['config.hecToken']);
+    assert.equal(splunkView.config.hecUrl, 'https://splunk.example.com:8088');
+    const rows = await t.ctx.storage.db.selectFrom('siem_integrations').selectAll().where('org_id', '=', tenant.org.id).execute();
+    const stored = JSON.stringify(rows);
+    for (const s of secrets) assert.ok(!stored.includes(s), `${s} sealed at rest`);
+  });
+
+  it('refuses a body that matches no platform shape', async () => {
+    const res = await t.request('POST', '/api/saas/siem/integrations', {
+      cookie,
+      body: { platform: 'SPLUNK', name: 'x', config: { hecUrl: hec.url } },
+    });
+    assert.equal(res.status, 400);
+  });
+
+  it('forwards matching events, filters the rest, and keeps secrets on update', async () => {
+    const { id } = await splunk({ minSeverity: 'MEDIUM' });
+    const before = hec.envelopes.length;
+    const det = await publish('detection.created', { severity: 'HIGH', riskScore: 90, category: 'DAN_JAILBREAK' });
+    await publish('detection.created', { severity: 'LOW' }); // below minSeverity
+    await publish('user.joined', { userId: 'u1' }); // AUTHENTICATION: not subscribed
+    const quota = await publish('quota.exceeded', { product: 'detection' }); // AUDIT, MEDIUM
+    await workers.runDue();
+    assert.deepEqual(envelopeIds().slice(before), [det!.id, quota!.id]);
+    const st = await status(id);
+    assert.equal(st.queued, 0);
+    assert.equal(st.delivered, 2);
+    const upd = await t.request('PATCH', `/api/saas/siem/integrations/${id}`, {
+      cookie,
+      body: { eventTypes: ['AUTHENTICATION'], config: { index: 'auth' } },
+    });
+    assert.equal(upd.status, 200, upd.text);
+    assert.equal(upd.body.config.index, 'auth');
+    const user = await publish('user.removed', { userId: 'u1' });
+    await workers.runDue();
+    assert.equal(envelopeIds().at(-1), user!.id, 'token kept across the update');
+  });
+
+  it('opens the breaker while the SIEM fails, keeps events queued, then drains them in creation order', async () => {
+    const { id } = await splunk();
+    const before = hec.envelopes.length;
+    hec.fail({ status: 503, body: { text: 'Server is busy', code: 9 } });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await publish('detection.created', { severity: 'HIGH', n: i }))!.id);
+    await workers.runDue();
+    let st = await status(id);
+    assert.equal(st.circuit, 'open');
+    assert.equal(st.queued, 5);
+    assert.equal(st.consecutiveFailures, 1);
+    const requests = hec.requests.length;
+    await workers.runDue();
+    assert.equal(hec.requests.length, requests, 'no network call while open');
+    hec.fail('reset');
+    clock.advance(new Date(st.nextAttemptAt).getTime() - clock.now().getTime());
+    await workers.runDue();
+    st = await status(id);
+    assert.equal(st.consecutiveFailures, 2);
+    assert.equal(st.queued, 5);
+    clock.advance(new Date(st.nextAttemptAt).getTime() - clock.now().getTime());
+    for (let i = 5; i < 8; i++) ids.push((await publish('detection.created', { severity: 'HIGH', n: i }))!.id);
+    await workers.runDue();
+    await workers.runDue();
+    st = await status(id);
+    assert.equal(st.circuit, 'closed');
+    assert.equal(st.queued, 0);
+    assert.deepEqual(envelopeIds().slice(before), ids, 'every event once, oldest first');
+  });
+
+  it('dead-letters events the SIEM refuses for good, shows them, and retries them on request', async () => {
+    const { id } = await splunk();
+    hec.fail({ status: 400, body: { text: 'Invalid data format', code: 6 } });
+    const ev = await publish('detection.created', { severity: 'HIGH' });
+    await workers.runDue();
+    const st = await status(id);
+    assert.equal(st.deadLettered, 1);
+    assert.equal(st.queued, 0);
+    assert.equal(st.circuit, 'closed');
+    const dl = await t.request('GET', `/api/saas/siem/integrations/${id}/dead-letters`, { cookie });
+    assert.equal(dl.status, 200);
+    assert.equal(dl.body.deadLetters[0].eventId, ev!.id);
+    assert.match(dl.body.deadLetters[0].error, /400/);
+    const retry = await t.request('POST', `/api/saas/siem/integrations/${id}/dead-letters/retry`, { cookie });
+    assert.equal(retry.body.requeued, 1);
+    await workers.runDue();
+    assert.equal(envelopeIds().at(-1), ev!.id);
+    assert.equal((await status(id)).deadLettered, 0);
+  });
+
+  it('keeps events on authentication failures instead of dropping them', async () => {
+    const { id } = await splunk({ config: { hecUrl: hec.url, hecToken: 'wrong-token' } });
+    await publish('detection.created', { severity: 'HIGH' });
+    await workers.runDue();
+    const st = await status(id);
+    assert.equal(st.queued, 1);
+    assert.equal(st.deadLettered, 0);
+    assert.match(st.lastError, /403/);
+    await t.request('PATCH', `/api/saas/siem/integrations/${id}`, { cookie, body: { config: { hecToken: TOKEN } } });
+    await workers.runDue();
+    assert.equal((await status(id)).queued, 0);
+  });
+
+  it('tests the connection on request', async () => {
+    const { id } = await splunk();
+    const ok = await t.request('POST', `/api/saas/siem/integrations/${id}/test`, { cookie });
+    assert.equal(ok.status, 200, ok.text);
+    assert.equal(ok.body.success, true);
+    assert.equal(ok.body.responseCode, 200);
+    hec.fail({ status: 503 });
+    const bad = await t.request('POST', `/api/saas/siem/integrations/${id}/test`, { cookie });
+    assert.equal(bad.body.success, false);
+    assert.equal(bad.body.responseCode, 503);
+  });
+
+  it('moves the oldest events past the queue bound to the dead-letter state, never silently', async () => {
+    const { id } = await splunk();
+    await t.ctx.storage.db.updateTable('siem_integrations').set({ queue_limit: 3 }).where('id', '=', id).execute();
+    hec.fail({ status: 503 });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await publish('detection.created', { severity: 'HIGH' }))!.id);
+    await workers.runDue();
+    const st = await status(id);
+    assert.equal(st.queued, 3);
+    assert.equal(st.deadLettered, 2);
+    const dl = await t.request('GET', `/api/saas/siem/integrations/${id}/dead-letters`, { cookie });
+    assert.deepEqual(dl.body.deadLetters.map((d: { eventId: string }) => d.eventId), ids.slice(0, 2));
+    assert.match(dl.body.deadLetters[0].error, /queue_full/);
+  });
+});

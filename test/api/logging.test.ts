@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import { createLogger } from '../../src/platform/log/index.js';
+import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
+
+const lines: string[] = [];
+const sink = new Writable({
+  write(chunk, _enc, done) {
+    lines.push(chunk.toString());
+    done();
+  },
+});
+let t: TestServer;
+let tenant: Tenant;
+
+before(async () => {
+  t = await startTestServer({ logger: createLogger('trace', sink) });
+  tenant = await t.tenant({ plan: 'pro' });
+});
+after(async () => t.close());
+
+describe('logs', () => {
+  it('carry request ids but never keys, cookies, bodies, query strings or personal data', async () => {
+    const secretText = 'Jane Roe, IBAN CH93 0076 2011 6238 5295 7, jane.roe@example.com';
+    await t.request('POST', '/api/v1/dlp/analyze?token=query-secret', { key: tenant.al, body: { text: secretText } });
+    await t.request('GET', '/api/v1/stats', { headers: { 'x-api-key': tenant.sw } });
+    const cookie = await tenant.session('owner');
+    await t.request('GET', '/api/dashboard/keys', { cookie });
+    await t.request('POST', '/api/dashboard/auth/login', { body: { email: 'x@example.test', password: 'hunter2-password' } });
+    await new Promise((r) => setTimeout(r, 50));
+    const all = lines.join('');
+    assert.ok(all.includes('req_'), 'request ids are logged');
+    for (const secret of [tenant.al, tenant.sw, cookie.split('=')[1]!, 'CH93', 'jane.roe@example.com', 'Jane Roe', 'hunter2-password', 'query-secret']) {
+      assert.equal(all.includes(secret), false, `logs must not contain ${secret.slice(0, 12)}…`);
+    }
+  });
+});
