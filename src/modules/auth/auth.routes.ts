@@ -55,7 +55,7 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
     const need = request.routeOptions.config.auth;
     if (!need) {
       const url = request.routeOptions.url ?? '';
-      if (!url || !url.startsWith('/api/') || PUBLIC_PREFIXES.some((p) => url.startsWith(p))) return;
+      if (!url?.startsWith('/api/') || PUBLIC_PREFIXES.some((p) => url.startsWith(p))) return;
       throw new AppError('internal_error', `route ${url} declares no authentication mode`);
     }
     if (need.mode === 'public') return;

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { patternCategories, patternCount } from '../../engines/detection/index.js';
 import { type App, errorResponses } from '../../platform/http/index.js';
-import { callerOf } from '../auth/index.js';
+import { type Caller, callerOf } from '../auth/index.js';
 import type { LimitsService } from '../limits/index.js';
 import {
   AnalysisSchema,
@@ -15,6 +15,7 @@ import {
 import type { DetectionService, RequestInfo } from './detection.service.js';
 
 const ERRORS = errorResponses(401, 403, 413, 429);
+type TextInput = { text: string; context?: string | undefined };
 const AUTH = { auth: { mode: 'apiKey', product: 'detection' } } as const;
 
 function info(request: FastifyRequest): RequestInfo {
@@ -29,60 +30,51 @@ function info(request: FastifyRequest): RequestInfo {
 export function detectionRoutes(deps: { limits: LimitsService; detection: DetectionService }) {
   const { detection } = deps;
   return async (app: App) => {
-    app.post(
-      '/api/v1/analyze',
+    const textRoutes = [
       {
-        config: AUTH,
-        schema: {
-          operationId: 'analyze',
-          tags: ['detection'],
-          summary: 'Full analysis: risk score, severity, recommended action, categories and matched spans',
-          body: TextBody,
-          response: { 200: AnalysisSchema, ...ERRORS },
+        path: '/api/v1/analyze',
+        operationId: 'analyze',
+        summary: 'Full analysis: risk score, severity, recommended action, categories and matched spans',
+        response: AnalysisSchema,
+        run: async (caller: Caller, body: TextInput, i: RequestInfo) => {
+          const r = await detection.analyze(caller, body.text, body.context, i);
+          // The matched text itself stays out of the response: offsets point into the caller's own text.
+          return { ...r, matches: r.matches.map(({ match: _m, ...rest }) => rest) };
         },
       },
-      async (request) => {
-        const r = await detection.analyze(
-          callerOf(request),
-          request.body.text,
-          request.body.context,
-          info(request),
-        );
-        return { ...r, matches: r.matches.map(({ match: _m, ...rest }) => rest) };
-      },
-    );
-
-    app.post(
-      '/api/v1/detect',
       {
-        config: AUTH,
-        schema: {
-          operationId: 'detect',
-          tags: ['detection'],
-          summary: 'Boolean verdict: is this an injection or jailbreak?',
-          body: TextBody,
-          response: { 200: DetectionSchema, ...ERRORS },
-        },
+        path: '/api/v1/detect',
+        operationId: 'detect',
+        summary: 'Boolean verdict: is this an injection or jailbreak?',
+        response: DetectionSchema,
+        run: (caller: Caller, body: TextInput, i: RequestInfo) =>
+          detection.detect(caller, body.text, body.context, i),
       },
-      async (request) =>
-        detection.detect(callerOf(request), request.body.text, request.body.context, info(request)),
-    );
-
-    app.post(
-      '/api/v1/sanitize',
       {
-        config: AUTH,
-        schema: {
-          operationId: 'sanitize',
-          tags: ['detection'],
-          summary: 'The text without its malicious parts; benign text comes back unchanged',
-          body: TextBody,
-          response: { 200: SanitizationSchema, ...ERRORS },
-        },
+        path: '/api/v1/sanitize',
+        operationId: 'sanitize',
+        summary: 'The text without its malicious parts; benign text comes back unchanged',
+        response: SanitizationSchema,
+        run: (caller: Caller, body: TextInput, i: RequestInfo) =>
+          detection.sanitize(caller, body.text, body.context, i),
       },
-      async (request) =>
-        detection.sanitize(callerOf(request), request.body.text, request.body.context, info(request)),
-    );
+    ];
+    for (const r of textRoutes) {
+      app.post(
+        r.path,
+        {
+          config: AUTH,
+          schema: {
+            operationId: r.operationId,
+            tags: ['detection'],
+            summary: r.summary,
+            body: TextBody,
+            response: { 200: r.response, ...ERRORS },
+          },
+        },
+        async (request) => r.run(callerOf(request), request.body, info(request)),
+      );
+    }
 
     app.get(
       '/api/v1/stats',

@@ -157,15 +157,12 @@ export function createVault(deps: { db: Db; sealer: Sealer; clock: Clock; shared
         [...s.map.byToken.entries()].map(([token, e]) => ({ token, type: e.type, value: e.value })),
       );
       const result = tokenize(text, map, s.key, detectOptions(settings));
-      const fresh = result.tokens.filter((t) => t.isNew);
-      const seen = new Set<string>();
-      const rows = fresh
-        .filter((t) => (seen.has(t.token) ? false : (seen.add(t.token), true)))
-        .map((t) => ({
-          token: t.token,
-          type: map.byToken.get(t.token)?.type ?? t.type,
-          value_sealed: sealer.seal(map.byToken.get(t.token)?.value ?? '', aad(orgId, s.id)),
-        }));
+      const newTokens = new Map(result.tokens.filter((t) => t.isNew).map((t) => [t.token, t]));
+      const rows = [...newTokens.values()].map((t) => ({
+        token: t.token,
+        type: map.byToken.get(t.token)?.type ?? t.type,
+        value_sealed: sealer.seal(map.byToken.get(t.token)?.value ?? '', aad(orgId, s.id)),
+      }));
       await db.transaction().execute(async (trx) => {
         const r = createDlpRepo(trx);
         if (isNewSession) {
