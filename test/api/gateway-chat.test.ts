@@ -212,19 +212,4 @@ describe('protected chat with the organization provider keys', () => {
     assert.ok(aborted.completion_tokens > 0);
     assert.ok(aborted.prompt_tokens > 0);
   });
-
-  it('keeps a slow reader from pulling the whole upstream answer into memory', async () => {
-    fake.setBehavior({ reply: 'x'.repeat(32_000_000), chunkSize: 64_000 });
-    const res = await rawPost(
-      `${t.url}/api/v1/gateway/chat`,
-      { authorization: `Bearer ${org.sw}` },
-      { message: 'flood me', stream: true, routing: { preferredModel: 'openai/gpt-4o-mini' } },
-      { readBytes: 1, then: 'pause' },
-    );
-    await new Promise((r) => setTimeout(r, 500));
-    const upstream = fake.lastRequest();
-    assert.equal(upstream?.completed, false, 'backpressure reached the provider');
-    res.stop();
-    await fake.waitFor(() => fake.lastRequest()?.closedEarly === true, 3000);
-  });
 });

@@ -102,13 +102,21 @@ function subjectOf(clause: string): string {
     (w, i) => i > 0 && (AUXILIARIES.has(w.toLowerCase()) || /^\p{Ll}+ed$/u.test(w)),
   );
   if (verb > 0 && verb <= 6) return words.slice(0, verb).join(' ');
+  // Otherwise the leading noun phrase: determiners, then a run of capitalised words (with name particles
+  // such as "of" or "von" inside it); it ends at the first other word, so an object like "the North Sea"
+  // never becomes part of the subject.
+  let i = 0;
+  while (i < words.length && i < 3 && SUBJECT_OPENERS.has(fold(words[i]!))) i++;
   let last = -1;
-  for (let i = 0; i < Math.min(6, words.length); i++) {
-    if (/^\d/.test(words[i]!)) break;
-    if (/^\p{Lu}/u.test(words[i]!)) last = i;
+  for (; i < Math.min(8, words.length); i++) {
+    const w = words[i]!;
+    if (/^\p{Lu}/u.test(w)) last = i;
+    else if (!(last >= 0 && NAME_PARTICLES.has(w) && /^\p{Lu}/u.test(words[i + 1] ?? ''))) break;
   }
   return last >= 0 ? words.slice(0, last + 1).join(' ') : '';
 }
+
+const NAME_PARTICLES = new Set(['of', 'de', 'du', 'des', 'la', 'le', 'von', 'van', 'der', 'den', 'di', 'da', 'del']);
 
 /** A verb phrase split off by coordination gets the subject of the first clause back. */
 function withSubject(part: string, subject: string): string {

@@ -1,0 +1,186 @@
+// Added latency of the provider proxy and the protected pipeline over a direct call to the same upstream.
+// Three processes: the upstream (bench/gateway/upstream.ts), the real server (bin/parapet serve) and this
+// load generator. Latency: sequential requests over keep-alive, direct and gateway interleaved in rounds,
+// median of round medians for p50 and p99 over all samples; "added" is gateway minus direct.
+// Throughput: autocannon at fixed offered rates (overallRate, open loop), highest rate carried with no
+// errors and p99 under the bound.
+// Run: npm run bench:gateway   (ROUNDS, PER_ROUND, P99_BOUND_MS, SECONDS change the figures' sample.)
+import { type ChildProcess, spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { startBenchServer } from '../support/server.js';
+
+const ROUNDS = Number(process.env['ROUNDS'] ?? 10);
+const PER_ROUND = Number(process.env['PER_ROUND'] ?? 100);
+const P99_BOUND_MS = Number(process.env['P99_BOUND_MS'] ?? 25);
+const SECONDS = Number(process.env['SECONDS'] ?? 5);
+
+async function startUpstream(): Promise<{ url: string; child: ChildProcess }> {
+  const script = fileURLToPath(new URL('./upstream.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (b) => (out += b.toString()));
+  const deadline = Date.now() + 30_000;
+  while (!/listening on (http:\/\/\S+)/.test(out)) {
+    if (Date.now() > deadline) throw new Error('upstream did not start');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { url: /listening on (http:\/\/\S+)/.exec(out)![1]!, child };
+}
+
+// Synthetic conversation material (invented people and numbers), about 4 KB over ten messages.
+const FILLER =
+  'We reviewed the quarterly plan, the open questions about the supplier contract and the schedule for the migration of the reporting tools. ';
+function conversation(withPii: boolean): Array<{ role: string; content: string }> {
+  const pii = [
+    'Please send the contract to Anna Keller at anna.keller@example.com.',
+    'Call me on +41 44 668 18 00 if anything changes.',
+    'The refund goes to IBAN CH93 0076 2011 6238 5295 7.',
+    'Jean Dupont (jean.dupont@example.org) approves the budget.',
+    'My colleague Maria Rossi can be reached at +39 06 6988 4000.',
+    'Invoices go to billing@example.net, attention Peter Meier.',
+  ];
+  const messages: Array<{ role: string; content: string }> = [{ role: 'system', content: 'You are a careful assistant for the finance team.' }];
+  for (let i = 0; i < 9; i++) {
+    const extra = withPii ? ` ${pii[i % pii.length]}` : ' Nothing else to add for this part of the discussion.';
+    messages.push({ role: i % 2 === 0 ? 'user' : 'assistant', content: `${FILLER.repeat(3)}${extra}` });
+  }
+  return messages;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One request; resolves with milliseconds to the full body (or to the first content chunk for streams). */
+function timed(url: string, headers: Record<string, string>, body: string, firstChunk: boolean): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      let seen = '';
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        resolve(Number(process.hrtime.bigint() - started) / 1e6);
+      };
+      res.on('data', (b: Buffer) => {
+        if (res.statusCode !== 200) return;
+        if (firstChunk && !done) {
+          seen += b.toString();
+          if (/"content":"[^"]/.test(seen)) finish();
+        }
+      });
+      res.on('end', () => {
+        if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode} from ${url}`));
+        else finish();
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const median = (v: number[]) => {
+  const s = [...v].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const pct = (v: number[], p: number) => {
+  const s = [...v].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+async function added(
+  label: string,
+  direct: () => Promise<number>,
+  gateway: () => Promise<number>,
+): Promise<{ p50: number; p99: number }> {
+  for (let i = 0; i < 200; i++) {
+    await direct();
+    await gateway();
+  }
+  const d: number[] = [];
+  const g: number[] = [];
+  const roundMedians: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const rd: number[] = [];
+    const rg: number[] = [];
+    for (let i = 0; i < PER_ROUND; i++) {
+      rd.push(await direct());
+      rg.push(await gateway());
+    }
+    d.push(...rd);
+    g.push(...rg);
+    roundMedians.push(median(rg) - median(rd));
+  }
+  const out = { p50: median(roundMedians), p99: pct(g, 99) - pct(d, 99) };
+  console.log(
+    `${label.padEnd(52)} direct p50 ${median(d).toFixed(3)} p99 ${pct(d, 99).toFixed(3)} | gateway p50 ${median(g).toFixed(3)} p99 ${pct(g, 99).toFixed(3)} | added p50 ${out.p50.toFixed(3)} ms, p99 ${out.p99.toFixed(3)} ms`,
+  );
+  return out;
+}
+
+const upstream = await startUpstream();
+const server = await startBenchServer({ PARAPET_PROVIDER_OPENAI_BASE_URL: `${upstream.url}/v1` });
+try {
+  const proxyUrl = `${server.url}/api/v1/proxy/openai/v1/chat/completions`;
+  const directUrl = `${upstream.url}/v1/chat/completions`;
+  const gwHeaders = { authorization: 'Bearer sk-bench-provider-key', 'x-service-key': server.al };
+  const directHeaders = { authorization: 'Bearer sk-bench-provider-key' };
+  const plain = JSON.stringify({ model: 'gpt-4o-mini', messages: conversation(false) });
+  const pii = JSON.stringify({ model: 'gpt-4o-mini', messages: conversation(true) });
+  const streamed = (b: string) => JSON.stringify({ ...JSON.parse(b), stream: true });
+  console.log(`payloads: no personal data ${plain.length} bytes, with personal data ${pii.length} bytes`);
+  console.log(`sequential, ${ROUNDS} rounds x ${PER_ROUND} pairs, latencies in ms`);
+
+  await added(
+    'provider proxy, 4 KB, no personal data',
+    () => timed(directUrl, directHeaders, plain, false),
+    () => timed(proxyUrl, gwHeaders, plain, false),
+  );
+  await added(
+    'provider proxy, 4 KB, with personal data',
+    () => timed(directUrl, directHeaders, pii, false),
+    () => timed(proxyUrl, gwHeaders, pii, false),
+  );
+  await added(
+    'stream first token, no personal data',
+    () => timed(directUrl, directHeaders, streamed(plain), true),
+    () => timed(proxyUrl, gwHeaders, streamed(plain), true),
+  );
+  await added(
+    'stream first token, with personal data',
+    () => timed(directUrl, directHeaders, streamed(pii), true),
+    () => timed(proxyUrl, gwHeaders, streamed(pii), true),
+  );
+
+  console.log(`\nthroughput (autocannon, open loop at fixed offered rates, ${SECONDS} s each, p99 bound ${P99_BOUND_MS} ms)`);
+  for (const [label, body] of [
+    ['provider proxy, no personal data', plain],
+    ['provider proxy, with personal data', pii],
+  ] as const) {
+    let best = 0;
+    for (const rate of [1000, 1500, 2000, 2500, 3000, 4000, 5000]) {
+      const r = await autocannon({
+        url: proxyUrl,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...gwHeaders },
+        body,
+        connections: 64,
+        overallRate: rate,
+        duration: SECONDS,
+      });
+      const rps = Math.round(r.requests.average);
+      const ok = r.errors === 0 && r.non2xx === 0 && r.latency.p99 <= P99_BOUND_MS && rps >= rate * 0.95;
+      console.log(
+        `${label.padEnd(40)} offered ${String(rate).padStart(5)}/s  carried ${String(rps).padStart(5)}/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors}${ok ? '' : '  (over bound)'}`,
+      );
+      if (!ok) break;
+      best = rps;
+    }
+    console.log(`${label}: ${best} req/s carried with p99 <= ${P99_BOUND_MS} ms and no errors`);
+  }
+} finally {
+  await server.stop();
+  upstream.child.kill('SIGTERM');
+}

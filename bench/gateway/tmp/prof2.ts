@@ -1,0 +1,15 @@
+import { spawn } from 'node:child_process';
+import autocannon from 'autocannon';
+import { startBenchServer } from '/work/main/bench/support/server.js';
+const child = spawn(process.execPath, ['--import', 'tsx', '/work/main/bench/gateway/upstream.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+let out = '';
+child.stdout!.on('data', (b) => (out += b));
+while (!/listening on (\S+)/.test(out)) await new Promise((r) => setTimeout(r, 20));
+const up = /listening on (\S+)/.exec(out)![1]!;
+const server = await startBenchServer({ PARAPET_PROVIDER_OPENAI_BASE_URL: `${up}/v1`, NODE_OPTIONS: '--cpu-prof --cpu-prof-dir=/tmp/prof' });
+const FILLER = 'We reviewed the quarterly plan, the open questions about the supplier contract and the schedule for the migration of the reporting tools. ';
+const body = JSON.stringify({ model: 'gpt-4o-mini', messages: Array.from({ length: 9 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: FILLER.repeat(3) })) });
+const r = await autocannon({ url: `${server.url}/api/v1/proxy/openai/v1/chat/completions`, method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer sk-x', 'x-service-key': server.al }, body, connections: 16, duration: 5 });
+console.log('rps', r.requests.average, 'p50', r.latency.p50, 'p99', r.latency.p99, 'non2xx', r.non2xx);
+await server.stop();
+child.kill();

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createTokenMap } from '../../engines/dlp/index.js';
+import type { ChatChunk, ChatResponse } from '../providers/index.js';
+import { ChunkRehydrator, rehydrateResponse } from './rehydrate-response.js';
+
+const TOKEN = 'TKN_NAME_0123abcg';
+const VALUE = 'Zoë "Z" Müller\\';
+const map = () => createTokenMap([{ token: TOKEN, type: 'NAME', value: VALUE }]);
+
+function chunkOf(delta: ChatChunk['choices'][number]['delta'], finish: string | null = null): ChatChunk {
+  return { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] };
+}
+
+/** Feeds `pieces` through a rehydrator the way the proxy does and joins what comes out. */
+function run(pieces: ChatChunk[]): { content: string; args: string; sent: number; restored: number } {
+  const r = new ChunkRehydrator(map());
+  let content = '';
+  let args = '';
+  let sent = 0;
+  const take = (c: ChatChunk) => {
+    sent++;
+    for (const ch of c.choices) {
+      content += ch.delta.content ?? '';
+      for (const tc of ch.delta.tool_calls ?? []) args += tc.function?.arguments ?? '';
+    }
+  };
+  for (const p of pieces) if (r.transform(p)) take(p);
+  const tail = r.finish(pieces[pieces.length - 1]);
+  if (tail) take(tail);
+  return { content, args, sent, restored: r.restored };
+}
+
+describe('ChunkRehydrator', () => {
+  const text = `Hello ${TOKEN}, and again ${TOKEN}.`;
+
+  it('restores content tokens split at every boundary, with and without a finishing chunk', () => {
+    for (let a = 1; a < text.length; a++) {
+      for (const withFinish of [true, false]) {
+        const pieces = [chunkOf({ role: 'assistant', content: '' }), chunkOf({ content: text.slice(0, a) }), chunkOf({ content: text.slice(a) })];
+        if (withFinish) pieces.push(chunkOf({}, 'stop'));
+        const out = run(pieces);
+        assert.equal(out.content, `Hello ${VALUE}, and again ${VALUE}.`, `split at ${a}`);
+        assert.equal(out.restored, 2);
+      }
+    }
+  });
+
+  it('restores tool-call arguments with JSON escaping, split at every boundary', () => {
+    const json = JSON.stringify({ who: TOKEN, n: 1 });
+    for (let a = 1; a < json.length; a++) {
+      const out = run([
+        chunkOf({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] }),
+        chunkOf({ tool_calls: [{ index: 0, function: { arguments: json.slice(0, a) } }] }),
+        chunkOf({ tool_calls: [{ index: 0, function: { arguments: json.slice(a) } }] }),
+        chunkOf({}, 'tool_calls'),
+      ]);
+      assert.deepEqual(JSON.parse(out.args), { who: VALUE, n: 1 }, `split at ${a}`);
+    }
+  });
+
+  it('drops chunks whose only text is held back, and keeps usage-only chunks', () => {
+    const r = new ChunkRehydrator(map());
+    assert.equal(r.transform(chunkOf({ content: 'TKN_NA' })), false);
+    const usage: ChatChunk = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } };
+    assert.equal(r.transform(usage), true);
+  });
+});
+
+describe('rehydrateResponse', () => {
+  it('restores message text and tool-call arguments', () => {
+    const res: ChatResponse = {
+      id: 'r',
+      object: 'chat.completion',
+      created: 1,
+      model: 'm',
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'stop',
+          message: {
+            role: 'assistant',
+            content: `Dear ${TOKEN}`,
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: JSON.stringify({ to: TOKEN }) } }],
+          },
+        },
+      ],
+    };
+    assert.equal(rehydrateResponse(res, map()), 2);
+    assert.equal(res.choices[0]?.message.content, `Dear ${VALUE}`);
+    assert.deepEqual(JSON.parse(res.choices[0]?.message.tool_calls?.[0]?.function.arguments ?? ''), { to: VALUE });
+  });
+});
