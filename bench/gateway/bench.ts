@@ -18,7 +18,9 @@ const SECONDS = Number(process.env['SECONDS'] ?? 5);
 
 async function startUpstream(): Promise<{ url: string; child: ChildProcess }> {
   const script = fileURLToPath(new URL('./upstream.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.on('data', (b) => (out += b.toString()));
   const deadline = Date.now() + 30_000;
@@ -41,9 +43,13 @@ function conversation(withPii: boolean): Array<{ role: string; content: string }
     'My colleague Maria Rossi can be reached at +39 06 6988 4000.',
     'Invoices go to billing@example.net, attention Peter Meier.',
   ];
-  const messages: Array<{ role: string; content: string }> = [{ role: 'system', content: 'You are a careful assistant for the finance team.' }];
+  const messages: Array<{ role: string; content: string }> = [
+    { role: 'system', content: 'You are a careful assistant for the finance team.' },
+  ];
   for (let i = 0; i < 9; i++) {
-    const extra = withPii ? ` ${pii[i % pii.length]}` : ' Nothing else to add for this part of the discussion.';
+    // About eight entities in all: three messages carry personal data, plus the new turn.
+    const extra =
+      withPii && i % 3 === 0 ? ` ${pii[i / 3]}` : ' Nothing else to add for this part of the discussion.';
     messages.push({ role: i % 2 === 0 ? 'user' : 'assistant', content: `${FILLER.repeat(3)}${extra}` });
   }
   return messages;
@@ -52,31 +58,40 @@ function conversation(withPii: boolean): Array<{ role: string; content: string }
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
 /** One request; resolves with milliseconds to the full body (or to the first content chunk for streams). */
-function timed(url: string, headers: Record<string, string>, body: string, firstChunk: boolean): Promise<number> {
+function timed(
+  url: string,
+  headers: Record<string, string>,
+  makeBody: () => string,
+  firstChunk: boolean,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
-      let seen = '';
-      let done = false;
-      const finish = () => {
-        if (done) return;
-        done = true;
-        resolve(Number(process.hrtime.bigint() - started) / 1e6);
-      };
-      res.on('data', (b: Buffer) => {
-        if (res.statusCode !== 200) return;
-        if (firstChunk && !done) {
-          seen += b.toString();
-          if (/"content":"[^"]/.test(seen)) finish();
-        }
-      });
-      res.on('end', () => {
-        if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode} from ${url}`));
-        else finish();
-      });
-    });
+    const req = request(
+      url,
+      { method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let seen = '';
+        let done = false;
+        const finish = () => {
+          if (done) return;
+          done = true;
+          resolve(Number(process.hrtime.bigint() - started) / 1e6);
+        };
+        res.on('data', (b: Buffer) => {
+          if (res.statusCode !== 200) return;
+          if (firstChunk && !done) {
+            seen += b.toString();
+            if (/"content":"[^"]/.test(seen)) finish();
+          }
+        });
+        res.on('end', () => {
+          if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode} from ${url}`));
+          else finish();
+        });
+      },
+    );
     req.on('error', reject);
-    req.end(body);
+    req.end(makeBody());
   });
 }
 
@@ -127,10 +142,23 @@ try {
   const directUrl = `${upstream.url}/v1/chat/completions`;
   const gwHeaders = { authorization: 'Bearer sk-bench-provider-key', 'x-service-key': server.al };
   const directHeaders = { authorization: 'Bearer sk-bench-provider-key' };
-  const plain = JSON.stringify({ model: 'gpt-4o-mini', messages: conversation(false) });
-  const pii = JSON.stringify({ model: 'gpt-4o-mini', messages: conversation(true) });
-  const streamed = (b: string) => JSON.stringify({ ...JSON.parse(b), stream: true });
-  console.log(`payloads: no personal data ${plain.length} bytes, with personal data ${pii.length} bytes`);
+  // Every request ends with a new user message (a conversation's next turn), so detection always has
+  // unseen text to scan; the history before it repeats, as it does in real conversations.
+  let n = 0;
+  const bodyOf =
+    (withPii: boolean, stream = false) =>
+    () => {
+      const messages = conversation(withPii);
+      const last = messages[messages.length - 1]!;
+      const ask = withPii
+        ? ' Maria Rossi (maria.rossi@example.com) asked for the summary.'
+        : ' Please summarise.';
+      messages.push({ role: 'user', content: `Turn ${++n}: ${last.content.slice(0, 300)}${ask}` });
+      return JSON.stringify({ model: 'gpt-4o-mini', messages, ...(stream ? { stream: true } : {}) });
+    };
+  const plain = bodyOf(false);
+  const pii = bodyOf(true);
+  console.log(`payloads: no personal data ${plain().length} bytes, with personal data ${pii().length} bytes`);
   console.log(`sequential, ${ROUNDS} rounds x ${PER_ROUND} pairs, latencies in ms`);
 
   await added(
@@ -145,16 +173,18 @@ try {
   );
   await added(
     'stream first token, no personal data',
-    () => timed(directUrl, directHeaders, streamed(plain), true),
-    () => timed(proxyUrl, gwHeaders, streamed(plain), true),
+    () => timed(directUrl, directHeaders, bodyOf(false, true), true),
+    () => timed(proxyUrl, gwHeaders, bodyOf(false, true), true),
   );
   await added(
     'stream first token, with personal data',
-    () => timed(directUrl, directHeaders, streamed(pii), true),
-    () => timed(proxyUrl, gwHeaders, streamed(pii), true),
+    () => timed(directUrl, directHeaders, bodyOf(true, true), true),
+    () => timed(proxyUrl, gwHeaders, bodyOf(true, true), true),
   );
 
-  console.log(`\nthroughput (autocannon, open loop at fixed offered rates, ${SECONDS} s each, p99 bound ${P99_BOUND_MS} ms)`);
+  console.log(
+    `\nthroughput (autocannon, open loop at fixed offered rates, ${SECONDS} s each, p99 bound ${P99_BOUND_MS} ms)`,
+  );
   for (const [label, body] of [
     ['provider proxy, no personal data', plain],
     ['provider proxy, with personal data', pii],
@@ -165,7 +195,7 @@ try {
         url: proxyUrl,
         method: 'POST',
         headers: { 'content-type': 'application/json', ...gwHeaders },
-        body,
+        requests: [{ setupRequest: (req) => ({ ...req, body: body() }) }],
         connections: 64,
         overallRate: rate,
         duration: SECONDS,

@@ -9,7 +9,12 @@ import {
   type WebhookDispatcher,
   webhooksRoutes,
 } from '../modules/events/index.js';
-import { createSiemForwarder, createSiemService, type SiemForwarder, siemRoutes } from '../modules/siem/index.js';
+import {
+  createSiemForwarder,
+  createSiemService,
+  type SiemForwarder,
+  siemRoutes,
+} from '../modules/siem/index.js';
 import { type Context, createContext } from './context.js';
 
 /** Pause of an idle delivery loop; new events wake the loops at once, so this only bounds retry lateness. */
@@ -31,7 +36,13 @@ export interface Deliverers {
 }
 
 export function createDeliverers(ctx: Context, outbound: Outbound = outboundFor(ctx)): Deliverers {
-  const base = { db: ctx.storage.db, dialect: ctx.storage.dialect, clock: ctx.clock, sealer: ctx.sealer, outbound };
+  const base = {
+    db: ctx.storage.db,
+    dialect: ctx.storage.dialect,
+    clock: ctx.clock,
+    sealer: ctx.sealer,
+    outbound,
+  };
   const dispatcher = createWebhookDispatcher(base);
   const forwarder = createSiemForwarder({ ...base, allowPrivate: ctx.config.allowPrivateTargets });
   return {
@@ -81,8 +92,16 @@ export function createEventWorkers(ctx: Context, outbound?: Outbound): EventWork
   const d = createDeliverers(ctx, outbound);
   const onError = (what: string) => (err: unknown) =>
     ctx.logger.error({ err: err instanceof Error ? err.message : String(err) }, `${what} round failed`);
-  const hooks = createWorkLoop({ run: () => d.dispatcher.runDue(), idleMs: IDLE_MS, onError: onError('webhook delivery') });
-  const siem = createWorkLoop({ run: () => d.forwarder.runDue(), idleMs: IDLE_MS, onError: onError('SIEM forwarding') });
+  const hooks = createWorkLoop({
+    run: () => d.dispatcher.runDue(),
+    idleMs: IDLE_MS,
+    onError: onError('webhook delivery'),
+  });
+  const siem = createWorkLoop({
+    run: () => d.forwarder.runDue(),
+    idleMs: IDLE_MS,
+    onError: onError('SIEM forwarding'),
+  });
   let unsubscribe: (() => void) | null = null;
   return {
     ...d,

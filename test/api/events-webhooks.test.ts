@@ -28,7 +28,7 @@ after(async () => {
   await t.close();
 });
 
-async function hookTo(fake: WebhookFake, secret: string, events: string[] = ['*'], tenant = owner, c = cookie) {
+async function hookTo(fake: WebhookFake, secret: string, events: string[] = ['*'], c = cookie) {
   const res = await t.request('POST', '/api/webhooks', {
     cookie: c,
     body: { url: `${fake.url}/hook`, events, secret, metadata: { team: 'sec' } },
@@ -37,8 +37,11 @@ async function hookTo(fake: WebhookFake, secret: string, events: string[] = ['*'
   return res.body as { id: string; secret: string };
 }
 
-const publish = (type: 'api_key.created' | 'detection.created' | 'dlp.violation', data: Record<string, unknown> = {}, tenant = owner) =>
-  t.ctx.events.publishFor(t.ctx.storage.db, tenant.org.id, type, data);
+const publish = (
+  type: 'api_key.created' | 'detection.created' | 'dlp.violation',
+  data: Record<string, unknown> = {},
+  tenant = owner,
+) => t.ctx.events.publishFor(t.ctx.storage.db, tenant.org.id, type, data);
 
 describe('webhook management', () => {
   it('creates with a generated whsec_ secret shown once, then lists and reads without it', async () => {
@@ -51,7 +54,9 @@ describe('webhook management', () => {
     assert.match(res.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
     assert.equal(res.body.enabled, true);
     assert.deepEqual(res.body.events, ['detection.created', 'api_key.revoked']);
-    const got = await t.request('GET', `/api/webhooks/${res.body.id}`, { cookie: await owner.session('viewer') });
+    const got = await t.request('GET', `/api/webhooks/${res.body.id}`, {
+      cookie: await owner.session('viewer'),
+    });
     assert.equal(got.status, 200);
     assert.equal(got.body.secret, undefined);
     assert.equal(got.body.url, 'https://hooks.example.com/in');
@@ -79,7 +84,12 @@ describe('webhook management', () => {
     const strict = await startTestServer({ env: { PARAPET_ALLOW_PRIVATE_TARGETS: 'false' } });
     try {
       const tenant = await strict.tenant();
-      for (const url of ['http://127.0.0.1:9/x', 'https://127.0.0.1/x', 'https://localhost/x', 'https://10.1.2.3/x']) {
+      for (const url of [
+        'http://127.0.0.1:9/x',
+        'https://127.0.0.1/x',
+        'https://localhost/x',
+        'https://10.1.2.3/x',
+      ]) {
         const res = await strict.request('POST', '/api/webhooks', {
           cookie: await tenant.session('owner'),
           body: { url, events: ['*'] },
@@ -190,8 +200,17 @@ describe('webhook delivery', () => {
       const detail = await t.request('GET', `/api/webhooks/${hook.id}/deliveries/${del.id}`, { cookie });
       assert.equal(detail.status, 200);
       assert.deepEqual(
-        detail.body.attempts.map((a: { responseCode: number; errorClass: string }) => [a.responseCode, a.errorClass]),
-        [[500, 'http_status'], [502, 'http_status'], [503, 'http_status'], [500, 'http_status'], [500, 'http_status']],
+        detail.body.attempts.map((a: { responseCode: number; errorClass: string }) => [
+          a.responseCode,
+          a.errorClass,
+        ]),
+        [
+          [500, 'http_status'],
+          [502, 'http_status'],
+          [503, 'http_status'],
+          [500, 'http_status'],
+          [500, 'http_status'],
+        ],
       );
       clock.set(new Date());
       const rec = await t.request('POST', `/api/webhooks/${hook.id}/recover`, {
@@ -232,7 +251,9 @@ describe('webhook delivery', () => {
       const done = await t.request('GET', `/api/webhooks/${hook.id}/deliveries/${del.id}`, { cookie });
       assert.equal(done.body.delivery.status, 'delivered');
       assert.equal(done.body.delivery.attempts, 3);
-      const re = await t.request('POST', `/api/webhooks/${hook.id}/deliveries/${del.id}/redeliver`, { cookie });
+      const re = await t.request('POST', `/api/webhooks/${hook.id}/deliveries/${del.id}/redeliver`, {
+        cookie,
+      });
       assert.equal(re.status, 202, re.text);
       assert.equal(re.body.delivery.status, 'pending');
       const before = fake.deliveries.length;
@@ -282,7 +303,9 @@ describe('webhook delivery', () => {
       const d = fake.deliveries.at(-1)!;
       assert.equal(d.standardSignatureValid, true, 'old secret still verifies');
       assert.equal(String(d.request.headers['webhook-signature']).split(' ').length, 2);
-      assert.doesNotThrow(() => new Webhook(newSecretValue).verify(d.request.text, d.request.headers as Record<string, string>));
+      assert.doesNotThrow(() =>
+        new Webhook(newSecretValue).verify(d.request.text, d.request.headers as Record<string, string>),
+      );
       const now = await t.request('POST', `/api/webhooks/${hook.id}/rotate-secret`, {
         cookie,
         body: { graceSeconds: 0 },
@@ -293,7 +316,12 @@ describe('webhook delivery', () => {
       const last = fake.deliveries.at(-1)!;
       assert.equal(last.standardSignatureValid, false, 'old secret retired');
       assert.equal(String(last.request.headers['webhook-signature']).split(' ').length, 1);
-      assert.doesNotThrow(() => new Webhook(now.body.secret).verify(last.request.text, last.request.headers as Record<string, string>));
+      assert.doesNotThrow(() =>
+        new Webhook(now.body.secret).verify(
+          last.request.text,
+          last.request.headers as Record<string, string>,
+        ),
+      );
     } finally {
       await fake.close();
     }
@@ -337,7 +365,7 @@ describe('webhook delivery', () => {
     const secret = newSecret();
     const fake = await startWebhookFake(secret);
     try {
-      await hookTo(fake, secret, ['dlp.violation', 'detection.created'], free, freeCookie);
+      await hookTo(fake, secret, ['dlp.violation', 'detection.created'], freeCookie);
       assert.equal(await publish('dlp.violation', { severity: 'HIGH' }, free), null);
       assert.ok(await publish('detection.created', { severity: 'LOW' }, free));
       await workers.runDue();

@@ -20,7 +20,13 @@ function frame(i: number): string {
     object: 'chat.completion.chunk',
     created: 0,
     model: 'gpt-4o-mini',
-    choices: [{ index: 0, delta: i === 0 ? { role: 'assistant', content: FRAME_TEXT } : { content: FRAME_TEXT }, finish_reason: null }],
+    choices: [
+      {
+        index: 0,
+        delta: i === 0 ? { role: 'assistant', content: FRAME_TEXT } : { content: FRAME_TEXT },
+        finish_reason: null,
+      },
+    ],
   };
   return `data: ${JSON.stringify(chunk)}\n\n`;
 }
@@ -82,12 +88,16 @@ describe('slow readers', () => {
     [
       'provider proxy',
       '/api/v1/proxy/openai/v1/chat/completions',
-      () => ({ authorization: 'Bearer sk-caller', 'x-service-key': org.al, 'x-service-organization': org.org.id }),
+      () => ({
+        authorization: 'Bearer sk-caller',
+        'x-service-key': org.al,
+        'x-service-organization': org.org.id,
+      }),
       { model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'flood me' }] },
     ],
   ] as const) {
     it(`${name}: the upstream is held back while the client reads nothing, and cancelled when it leaves`, async () => {
-      const res = await rawPost(`${t.url}${path}`, headers(), body, { readBytes: 1, then: 'pause' });
+      const res = await rawPost(`${t.url}${path}`, headers(), body, { readBytes: 1, after: 'pause' });
       assert.equal(res.status, 200);
       await new Promise((r) => setTimeout(r, 600));
       const total = FRAMES * frame(1).length;

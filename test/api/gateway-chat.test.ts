@@ -24,7 +24,12 @@ beforeEach(() => fake.reset());
 const chat = (body: unknown, key = mine.sw) => t.request('POST', '/api/v1/gateway/chat', { key, body });
 
 async function eventsOf(orgId: string, type: string) {
-  return t.ctx.storage.db.selectFrom('events').selectAll().where('org_id', '=', orgId).where('type', '=', type).execute();
+  return t.ctx.storage.db
+    .selectFrom('events')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('type', '=', type)
+    .execute();
 }
 
 describe('protected chat, offline model', () => {
@@ -120,7 +125,10 @@ describe('protected chat with the organization provider keys', () => {
   });
 
   it('calls the provider with the stored key and never sends the original data', async () => {
-    const res = await chat({ message: PII_MESSAGE, routing: { preferredModel: 'openai/gpt-4o-mini' } }, org.sw);
+    const res = await chat(
+      { message: PII_MESSAGE, routing: { preferredModel: 'openai/gpt-4o-mini' } },
+      org.sw,
+    );
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.model, 'openai/gpt-4o-mini');
     const sent = fake.lastRequest();
@@ -137,7 +145,10 @@ describe('protected chat with the organization provider keys', () => {
       .selectAll()
       .where('org_id', '=', org.org.id)
       .execute();
-    assert.ok(stored.every((r) => !r.key_sealed.includes('sk-org-key')), 'keys are sealed at rest');
+    assert.ok(
+      stored.every((r) => !r.key_sealed.includes('sk-org-key')),
+      'keys are sealed at rest',
+    );
   });
 
   it('falls back to another provider when the first fails before any byte', async () => {
@@ -183,7 +194,11 @@ describe('protected chat with the organization provider keys', () => {
     fake.setBehavior({ chunkSize: 2, errorAfterChunks: 2 });
     const res = await t.request('POST', '/api/v1/gateway/chat', {
       key: org.sw,
-      body: { message: 'a long enough message to stream', stream: true, routing: { preferredModel: 'openai/gpt-4o-mini' } },
+      body: {
+        message: 'a long enough message to stream',
+        stream: true,
+        routing: { preferredModel: 'openai/gpt-4o-mini' },
+      },
     });
     assert.equal(res.status, 200);
     const events = sseEvents(res.text);
@@ -200,7 +215,7 @@ describe('protected chat with the organization provider keys', () => {
       `${t.url}/api/v1/gateway/chat`,
       { authorization: `Bearer ${org.sw}` },
       { message: 'tell me a long story', stream: true, routing: { preferredModel: 'openai/gpt-4o-mini' } },
-      { readBytes: 200, then: 'destroy' },
+      { readBytes: 200, after: 'destroy' },
     );
     assert.equal(res.status, 200);
     await fake.waitFor(() => fake.lastRequest()?.closedEarly === true, 3000);

@@ -100,7 +100,10 @@ describe('provider proxy, every provider against the fake', () => {
       const { content, chunks } = streamedText(res.text);
       assert.equal(content, PII);
       assert.ok(chunks.every((c) => c.object === 'chat.completion.chunk'));
-      assert.ok(chunks.some((c) => c.usage), 'usage chunk relayed');
+      assert.ok(
+        chunks.some((c) => c.usage),
+        'usage chunk relayed',
+      );
     });
 
     it(`${provider}: relays tool calls, plain and streamed`, async () => {
@@ -146,7 +149,11 @@ describe('provider proxy, fields and failures', () => {
           role: 'assistant',
           content: null,
           tool_calls: [
-            { id: 'call_1', type: 'function', function: { name: 'mail', arguments: JSON.stringify({ to: EMAIL, n: 2 }) } },
+            {
+              id: 'call_1',
+              type: 'function',
+              function: { name: 'mail', arguments: JSON.stringify({ to: EMAIL, n: 2 }) },
+            },
           ],
         },
         { role: 'tool', tool_call_id: 'call_1', content: `sent to ${EMAIL}` },
@@ -171,20 +178,30 @@ describe('provider proxy, fields and failures', () => {
   it('restores a token split at every chunk boundary', async () => {
     for (let size = 1; size <= 14; size++) {
       fake.setBehavior({ chunkSize: size });
-      const res = await proxy('openai', { model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: PII }] });
+      const res = await proxy('openai', {
+        model: 'gpt-4o-mini',
+        stream: true,
+        messages: [{ role: 'user', content: PII }],
+      });
       assert.equal(streamedText(res.text).content, PII, `chunk size ${size}`);
     }
   });
 
   it('sends no vault session for a request without personal data', async () => {
-    const res = await proxy('openai', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'What is 2+2?' }] });
+    const res = await proxy('openai', {
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'What is 2+2?' }],
+    });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('x-svc-vault-session'), null);
     assert.equal(res.headers.get('x-svc-tokenized-count'), '0');
   });
 
   it('maps the service itself to the offline model, on both paths', async () => {
-    for (const path of ['/api/v1/proxy/parapet/v1/chat/completions', '/v1/proxy/service/v1/chat/completions']) {
+    for (const path of [
+      '/api/v1/proxy/parapet/v1/chat/completions',
+      '/v1/proxy/service/v1/chat/completions',
+    ]) {
       const res = await t.request('POST', path, {
         headers: { 'x-service-key': mine.sw, 'x-service-organization': mine.org.id },
         body: { model: 'parapet-offline-echo', messages: [{ role: 'user', content: PII }] },
@@ -208,9 +225,13 @@ describe('provider proxy, fields and failures', () => {
 
   it('answers 401 when X-Service-Organization is not the key organization', async () => {
     const other = await t.tenant({ name: 'Someone else' });
-    const res = await proxy('openai', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }, {
-      'x-service-organization': other.org.id,
-    });
+    const res = await proxy(
+      'openai',
+      { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+      {
+        'x-service-organization': other.org.id,
+      },
+    );
     assert.equal(res.status, 401);
     assert.equal(res.body.error, 'unauthorized');
   });
@@ -224,7 +245,11 @@ describe('provider proxy, fields and failures', () => {
 
   it('puts a mid-stream failure in-band, in the OpenAI error shape', async () => {
     fake.setBehavior({ chunkSize: 2, errorAfterChunks: 3 });
-    const res = await proxy('openai', { model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: PII }] });
+    const res = await proxy('openai', {
+      model: 'gpt-4o-mini',
+      stream: true,
+      messages: [{ role: 'user', content: PII }],
+    });
     assert.equal(res.status, 200);
     const last = sseEvents(res.text).pop();
     assert.ok(last?.json?.error, res.text);
@@ -232,7 +257,11 @@ describe('provider proxy, fields and failures', () => {
 
   it('counts streamed requests against the netproxy quota', async () => {
     const before = (await t.ctx.limits.usage(mine.org, 'netproxy')).requestsUsed;
-    await proxy('openai', { model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    await proxy('openai', {
+      model: 'gpt-4o-mini',
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     assert.equal((await t.ctx.limits.usage(mine.org, 'netproxy')).requestsUsed, before + 1);
     const rows = await t.ctx.gateway.usage.recent(mine.org.id, 5);
     assert.ok(rows.some((r) => r.endpoint === 'proxy' && r.usage_source === 'provider'));
@@ -241,7 +270,12 @@ describe('provider proxy, fields and failures', () => {
   it('refuses once the monthly quota is spent, before streaming', async () => {
     const free = await t.tenant({ plan: 'free', name: 'Free org' });
     for (let i = 0; i < 1000; i++) await t.ctx.limits.consume(free.org, 'netproxy');
-    const res = await proxy('openai', { model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] }, {}, free);
+    const res = await proxy(
+      'openai',
+      { model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'hi' }] },
+      {},
+      free,
+    );
     assert.equal(res.status, 403);
     assert.equal(res.body.error, 'quota_exceeded');
     assert.ok(res.headers.get('x-ratelimit-limit'));
@@ -268,7 +302,9 @@ describe('force mode', () => {
       assert.equal(on.body.enabled, true);
       assert.match(on.body.enabledAt, /^\d{4}-\d\d-\d\dT/);
       for (const viewer of ['viewer', 'member', role] as const) {
-        const status = await t.request('GET', '/api/dashboard/gateway/force', { cookie: await org.session(viewer) });
+        const status = await t.request('GET', '/api/dashboard/gateway/force', {
+          cookie: await org.session(viewer),
+        });
         assert.equal(status.status, 200);
         assert.equal(status.body.enabled, true);
         assert.equal(status.body.config.blockDirectProxy, true);
@@ -282,7 +318,10 @@ describe('force mode', () => {
       const chat = await t.request('POST', '/api/v1/gateway/chat', { key: org.sw, body: { message: 'hi' } });
       assert.equal(chat.status, 200, 'the protected chat keeps working');
 
-      const off = await t.request('POST', '/api/dashboard/gateway/force', { cookie, body: { enabled: false } });
+      const off = await t.request('POST', '/api/dashboard/gateway/force', {
+        cookie,
+        body: { enabled: false },
+      });
       assert.equal(off.body.enabled, false);
       assert.equal(off.body.enabledAt, null);
       const open = await proxy('openai', body, {}, org);

@@ -6,7 +6,8 @@ import { startTestServer, type TestServer } from '../support/harness.js';
 export async function startGatewayServer(): Promise<{ t: TestServer; fake: FakeProviderServer }> {
   const fake = await startFakeProviderServer();
   const env: Record<string, string> = {};
-  for (const [id, url] of Object.entries(fake.baseUrls)) env[`PARAPET_PROVIDER_${id.toUpperCase()}_BASE_URL`] = url;
+  for (const [id, url] of Object.entries(fake.baseUrls))
+    env[`PARAPET_PROVIDER_${id.toUpperCase()}_BASE_URL`] = url;
   const t = await startTestServer({ env });
   return { t, fake };
 }
@@ -42,7 +43,7 @@ export function rawPost(
   url: string,
   headers: Record<string, string>,
   body: unknown,
-  opts: { readBytes: number; then: 'destroy' | 'pause' },
+  opts: { readBytes: number; after: 'destroy' | 'pause' },
 ): Promise<{ status: number; headers: Record<string, unknown>; received: string; stop(): void }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
@@ -55,7 +56,7 @@ export function rawPost(
         const finish = () => {
           if (done) return;
           done = true;
-          if (opts.then === 'destroy') {
+          if (opts.after === 'destroy') {
             res.destroy();
             req.destroy();
           } else res.pause();

@@ -29,4 +29,33 @@ describe('two API servers on one Redis', { skip: redisUrl ? false : 'TEST_REDIS_
       await a.close();
     }
   });
+
+  it('share DLP vault sessions: tokenized on one server, extended and rehydrated on the other', async () => {
+    const a = await startTestServer();
+    const b = await startTestServer({ shareWith: a });
+    try {
+      const tenant = await a.tenant({ plan: 'pro' });
+      const first = await a.request('POST', '/api/v1/dlp/analyze', { key: tenant.al, body: { text: 'Mail eve@example.org' } });
+      assert.equal(first.status, 200);
+      // b caches the session (via Redis or the database), then a adds a token b has not seen.
+      const warm = await b.request('POST', '/api/v1/dlp/rehydrate', {
+        key: tenant.al,
+        body: { text: first.body.tokenized, sessionId: first.body.sessionId },
+      });
+      assert.equal(warm.body.rehydrated, 'Mail eve@example.org');
+      const second = await a.request('POST', '/api/v1/dlp/analyze', {
+        key: tenant.al,
+        body: { text: 'and bob@example.org', sessionId: first.body.sessionId },
+      });
+      const back = await b.request('POST', '/api/v1/dlp/rehydrate', {
+        key: tenant.al,
+        body: { text: `${first.body.tokenized} ${second.body.tokenized}`, sessionId: first.body.sessionId },
+      });
+      assert.equal(back.body.rehydrated, 'Mail eve@example.org and bob@example.org');
+      assert.equal(back.body.count, 2);
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
 });

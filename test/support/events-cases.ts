@@ -52,9 +52,15 @@ addRouteCases(
     route: W,
     auth: 'session',
     allowed: MANAGERS,
-    happy: async () => ({ path: W, body: { url: 'https://hooks.example.com/in', events: ['detection.created'] } }),
+    happy: async () => ({
+      path: W,
+      body: { url: 'https://hooks.example.com/in', events: ['detection.created'] },
+    }),
     happyStatus: 201,
-    bad: async () => ({ path: W, body: { url: 'http://hooks.example.com/in', events: ['detection.created'] } }),
+    bad: async () => ({
+      path: W,
+      body: { url: 'http://hooks.example.com/in', events: ['detection.created'] },
+    }),
   },
   {
     method: 'GET',
@@ -97,9 +103,15 @@ addRouteCases(
     route: `${W}/:id/rotate-secret`,
     auth: 'session',
     allowed: MANAGERS,
-    happy: async (t, tenant) => ({ path: `${W}/${await webhook(t, tenant)}/rotate-secret`, body: { graceSeconds: 60 } }),
+    happy: async (t, tenant) => ({
+      path: `${W}/${await webhook(t, tenant)}/rotate-secret`,
+      body: { graceSeconds: 60 },
+    }),
     happyStatus: 200,
-    bad: async (t, tenant) => ({ path: `${W}/${await webhook(t, tenant)}/rotate-secret`, body: { graceSeconds: -1 } }),
+    bad: async (t, tenant) => ({
+      path: `${W}/${await webhook(t, tenant)}/rotate-secret`,
+      body: { graceSeconds: -1 },
+    }),
     foreign: async (t, owner) => ({ path: `${W}/${await webhook(t, owner)}/rotate-secret`, body: {} }),
   },
   {
@@ -112,7 +124,10 @@ addRouteCases(
       body: { eventType: 'detection.created' },
     }),
     happyStatus: 200,
-    bad: async (t, tenant) => ({ path: `${W}/${await webhook(t, tenant)}/test`, body: { eventType: 'nope' } }),
+    bad: async (t, tenant) => ({
+      path: `${W}/${await webhook(t, tenant)}/test`,
+      body: { eventType: 'nope' },
+    }),
     foreign: async (t, owner) => ({
       path: `${W}/${await webhook(t, owner)}/test`,
       body: { eventType: 'detection.created' },
@@ -168,7 +183,10 @@ addRouteCases(
       body: { since: '2020-01-01T00:00:00.000Z' },
     }),
     happyStatus: 202,
-    bad: async (t, tenant) => ({ path: `${W}/${await webhook(t, tenant)}/recover`, body: { since: 'yesterday' } }),
+    bad: async (t, tenant) => ({
+      path: `${W}/${await webhook(t, tenant)}/recover`,
+      body: { since: 'yesterday' },
+    }),
     foreign: async (t, owner) => ({
       path: `${W}/${await webhook(t, owner)}/recover`,
       body: { since: '2020-01-01T00:00:00.000Z' },
@@ -205,9 +223,15 @@ addRouteCases(
     route: `${S}/:id`,
     auth: 'session',
     allowed: MANAGERS,
-    happy: async (t, tenant) => ({ path: `${S}/${await integration(t, tenant)}`, body: { minSeverity: 'HIGH' } }),
+    happy: async (t, tenant) => ({
+      path: `${S}/${await integration(t, tenant)}`,
+      body: { minSeverity: 'HIGH' },
+    }),
     happyStatus: 200,
-    bad: async (t, tenant) => ({ path: `${S}/${await integration(t, tenant)}`, body: { minSeverity: 'SEVERE' } }),
+    bad: async (t, tenant) => ({
+      path: `${S}/${await integration(t, tenant)}`,
+      body: { minSeverity: 'SEVERE' },
+    }),
     foreign: async (t, owner) => ({ path: `${S}/${await integration(t, owner)}`, body: { enabled: false } }),
   },
   {

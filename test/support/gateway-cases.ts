@@ -17,22 +17,27 @@ addRouteCases(
     happyStatus: 200,
     bad: async () => ({ path: '/api/v1/gateway/chat', body: { message: '' } }),
     foreign: async (t, owner) => {
-      const res = await t.request('POST', '/api/v1/gateway/chat', { key: owner.sw, body: { message: 'mine' } });
+      const res = await t.request('POST', '/api/v1/gateway/chat', {
+        key: owner.sw,
+        body: { message: 'mine' },
+      });
       return {
         path: '/api/v1/gateway/chat',
         body: { message: 'let me in', conversationId: res.body.conversationId },
       };
     },
   },
-  ...['/api/v1/proxy/:provider/v1/chat/completions', '/v1/proxy/:provider/v1/chat/completions'].map((route) => ({
-    method: 'POST' as const,
-    route,
-    auth: 'serviceKey' as const,
-    allowed: ['al', 'sw'],
-    happy: async () => ({ path: route.replace(':provider', 'parapet'), body: offlineRequest }),
-    happyStatus: 200,
-    bad: async () => ({ path: route.replace(':provider', 'parapet'), body: { model: 'x', messages: [] } }),
-  })),
+  ...['/api/v1/proxy/:provider/v1/chat/completions', '/v1/proxy/:provider/v1/chat/completions'].map(
+    (route) => ({
+      method: 'POST' as const,
+      route,
+      auth: 'serviceKey' as const,
+      allowed: ['al', 'sw'],
+      happy: async () => ({ path: route.replace(':provider', 'parapet'), body: offlineRequest }),
+      happyStatus: 200,
+      bad: async () => ({ path: route.replace(':provider', 'parapet'), body: { model: 'x', messages: [] } }),
+    }),
+  ),
   {
     method: 'GET',
     route: '/api/dashboard/gateway/force',

@@ -17,6 +17,7 @@ import {
   severityFor,
   similarityPoints,
 } from './scoring.js';
+import { adversarialSuffix } from './suffix.js';
 import { similarity, tokens } from './tfidf.js';
 import type { AnalysisResult, DetectionOptions, PatternMatch } from './types.js';
 import { buildViews } from './views.js';
@@ -186,6 +187,21 @@ function ownedBySystemPrompt(systemPrompt: string, m: PatternMatch): boolean {
   return names.length > 0 && names.every((w) => new RegExp(`\\b${w}\\b`).test(systemPrompt));
 }
 
+/** Points for an adversarial suffix: three distinct odd tokens reach `warn`, six or more `block`-level. */
+export const SUFFIX_PATTERN_ID = 'statistical.adversarial_suffix';
+
+function suffixMatch(text: string, start: number, end: number, odd: number): RawMatch {
+  return {
+    patternId: SUFFIX_PATTERN_ID,
+    category: 'adversarial_suffix',
+    start,
+    end,
+    weight: Math.min(70, 40 + 5 * odd),
+    match: text.slice(start, end),
+    obfuscation: [],
+  };
+}
+
 const overlaps = (a: [number, number], s: number, e: number): boolean => a[0] < e && s < a[1];
 
 export function analyzeText(text: string, options: DetectionOptions = {}): AnalysisResult {
@@ -205,6 +221,8 @@ export function analyzeFull(
   const { views, signals } = buildViews(text);
   const plain = views[0] as View;
   const raw = scanViews(views, text);
+  const suffix = adversarialSuffix(text);
+  if (suffix) raw.push(suffixMatch(text, suffix.start, suffix.end, suffix.odd));
   const allowed = allowedSpans(plain, options.allowPhrases);
   const discussion = isDiscussion(plain.text);
   const systemPrompt = kind === 'system_prompt' ? normalise(options.context as string).plain.text : '';

@@ -33,7 +33,11 @@ export function createEventPublisher(deps: { clock: Clock }) {
       const ev: StoredEvent = { id: newId('evt'), type, created: deps.clock.now().toISOString(), data };
       await createEventsRepo(db).insert(org.id, ev);
       // Same handle as the event: its deliveries commit (or roll back) with it.
-      await createOutboxRepo(db).fanOut(org.id, ev, (subscribed) => isEventType(type) && webhookWants(subscribed, type));
+      await createOutboxRepo(db).fanOut(
+        org.id,
+        ev,
+        (subscribed) => isEventType(type) && webhookWants(subscribed, type),
+      );
       for (const l of listeners) l(org.id, ev);
       return ev;
     },

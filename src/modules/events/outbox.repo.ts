@@ -1,4 +1,5 @@
-import { newId } from '../../platform/crypto/index.js';
+import { newId, randomBase62 } from '../../platform/crypto/index.js';
+import { sql } from 'kysely';
 import type { Db } from '../../platform/storage/index.js';
 import type { StoredEvent } from './events.repo.js';
 
@@ -8,21 +9,40 @@ import type { StoredEvent } from './events.repo.js';
  * these rows, so an event that committed can be lost by no crash; one that did not commit is sent to no one.
  * SIEM filters (category, minimum severity) are applied by the forwarder, which knows the SIEM mapping.
  */
+let lastTick = 0;
+
+/**
+ * Queue ids that sort in creation order within a process (microsecond-scale counter, then randomness), so
+ * that events stamped with the same millisecond still drain in the order they were published.
+ */
+export function orderedQueueId(): string {
+  lastTick = Math.max(lastTick + 1, Date.now() * 1000);
+  return `sq_${lastTick.toString(36).padStart(12, '0')}${randomBase62(8)}`;
+}
+
 export function createOutboxRepo(db: Db) {
   return {
-    async fanOut(orgId: string, ev: StoredEvent, webhookFilter: (events: string[]) => boolean): Promise<number> {
-      const hooks = await db
+    async fanOut(
+      orgId: string,
+      ev: StoredEvent,
+      webhookFilter: (events: string[]) => boolean,
+    ): Promise<number> {
+      // One round trip for both kinds of subscriber: this runs inside every producer's transaction.
+      const subs = await db
         .selectFrom('webhooks')
-        .select(['id', 'events'])
+        .select(['id', 'events', sql<string>`'webhook'`.as('kind')])
         .where('org_id', '=', orgId)
         .where('enabled', '=', 1)
+        .unionAll(
+          db
+            .selectFrom('siem_integrations')
+            .select(['id', sql<string>`''`.as('events'), sql<string>`'siem'`.as('kind')])
+            .where('org_id', '=', orgId)
+            .where('enabled', '=', 1),
+        )
         .execute();
-      const siems = await db
-        .selectFrom('siem_integrations')
-        .select('id')
-        .where('org_id', '=', orgId)
-        .where('enabled', '=', 1)
-        .execute();
+      const hooks = subs.filter((r) => r.kind === 'webhook');
+      const siems = subs.filter((r) => r.kind === 'siem');
       const wanted = hooks.filter((h) => webhookFilter(JSON.parse(h.events) as string[]));
       if (wanted.length > 0) {
         await db
@@ -53,7 +73,7 @@ export function createOutboxRepo(db: Db) {
           .insertInto('siem_queue')
           .values(
             siems.map((s) => ({
-              id: newId('sq'),
+              id: orderedQueueId(),
               org_id: orgId,
               integration_id: s.id,
               event_id: ev.id,

@@ -4,7 +4,12 @@ import { type Outbound, OutboundError } from '../../platform/net/index.js';
 import type { Db, DialectName } from '../../platform/storage/index.js';
 import { classifyWebhookStatus, nextWebhookAttempt } from './retry.js';
 import { webhookHeaders } from './signing.js';
-import { createWebhooksRepo, type DeliveryOutcome, type DeliveryRow, type SendContext } from './webhooks.repo.js';
+import {
+  createWebhooksRepo,
+  type DeliveryOutcome,
+  type DeliveryRow,
+  type SendContext,
+} from './webhooks.repo.js';
 
 /** The spec's delivery deadline. */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -68,7 +73,13 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps) {
   function finish(
     row: DeliveryRow,
     at: Date,
-    result: { code: number | null; timeMs: number; errorClass: string | null; error: string | null; retryAfter?: string },
+    result: {
+      code: number | null;
+      timeMs: number;
+      errorClass: string | null;
+      error: string | null;
+      retryAfter?: string;
+    },
     disable?: DeliveryOutcome['disableWebhook'],
   ): DeliveryOutcome {
     const ok = result.code !== null && classifyWebhookStatus(result.code) === 'delivered';
@@ -103,15 +114,33 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps) {
   async function attempt(row: DeliveryRow, ctx: SendContext | undefined): Promise<DeliveryOutcome> {
     const at = deps.clock.now();
     const none = { code: null, timeMs: 0 };
-    if (!ctx) return finish({ ...row, is_test: 1 }, at, { ...none, errorClass: 'event_missing', error: 'event not found' });
+    if (!ctx)
+      return finish({ ...row, is_test: 1 }, at, {
+        ...none,
+        errorClass: 'event_missing',
+        error: 'event not found',
+      });
     const hook = ctx.webhook;
-    if (!hook) return finish({ ...row, is_test: 1 }, at, { ...none, errorClass: 'endpoint_deleted', error: 'webhook deleted' });
+    if (!hook)
+      return finish({ ...row, is_test: 1 }, at, {
+        ...none,
+        errorClass: 'endpoint_deleted',
+        error: 'webhook deleted',
+      });
     if (hook.enabled !== 1 && row.is_test !== 1) {
-      return finish({ ...row, is_test: 1 }, at, { ...none, errorClass: 'endpoint_disabled', error: 'webhook disabled' });
+      return finish({ ...row, is_test: 1 }, at, {
+        ...none,
+        errorClass: 'endpoint_disabled',
+        error: 'webhook disabled',
+      });
     }
     const body = eventBody(ctx);
     const secrets: string[] = [];
-    if (hook.previous_secret_sealed && hook.previous_secret_expires_at && hook.previous_secret_expires_at > at.toISOString()) {
+    if (
+      hook.previous_secret_sealed &&
+      hook.previous_secret_expires_at &&
+      hook.previous_secret_expires_at > at.toISOString()
+    ) {
       secrets.push(open(hook.previous_secret_sealed, hook.id));
     }
     const headers = webhookHeaders({
@@ -124,7 +153,12 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps) {
     });
     headers['user-agent'] = 'Parapet-Webhooks/1';
     try {
-      const res = await deps.outbound.request(hook.url, { method: 'POST', headers, body, timeoutMs: WEBHOOK_TIMEOUT_MS });
+      const res = await deps.outbound.request(hook.url, {
+        method: 'POST',
+        headers,
+        body,
+        timeoutMs: WEBHOOK_TIMEOUT_MS,
+      });
       const outcome = classifyWebhookStatus(res.status);
       const result = {
         code: res.status,
@@ -135,7 +169,12 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps) {
       };
       const disable =
         outcome === 'disable_endpoint'
-          ? { orgId: row.org_id, webhookId: hook.id, reason: 'endpoint answered 410 Gone', at: at.toISOString() }
+          ? {
+              orgId: row.org_id,
+              webhookId: hook.id,
+              reason: 'endpoint answered 410 Gone',
+              at: at.toISOString(),
+            }
           : undefined;
       return finish(row, at, result, disable);
     } catch (err) {

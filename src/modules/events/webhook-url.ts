@@ -24,7 +24,8 @@ export function webhookUrlProblem(raw: string, allowPrivate: boolean): string | 
   if (u.username !== '' || u.password !== '') return 'url must not carry credentials';
   const host = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (u.protocol === 'http:') {
-    if (!(allowPrivate && isLoopback(host))) return 'url must use https (http is accepted only for loopback in development)';
+    if (!(allowPrivate && isLoopback(host)))
+      return 'url must use https (http is accepted only for loopback in development)';
   } else if (u.protocol !== 'https:') {
     return 'url must use https';
   }

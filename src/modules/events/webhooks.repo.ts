@@ -69,9 +69,21 @@ export function createWebhooksRepo(db: Db) {
           .select('id')
           .where('org_id', '=', orgId)
           .where('webhook_id', '=', id);
-        await trx.deleteFrom('webhook_attempts').where('org_id', '=', orgId).where('delivery_id', 'in', ids).execute();
-        await trx.deleteFrom('webhook_deliveries').where('org_id', '=', orgId).where('webhook_id', '=', id).execute();
-        const r = await trx.deleteFrom('webhooks').where('org_id', '=', orgId).where('id', '=', id).executeTakeFirst();
+        await trx
+          .deleteFrom('webhook_attempts')
+          .where('org_id', '=', orgId)
+          .where('delivery_id', 'in', ids)
+          .execute();
+        await trx
+          .deleteFrom('webhook_deliveries')
+          .where('org_id', '=', orgId)
+          .where('webhook_id', '=', id)
+          .execute();
+        const r = await trx
+          .deleteFrom('webhooks')
+          .where('org_id', '=', orgId)
+          .where('id', '=', id)
+          .executeTakeFirst();
         return Number(r.numDeletedRows) > 0;
       });
     },
@@ -130,7 +142,14 @@ export function createWebhooksRepo(db: Db) {
       }));
     },
     /** Puts finished deliveries back in the queue, due now, for a fresh round of attempts. */
-    async requeue(orgId: string, webhookId: string, ids: string[] | 'failed', now: string, since?: string, until?: string) {
+    async requeue(
+      orgId: string,
+      webhookId: string,
+      ids: string[] | 'failed',
+      now: string,
+      since?: string,
+      until?: string,
+    ) {
       let q = db
         .updateTable('webhook_deliveries')
         .set({ status: 'pending', attempts: 0, next_attempt_at: now })
@@ -152,7 +171,12 @@ export function createWebhooksRepo(db: Db) {
      * held them died) and leases them until `leaseUntil`. On PostgreSQL the rows are locked with SKIP LOCKED,
      * so concurrent workers take disjoint sets.
      */
-    async claimDue(dialect: DialectName, now: string, leaseUntil: string, limit: number): Promise<DeliveryRow[]> {
+    async claimDue(
+      dialect: DialectName,
+      now: string,
+      leaseUntil: string,
+      limit: number,
+    ): Promise<DeliveryRow[]> {
       return db.transaction().execute(async (trx) => {
         let q = trx
           .selectFrom('webhook_deliveries')

@@ -161,7 +161,11 @@ export function webhooksRoutes(webhooks: WebhooksService) {
           response: {
             200: Type.Object({
               deliveries: Type.Array(DeliveryView),
-              pagination: Type.Object({ total: Type.Integer(), page: Type.Integer(), perPage: Type.Integer() }),
+              pagination: Type.Object({
+                total: Type.Integer(),
+                page: Type.Integer(),
+                perPage: Type.Integer(),
+              }),
             }),
             ...errorResponses(401, 404, 429),
           },
@@ -204,7 +208,10 @@ export function webhooksRoutes(webhooks: WebhooksService) {
           tags: TAGS,
           summary: 'Queue a finished delivery again for a new round of attempts',
           params: DeliveryParams,
-          response: { 202: Type.Object({ delivery: DeliveryView }), ...errorResponses(401, 403, 404, 409, 429) },
+          response: {
+            202: Type.Object({ delivery: DeliveryView }),
+            ...errorResponses(401, 403, 404, 409, 429),
+          },
         },
       },
       async (request, reply) => {
@@ -227,7 +234,10 @@ export function webhooksRoutes(webhooks: WebhooksService) {
           summary: 'Queue again every failed delivery created since a time (and before `until`)',
           params: WebhookParams,
           body: RecoverBody,
-          response: { 202: Type.Object({ recovered: Type.Integer() }), ...errorResponses(401, 403, 404, 429) },
+          response: {
+            202: Type.Object({ recovered: Type.Integer() }),
+            ...errorResponses(401, 403, 404, 429),
+          },
         },
       },
       async (request, reply) => {

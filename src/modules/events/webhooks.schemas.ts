@@ -61,7 +61,11 @@ export const RotateSecretBody = Type.Object(
   {
     secret: Type.Optional(Type.String({ minLength: 16, maxLength: 256 })),
     graceSeconds: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 7 * 24 * 3600, description: 'default 86400; 0 retires the old secret now' }),
+      Type.Integer({
+        minimum: 0,
+        maximum: 7 * 24 * 3600,
+        description: 'default 86400; 0 retires the old secret now',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -99,7 +103,8 @@ export const AttemptView = Type.Object({
   responseCode: NullableInt,
   latencyMs: Type.Integer(),
   errorClass: Type.Union([Type.String(), Type.Null()], {
-    description: 'null on success; http_status, timeout, dns_failed, connect_failed, tls, connection_reset, ssrf_blocked, …',
+    description:
+      'null on success; http_status, timeout, dns_failed, connect_failed, tls, connection_reset, ssrf_blocked, …',
   }),
   error: Type.Union([Type.String(), Type.Null()]),
 });

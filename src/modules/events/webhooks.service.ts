@@ -51,7 +51,8 @@ export interface WebhookInput {
 export const DEFAULT_ROTATION_GRACE_SECONDS = 24 * 60 * 60;
 
 function toView(r: WebhookRow, now: string): WebhookView {
-  const grace = r.previous_secret_expires_at && r.previous_secret_expires_at > now ? r.previous_secret_expires_at : null;
+  const grace =
+    r.previous_secret_expires_at && r.previous_secret_expires_at > now ? r.previous_secret_expires_at : null;
   return {
     id: r.id,
     url: r.url,
@@ -93,10 +94,26 @@ function checkEvents(events: string[]): string[] {
 function sampleData(type: EventType): Record<string, unknown> {
   const base = { test: true };
   if (type.startsWith('detection.')) {
-    return { ...base, id: 'det_test', riskScore: 90, severity: 'HIGH', category: 'TEST', patterns: [], action: 'BLOCKED', blocked: true };
+    return {
+      ...base,
+      id: 'det_test',
+      riskScore: 90,
+      severity: 'HIGH',
+      category: 'TEST',
+      patterns: [],
+      action: 'BLOCKED',
+      blocked: true,
+    };
   }
   if (type.startsWith('dlp.')) {
-    return { ...base, domain: 'TEST', type: 'TEST', severity: 'MEDIUM', action: 'REDACTED', findingsCount: 1 };
+    return {
+      ...base,
+      domain: 'TEST',
+      type: 'TEST',
+      severity: 'MEDIUM',
+      action: 'REDACTED',
+      findingsCount: 1,
+    };
   }
   return base;
 }
@@ -120,7 +137,9 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
   };
   const checkSecret = (secret: string) => {
     if (!isAcceptableWebhookSecret(secret)) {
-      throw invalid('secret must be whsec_ followed by base64 of 24 to 64 bytes, or 16 to 256 printable characters');
+      throw invalid(
+        'secret must be whsec_ followed by base64 of 24 to 64 bytes, or 16 to 256 printable characters',
+      );
     }
   };
   const mustGet = async (orgId: string, id: string) => {
@@ -161,7 +180,11 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     async get(orgId: string, id: string): Promise<WebhookView> {
       return toView(await mustGet(orgId, id), now());
     },
-    async update(orgId: string, id: string, patch: Partial<Omit<WebhookInput, 'secret'>>): Promise<WebhookView> {
+    async update(
+      orgId: string,
+      id: string,
+      patch: Partial<Omit<WebhookInput, 'secret'>>,
+    ): Promise<WebhookView> {
       const row = await mustGet(orgId, id);
       const set: Partial<WebhookRow> = { updated_at: now() };
       if (patch.url !== undefined) {
@@ -230,7 +253,12 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       const hook = await mustGet(orgId, id);
       const at = now();
       const eventId = newId('evt');
-      await createEventsRepo(deps.db).insert(orgId, { id: eventId, type: eventType, created: at, data: sampleData(eventType) });
+      await createEventsRepo(deps.db).insert(orgId, {
+        id: eventId,
+        type: eventType,
+        created: at,
+        data: sampleData(eventType),
+      });
       const row: DeliveryRow = {
         id: newId('del'),
         org_id: orgId,

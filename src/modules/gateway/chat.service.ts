@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
-import { type DlpSettings, dlpEventData, dlpSettingsOf, type Vault, type VaultSession } from '../dlp/index.js';
+import { dlpEventData, dlpSettingsOf, type Vault, type VaultSession } from '../dlp/index.js';
 import type { LimitsService } from '../limits/index.js';
 import type { Organization } from '../orgs/index.js';
 import {
@@ -168,7 +168,8 @@ export function createChatService(deps: ChatServiceDeps) {
       return {
         kind: 'blocked',
         result: {
-          response: 'This message was blocked by Parapet: it looks like a prompt injection or jailbreak attempt.',
+          response:
+            'This message was blocked by Parapet: it looks like a prompt injection or jailbreak attempt.',
           model: '',
           conversationId,
           usage: { ...ZERO_USAGE },
@@ -187,20 +188,25 @@ export function createChatService(deps: ChatServiceDeps) {
     const dlpStarted = performance.now();
     const userTurn: ChatMessage = { role: 'user', content: body.message };
     const system: ChatMessage | undefined =
-      body.system !== undefined && history.length === 0 ? { role: 'system', content: body.system } : undefined;
+      body.system !== undefined && history.length === 0
+        ? { role: 'system', content: body.system }
+        : undefined;
     const fields: TextField[] = [
       { name: 'message', text: body.message, set: (v) => (userTurn.content = v) },
-      ...(system ? [{ name: 'system', text: body.system ?? '', set: (v: string) => (system.content = v) }] : []),
+      ...(system
+        ? [{ name: 'system', text: body.system ?? '', set: (v: string) => (system.content = v) }]
+        : []),
     ];
     const outcome = await tokenizeFields(deps.vault, org.id, fields, dlp, {
       ...(sessionId ? { sessionId } : {}),
       always: true,
-      hooks: dlpHooks(caller, dlp),
+      hooks: dlpHooks(caller),
     });
     const session = outcome.session as VaultSession;
     const dlpMs = performance.now() - dlpStarted;
     const tokenizedFields = [...outcome.tokenizedFields];
-    if (history.some((m) => typeof m.content === 'string' && /TKN_/.test(m.content))) tokenizedFields.push('history');
+    if (history.some((m) => typeof m.content === 'string' && /TKN_/.test(m.content)))
+      tokenizedFields.push('history');
 
     // 3. Routing over the providers this organization has keys for (the offline model always).
     const messages = [...(system ? [system] : []), ...history, userTurn];
@@ -258,7 +264,7 @@ export function createChatService(deps: ChatServiceDeps) {
     };
   }
 
-  function dlpHooks(caller: ChatCaller, dlp: DlpSettings) {
+  function dlpHooks(caller: ChatCaller) {
     return {
       onBlocked: async (entities: Parameters<typeof dlpEventData>[0], preview: string) => {
         deps.limits.record(caller.org, 'chat', { blocked: true });
@@ -273,7 +279,12 @@ export function createChatService(deps: ChatServiceDeps) {
           }),
         );
       },
-      within: async (trx: Db, entities: Parameters<typeof dlpEventData>[0], tokenized: string, sessionId: string) => {
+      within: async (
+        trx: Db,
+        entities: Parameters<typeof dlpEventData>[0],
+        tokenized: string,
+        sessionId: string,
+      ) => {
         await deps.publish(
           trx,
           caller.org,
@@ -287,7 +298,6 @@ export function createChatService(deps: ChatServiceDeps) {
         );
       },
     };
-    void dlp;
   }
 
   /** Usage from the provider when it reported it, else estimated from the tokenized prompt and the answer. */
@@ -369,7 +379,7 @@ export function createChatService(deps: ChatServiceDeps) {
     /** The whole answer at once (stream: false). */
     async complete(ready: ReadyChat, signal: AbortSignal): Promise<ChatResult & { upstreamMs: number }> {
       const started = performance.now();
-      let answer;
+      let answer: Awaited<ReturnType<typeof chatWithFallback>>;
       try {
         answer = await chatWithFallback(ready.attempts(signal));
       } catch (err) {

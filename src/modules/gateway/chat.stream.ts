@@ -10,7 +10,7 @@ import type { SseSink } from './sse.js';
  * client goes away the upstream call is aborted (through sink.signal) and the usage so far is estimated.
  */
 export async function streamChat(chat: ChatService, ready: ReadyChat, sink: SseSink): Promise<void> {
-  let opened;
+  let opened: Awaited<ReturnType<typeof openStreamWithFallback>>;
   try {
     opened = await openStreamWithFallback(ready.attempts(sink.signal));
   } catch (err) {

@@ -14,8 +14,10 @@ export function detectionSettingsOf(settings: Record<string, unknown>): Detectio
   if (!s || typeof s !== 'object') return {};
   const d = s as Record<string, unknown>;
   const out: DetectionSettings = {};
-  if (d['thresholds'] && typeof d['thresholds'] === 'object') out.thresholds = d['thresholds'] as DetectionSettings['thresholds'] & object;
-  if (Array.isArray(d['allowPhrases'])) out.allowPhrases = d['allowPhrases'].filter((p): p is string => typeof p === 'string');
+  if (d['thresholds'] && typeof d['thresholds'] === 'object')
+    out.thresholds = d['thresholds'] as DetectionSettings['thresholds'] & object;
+  if (Array.isArray(d['allowPhrases']))
+    out.allowPhrases = d['allowPhrases'].filter((p): p is string => typeof p === 'string');
   return out;
 }
 

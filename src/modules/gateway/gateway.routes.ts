@@ -165,7 +165,7 @@ export function gatewayRoutes(gw: Gateway) {
           if (call.session) svc['x-svc-vault-session'] = call.session.id;
 
           if (!request.body.stream) {
-            let out;
+            let out: Awaited<ReturnType<typeof gw.proxy.complete>>;
             try {
               out = await gw.proxy.complete(call);
             } catch (err) {
@@ -180,7 +180,7 @@ export function gatewayRoutes(gw: Gateway) {
               .send(out.response);
           }
 
-          let opened;
+          let opened: Awaited<ReturnType<typeof gw.proxy.open>>;
           try {
             opened = await gw.proxy.open(call);
           } catch (err) {
@@ -278,7 +278,8 @@ export function gatewayRoutes(gw: Gateway) {
         schema: {
           operationId: 'providerKeyPut',
           tags: ['gateway'],
-          summary: 'Store (or replace) the provider key the protected chat uses; sealed at rest, never returned',
+          summary:
+            'Store (or replace) the provider key the protected chat uses; sealed at rest, never returned',
           params: ProviderParams,
           body: ProviderKeyBody,
           response: { 200: ProviderKeySchema, ...errorResponses(401, 403, 429) },

@@ -6,11 +6,16 @@ export const ChatBodySchema = Type.Object(
   {
     message: Type.String({ minLength: 1, maxLength: MAX_MESSAGE_CHARS, description: "the user's message" }),
     autoSelect: Type.Optional(
-      Type.Boolean({ description: 'pick the cheapest adequate model (default false: the preferred or cheapest model)' }),
+      Type.Boolean({
+        description: 'pick the cheapest adequate model (default false: the preferred or cheapest model)',
+      }),
     ),
     stream: Type.Optional(Type.Boolean({ description: 'answer as Server-Sent Events (default false)' })),
     conversationId: Type.Optional(
-      Type.String({ maxLength: 64, description: 'continue a stored conversation (conv_…); unknown gives 404' }),
+      Type.String({
+        maxLength: 64,
+        description: 'continue a stored conversation (conv_…); unknown gives 404',
+      }),
     ),
     routing: Type.Optional(
       Type.Object(
@@ -24,7 +29,10 @@ export const ChatBodySchema = Type.Object(
       ),
     ),
     system: Type.Optional(
-      Type.String({ maxLength: MAX_MESSAGE_CHARS, description: 'system prompt; first turn of a conversation only' }),
+      Type.String({
+        maxLength: MAX_MESSAGE_CHARS,
+        description: 'system prompt; first turn of a conversation only',
+      }),
     ),
     temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2 })),
     maxTokens: Type.Optional(Type.Integer({ minimum: 1, maximum: 200_000 })),
@@ -112,7 +120,9 @@ export const ForceSwitchResult = Type.Object({
 export const ProviderKeySchema = Type.Object({
   provider: Type.String(),
   configured: Type.Boolean(),
-  keyHint: Type.Union([Type.String(), Type.Null()], { description: 'last four characters; the key is never returned' }),
+  keyHint: Type.Union([Type.String(), Type.Null()], {
+    description: 'last four characters; the key is never returned',
+  }),
   baseUrl: Type.Union([Type.String(), Type.Null()]),
   updatedAt: Type.Union([Type.String(), Type.Null()]),
   builtIn: Type.Boolean({ description: 'the offline model: always available, needs no key' }),
@@ -123,7 +133,9 @@ export const ProviderKeyList = Type.Object({ providers: Type.Array(ProviderKeySc
 export const ProviderKeyBody = Type.Object(
   {
     apiKey: Type.String({ minLength: 8, maxLength: 1000 }),
-    baseUrl: Type.Optional(Type.String({ maxLength: 500, description: 'https; required for azure (resource URL)' })),
+    baseUrl: Type.Optional(
+      Type.String({ maxLength: 500, description: 'https; required for azure (resource URL)' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   createTokenMap,
   type DetectOptions,
@@ -15,6 +15,30 @@ import type { TextField } from './text-fields.js';
 // separator around it keep any detector from matching across two fields; a field that contains it
 // makes the split fail, and those requests fall back to one vault call per field.
 const SEPARATOR = '\n\u2063\u2063\u2063\n';
+
+const FOUND_CACHE_LIMIT = 5_000;
+const CACHEABLE_CHARS = 64 * 1024;
+/**
+ * What detection found in a field, by a hash of the organization's settings and the text. Conversations
+ * send their whole history with every turn, so most fields of a request were seen before; only the new
+ * ones pay for detection. Keyed by hash and holding only types, so the cache keeps no personal data.
+ */
+const foundCache = new Map<string, Array<Pick<Entity, 'type' | 'domain'>>>();
+
+function detectCached(
+  text: string,
+  settingsKey: string,
+  options: DetectOptions,
+): Array<Pick<Entity, 'type' | 'domain'>> {
+  if (text.length > CACHEABLE_CHARS) return detectEntities(text, options);
+  const key = createHash('sha256').update(settingsKey).update('\u0000').update(text).digest('base64');
+  const hit = foundCache.get(key);
+  if (hit) return hit;
+  const found = detectEntities(text, options).map((e) => ({ type: e.type, domain: e.domain }));
+  foundCache.set(key, found);
+  if (foundCache.size > FOUND_CACHE_LIMIT) foundCache.delete(foundCache.keys().next().value as string);
+  return found;
+}
 
 export function detectOptionsOf(s: DlpSettings): DetectOptions {
   return {
@@ -59,13 +83,15 @@ export async function tokenizeFields(
   settings: DlpSettings,
   opts: { sessionId?: string; always?: boolean; hooks?: ProtectHooks },
 ): Promise<FieldsOutcome> {
-  const joined = fields.map((f) => f.text).join(SEPARATOR);
-  const found = detectEntities(joined, detectOptionsOf(settings));
+  const options = detectOptionsOf(settings);
+  const settingsKey = JSON.stringify(options);
+  const perField = fields.map((f) => detectCached(f.text, settingsKey, options));
+  const found = perField.flat() as Entity[];
   const blocked = settings.blockTypes?.length
     ? found.filter((e) => settings.blockTypes?.some((t) => t.toUpperCase() === e.type.toUpperCase()))
     : [];
   if (blocked.length > 0) {
-    await opts.hooks?.onBlocked(found, redactedPreview(joined.split(SEPARATOR).join(' '), settings));
+    await opts.hooks?.onBlocked(found, redactedPreview(fields.map((f) => f.text).join(' '), settings));
     throw new AppError(
       'forbidden',
       `The request contains data this organization does not allow to reach an LLM (${[...new Set(blocked.map((e) => e.type))].join(', ')}).`,
@@ -88,11 +114,14 @@ export async function tokenizeFields(
         : {}),
     });
 
+  // Only fields where detection found something go to the vault (which detects again, in context).
+  const targets = found.length === 0 ? fields : fields.filter((_, i) => (perField[i]?.length ?? 0) > 0);
+  const joined = targets.map((f) => f.text).join(SEPARATOR);
   const outcome = await run(joined, opts.sessionId);
   const parts = outcome.tokenized.split(SEPARATOR);
   const tokenizedFields: string[] = [];
-  if (parts.length === fields.length) {
-    fields.forEach((f, i) => {
+  if (parts.length === targets.length) {
+    targets.forEach((f, i) => {
       const next = parts[i] ?? f.text;
       if (next !== f.text) tokenizedFields.push(f.name);
       f.set(next);
@@ -108,7 +137,7 @@ export async function tokenizeFields(
   let session = outcome.session;
   let tokenCount = 0;
   const entities: Entity[] = [];
-  for (const f of fields) {
+  for (const f of targets) {
     const o = await run(f.text, session.id, false);
     session = o.session;
     tokenCount += o.tokens.length;

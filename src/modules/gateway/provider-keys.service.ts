@@ -76,7 +76,8 @@ export function createProviderKeysService(deps: { db: Db; sealer: Sealer; clock:
     ): Promise<ProviderKeyView> {
       const id = checkProvider(provider);
       const apiKey = input.apiKey.trim();
-      if (apiKey.length < 8) throw new AppError('invalid_request', "The field 'apiKey' is too short to be a provider key.");
+      if (apiKey.length < 8)
+        throw new AppError('invalid_request', "The field 'apiKey' is too short to be a provider key.");
       let baseUrl: string | null = null;
       if (input.baseUrl !== undefined && input.baseUrl !== '') {
         let url: URL;
@@ -85,7 +86,8 @@ export function createProviderKeysService(deps: { db: Db; sealer: Sealer; clock:
         } catch {
           throw new AppError('invalid_request', "The field 'baseUrl' must be an absolute https URL.");
         }
-        if (url.protocol !== 'https:') throw new AppError('invalid_request', "The field 'baseUrl' must use https.");
+        if (url.protocol !== 'https:')
+          throw new AppError('invalid_request', "The field 'baseUrl' must use https.");
         baseUrl = url.toString().replace(/\/+$/, '');
       } else if (id === 'azure') {
         throw new AppError(

@@ -70,7 +70,12 @@ export function createProxyService(deps: {
 }) {
   const idleTimeoutMs = deps.idleTimeoutMs ?? 120_000;
 
-  function record(call: ProxyCall, reported: Usage | null | undefined, answer: string, outcome: 'ok' | 'aborted' | 'error') {
+  function record(
+    call: ProxyCall,
+    reported: Usage | null | undefined,
+    answer: string,
+    outcome: 'ok' | 'aborted' | 'error',
+  ) {
     const prompt = reported?.prompt_tokens ?? estimateMessagesTokens(call.request.messages);
     const completion = reported?.completion_tokens ?? estimateTokens(answer);
     const model = findModel(`${call.provider}/${call.request.model}`);
@@ -151,7 +156,9 @@ export function createProxyService(deps: {
     },
 
     /** Throws ProviderError for upstream failures, so the route can relay them in the provider's shape. */
-    async complete(call: ProxyCall): Promise<{ response: ChatResponse; restored: number; upstreamMs: number }> {
+    async complete(
+      call: ProxyCall,
+    ): Promise<{ response: ChatResponse; restored: number; upstreamMs: number }> {
       const started = performance.now();
       let response: ChatResponse;
       try {
@@ -161,7 +168,9 @@ export function createProxyService(deps: {
         throw err;
       }
       const upstreamMs = performance.now() - started;
-      const answer = response.choices.map((c) => (typeof c.message?.content === 'string' ? c.message.content : '')).join('');
+      const answer = response.choices
+        .map((c) => (typeof c.message?.content === 'string' ? c.message.content : ''))
+        .join('');
       record(call, response.usage, answer, 'ok');
       const restored = call.session ? rehydrateResponse(response, call.session.map) : 0;
       return { response, restored, upstreamMs };

@@ -9,7 +9,13 @@ const VALUE = 'Zoë "Z" Müller\\';
 const map = () => createTokenMap([{ token: TOKEN, type: 'NAME', value: VALUE }]);
 
 function chunkOf(delta: ChatChunk['choices'][number]['delta'], finish: string | null = null): ChatChunk {
-  return { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] };
+  return {
+    id: 'c',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
 }
 
 /** Feeds `pieces` through a rehydrator the way the proxy does and joins what comes out. */
@@ -37,7 +43,11 @@ describe('ChunkRehydrator', () => {
   it('restores content tokens split at every boundary, with and without a finishing chunk', () => {
     for (let a = 1; a < text.length; a++) {
       for (const withFinish of [true, false]) {
-        const pieces = [chunkOf({ role: 'assistant', content: '' }), chunkOf({ content: text.slice(0, a) }), chunkOf({ content: text.slice(a) })];
+        const pieces = [
+          chunkOf({ role: 'assistant', content: '' }),
+          chunkOf({ content: text.slice(0, a) }),
+          chunkOf({ content: text.slice(a) }),
+        ];
         if (withFinish) pieces.push(chunkOf({}, 'stop'));
         const out = run(pieces);
         assert.equal(out.content, `Hello ${VALUE}, and again ${VALUE}.`, `split at ${a}`);
@@ -50,7 +60,9 @@ describe('ChunkRehydrator', () => {
     const json = JSON.stringify({ who: TOKEN, n: 1 });
     for (let a = 1; a < json.length; a++) {
       const out = run([
-        chunkOf({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }] }),
+        chunkOf({
+          tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'f', arguments: '' } }],
+        }),
         chunkOf({ tool_calls: [{ index: 0, function: { arguments: json.slice(0, a) } }] }),
         chunkOf({ tool_calls: [{ index: 0, function: { arguments: json.slice(a) } }] }),
         chunkOf({}, 'tool_calls'),
@@ -62,7 +74,14 @@ describe('ChunkRehydrator', () => {
   it('drops chunks whose only text is held back, and keeps usage-only chunks', () => {
     const r = new ChunkRehydrator(map());
     assert.equal(r.transform(chunkOf({ content: 'TKN_NA' })), false);
-    const usage: ChatChunk = { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 } };
+    const usage: ChatChunk = {
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'm',
+      choices: [],
+      usage: { prompt_tokens: 1, completion_tokens: 2, total_tokens: 3 },
+    };
     assert.equal(r.transform(usage), true);
   });
 });
@@ -81,13 +100,21 @@ describe('rehydrateResponse', () => {
           message: {
             role: 'assistant',
             content: `Dear ${TOKEN}`,
-            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: JSON.stringify({ to: TOKEN }) } }],
+            tool_calls: [
+              {
+                id: 'c1',
+                type: 'function',
+                function: { name: 'f', arguments: JSON.stringify({ to: TOKEN }) },
+              },
+            ],
           },
         },
       ],
     };
     assert.equal(rehydrateResponse(res, map()), 2);
     assert.equal(res.choices[0]?.message.content, `Dear ${VALUE}`);
-    assert.deepEqual(JSON.parse(res.choices[0]?.message.tool_calls?.[0]?.function.arguments ?? ''), { to: VALUE });
+    assert.deepEqual(JSON.parse(res.choices[0]?.message.tool_calls?.[0]?.function.arguments ?? ''), {
+      to: VALUE,
+    });
   });
 });

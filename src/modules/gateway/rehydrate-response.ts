@@ -21,7 +21,8 @@ export function rehydrateResponse(res: ChatResponse, map: TokenMap): number {
     }
     if (typeof m.refusal === 'string') m.refusal = text(m.refusal);
     for (const call of m.tool_calls ?? []) {
-      if (typeof call.function?.arguments === 'string') call.function.arguments = text(call.function.arguments, true);
+      if (typeof call.function?.arguments === 'string')
+        call.function.arguments = text(call.function.arguments, true);
     }
   }
   return restored;
@@ -107,7 +108,10 @@ export class ChunkRehydrator {
   finish(template: ChatChunk | undefined): ChatChunk | null {
     if (this.content.size === 0 && this.args.size === 0) return null;
     const choices: ChatChunk['choices'] = [];
-    const indexes = new Set<number>([...this.content.keys(), ...[...this.args.values()].map((a) => a.choice)]);
+    const indexes = new Set<number>([
+      ...this.content.keys(),
+      ...[...this.args.values()].map((a) => a.choice),
+    ]);
     for (const index of indexes) {
       const delta: ChunkDelta = {};
       this.release(index, delta);

@@ -13,7 +13,9 @@ describe('openSse', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const controller = new AbortController();
-    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { signal: controller.signal });
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, {
+      signal: controller.signal,
+    });
     assert.equal(res.headers.get('content-type'), 'text/event-stream; charset=utf-8');
     assert.equal(res.headers.get('x-ratelimit-limit'), '60');
     assert.equal(res.headers.get('cache-control'), 'no-cache, no-transform');

@@ -9,8 +9,25 @@ describe('textFieldsOf', () => {
       model: 'm',
       messages: [
         { role: 'system', content: 'sys' },
-        { role: 'user', content: [{ type: 'text', text: 'part' }, { type: 'image_url', image_url: { url: 'data:x' } }, { type: 'thinking', thinking: 'keep', signature: 's' }] },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: '{"to":"x","list":["y",{"z":"w"}],"n":3}' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'part' },
+            { type: 'image_url', image_url: { url: 'data:x' } },
+            { type: 'thinking', thinking: 'keep', signature: 's' },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'a',
+              type: 'function',
+              function: { name: 'f', arguments: '{"to":"x","list":["y",{"z":"w"}],"n":3}' },
+            },
+          ],
+        },
         { role: 'tool', tool_call_id: 'a', content: 'result' },
       ],
     };
@@ -36,7 +53,13 @@ describe('textFieldsOf', () => {
   it('tokenizes arguments that are not JSON as plain text', () => {
     const req: ChatRequest = {
       model: 'm',
-      messages: [{ role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: 'not json' } }] }],
+      messages: [
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: 'not json' } }],
+        },
+      ],
     };
     const { fields } = textFieldsOf(req);
     assert.equal(fields.length, 1);

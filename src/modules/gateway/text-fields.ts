@@ -55,13 +55,22 @@ export function textFieldsOf(req: ChatRequest): { fields: TextField[]; commit():
   };
 }
 
-function collectLeaves(value: unknown, name: string, out: TextField[], replaceRoot: (v: unknown) => void): void {
+function collectLeaves(
+  value: unknown,
+  name: string,
+  out: TextField[],
+  replaceRoot: (v: unknown) => void,
+): void {
   if (typeof value === 'string') {
     out.push({ name, text: value, set: replaceRoot });
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((v, i) => collectLeaves(v, name, out, (next) => (value[i] = next)));
+    value.forEach((v, i) => {
+      collectLeaves(v, name, out, (next) => {
+        value[i] = next;
+      });
+    });
     return;
   }
   if (value && typeof value === 'object') {

@@ -34,7 +34,10 @@ export interface SiemForwarderDeps {
 }
 
 /** Builds the sink of an integration from its sealed body; throws TypeError on an unusable configuration. */
-export function sinkFor(row: IntegrationRow, deps: Pick<SiemForwarderDeps, 'sealer' | 'outbound' | 'allowPrivate'>): Sink {
+export function sinkFor(
+  row: IntegrationRow,
+  deps: Pick<SiemForwarderDeps, 'sealer' | 'outbound' | 'allowPrivate'>,
+): Sink {
   const body = openBody(deps.sealer, row.id, row.secret_body);
   const { integration } = toSinkIntegration(body);
   return createSink(integration, { outbound: deps.outbound, allowPrivate: deps.allowPrivate });
@@ -57,15 +60,17 @@ export function createSiemForwarder(deps: SiemForwarderDeps) {
   const iso = (d: Date) => d.toISOString();
 
   async function cachedSink(row: IntegrationRow): Promise<Sink> {
+    // The sealed body changes on every save (fresh IV), so it identifies the configuration exactly.
+    const version = row.secret_body;
     const have = sinks.get(row.id);
-    if (have && have.version === row.updated_at) return have.sink;
+    if (have && have.version === version) return have.sink;
     if (have) await have.sink.close().catch(() => undefined);
     const sink = sinkFor(row, deps);
-    sinks.set(row.id, { version: row.updated_at, sink });
+    sinks.set(row.id, { version, sink });
     return sink;
   }
 
-  function failure(row: IntegrationRow, failures: number, error: string, retryAfterMs?: number): BreakerUpdate {
+  function failure(failures: number, error: string, retryAfterMs?: number): BreakerUpdate {
     const now = deps.clock.now();
     let next = siemBackoff(failures, now, deps.random ? { random: deps.random } : {});
     if (retryAfterMs !== undefined && now.getTime() + retryAfterMs > next.getTime()) {
@@ -85,7 +90,11 @@ export function createSiemForwarder(deps: SiemForwarderDeps) {
     const rules = JSON.parse(row.rules) as ForwardingRules;
     let failures = row.consecutive_failures;
     let settled = 0;
-    await repo.enforceBound(row.id, row.queue_limit, `queue_full: more than ${row.queue_limit} events waiting`);
+    await repo.enforceBound(
+      row.id,
+      row.queue_limit,
+      `queue_full: more than ${row.queue_limit} events waiting`,
+    );
     let sink: Sink;
     try {
       sink = await cachedSink(row);
@@ -95,7 +104,7 @@ export function createSiemForwarder(deps: SiemForwarderDeps) {
         remove: [],
         retry: { ids: [], error: '' },
         dead: [],
-        breaker: failure(row, failures, `configuration: ${(err as Error).message}`),
+        breaker: failure(failures, `configuration: ${(err as Error).message}`),
         leaseUntil: null,
       });
       return 0;
@@ -132,9 +141,21 @@ export function createSiemForwarder(deps: SiemForwarderDeps) {
       if (res.ok) {
         for (const ev of toSend) remove.push(queueIdOf.get(ev.id) as string);
         failures = 0;
-        breaker = { circuit: 'closed', consecutiveFailures: 0, nextAttemptAt: now, lastSuccessAt: now, lastError: null, delivered: toSend.length };
+        breaker = {
+          circuit: 'closed',
+          consecutiveFailures: 0,
+          nextAttemptAt: now,
+          lastSuccessAt: now,
+          lastError: null,
+          delivered: toSend.length,
+        };
       } else {
-        const rejected = new Map((res.rejected ?? toSend.map((e) => ({ id: e.id, retryable: res.retryable, error: res.error ?? 'failed' }))).map((r) => [r.id, r]));
+        const rejected = new Map(
+          (
+            res.rejected ??
+            toSend.map((e) => ({ id: e.id, retryable: res.retryable, error: res.error ?? 'failed' }))
+          ).map((r) => [r.id, r]),
+        );
         // An unreachable or unauthorised destination keeps the data (someone can fix it); a refused payload does not.
         const keep = res.reason === 'auth' || res.reason === 'blocked';
         let delivered = 0;
@@ -149,11 +170,18 @@ export function createSiemForwarder(deps: SiemForwarderDeps) {
         }
         if (retryIds.length > 0) {
           failures += 1;
-          breaker = { ...failure(row, failures, res.error ?? 'failed', res.retryAfterMs), delivered };
+          breaker = { ...failure(failures, res.error ?? 'failed', res.retryAfterMs), delivered };
         } else {
           // The destination answered and judged the payload: it is up, only those events are bad.
           failures = 0;
-          breaker = { circuit: 'closed', consecutiveFailures: 0, nextAttemptAt: now, lastSuccessAt: now, lastError: res.error ?? null, delivered };
+          breaker = {
+            circuit: 'closed',
+            consecutiveFailures: 0,
+            nextAttemptAt: now,
+            lastSuccessAt: now,
+            lastError: res.error ?? null,
+            delivered,
+          };
         }
       }
       const last = retryIds.length > 0 || batch.length < size || b === maxBatches - 1;
@@ -172,12 +200,24 @@ export function createSiemForwarder(deps: SiemForwarderDeps) {
   }
 
   return {
-    /** One round: leases the integrations that are due and drains each; returns queue rows settled. */
-    async runDue(maxIntegrations = 8): Promise<number> {
-      const now = deps.clock.now();
-      const rows = await repo.claimDue(deps.dialect, iso(now), iso(new Date(now.getTime() + leaseMs)), maxIntegrations);
+    /**
+     * Leases the integrations that are due and drains each, round after round until none is due (bounded);
+     * returns integrations handled plus queue rows settled, 0 when there was nothing to do.
+     */
+    async runDue(maxIntegrations = 8, maxRounds = 10): Promise<number> {
       let n = 0;
-      for (const row of rows) n += await drain(row);
+      for (let round = 0; round < maxRounds; round++) {
+        const now = deps.clock.now();
+        const rows = await repo.claimDue(
+          deps.dialect,
+          iso(now),
+          iso(new Date(now.getTime() + leaseMs)),
+          maxIntegrations,
+        );
+        if (rows.length === 0) break;
+        // Integrations that only failed settle nothing, but they were work: count them so the loop goes on.
+        for (const row of rows) n += 1 + (await drain(row));
+      }
       return n;
     },
     /** Sends one synthetic event through a fresh sink for the integration and reports the answer. */
@@ -186,7 +226,12 @@ export function createSiemForwarder(deps: SiemForwarderDeps) {
       try {
         sink = sinkFor(row, deps);
       } catch (err) {
-        return { ok: false, retryable: false, reason: 'permanent', error: `configuration: ${(err as Error).message}` };
+        return {
+          ok: false,
+          retryable: false,
+          reason: 'permanent',
+          error: `configuration: ${(err as Error).message}`,
+        };
       }
       try {
         const at = iso(deps.clock.now());

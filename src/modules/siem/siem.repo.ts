@@ -41,11 +41,20 @@ export function createSiemRepo(db: Db) {
         .executeTakeFirst();
     },
     async update(orgId: string, id: string, patch: Partial<IntegrationRow>): Promise<void> {
-      await db.updateTable('siem_integrations').set(patch).where('org_id', '=', orgId).where('id', '=', id).execute();
+      await db
+        .updateTable('siem_integrations')
+        .set(patch)
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .execute();
     },
     async delete(orgId: string, id: string): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('siem_queue').where('org_id', '=', orgId).where('integration_id', '=', id).execute();
+        await trx
+          .deleteFrom('siem_queue')
+          .where('org_id', '=', orgId)
+          .where('integration_id', '=', id)
+          .execute();
         const r = await trx
           .deleteFrom('siem_integrations')
           .where('org_id', '=', orgId)
@@ -103,7 +112,12 @@ export function createSiemRepo(db: Db) {
      * worker holds an integration at a time, which is what keeps its events in creation order. On
      * PostgreSQL, SKIP LOCKED lets concurrent workers pick different integrations without waiting.
      */
-    async claimDue(dialect: DialectName, now: string, leaseUntil: string, limit: number): Promise<IntegrationRow[]> {
+    async claimDue(
+      dialect: DialectName,
+      now: string,
+      leaseUntil: string,
+      limit: number,
+    ): Promise<IntegrationRow[]> {
       return db.transaction().execute(async (trx) => {
         let q = trx
           .selectFrom('siem_integrations')
@@ -135,7 +149,11 @@ export function createSiemRepo(db: Db) {
     },
     /** Moves the lease end; null releases the integration. */
     async setLease(id: string, leaseUntil: string | null): Promise<void> {
-      await db.updateTable('siem_integrations').set({ lease_until: leaseUntil }).where('id', '=', id).execute();
+      await db
+        .updateTable('siem_integrations')
+        .set({ lease_until: leaseUntil })
+        .where('id', '=', id)
+        .execute();
     },
     /** The oldest queued events of an integration, in creation order. */
     async nextBatch(integrationId: string, limit: number): Promise<QueuedEvent[]> {
@@ -182,7 +200,10 @@ export function createSiemRepo(db: Db) {
     ): Promise<void> {
       await db.transaction().execute(async (trx) => {
         for (let i = 0; i < outcome.remove.length; i += 500) {
-          await trx.deleteFrom('siem_queue').where('id', 'in', outcome.remove.slice(i, i + 500)).execute();
+          await trx
+            .deleteFrom('siem_queue')
+            .where('id', 'in', outcome.remove.slice(i, i + 500))
+            .execute();
         }
         for (let i = 0; i < outcome.retry.ids.length; i += 500) {
           await trx

@@ -16,7 +16,9 @@ const AnyMap = Type.Record(Type.String(), Type.Unknown());
 const IntegrationView = Type.Object({
   id: Type.String({ description: 'prefix siem_' }),
   name: Type.String(),
-  platform: Type.String({ description: 'SPLUNK, ELASTIC, DATADOG, SYSLOG, PRELUDE, WAZUH, OPENSEARCH or WEBHOOK' }),
+  platform: Type.String({
+    description: 'SPLUNK, ELASTIC, DATADOG, SYSLOG, PRELUDE, WAZUH, OPENSEARCH or WEBHOOK',
+  }),
   type: Type.Optional(Type.String()),
   enabled: Type.Boolean(),
   config: Type.Optional(AnyMap),
@@ -26,7 +28,9 @@ const IntegrationView = Type.Object({
   minSeverity: Type.Optional(Type.String()),
   forwardDetections: Type.Optional(Type.Boolean()),
   forwardDlp: Type.Optional(Type.Boolean()),
-  secretFields: Type.Array(Type.String(), { description: 'secrets that are stored (sealed) and never returned' }),
+  secretFields: Type.Array(Type.String(), {
+    description: 'secrets that are stored (sealed) and never returned',
+  }),
   status: Type.Object({
     circuit: Type.Union([Type.Literal('closed'), Type.Literal('open'), Type.Literal('half_open')]),
     consecutiveFailures: Type.Integer(),
@@ -75,7 +79,8 @@ export function siemRoutes(siem: SiemService) {
         schema: {
           operationId: 'createSiemIntegration',
           tags: TAGS,
-          summary: 'Register a SIEM integration (any platform shape of the spec); secrets are sealed and never returned',
+          summary:
+            'Register a SIEM integration (any platform shape of the spec); secrets are sealed and never returned',
           body: SiemIntegrationCreateSchema,
           response: { 201: IntegrationView, ...errorResponses(401, 403, 429) },
         },
@@ -92,7 +97,10 @@ export function siemRoutes(siem: SiemService) {
           operationId: 'listSiemIntegrations',
           tags: TAGS,
           summary: 'List SIEM integrations with their delivery status (breaker, queue, dead letters)',
-          response: { 200: Type.Object({ integrations: Type.Array(IntegrationView) }), ...errorResponses(401, 403, 429) },
+          response: {
+            200: Type.Object({ integrations: Type.Array(IntegrationView) }),
+            ...errorResponses(401, 403, 429),
+          },
         },
       },
       async (request) => ({ integrations: await siem.list(callerOf(request).org.id) }),
@@ -120,7 +128,8 @@ export function siemRoutes(siem: SiemService) {
         schema: {
           operationId: 'updateSiemIntegration',
           tags: TAGS,
-          summary: 'Change an integration; config and credentials merge key by key, so secrets need not be resent',
+          summary:
+            'Change an integration; config and credentials merge key by key, so secrets need not be resent',
           params: Params,
           body: UpdateBody,
           response: { 200: IntegrationView, ...errorResponses(401, 403, 404, 429) },
@@ -192,14 +201,23 @@ export function siemRoutes(siem: SiemService) {
                   error: Nullable(Type.String()),
                 }),
               ),
-              pagination: Type.Object({ total: Type.Integer(), page: Type.Integer(), perPage: Type.Integer() }),
+              pagination: Type.Object({
+                total: Type.Integer(),
+                page: Type.Integer(),
+                perPage: Type.Integer(),
+              }),
             }),
             ...errorResponses(401, 403, 404, 429),
           },
         },
       },
       async (request) =>
-        siem.deadLetters(callerOf(request).org.id, request.params.id, request.query.page ?? 1, request.query.perPage ?? 20),
+        siem.deadLetters(
+          callerOf(request).org.id,
+          request.params.id,
+          request.query.page ?? 1,
+          request.query.perPage ?? 20,
+        ),
     );
 
     app.post(
@@ -215,7 +233,9 @@ export function siemRoutes(siem: SiemService) {
         },
       },
       async (request, reply) =>
-        reply.status(202).send({ requeued: await siem.retryDeadLetters(callerOf(request).org.id, request.params.id) }),
+        reply
+          .status(202)
+          .send({ requeued: await siem.retryDeadLetters(callerOf(request).org.id, request.params.id) }),
     );
   };
 }

@@ -55,12 +55,17 @@ export function createSiemService(deps: SiemServiceDeps) {
   function validate(body: IntegrationBody) {
     if (!Value.Check(SiemIntegrationCreateSchema, body)) {
       const first = [...Value.Errors(SiemIntegrationCreateSchema, body)][0];
-      throw invalid(`invalid integration: ${first ? `${first.instancePath || '/'} ${first.message}` : 'shape not recognised'}`);
+      throw invalid(
+        `invalid integration: ${first ? `${first.instancePath || '/'} ${first.message}` : 'shape not recognised'}`,
+      );
     }
     try {
       const { integration } = toSinkIntegration(body);
       // Building the sink checks required fields; it opens no connection until the first send.
-      void createSink(integration, { outbound: deps.outbound, allowPrivate: deps.allowPrivateTargets }).close();
+      void createSink(integration, {
+        outbound: deps.outbound,
+        allowPrivate: deps.allowPrivateTargets,
+      }).close();
     } catch (err) {
       throw invalid(`invalid integration: ${(err as Error).message}`);
     }
@@ -113,7 +118,8 @@ export function createSiemService(deps: SiemServiceDeps) {
     if (!row) throw notFound('SIEM integration');
     return row;
   };
-  const one = async (orgId: string, row: IntegrationRow) => view(row, (await repo.queueCounts(orgId)).get(row.id));
+  const one = async (orgId: string, row: IntegrationRow) =>
+    view(row, (await repo.queueCounts(orgId)).get(row.id));
 
   return {
     async create(orgId: string, body: IntegrationBody): Promise<IntegrationView> {
@@ -153,7 +159,8 @@ export function createSiemService(deps: SiemServiceDeps) {
     async update(orgId: string, id: string, patch: Partial<IntegrationBody>): Promise<IntegrationView> {
       const row = await mustGet(orgId, id);
       const stored = openBody(deps.sealer, id, row.secret_body);
-      if (patch.platform !== undefined && patch.platform !== stored.platform) throw invalid('platform cannot change');
+      if (patch.platform !== undefined && patch.platform !== stored.platform)
+        throw invalid('platform cannot change');
       if (patch.type !== undefined && patch.type !== stored.type) throw invalid('type cannot change');
       const merged = mergeBody(stored, patch);
       validate(merged);

@@ -1,8 +1,11 @@
+import { ETHICS_BYPASS_PATTERNS } from './ethics-bypass.js';
 import { EXTRACTION_PATTERNS } from './extraction.js';
 import { FRAMING_PATTERNS } from './framing.js';
 import { INDIRECT_PATTERNS } from './indirect.js';
 import { JAILBREAK_PATTERNS } from './jailbreak.js';
+import { OUTPUT_CONTROL_PATTERNS } from './output-control.js';
 import { OVERRIDE_PATTERNS } from './override.js';
+import { TASK_SWITCH_PATTERNS } from './task-switch.js';
 import { type Trigger, triggersOf } from './triggers.js';
 import type { PatternDef } from './types.js';
 
@@ -14,6 +17,9 @@ export const PATTERNS: readonly PatternDef[] = [
   ...JAILBREAK_PATTERNS,
   ...FRAMING_PATTERNS,
   ...INDIRECT_PATTERNS,
+  ...TASK_SWITCH_PATTERNS,
+  ...OUTPUT_CONTROL_PATTERNS,
+  ...ETHICS_BYPASS_PATTERNS,
 ];
 
 export interface CompiledPattern {

@@ -1,5 +1,6 @@
 import { ATTACKS_EN, composedEnglish } from './attacks-en.js';
 import { ATTACKS_DE, ATTACKS_ES, ATTACKS_FR, ATTACKS_IT } from './attacks-multi.js';
+import { EXTRA_ATTACKS } from './attacks-extra.js';
 
 export interface ReferenceAttack {
   text: string;
@@ -63,6 +64,7 @@ export function referenceAttacks(): ReferenceAttack[] {
   add('de', ATTACKS_DE);
   add('it', ATTACKS_IT);
   add('es', ATTACKS_ES);
+  for (const [lang, table] of Object.entries(EXTRA_ATTACKS)) add(lang, table);
   for (const text of composedEnglish()) out.push({ text, category: 'instruction_override', lang: 'en' });
   for (const [lang, { verbs, objects }] of Object.entries(COMPOSED)) {
     for (const v of verbs)

@@ -9,21 +9,45 @@ function phrases(list: string): ReadonlySet<string> {
 export const HONORIFICS = phrases(
   'mr|mrs|ms|mx|dr|prof|hr|fr|mme|mlle|sig|sig.ra|sig.na|dott|dott.ssa|dr.ssa|ing|avv|m|miss|sir|dame|lady|lord|' +
     'herr|frau|monsieur|madame|mademoiselle|signor|signora|signorina|maître|maitre|docteur|doctor|doktor|dottor|' +
-    'dottore|dottoressa|ingegner|ingegnere|architetto|professor|professeur|professore|avvocato',
+    'dottore|dottoressa|ingegner|ingegnere|architetto|professor|professeur|professore|avvocato|' +
+    // Nobility, clergy, military and family titles: directly before a name in news and history.
+    'king|queen|prince|princess|pope|könig|königin|prinz|prinzessin|herzog|herzogin|graf|gräfin|' +
+    'kaiser|kaiserin|fürst|fürstin|papst|bischof|erzbischof|kardinal|pfarrer|pastor|roi|reine|princesse|duc|' +
+    'duchesse|comte|comtesse|pape|cardinal|abbé|regina|principe|principessa|duca|conte|contessa|gen|général|' +
+    'col|colonel|oberst|capt|captain|kapitän|sgt|sergeant|lt|gov|sen|rep|sheikh|scheich|' +
+    'imam|rabbi|rabbiner|uncle|aunt|onkel|tante|oncle|zio|zia|frère|sœur|bruder|schwester',
 );
 
-/** Before the name, optionally followed by ":" or ",". */
+/** Greetings: a strong cue only where a message or sentence starts ("Good morning Sunshine" is a title). */
+export const GREETINGS = phrases(
+  'dear|hi|hello|hey|good morning|bonjour|bonsoir|salut|cher|chère|coucou|hallo|liebe|lieber|grüezi|grüss dich|' +
+    'servus|moin|gentile|gentilissima|gentilissimo|caro|cara|buongiorno|buonasera|ciao|salve',
+);
+
+/** Self-introductions: whatever capitalised follows is the speaker's name. */
 export const PHRASES = phrases(
-  [
-    "my name is|my name's|name is|call me|i am|i'm|this is|je m'appelle|mon nom est|je suis|ich heiße|ich heisse|" +
-      'mein name ist|ich bin|mi chiamo|il mio nome è|sono',
-    'dear|hi|hello|hey|good morning|bonjour|bonsoir|salut|cher|chère|coucou|hallo|liebe|lieber|grüezi|grüss dich|' +
-      'servus|moin|gentile|gentilissima|gentilissimo|caro|cara|buongiorno|buonasera|ciao|salve',
-    'contact|contacter|contactez|kontaktieren sie|kontaktiere|contattare|contatta|ask|tell|thanks|thank you|merci|' +
-      "danke|grazie|cc|signed|signé|firmato|gezeichnet|per|attn|à l'attention de|all'attenzione di",
-    "called|named|is called|s'appelle|heißt|heisst|si chiama|according to|selon|laut|secondo|" +
-      'sagte|sagt|erklärte|meinte|betonte',
-  ].join('|'),
+  "my name is|my name's|name is|call me|je m'appelle|mon nom est|ich heiße|ich heisse|mein name ist|mi chiamo|" +
+    "il mio nome è|is called|is named|was called|was named|heißt|heisst|si chiama|s'appelle",
+);
+
+/**
+ * Weaker: also common before things ("according to the report", "laut Gericht", "per E-Mail", "ich bin
+ * Realist", "called Fire in the Hole"), so they vouch only like a role noun (two words or a known name part).
+ */
+export const SOFT_PHRASES = phrases(
+  "i am|i'm|this is|je suis|ich bin|sono|contact|contacter|contactez|kontaktieren sie|kontaktiere|contattare|" +
+    'contatta|ask|tell|thanks|thank you|merci|danke|grazie|cc|signed|signé|firmato|gezeichnet|per|attn|' +
+    "à l'attention de|all'attenzione di|called|named|according to|selon|laut|secondo|d'après|gemäss|gemäß",
+);
+
+/**
+ * Reporting verbs before the run, in inverted order ("said Dobrindt", "sagte Keller", "erklärt Haas"): a lone
+ * unknown capitalised word is accepted unless it looks like a common noun.
+ */
+export const SPEECH_BEFORE = phrases(
+  'said|says|asked|added|wrote|sagte|sagt|erklärte|erklärt|meinte|meint|betonte|betont|klagte|klagt|' +
+    'ergänzte|ergänzt|berichtete|berichtet|schrieb|schreibt|warnte|warnt|fragte|fragt|so|' +
+    'déclare|explique|affirme|ajoute|précise|souligne|estime|dit|disse|dice|spiega|afferma|aggiunge|ha detto',
 );
 
 /**
@@ -48,8 +72,10 @@ export const ROLES = phrases(
 
 /** Reporting verbs right after a capitalised run ("Keller said", "Dupont a dit"). */
 export const SPEECH_AFTER = phrases(
-  'said|says|told|added|explained|wrote|argued|sagte|sagt|erklärte|meinte|betonte|schrieb|déclare|' +
-    'explique|affirme|ajoute|disse|dice|spiega|afferma|aggiunge',
+  'said|says|told|added|explained|wrote|argued|noted|asked|replied|insisted|claimed|stated|announced|' +
+    'admitted|recalled|warned|sagte|sagt|erklärte|erklärt|meinte|meint|betonte|betont|schrieb|schreibt|' +
+    'ergänzte|ergänzt|berichtete|berichtet|warnte|warnt|fügte|déclare|déclarait|explique|affirme|ajoute|' +
+    'précise|souligne|estime|disse|dice|spiega|afferma|aggiunge|dichiara',
 );
 
 /** At the start of a line: form labels and mail headers ("Name:", "Von:", "Cognome"). */

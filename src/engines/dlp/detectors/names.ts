@@ -1,10 +1,18 @@
 import { COMMON_FIRST_NAMES } from '../lexicon/common-first-names.js';
 import { FIRST_NAMES } from '../lexicon/first-names.js';
-import { AMBIGUOUS_NAME, NEVER_NAME, NOUN_ENDING, PARTICLES } from '../lexicon/stopwords.js';
+import {
+  AMBIGUOUS_NAME,
+  DETERMINERS,
+  NEVER_NAME,
+  NOUN_ENDING,
+  ORGANISATION_WORDS,
+  PARTICLES,
+} from '../lexicon/stopwords.js';
 import { SURNAMES } from '../lexicon/surnames.js';
 import type { Candidate } from '../types.js';
 import { candidate } from './context.js';
 import {
+  GREETINGS,
   HONORIFICS,
   LABELS,
   LINKS,
@@ -12,7 +20,9 @@ import {
   PHRASES,
   ROLES,
   SIGNOFFS,
+  SOFT_PHRASES,
   SPEECH_AFTER,
+  SPEECH_BEFORE,
 } from './name-cues.js';
 
 function deaccent(s: string): string {
@@ -49,7 +59,16 @@ interface Word {
   end: number;
   text: string;
   lower: string;
+  /** "Anna's": the word is the stem, and a name cannot continue after it. */
+  possessive: boolean;
 }
+
+// A middle or final initial written with its dot ("Gordon S. Barrass", "Seth K.").
+function isInitial(text: string, w: Word | undefined): boolean {
+  return w !== undefined && w.text.length === 1 && isCapitalised(w) && text[w.end] === '.';
+}
+
+const REGNAL = /^(?:I{1,3}|IV|VI{0,3}|IX|XI{0,3}|XIV|XV|XVI{0,3})$/;
 
 function isCapitalised(w: Word): boolean {
   const c = w.text[0]!;
@@ -83,7 +102,7 @@ function isCommonFirstName(lower: string): boolean {
 const PLACE_PREPOSITION =
   /(?:^|[^\p{L}])(?:in|at|near|to|from|into|à|au|en|vers|nach|in|im|bei|aus|a|in|da|verso|presso)\s$/iu;
 
-type Cue = 'strong' | 'role' | 'link' | 'none';
+type Cue = 'strong' | 'speech' | 'role' | 'link' | 'none';
 
 function normalise(word: string): string {
   return word.toLowerCase().replace(/’/g, "'");
@@ -123,9 +142,18 @@ function cueBefore(text: string, words: Word[], i: number): Cue {
       if (signoffGap && SIGNOFFS.has(phrase)) return 'strong';
       if (!phraseGap) continue;
       if (PHRASES.has(phrase)) return 'strong';
-      if (ROLES.has(phrase)) return 'role';
+      if (GREETINGS.has(phrase) && atSentenceStart(text, word.start)) return 'strong';
+      if (k <= 2 && SPEECH_BEFORE.has(phrase) && lastGap === ' ') {
+        // German "…", so Hirsch: only right after a quotation or a comma; elsewhere "so" is an adverb.
+        if (phrase !== 'so' || /[,"“”»«]\s*$/.test(text.slice(Math.max(0, word.start - 3), word.start))) {
+          return 'speech';
+        }
+      }
+      if (ROLES.has(phrase) || SOFT_PHRASES.has(phrase)) return 'role';
+      // Form labels and mail headers need their colon: "Von: Anna", not "Von Anfang an".
       if (
         LABELS.has(phrase) &&
+        lastGap.includes(':') &&
         /(?:^|\n)[ \t]*$/.test(text.slice(Math.max(0, word.start - 20), word.start))
       ) {
         return 'strong';
@@ -163,6 +191,12 @@ function collectSpan(text: string, words: Word[], i: number): Word[] {
       span.push(w);
       continue;
     }
+    if (span.length > 0 && (isInitial(text, w) || REGNAL.test(w.text))) {
+      // "Karl V.", "Ludwig XIV", "Seth K.": the name ends here unless a surname follows the initial.
+      span.push(w);
+      if (REGNAL.test(w.text) && w.text !== 'I') break;
+      continue;
+    }
     if (isCapitalised(w)) {
       if (isNever(w.lower)) break;
       // An all-caps word joins only other all-caps words or starts "DUPONT Marie": acronyms stay out.
@@ -170,11 +204,15 @@ function collectSpan(text: string, words: Word[], i: number): Word[] {
       if (prev && isAllCaps(w) && !isAllCaps(prev)) break;
       if (prev && w.text.length > 1 && !isAllCaps(w) && NOUN_ENDING.test(w.lower) && !inLast(w.lower)) break;
       span.push(w);
+      if (w.possessive) break;
       continue;
     }
     break;
   }
   while (span.length > 0 && PARTICLES.has(span[span.length - 1]!.lower)) span.pop();
+  // "James D" without a dot is more often a grade, a drive or a code than an initial.
+  const tail = span[span.length - 1];
+  if (span.length > 1 && tail && tail.text.length === 1 && !isInitial(text, tail)) span.pop();
   return span;
 }
 
@@ -182,6 +220,10 @@ function scoreSpan(span: Word[], cue: Cue, sentenceStart: boolean, afterPlacePre
   const first = span[0]!;
   if (first.text.length === 1) return 0;
   if (cue === 'strong') return isCapitalised(first) ? 0.9 : 0;
+  if (cue === 'speech') {
+    if (span.length >= 2 || isFirstName(first.lower) || inLast(first.lower)) return 0.9;
+    return looksLikeUnknownName(first) ? 0.8 : 0;
+  }
   if (cue === 'role') {
     if (span.length >= 2 || isFirstName(first.lower) || inLast(first.lower)) return 0.9;
     return 0;
@@ -210,9 +252,24 @@ function scoreSpan(span: Word[], cue: Cue, sentenceStart: boolean, afterPlacePre
   return 0;
 }
 
+// An unknown capitalised word is taken for a surname only when nothing marks it as a common noun.
+function looksLikeUnknownName(w: Word): boolean {
+  return w.text.length >= 3 && !isAllCaps(w) && !NOUN_ENDING.test(w.lower) && !ROLES.has(w.lower);
+}
+
 function atSentenceStart(text: string, start: number): boolean {
   const before = text.slice(Math.max(0, start - 4), start);
   return start === 0 || /(?:^|[.!?:;\n"“«(]\s*|^\s*)$/.test(before) || /\n\s*$/.test(before);
+}
+
+function isOrganisationWord(w: Word): boolean {
+  return isCapitalised(w) && ORGANISATION_WORDS.has(w.lower);
+}
+
+function aloneOnLine(text: string, w: Word): boolean {
+  const before = text.slice(Math.max(0, w.start - 12), w.start);
+  const after = text.slice(w.end, w.end + 12);
+  return /(?:^|\n)[ \t>*•–—-]*$/.test(before) && /^[ \t]*[,:!.]?[ \t]*(?:\r?\n|$)/.test(after);
 }
 
 export function detectNames(text: string): Candidate[] {
@@ -220,7 +277,17 @@ export function detectNames(text: string): Candidate[] {
   for (const m of text.matchAll(WORD_RE)) {
     // Letters glued to digits ("XK0NA", "B2") belong to codes, not to names.
     if (/[\d_]/.test(text[m.index - 1] ?? '') || /[\d_]/.test(text[m.index + m[0].length] ?? '')) continue;
-    words.push({ start: m.index, end: m.index + m[0].length, text: m[0], lower: m[0].toLowerCase() });
+    let word = m[0];
+    // "Anna's", "Keller’s": the possessive ending is not part of the name (contractions stay whole: "It's").
+    const possessive = /^\p{Lu}.+['’]s$/u.test(word) && !isNever(word.slice(0, -2).toLowerCase());
+    if (possessive) word = word.slice(0, -2);
+    words.push({
+      start: m.index,
+      end: m.index + word.length,
+      text: word,
+      lower: word.toLowerCase(),
+      possessive,
+    });
   }
   const out: Candidate[] = [];
   const known = new Map<string, number>();
@@ -236,29 +303,52 @@ export function detectNames(text: string): Candidate[] {
       let keep = 2;
       while (
         keep < span.length &&
-        (inLast(span[keep]!.lower) || isFirstName(span[keep]!.lower) || PARTICLES.has(span[keep]!.lower))
+        (inLast(span[keep]!.lower) ||
+          isFirstName(span[keep]!.lower) ||
+          PARTICLES.has(span[keep]!.lower) ||
+          isInitial(text, span[keep]) ||
+          isInitial(text, span[keep - 1]) ||
+          REGNAL.test(span[keep]!.text))
       )
         keep++;
       span = span.slice(0, keep);
       while (span.length > 0 && PARTICLES.has(span[span.length - 1]!.lower)) span.pop();
       if (span.length === 0) continue;
     }
-    // "Keller said", "Dupont a dit": a reporting verb after the run vouches like a role noun.
+    const sentenceStart = atSentenceStart(text, w.start);
+    const last = span[span.length - 1]!;
     const after = words[i + span.length];
+    // "Keller said", "Dupont a dit": a reporting verb after the run vouches for it; mid-sentence even for an
+    // unknown surname ("…, Dobrindt said"), at the start of a sentence only for a known name part.
+    if ((cue === 'none' || cue === 'link') && after && text.slice(last.end, after.start) === ' ') {
+      if (SPEECH_AFTER.has(normalise(after.text))) cue = sentenceStart ? 'role' : 'speech';
+    }
+    // "the Minister said", "die Polizei sagte": after an article a lone word is a common noun.
+    const prev = words[i - 1];
     if (
-      (cue === 'none' || cue === 'link') &&
-      after &&
-      text.slice(span[span.length - 1]!.end, after.start) === ' '
+      (cue === 'speech' || cue === 'role') &&
+      span.length === 1 &&
+      prev &&
+      DETERMINERS.has(prev.lower) &&
+      text.slice(prev.end, w.start) === ' '
     ) {
-      if (SPEECH_AFTER.has(normalise(after.text))) cue = 'role';
+      cue = 'none';
     }
     const before = text.slice(Math.max(0, w.start - 8), w.start);
-    let conf = scoreSpan(span, cue, atSentenceStart(text, w.start), PLACE_PREPOSITION.test(before));
+    let conf = scoreSpan(span, cue, sentenceStart, PLACE_PREPOSITION.test(before));
     // "DUPONT" alone after a cue is fine, but an all-caps run without any cue is usually a heading.
     if (cue === 'none' && span.every(isAllCaps) && span.length < 2) conf = 0;
+    // A first name alone on its line is a signature or the salutation of a mail ("Vince", "Daren,").
+    if (conf === 0 && cue === 'none' && span.length === 1 && isFirstName(w.lower) && aloneOnLine(text, w)) {
+      conf = 0.7;
+    }
+    // "Kennedy Space Center", "Norman High School", "Wanda Group": a place or organisation, not a person.
+    if (cue !== 'strong' && (span.some(isOrganisationWord) || (after && isOrganisationWord(after)))) conf = 0;
     if (conf === 0) continue;
-    const last = span[span.length - 1]!;
-    out.push(candidate('NAME', 'PERSONAL', text, w.start, last.end, conf, 'name'));
+    // The dot of a final initial or ordinal belongs to the name ("Seth K.", "Karl V.").
+    const dotted =
+      span.length > 1 && (last.text.length === 1 || REGNAL.test(last.text)) && text[last.end] === '.';
+    out.push(candidate('NAME', 'PERSONAL', text, w.start, dotted ? last.end + 1 : last.end, conf, 'name'));
     for (let k = i; k < i + span.length; k++) covered.add(k);
     if (span.length >= 2 || cue === 'strong') {
       for (const part of span) {

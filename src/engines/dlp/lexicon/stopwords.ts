@@ -32,7 +32,7 @@ const PLACES =
   'neuchâtel lausanne sitten sion pruntrut porrentruy delémont delsberg coire schaffhouse saint-gall ' +
   'lucerne soleure argovie thurgovie grisons tessin valais fribourg glaris zoug uri schwytz berne bâle ' +
   'svizzera lombardia piemonte toscana veneto sicilia sardegna bavaria bayern baviera baden-württemberg ' +
-  'sachsen saxe île-de-france bretagne normandie provence alsace savoie';
+  'sachsen saxe île-de-france bretagne normandie provence alsace savoie angeles rica francisco diego vegas';
 
 const BRANDS =
   'apple google amazon microsoft meta facebook instagram whatsapp tiktok twitter linkedin youtube netflix spotify ' +
@@ -82,6 +82,24 @@ const WORDS =
   'note notes attention achtung attenzione subject betreff objet oggetto re fw fwd cc bcc from to von an de ' +
   'san santa são los las st. ste. sainte à da a ps pm am chf eur usd gbp jpy cad nok sek dkk pln czk huf api url http https www json pdf csv xml sql id uuid version release build';
 
+// Number words and English function words that the name lists happen to contain ("Sally Four", "Than").
+const FUNCTION =
+  'one two three four five six seven eight nine ten eleven twelve twenty hundred thousand eins zwei drei vier ' +
+  'fünf sechs sieben acht neun zehn deux trois quatre cinq sept huit neuf dix uno due tre quattro cinque sei ' +
+  'sette otto nove dieci than be is are was were been being am do does did done have has had just only also ' +
+  'to of in on at by for with as so too very more most less much many such into onto upon about after before ' +
+  'between during under over again once ever never always still yet even though although because while until ' +
+  'since get got let make made take took give gave go went come came see saw say said tell told find found ' +
+  'add play show watch listen book set turn open close start stop call send rate';
+
+// Common nouns that the name rules would otherwise accept after "said", "laut", "per", a role word or at the
+// start of a run (institutions, media, documents and a few German nouns that are also first names).
+const NOUNS =
+  'police polizei government regierung ministry ministerium company firma unternehmen spokesman ' +
+  'spokeswoman sprecher sprecherin officials report court gericht study studie text mitteilung anfang beginn ' +
+  'bus leben gott god reuters afp dpa ap roman marine bart völker realist ende zeit jahr welt stadt land ' +
+  'staat bund kirche partei presse agency agentur agence agenzia nation nations union';
+
 function words(...lists: string[]): ReadonlySet<string> {
   return new Set(
     lists
@@ -92,7 +110,7 @@ function words(...lists: string[]): ReadonlySet<string> {
 }
 
 /** Never part of a person name. */
-export const NEVER_NAME = words(CALENDAR, PLACES, BRANDS, WORDS);
+export const NEVER_NAME = words(CALENDAR, PLACES, BRANDS, WORDS, FUNCTION, NOUNS);
 /** Never the first word of a name, nor a name on its own without a strong cue. */
 export const AMBIGUOUS_NAME = words(AMBIGUOUS);
 
@@ -106,3 +124,23 @@ export const PARTICLES: ReadonlySet<string> = new Set(
 /** Endings of German common nouns; a capitalised word with one of them is not taken as a surname. */
 export const NOUN_ENDING =
   /(?:ung|heit|keit|schaft|tion|sion|tät|ität|nis|ment|chen|lein|ismus|ieren|ierung|ungen)$/;
+
+/** Articles and possessives: a lone capitalised word right after one is a noun ("the Minister said"). */
+export const DETERMINERS = words(
+  'the a an this that these those his her their its our my your der die das den dem des ein eine einen einem ' +
+    'einer eines sein seine ihr ihre unser unsere le la les un une ce cette ces son sa ses leur il lo gli uno una ' +
+    'suo sua questo questa',
+);
+
+/** Heads of organisation and place names: "Kennedy Space Center", "Norman High School", "Wanda Group". */
+export const ORGANISATION_WORDS = words(
+  'school high college university universität université università academy akademie center centre zentrum ' +
+    'space county river tower museum museo musée group gruppe groupe gruppo islands island house inc ltd llc ' +
+    'corp co company consultants consulting technologies associates partners foundation stiftung fondation ' +
+    'fondazione institute institut istituto hospital spital klinik hôpital ospedale airport flughafen aéroport ' +
+    'aeroporto station bahnhof gare stazione bridge cathedral library hotel stadium stadion stade stadio lake ' +
+    'mountain mountains valley bay boulevard award awards prize cup trophy bowl orchestra orchester records ' +
+    'productions studios pictures magazine times journal zeitung bank banque banca club verein fc united ' +
+    'gmbh ag plc sa spa sarl holdings services systems solutions airlines airways motors pharma international ' +
+    'area department ministry council committee commission party church',
+);
