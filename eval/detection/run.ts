@@ -145,7 +145,9 @@ function publicData(): void {
     console.log(`\n(public data not found at ${publicDir})`);
     return;
   }
-  console.log(`\n== public data (${publicDir}), reported per file; never tuned on ==`);
+  console.log(
+    `\n== public data (${publicDir}), reported per file; round 2 read misses of even-numbered rows (see README) ==`,
+  );
   const all: Scored[] = [];
   for (const file of readdirSync(publicDir)
     .filter((f) => f.endsWith('.jsonl'))

@@ -359,6 +359,25 @@ describe('webhook delivery', () => {
     }
   });
 
+  it('lets concurrent workers take disjoint deliveries (SKIP LOCKED on PostgreSQL): each event once', async () => {
+    const secret = newSecret();
+    const fake = await startWebhookFake(secret);
+    const second = createEventWorkers(t.ctx);
+    try {
+      await hookTo(fake, secret, ['api_key.created']);
+      const ids: string[] = [];
+      for (let i = 0; i < 120; i++) ids.push((await publish('api_key.created', { n: i }))!.id);
+      const [a, b] = await Promise.all([workers.dispatcher.runDue(), second.dispatcher.runDue()]);
+      assert.equal(a + b, 120);
+      const got = fake.deliveries.map((d) => String(d.request.headers['x-service-event-id']));
+      assert.equal(got.length, 120, 'no attempt made twice');
+      assert.deepEqual([...new Set(got)].sort(), [...ids].sort());
+    } finally {
+      await second.close();
+      await fake.close();
+    }
+  });
+
   it('drops plan-gated event types for plans below them', async () => {
     const free = await t.tenant({ plan: 'free' });
     const freeCookie = await free.session('owner');

@@ -17,6 +17,7 @@ import {
   severityFor,
   similarityPoints,
 } from './scoring.js';
+import { harmfulFraming } from './harm.js';
 import { adversarialSuffix } from './suffix.js';
 import { similarity, tokens } from './tfidf.js';
 import type { AnalysisResult, DetectionOptions, PatternMatch } from './types.js';
@@ -33,6 +34,7 @@ const INJECTION_FAMILY = new Set([
   'payload_splitting',
   'data_exfiltration',
   'tool_abuse',
+  'response_steering',
 ]);
 
 interface RawMatch extends PatternMatch {
@@ -189,6 +191,7 @@ function ownedBySystemPrompt(systemPrompt: string, m: PatternMatch): boolean {
 
 /** Points for an adversarial suffix: three distinct odd tokens reach `warn`, six or more `block`-level. */
 export const SUFFIX_PATTERN_ID = 'statistical.adversarial_suffix';
+export const HARM_PATTERN_ID = 'statistical.harmful_framing';
 
 function suffixMatch(text: string, start: number, end: number, odd: number): RawMatch {
   return {
@@ -223,6 +226,20 @@ export function analyzeFull(
   const raw = scanViews(views, text);
   const suffix = adversarialSuffix(text);
   if (suffix) raw.push(suffixMatch(text, suffix.start, suffix.end, suffix.odd));
+  const harm = harmfulFraming(plain.text);
+  if (harm && harm.end > harm.start) {
+    const start = plain.starts[harm.start] as number;
+    const end = plain.ends[harm.end - 1] as number;
+    raw.push({
+      patternId: HARM_PATTERN_ID,
+      category: 'harmful_framing',
+      start,
+      end,
+      weight: harm.points,
+      match: text.slice(start, end),
+      obfuscation: [],
+    });
+  }
   const allowed = allowedSpans(plain, options.allowPhrases);
   const discussion = isDiscussion(plain.text);
   const systemPrompt = kind === 'system_prompt' ? normalise(options.context as string).plain.text : '';

@@ -23,6 +23,8 @@ export function contextKind(context: string | undefined): ContextKind {
 
 /** Text that did not come from the user cannot legitimately instruct the assistant at all. */
 const INDIRECT_BOOST: Record<string, number> = {
+  // A user may well say "in your answer, mention X"; a document or a tool result may not.
+  response_steering: 3,
   indirect_injection: 1.3,
   instruction_override: 1.25,
   data_exfiltration: 1.25,

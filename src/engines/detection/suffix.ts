@@ -24,7 +24,20 @@ function count(s: string, re: RegExp): number {
   return s.match(re)?.length ?? 0;
 }
 
+/** True when the token holds any ASCII punctuation: every odd token does, so the rest skip the regexes. */
+function hasPunctuation(token: string): boolean {
+  for (let i = 0; i < token.length; i++) {
+    const c = token.charCodeAt(i);
+    if ((c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126))
+      return true;
+  }
+  return false;
+}
+
+const isSpace = (c: number): boolean => c <= 32 || c === 0xa0 || c === 0x2028 || c === 0x2029 || c === 0x3000;
+
 export function isOddToken(token: string): boolean {
+  if (!hasPunctuation(token)) return false;
   const core = token.replace(/^["'(]+|[.,!?;:"')]+$/g, '');
   if (core.length < 3 || STRUCTURED.test(core) || REGULAR.test(core)) return false;
   const letters = count(core, /\p{L}/gu);
@@ -38,33 +51,62 @@ export function isOddToken(token: string): boolean {
   return /[!?]{2,}\p{L}|\p{L}[!?]{2,}\p{L}/u.test(core);
 }
 
+/** Token spans [start, end) from token `from` (0-based) to the end; `count` is the total token count. */
+function tokenSpans(text: string, from: number, count: number): [number, number][] {
+  const out: [number, number][] = [];
+  let k = count;
+  let end = -1;
+  // Walk backwards so that only the tokens needed are sliced.
+  for (let i = text.length - 1; i >= -1 && k > from; i--) {
+    const space = i < 0 || isSpace(text.charCodeAt(i));
+    if (!space && end < 0) end = i + 1;
+    else if (space && end >= 0) {
+      out.push([i + 1, end]);
+      end = -1;
+      k--;
+    }
+  }
+  return out.reverse();
+}
+
+function countTokens(text: string): number {
+  let n = 0;
+  let inToken = false;
+  for (let i = 0; i < text.length; i++) {
+    const space = isSpace(text.charCodeAt(i));
+    if (!space && !inToken) n++;
+    inToken = !space;
+  }
+  return n;
+}
+
 export function adversarialSuffix(text: string): SuffixFinding | null {
-  const spans: [number, number][] = [];
-  const re = /\S+/g;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) spans.push([m.index, m.index + m[0].length]);
-  if (spans.length < 8) return null;
-  const tailLen = Math.min(TAIL_MAX, Math.ceil(spans.length / 2));
-  const cut = spans.length - tailLen;
-  const word = (i: number): string =>
-    text.slice((spans[i] as [number, number])[0], (spans[i] as [number, number])[1]);
+  // The tail is judged first because almost every text fails there; the head is read only when it passes.
+  const n = countTokens(text);
+  if (n < 8) return null;
+  const tailLen = Math.min(TAIL_MAX, Math.ceil(n / 2));
+  const cut = n - tailLen;
+  if (cut < 5) return null;
+  const tail = tokenSpans(text, cut, n);
+  const odd = new Set<string>();
+  let first = -1;
+  for (const [s, e] of tail) {
+    const w = text.slice(s, e);
+    if (!isOddToken(w)) continue;
+    odd.add(w);
+    if (first < 0) first = s;
+  }
+  if (odd.size < 3 || odd.size / tailLen < 0.15 || first < 0) return null;
   let headOdd = 0;
   let ticks = 0;
-  for (let i = 0; i < cut; i++) {
-    const w = word(i);
+  const head = tokenSpans(text, 0, n).slice(0, cut);
+  for (const [s, e] of head) {
+    const w = text.slice(s, e);
     // Code blocks and formulas in the head mean the whole text is technical, not a request plus noise.
     if (w.includes('```') || w.includes('\\frac') || w.includes('$$')) return null;
     if (w.includes('`')) ticks++;
     if (isOddToken(w)) headOdd++;
   }
-  if (cut < 5 || ticks >= 2 || headOdd / cut >= 0.05) return null;
-  const odd = new Set<string>();
-  let first = -1;
-  for (let i = cut; i < spans.length; i++) {
-    const w = word(i);
-    if (!isOddToken(w)) continue;
-    odd.add(w);
-    if (first < 0) first = i;
-  }
-  if (odd.size < 3 || odd.size / tailLen < 0.15 || first < 0) return null;
-  return { start: (spans[first] as [number, number])[0], end: text.length, odd: odd.size };
+  if (ticks >= 2 || headOdd / cut >= 0.05) return null;
+  return { start: first, end: text.length, odd: odd.size };
 }

@@ -267,7 +267,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         event_type: eventType,
         status: 'sending',
         attempts: 1,
-        next_attempt_at: at,
+        // Leased like any claimed row, so a worker does not take it while this request sends it.
+        next_attempt_at: new Date(deps.clock.now().getTime() + 60_000).toISOString(),
         last_attempt_at: at,
         delivered_at: null,
         response_code: null,

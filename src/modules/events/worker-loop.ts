@@ -5,6 +5,8 @@ export interface WorkLoopOptions {
   idleMs: number;
   /** Delay between a kick and the round it triggers, so one burst of events becomes one batch. */
   kickDelayMs?: number;
+  /** After a kicked round that found nothing, look once more this much later (the kicker may not have committed yet). */
+  recheckMs?: number;
   onError: (err: unknown) => void;
 }
 
@@ -25,6 +27,8 @@ export function createWorkLoop(opts: WorkLoopOptions): WorkLoop {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   let again = false;
+  // A kick can come from inside a producer's transaction, before its rows are visible: one quick re-check.
+  let recheck = false;
 
   const schedule = (ms: number) => {
     if (stopped) return;
@@ -50,6 +54,11 @@ export function createWorkLoop(opts: WorkLoopOptions): WorkLoop {
       running = null;
       const busy = handled > 0 || again;
       again = false;
+      if (!busy && recheck) {
+        recheck = false;
+        schedule(opts.recheckMs ?? 25);
+        return;
+      }
       schedule(busy ? 0 : opts.idleMs);
     })();
   }
@@ -62,6 +71,7 @@ export function createWorkLoop(opts: WorkLoopOptions): WorkLoop {
     },
     kick() {
       if (stopped) return;
+      recheck = true;
       if (running) {
         again = true;
         return;

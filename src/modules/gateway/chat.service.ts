@@ -220,7 +220,15 @@ export function createChatService(deps: ChatServiceDeps) {
       availableProviders: creds.available,
     });
     if ('error' in choice) throw new AppError('invalid_request', choice.message);
-    const models = [choice.model, ...choice.fallbacks];
+    // Models paired with an adapter and an opened key once, so attempt i always answers for models[i].
+    const usable = [choice.model, ...choice.fallbacks].flatMap((model) => {
+      const adapter = deps.providers.get(model.provider);
+      const cred = creds.get(model.provider);
+      return adapter && cred ? [{ model, adapter, cred }] : [];
+    });
+    if (usable.length === 0)
+      throw new AppError('invalid_request', 'No configured provider can answer this request.');
+    const models = usable.map((u) => u.model);
 
     return {
       kind: 'ready',
@@ -239,28 +247,21 @@ export function createChatService(deps: ChatServiceDeps) {
         rehydrated: false,
       },
       attempts: (signal) =>
-        models.flatMap((m) => {
-          const adapter = deps.providers.get(m.provider);
-          const cred = creds.get(m.provider);
-          if (!adapter || !cred) return [];
-          return [
-            {
-              adapter,
-              request: {
-                model: m.id,
-                messages,
-                ...(body.temperature !== undefined ? { temperature: body.temperature } : {}),
-                ...(body.maxTokens !== undefined ? { max_tokens: body.maxTokens } : {}),
-              },
-              ctx: {
-                apiKey: cred.apiKey,
-                signal,
-                idleTimeoutMs,
-                ...(cred.baseUrl ? { baseUrl: cred.baseUrl } : {}),
-              },
-            },
-          ];
-        }),
+        usable.map(({ model, adapter, cred }) => ({
+          adapter,
+          request: {
+            model: model.id,
+            messages,
+            ...(body.temperature !== undefined ? { temperature: body.temperature } : {}),
+            ...(body.maxTokens !== undefined ? { max_tokens: body.maxTokens } : {}),
+          },
+          ctx: {
+            apiKey: cred.apiKey,
+            signal,
+            idleTimeoutMs,
+            ...(cred.baseUrl ? { baseUrl: cred.baseUrl } : {}),
+          },
+        })),
     };
   }
 
@@ -341,7 +342,7 @@ export function createChatService(deps: ChatServiceDeps) {
       outcome,
       conversationId: ready.conversation.id,
     });
-    if (outcome === 'error' && tokenizedAnswer === '') return;
+    if (outcome !== 'ok' && tokenizedAnswer === '') return;
     const system = ready.messages[0]?.role === 'system' ? [ready.messages[0]] : [];
     const all = [
       ...system,
@@ -383,6 +384,11 @@ export function createChatService(deps: ChatServiceDeps) {
       try {
         answer = await chatWithFallback(ready.attempts(signal));
       } catch (err) {
+        if (err instanceof ProviderError && err.code === 'aborted' && ready.models[0]) {
+          // The client left: the prompt was sent, so it is accounted (estimated).
+          const model = ready.models[0];
+          await finish(ready, model, '', usageOf(ready, model, null, ''), 'aborted');
+        }
         if (err instanceof ProviderError) throw providerFailure(err);
         throw err;
       }

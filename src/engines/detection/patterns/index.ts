@@ -5,6 +5,8 @@ import { INDIRECT_PATTERNS } from './indirect.js';
 import { JAILBREAK_PATTERNS } from './jailbreak.js';
 import { OUTPUT_CONTROL_PATTERNS } from './output-control.js';
 import { OVERRIDE_PATTERNS } from './override.js';
+import { RESPONSE_STEERING_PATTERNS } from './response-steering.js';
+import { ROUND2_PATTERNS } from './round2.js';
 import { TASK_SWITCH_PATTERNS } from './task-switch.js';
 import { type Trigger, triggersOf } from './triggers.js';
 import type { PatternDef } from './types.js';
@@ -20,6 +22,8 @@ export const PATTERNS: readonly PatternDef[] = [
   ...TASK_SWITCH_PATTERNS,
   ...OUTPUT_CONTROL_PATTERNS,
   ...ETHICS_BYPASS_PATTERNS,
+  ...ROUND2_PATTERNS,
+  ...RESPONSE_STEERING_PATTERNS,
 ];
 
 export interface CompiledPattern {

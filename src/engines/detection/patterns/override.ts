@@ -7,7 +7,7 @@ const EN_OBJ = R`(?:instructions?|directives?|prompts?|rules|guidelines|commands
 const EN_QUAL = R`(?:previous|prior|above|preceding|earlier|former|original|initial|foregoing|given|system|developer|pre-?set|hidden|built-in|safety|ethical|content|openai|moral)`;
 // "I cannot forget your password policy" is not an order: a negation right before the verb rules it out.
 const NOT_NEGATED = R`(?<!\b(?:cannot|can't|can\s+not|could\s+not|couldn't|won't|wouldn't|never|not|didn't|shouldn't|mustn't|don't)\s)`;
-const EN_VERB = R`(?:ignore|disregard|forget|bypass|override|overlook|neglect|abandon|discard|dismiss|set\s+aside|throw\s+out|nullify|circumvent|get\s+rid\s+of|pay\s+no\s+attention\s+to|stop\s+following|do\s+not\s+follow|don't\s+follow|no\s+longer\s+follow|stop\s+obeying|do\s+not\s+obey|don't\s+obey)`;
+const EN_VERB = R`(?:ignore|disregard|forget|drop|scrap|ditch|bypass|override|overlook|neglect|abandon|discard|dismiss|set\s+aside|throw\s+out|nullify|circumvent|get\s+rid\s+of|pay\s+no\s+attention\s+to|stop\s+following|do\s+not\s+follow|don't\s+follow|no\s+longer\s+follow|stop\s+obeying|do\s+not\s+obey|don't\s+obey)`;
 
 export const OVERRIDE_PATTERNS: PatternDef[] = [
   {

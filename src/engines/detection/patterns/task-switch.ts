@@ -5,7 +5,7 @@ const R = String.raw;
 // "Forget everything before that", "ignore the directions and …", "never mind the task, instead …": a
 // reset of the conversation followed by a new order. The target is what came before, never a bare verb.
 const EN_RESET_VERB = R`(?:forget|ignore|disregard|drop|erase|discard|scrap|wipe)`;
-const EN_BEFORE = R`(?:(?:that\s+)?(?:was|were|i|we|you)\s+(?:have\s+)?(?:said|told|written|discussed|talked\s+about|mentioned|stated|covered)\s+(?:(?:so\s+far|before|above|earlier|previously|up\s+to\s+now|until\s+now)\b)?|(?:that\s+)?(?:came|comes|come|went|was)\s+(?:before|above|earlier|previously)|before\s+(?:that|this|now)|above|so\s+far|up\s+to\s+(?:now|here|this\s+point)|until\s+now|prior\s+to\s+this)`;
+const EN_BEFORE = R`(?:(?:that\s+)?(?:was|were|i|we|you)\s+(?:have\s+)?(?:said|told|written|discussed|talked\s+about|mentioned|stated|covered)\s+(?:(?:so\s+far|before|above|earlier|previously|up\s+to\s+now|until\s+now)\b)?|(?:that\s+)?(?:came|comes|come|went|was)\s+(?:before|above|earlier|previously)|before\s+(?:that|this|now)|from\s+before|(?:[\w'-]{1,20}\s+){0,3}before\s+(?:this|that|now)|above|so\s+far|up\s+to\s+(?:now|here|this\s+point)|until\s+now|prior\s+to\s+this)`;
 
 export const TASK_SWITCH_PATTERNS: PatternDef[] = [
   {
@@ -37,7 +37,7 @@ export const TASK_SWITCH_PATTERNS: PatternDef[] = [
     category: 'instruction_override',
     langs: ['en'],
     weight: 30,
-    source: R`\b(?:now\s+(?:comes?|come)|here\s+(?:comes|is|are)|(?:but|and|ok(?:ay)?|so)\s+now|(?:we|let's)\s+(?:start|begin)\s+(?:with|on)|moving\s+on\s+to)\s+(?:a\s+|your\s+|the\s+)?(?:new|next|different|real)\s+(?:tasks?|assignments?|challenges?|instructions?|missions?|objectives?)\b`,
+    source: R`\b(?:now\s+(?:comes?|come|(?:there\s+is|we\s+have|you\s+have|for))|here\s+(?:comes|is|are)|let's\s+(?:start|begin)\s+(?:with|on)|moving\s+on\s+to)\s+(?:a\s+|your\s+|the\s+)?(?:new|next|different|real)\s+(?:tasks?|assignments?|challenges?|instructions?|missions?|objectives?)\b`,
     example: 'Great work. Now comes a new task for you.',
   },
   {

@@ -15,7 +15,8 @@ export const HONORIFICS = phrases(
     'kaiser|kaiserin|fürst|fürstin|papst|bischof|erzbischof|kardinal|pfarrer|pastor|roi|reine|princesse|duc|' +
     'duchesse|comte|comtesse|pape|cardinal|abbé|regina|principe|principessa|duca|conte|contessa|gen|général|' +
     'col|colonel|oberst|capt|captain|kapitän|sgt|sergeant|lt|gov|sen|rep|sheikh|scheich|' +
-    'imam|rabbi|rabbiner|uncle|aunt|onkel|tante|oncle|zio|zia|frère|sœur|bruder|schwester',
+    'imam|rabbi|rabbiner|uncle|aunt|onkel|tante|oncle|zio|zia|frère|sœur|bruder|schwester|mm|mgr|mlles|mmes|' +
+    'messrs|mesdames|messieurs|citoyen|citoyenne|veuve|witwe|vedova|mister|herrn|herren',
 );
 
 /** Greetings: a strong cue only where a message or sentence starts ("Good morning Sunshine" is a title). */
@@ -27,7 +28,7 @@ export const GREETINGS = phrases(
 /** Self-introductions: whatever capitalised follows is the speaker's name. */
 export const PHRASES = phrases(
   "my name is|my name's|name is|call me|je m'appelle|mon nom est|ich heiße|ich heisse|mein name ist|mi chiamo|" +
-    "il mio nome è|is called|is named|was called|was named|heißt|heisst|si chiama|s'appelle",
+    "il mio nome è|is called|is named|was called|was named|si chiama|s'appelle",
 );
 
 /**
@@ -37,15 +38,19 @@ export const PHRASES = phrases(
 export const SOFT_PHRASES = phrases(
   "i am|i'm|this is|je suis|ich bin|sono|contact|contacter|contactez|kontaktieren sie|kontaktiere|contattare|" +
     'contatta|ask|tell|thanks|thank you|merci|danke|grazie|cc|signed|signé|firmato|gezeichnet|per|attn|' +
-    "à l'attention de|all'attenzione di|called|named|according to|selon|laut|secondo|d'après|gemäss|gemäß",
+    "à l'attention de|all'attenzione di|called|named|according to|selon|laut|secondo|d'après|gemäss|gemäß|" +
+    // "heißt" also names things ("Die Lehre heißt Vulkanologie").
+    'heißt|heisst|' +
+    // English inverted reporting is mostly followed by a full name; a lone word there is often not one.
+    'said|says|asked|added|wrote',
 );
 
 /**
- * Reporting verbs before the run, in inverted order ("said Dobrindt", "sagte Keller", "erklärt Haas"): a lone
+ * Reporting verbs before the run, in inverted order ("sagte Dobrindt", "erklärt Haas", "déclare Dupont"): a lone
  * unknown capitalised word is accepted unless it looks like a common noun.
  */
 export const SPEECH_BEFORE = phrases(
-  'said|says|asked|added|wrote|sagte|sagt|erklärte|erklärt|meinte|meint|betonte|betont|klagte|klagt|' +
+  'sagte|sagt|erklärte|erklärt|meinte|meint|betonte|betont|klagte|klagt|' +
     'ergänzte|ergänzt|berichtete|berichtet|schrieb|schreibt|warnte|warnt|fragte|fragt|so|' +
     'déclare|explique|affirme|ajoute|précise|souligne|estime|dit|disse|dice|spiega|afferma|aggiunge|ha detto',
 );
@@ -60,15 +65,36 @@ export const ROLES = phrases(
     'begünstigter|beneficiario|patient|patiente|patientin|paziente|client|cliente|kunde|kundin|employee|' +
     'mitarbeiter|mitarbeiterin|collaborateur|collaboratrice|dipendente|colleague|collègue|kollege|kollegin|collega|' +
     'manager|responsable|verantwortlich|responsabile|tenant|locataire|mieter|mieterin|inquilino|applicant|candidat|' +
-    'candidate|bewerber|bewerberin|candidato|candidata|' +
-    // Titles and professions that precede names in news and reports.
-    'president|senator|governor|minister|chancellor|mayor|coach|ceo|chairman|chairwoman|actor|actress|singer|' +
-    'director|author|präsident|präsidentin|kanzler|kanzlerin|ministerin|bundesrat|bundesrätin|bürgermeister|' +
-    'bürgermeisterin|trainer|trainerin|regisseur|regisseurin|sänger|sängerin|schauspieler|schauspielerin|' +
-    'autorin|président|présidente|ministre|maire|entraîneur|chanteur|chanteuse|acteur|actrice|réalisateur|' +
-    'réalisatrice|écrivain|presidente|ministro|sindaco|allenatore|cantante|attore|attrice|regista|scrittore|' +
-    'scrittrice',
+    'candidate|bewerber|bewerberin|candidato|candidata',
 );
+
+/**
+ * Titles and professions that precede a surname in news and reports ("Präsident Erdogan", "coach Klopp",
+ * "capitaine Dreyfus"): like the inverted reporting verbs, they vouch for a lone unknown capitalised word.
+ */
+export const TITLES = phrases(
+  'president|senator|governor|minister|chancellor|mayor|coach|ceo|chairman|chairwoman|actor|actress|singer|' +
+    'director|author|präsident|präsidentin|kanzler|kanzlerin|minister|ministerin|bundesrat|bundesrätin|' +
+    'bürgermeister|bürgermeisterin|trainer|trainerin|regisseur|regisseurin|sänger|sängerin|schauspieler|' +
+    'schauspielerin|autorin|ministerpräsident|ministerpräsidentin|außenminister|aussenminister|innenminister|' +
+    'finanzminister|bundeskanzler|bundeskanzlerin|bundespräsident|hauptmann|leutnant|oberleutnant|' +
+    'président|présidente|ministre|maire|entraîneur|chanteur|chanteuse|acteur|actrice|réalisateur|' +
+    'réalisatrice|écrivain|capitaine|commandant|lieutenant|sergent|caporal|nommé|nommée|époux|épouse|' +
+    'presidente|ministro|sindaco|allenatore|cantante|attore|attrice|regista|scrittore|scrittrice|capitano|' +
+    'composer|painter|writer|poet|architect|philosopher|conductor|pianist|guitarist|drummer|footballer|striker|' +
+    'goalkeeper|komponist|komponistin|maler|malerin|schriftsteller|schriftstellerin|dichter|dichterin|philosoph|' +
+    'dirigent|dirigentin|geiger|geigerin|pianist|pianistin|architekt|architektin|fotograf|fotografin|' +
+    'journalist|journalistin|historiker|historikerin|bildhauer|bildhauerin|stürmer|torhüter|torwart|peintre|' +
+    'poète|compositeur|compositrice|architecte|philosophe|journaliste|sculpteur|pittore|poeta|compositore|' +
+    'giornalista|scultore|filosofo',
+);
+
+/**
+ * German compounds ending in a title ("US-Präsident Obama", "Ministerpräsident Olmert", "ITR-Chef Aufrecht",
+ * "SVP-Nationalrat Brunner") vouch like the title itself.
+ */
+export const TITLE_SUFFIX =
+  /.(?:präsident|präsidentin|minister|ministerin|chef|chefin|kanzler|kanzlerin|sprecher|sprecherin|vorsitzende|vorsitzender|trainer|trainerin|nationalrat|ständerat|stadtrat|direktor|direktorin|leiter|leiterin|bischof|kardinal|senator|gouverneur|bürgermeister|bürgermeisterin|sänger|sängerin|autor|autorin|regisseur|regisseurin)$/;
 
 /** Reporting verbs right after a capitalised run ("Keller said", "Dupont a dit"). */
 export const SPEECH_AFTER = phrases(

@@ -7,6 +7,7 @@ import {
   NOUN_ENDING,
   ORGANISATION_WORDS,
   PARTICLES,
+  PLACE_NOUNS,
 } from '../lexicon/stopwords.js';
 import { SURNAMES } from '../lexicon/surnames.js';
 import type { Candidate } from '../types.js';
@@ -23,6 +24,8 @@ import {
   SOFT_PHRASES,
   SPEECH_AFTER,
   SPEECH_BEFORE,
+  TITLE_SUFFIX,
+  TITLES,
 } from './name-cues.js';
 
 function deaccent(s: string): string {
@@ -88,19 +91,33 @@ function isFirstName(lower: string): boolean {
 
 function isNever(lower: string): boolean {
   // Contractions ("I'm", "it's", "don't") are never names; "O'Brien" and "d'Alembert" are.
-  if (/['’](?:m|s|re|ve|ll|d|t)$/.test(lower)) return true;
+  if ((lower.includes("'") || lower.includes('’')) && /['’](?:m|s|re|ve|ll|d|t)$/.test(lower)) return true;
   return NEVER_NAME.has(lower);
 }
 
-const ARTICLE_PARTICLES: ReadonlySet<string> = new Set(['der', 'den', 'das', 'des', 'dem']);
+const ROMANCE_PARTICLES: ReadonlySet<string> = new Set([
+  'de',
+  'di',
+  'da',
+  'du',
+  'del',
+  'della',
+  'van',
+  'le',
+  'la',
+]);
+
+const ARTICLE_PARTICLES: ReadonlySet<string> = new Set(['der', 'den', 'das', 'des', 'dem', 'zur']);
 
 function isCommonFirstName(lower: string): boolean {
-  return (COMMON_FIRST.has(lower) || COMMON_FIRST.has(deaccent(lower))) && isFirstName(lower);
+  const common = (part: string) => COMMON_FIRST.has(part) || COMMON_FIRST.has(deaccent(part));
+  // "Marie-Louise", "Jean-Paul": a compound of frequent first names is as safe as one.
+  return (common(lower) || (lower.includes('-') && lower.split('-').every(common))) && isFirstName(lower);
 }
 
 // After these a lone capitalised word is a place far more often than a person.
 const PLACE_PREPOSITION =
-  /(?:^|[^\p{L}])(?:in|at|near|to|from|into|à|au|en|vers|nach|in|im|bei|aus|a|in|da|verso|presso)\s$/iu;
+  /(?:^|[^\p{L}])(?:in|at|near|into|à|au|en|vers|nach|in|im|bei|aus|a|in|da|verso|presso)\s$/iu;
 
 type Cue = 'strong' | 'speech' | 'role' | 'link' | 'none';
 
@@ -115,6 +132,18 @@ function cueBefore(text: string, words: Word[], i: number): Cue {
   if (!prev) return 'none';
   const lastGap = text.slice(prev.end, w.start);
   if (lastGap.length > 40) return 'none';
+  // "M. de Lanessan", "Herr von Weizsäcker": a lower-case particle between honorific and name.
+  // German "von" after a title is mostly a house or a place ("König von Schweden"), so it is left out.
+  if (
+    lastGap === ' ' &&
+    ROMANCE_PARTICLES.has(prev.text) &&
+    i >= 2 &&
+    cueBefore(text, words, i - 1) === 'strong'
+  ) {
+    return 'strong';
+  }
+  // "3 fr. Deuxième course": an abbreviation after a number is a unit (francs), not "Frau".
+  if (/\d\s*$/.test(text.slice(Math.max(0, prev.start - 3), prev.start))) return 'none';
   // Honorific: "Mr Smith", "Dr. Weber", "Sig.ra Rossi" (the dot inside "Sig.ra" splits it into two words).
   if (/^\.?\s$/.test(lastGap)) {
     const before = words[i - 2];
@@ -123,8 +152,10 @@ function cueBefore(text: string, words: Word[], i: number): Cue {
         ? `${normalise(before.text)}.${normalise(prev.text)}`
         : '';
     if (HONORIFICS.has(normalise(prev.text)) || (joined !== '' && HONORIFICS.has(joined))) {
-      // A lone "M" is an honorific only with its dot ("M. Dupont").
-      if (normalise(prev.text) !== 'm' || lastGap.startsWith('.')) return 'strong';
+      // A lone "M" is an honorific only with its dot ("M. Dupont"), and not the end of "p.m.".
+      if (normalise(prev.text) !== 'm' || (lastGap.startsWith('.') && text[prev.start - 1] !== '.')) {
+        return 'strong';
+      }
     }
     if (prev.text === 'Me') return 'strong';
   }
@@ -149,6 +180,7 @@ function cueBefore(text: string, words: Word[], i: number): Cue {
           return 'speech';
         }
       }
+      if (TITLES.has(phrase) && k <= 2) return 'speech';
       if (ROLES.has(phrase) || SOFT_PHRASES.has(phrase)) return 'role';
       // Form labels and mail headers need their colon: "Von: Anna", not "Von Anfang an".
       if (
@@ -160,6 +192,7 @@ function cueBefore(text: string, words: Word[], i: number): Cue {
       }
     }
   }
+  if (lastGap === ' ' && prev.text.length > 6 && TITLE_SUFFIX.test(prev.lower)) return 'speech';
   if (lastGap === ' ' && LINKS.has(normalise(prev.text))) return 'link';
   return 'none';
 }
@@ -180,13 +213,16 @@ function collectSpan(text: string, words: Word[], i: number): Word[] {
     // German articles double as particles only after another particle ("van der Berg", not "Muck das Buch").
     const articleOk =
       !ARTICLE_PARTICLES.has(w.lower) || (prevWord !== undefined && PARTICLES.has(prevWord.lower));
+    // "Miss Jones de Nicole" (by Nicole): a particle before a first name starts another person.
+    const newPerson = next !== undefined && isCommonFirstName(next.lower) && !inLast(next.lower);
     if (
       span.length > 0 &&
       PARTICLES.has(w.lower) &&
       articleOk &&
       next &&
       isCapitalised(next) &&
-      !isNever(next.lower)
+      !isNever(next.lower) &&
+      !newPerson
     ) {
       span.push(w);
       continue;
@@ -195,6 +231,19 @@ function collectSpan(text: string, words: Word[], i: number): Word[] {
       // "Karl V.", "Ludwig XIV", "Seth K.": the name ends here unless a surname follows the initial.
       span.push(w);
       if (REGNAL.test(w.text) && w.text !== 'I') break;
+      continue;
+    }
+    if (
+      span.length === 0 &&
+      PARTICLES.has(w.lower) &&
+      !ARTICLE_PARTICLES.has(w.lower) &&
+      w.text.length > 1 &&
+      next &&
+      isCapitalised(next) &&
+      !isNever(next.lower) &&
+      text.slice(w.end, next.start) === ' '
+    ) {
+      span.push(w);
       continue;
     }
     if (isCapitalised(w)) {
@@ -216,10 +265,24 @@ function collectSpan(text: string, words: Word[], i: number): Word[] {
   return span;
 }
 
-function scoreSpan(span: Word[], cue: Cue, sentenceStart: boolean, afterPlacePreposition: boolean): number {
+function scoreSpan(
+  span: Word[],
+  cue: Cue,
+  sentenceStart: boolean,
+  afterPlacePreposition: boolean,
+  // "7 Jan 2015", "Jan-16": a lone first name next to a number is a date or a code.
+  nextToNumber: boolean,
+  nextLower: boolean,
+): number {
   const first = span[0]!;
   if (first.text.length === 1) return 0;
-  if (cue === 'strong') return isCapitalised(first) ? 0.9 : 0;
+  // A capitalised particle opens a name only after a strong cue ("M. Le Bars"; not "Der Kanzler", "La Poste").
+  if (PARTICLES.has(first.lower) && cue !== 'strong') return 0;
+  // "Mr. President", "Frau Ministerin": a title after the honorific is not a name.
+  if (cue === 'strong') {
+    const title = span.length === 1 && (ROLES.has(first.lower) || TITLES.has(first.lower));
+    return isCapitalised(first) && !title ? 0.9 : 0;
+  }
   if (cue === 'speech') {
     if (span.length >= 2 || isFirstName(first.lower) || inLast(first.lower)) return 0.9;
     return looksLikeUnknownName(first) ? 0.8 : 0;
@@ -235,7 +298,7 @@ function scoreSpan(span: Word[], cue: Cue, sentenceStart: boolean, afterPlacePre
   if (cue === 'link' && span.length >= 2 && !span.some(isAllCaps)) {
     // The run must begin with the name itself: "mit Hollywoodstar Sandra Bullock" starts one word later.
     const firstIsName = isFirstName(first.lower);
-    const secondIsFirstName = span[1] !== undefined && isFirstName(span[1].lower);
+    const secondIsFirstName = span[1] !== undefined && isFirstName(span[1].lower) && !inLast(span[1].lower);
     if (firstIsName) return 0.8;
     if (!secondIsFirstName && !NOUN_ENDING.test(first.lower) && (inLast(first.lower) || inLast(last.lower)))
       return 0.8;
@@ -248,13 +311,27 @@ function scoreSpan(span: Word[], cue: Cue, sentenceStart: boolean, afterPlacePre
   }
   // A lone first name without a cue is the most error-prone case: only frequent names, mid-sentence, not
   // after a place preposition, and with low confidence.
-  if (isCommonFirstName(first.lower) && !sentenceStart && !afterPlacePreposition) return 0.6;
+  // At the start of a sentence only before a lower-case word ("James bought", "Anna hat"), where a
+  // capitalised common word would rarely stand.
+  if (
+    isCommonFirstName(first.lower) &&
+    !nextToNumber &&
+    (sentenceStart ? nextLower : !afterPlacePreposition)
+  ) {
+    return 0.6;
+  }
   return 0;
 }
 
 // An unknown capitalised word is taken for a surname only when nothing marks it as a common noun.
 function looksLikeUnknownName(w: Word): boolean {
-  return w.text.length >= 3 && !isAllCaps(w) && !NOUN_ENDING.test(w.lower) && !ROLES.has(w.lower);
+  return (
+    w.text.length >= 3 &&
+    !isAllCaps(w) &&
+    !NOUN_ENDING.test(w.lower) &&
+    !ROLES.has(w.lower) &&
+    !TITLES.has(w.lower)
+  );
 }
 
 function atSentenceStart(text: string, start: number): boolean {
@@ -272,14 +349,111 @@ function aloneOnLine(text: string, w: Word): boolean {
   return /(?:^|\n)[ \t>*•–—-]*$/.test(before) && /^[ \t]*[,:!.]?[ \t]*(?:\r?\n|$)/.test(after);
 }
 
+// Conjunctions inside an enumeration of people: "Sarrien et Clemenceau", "Staiger, Muschg oder Rychner".
+const CONJUNCTIONS: ReadonlySet<string> = new Set([
+  'und',
+  'and',
+  'et',
+  'e',
+  'oder',
+  'or',
+  'ou',
+  'o',
+  'sowie',
+]);
+
+/**
+ * The word that continues an enumeration from word `from` in direction `step` (+1 right, -1 left), and
+ * whether a comma (rather than a conjunction) separates them; -1 when nothing does.
+ */
+function listNeighbour(text: string, words: Word[], from: number, step: 1 | -1): [number, boolean] {
+  const near = words[from + step];
+  if (!near) return [-1, false];
+  const gap =
+    step === 1 ? text.slice(words[from]!.end, near.start) : text.slice(near.end, words[from]!.start);
+  if (/^,\s?$/.test(gap)) return [from + step, true];
+  const far = words[from + 2 * step];
+  if (gap !== ' ' || !CONJUNCTIONS.has(near.text) || !far) return [-1, false];
+  const gap2 = step === 1 ? text.slice(near.end, far.start) : text.slice(far.end, near.start);
+  return gap2 === ' ' ? [from + 2 * step, false] : [-1, false];
+}
+
+// After a comma an unknown word is usually an apposition ("Christoph Vilanek, Vorstandsvorsitzender"), so
+// only a known name part continues a list there; after "and / und / et" an unknown word may too.
+function siblingOk(text: string, words: Word[], j: number, covered: Set<number>, comma: boolean): boolean {
+  const w = words[j];
+  if (!w || covered.has(j) || !isCapitalised(w) || isAllCaps(w) || isNever(w.lower)) return false;
+  if (AMBIGUOUS_NAME.has(w.lower) || isOrganisationWord(w) || atSentenceStart(text, w.start)) return false;
+  if (isFirstName(w.lower) || inLast(w.lower)) return true;
+  return !comma && looksLikeUnknownName(w);
+}
+
+/**
+ * A person found with confidence makes its neighbours in an enumeration people too ("MM. Sarrien et
+ * Clemenceau"): one or two capitalised words after a comma or a conjunction, or one word before it.
+ */
+function extendLists(
+  text: string,
+  words: Word[],
+  anchors: Array<[number, number, boolean]>,
+  covered: Set<number>,
+  out: Candidate[],
+): void {
+  const queue = [...anchors];
+  for (let q = 0; q < queue.length && q < 64; q++) {
+    // A weak anchor (a lone first name) vouches only for known name parts: "Craig and Nate".
+    const [from, to, strong] = queue[q]!;
+    const [right, rightComma] = listNeighbour(text, words, to, 1);
+    if (right >= 0 && siblingOk(text, words, right, covered, rightComma || !strong)) {
+      let end = right;
+      const next = words[right + 1];
+      if (
+        next &&
+        text.slice(words[right]!.end, next.start) === ' ' &&
+        siblingOk(text, words, right + 1, covered, true)
+      ) {
+        end = right + 1;
+      }
+      const after = words[end + 1];
+      const tail = text.slice(words[end]!.end, after ? after.start : text.length);
+      // The enumeration must go on or end here: "Jolie und Pitt haben", not "Keller und Söhne AG".
+      if (!after || !isCapitalised(after) || tail !== ' ') {
+        out.push(
+          candidate('NAME', 'PERSONAL', text, words[right]!.start, words[end]!.end, 0.75, 'name:list'),
+        );
+        for (let k = right; k <= end; k++) covered.add(k);
+        queue.push([right, end, strong]);
+      }
+    }
+    const [left, leftComma] = listNeighbour(text, words, from, -1);
+    const beforeLeft = words[left - 1];
+    if (
+      left >= 0 &&
+      siblingOk(text, words, left, covered, leftComma || !strong) &&
+      !(beforeLeft && text.slice(beforeLeft.end, words[left]!.start) === ' ' && isCapitalised(beforeLeft)) &&
+      !(beforeLeft && DETERMINERS.has(beforeLeft.lower))
+    ) {
+      out.push(candidate('NAME', 'PERSONAL', text, words[left]!.start, words[left]!.end, 0.75, 'name:list'));
+      covered.add(left);
+      queue.push([left, left, strong]);
+    }
+  }
+}
+
 export function detectNames(text: string): Candidate[] {
   const words: Word[] = [];
   for (const m of text.matchAll(WORD_RE)) {
     // Letters glued to digits ("XK0NA", "B2") belong to codes, not to names.
     if (/[\d_]/.test(text[m.index - 1] ?? '') || /[\d_]/.test(text[m.index + m[0].length] ?? '')) continue;
+    // Handles, hashtags and URL paths ("@IzzieZac", "#Job", "/Edward-100-year") are not running text.
+    if (/[@#/\\=]/.test(text[m.index - 1] ?? '')) continue;
     let word = m[0];
     // "Anna's", "Keller’s": the possessive ending is not part of the name (contractions stay whole: "It's").
-    const possessive = /^\p{Lu}.+['’]s$/u.test(word) && !isNever(word.slice(0, -2).toLowerCase());
+    const possessive =
+      word.length > 3 &&
+      word.endsWith('s') &&
+      /^\p{Lu}.+['’]s$/u.test(word) &&
+      !isNever(word.slice(0, -2).toLowerCase());
     if (possessive) word = word.slice(0, -2);
     words.push({
       start: m.index,
@@ -292,9 +466,11 @@ export function detectNames(text: string): Candidate[] {
   const out: Candidate[] = [];
   const known = new Map<string, number>();
   const covered = new Set<number>();
+  const anchors: Array<[number, number, boolean]> = [];
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    if (!isCapitalised(w) || isNever(w.lower)) continue;
+    const particleStart = PARTICLES.has(w.lower) && !ARTICLE_PARTICLES.has(w.lower) && w.text.length > 1;
+    if (!isCapitalised(w) || (isNever(w.lower) && !particleStart)) continue;
     let span = collectSpan(text, words, i);
     if (span.length === 0) continue;
     let cue = cueBefore(text, words, i);
@@ -308,6 +484,7 @@ export function detectNames(text: string): Candidate[] {
           PARTICLES.has(span[keep]!.lower) ||
           isInitial(text, span[keep]) ||
           isInitial(text, span[keep - 1]) ||
+          PARTICLES.has(span[keep - 1]!.lower) ||
           REGNAL.test(span[keep]!.text))
       )
         keep++;
@@ -321,21 +498,30 @@ export function detectNames(text: string): Candidate[] {
     // "Keller said", "Dupont a dit": a reporting verb after the run vouches for it; mid-sentence even for an
     // unknown surname ("…, Dobrindt said"), at the start of a sentence only for a known name part.
     if ((cue === 'none' || cue === 'link') && after && text.slice(last.end, after.start) === ' ') {
-      if (SPEECH_AFTER.has(normalise(after.text))) cue = sentenceStart ? 'role' : 'speech';
+      // An unknown word vouched for only by the verb after it must follow punctuation or "wie / as": after a
+      // preposition it is a noun ("für Tiere erklärt", "als Sieger erklärte").
+      const opened = /(?:[,;:"“”»«(–—-]|\b(?:wie|as|comme|come))\s*$/.test(
+        text.slice(Math.max(0, w.start - 8), w.start),
+      );
+      if (SPEECH_AFTER.has(normalise(after.text))) cue = sentenceStart || !opened ? 'role' : 'speech';
     }
-    // "the Minister said", "die Polizei sagte": after an article a lone word is a common noun.
+    // "the Minister said", "die Polizei sagte", "du Maire": after an article a lone word is a common noun;
+    // "place Jean Macé", "rue Victor Hugo", "San Marco": after a place noun it is a place.
     const prev = words[i - 1];
-    if (
-      (cue === 'speech' || cue === 'role') &&
-      span.length === 1 &&
-      prev &&
-      DETERMINERS.has(prev.lower) &&
-      text.slice(prev.end, w.start) === ' '
-    ) {
-      cue = 'none';
+    const prevGap = prev ? text.slice(prev.end, w.start) : '';
+    let refused = false;
+    if (prev && cue !== 'strong' && (prevGap === ' ' || prevGap === "' " || prevGap === '’ ')) {
+      if (span.length === 1 && DETERMINERS.has(prev.lower)) refused = true;
+      if (PLACE_NOUNS.has(prev.lower)) refused = true;
     }
     const before = text.slice(Math.max(0, w.start - 8), w.start);
-    let conf = scoreSpan(span, cue, sentenceStart, PLACE_PREPOSITION.test(before));
+    const nextToNumber =
+      /\d[\s'’.-]?$/.test(text.slice(Math.max(0, w.start - 2), w.start)) ||
+      /^[\s'’.,-]{0,2}\d/.test(text.slice(last.end, last.end + 3));
+    // "James bought", "Richard, below is the list": a lower-case word follows.
+    const nextGap = after ? text.slice(last.end, after.start) : '';
+    const nextLower = after !== undefined && (nextGap === ' ' || nextGap === ', ') && !isCapitalised(after);
+    let conf = scoreSpan(span, cue, sentenceStart, PLACE_PREPOSITION.test(before), nextToNumber, nextLower);
     // "DUPONT" alone after a cue is fine, but an all-caps run without any cue is usually a heading.
     if (cue === 'none' && span.every(isAllCaps) && span.length < 2) conf = 0;
     // A first name alone on its line is a signature or the salutation of a mail ("Vince", "Daren,").
@@ -343,13 +529,15 @@ export function detectNames(text: string): Candidate[] {
       conf = 0.7;
     }
     // "Kennedy Space Center", "Norman High School", "Wanda Group": a place or organisation, not a person.
-    if (cue !== 'strong' && (span.some(isOrganisationWord) || (after && isOrganisationWord(after)))) conf = 0;
+    if (span.some(isOrganisationWord) || (after && isOrganisationWord(after))) conf = 0;
+    if (refused) conf = 0;
     if (conf === 0) continue;
     // The dot of a final initial or ordinal belongs to the name ("Seth K.", "Karl V.").
     const dotted =
       span.length > 1 && (last.text.length === 1 || REGNAL.test(last.text)) && text[last.end] === '.';
     out.push(candidate('NAME', 'PERSONAL', text, w.start, dotted ? last.end + 1 : last.end, conf, 'name'));
     for (let k = i; k < i + span.length; k++) covered.add(k);
+    anchors.push([i, i + span.length - 1, conf >= 0.75]);
     if (span.length >= 2 || cue === 'strong') {
       for (const part of span) {
         if (part.text.length >= 3 && !PARTICLES.has(part.lower)) known.set(part.text, conf);
@@ -357,6 +545,7 @@ export function detectNames(text: string): Candidate[] {
     }
     i += span.length - 1;
   }
+  extendLists(text, words, anchors, covered, out);
   // E-mail local parts such as "sandra.keller@" announce the person's name elsewhere in the text.
   for (const m of text.matchAll(/\b(\p{L}{3,})[._-](\p{L}{3,})@/gu)) {
     const [a, b] = [m[1]!.toLowerCase(), m[2]!.toLowerCase()];

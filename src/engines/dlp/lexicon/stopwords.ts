@@ -32,7 +32,7 @@ const PLACES =
   'neuchâtel lausanne sitten sion pruntrut porrentruy delémont delsberg coire schaffhouse saint-gall ' +
   'lucerne soleure argovie thurgovie grisons tessin valais fribourg glaris zoug uri schwytz berne bâle ' +
   'svizzera lombardia piemonte toscana veneto sicilia sardegna bavaria bayern baviera baden-württemberg ' +
-  'sachsen saxe île-de-france bretagne normandie provence alsace savoie angeles rica francisco diego vegas';
+  'sachsen saxe île-de-france bretagne normandie provence alsace savoie angeles rica francisco diego vegas nord sud ouest';
 
 const BRANDS =
   'apple google amazon microsoft meta facebook instagram whatsapp tiktok twitter linkedin youtube netflix spotify ' +
@@ -53,7 +53,9 @@ const AMBIGUOUS =
   'neil nick pat penny price ray rex rod ross roy sage storm tab tad ted troy van vance ward wolf page bank ' +
   'young long love star west wells mare luna stella fede gioia vera bruna bianca rosa viola flora aurora alba ' +
   'speranza primo red green white black brown gray grey golden silver royal little great north south east ' +
-  'upper lower saint sankt roche ford ferrari porsche bosch siemens mercedes lindt';
+  'upper lower saint sankt roche ford ferrari porsche bosch siemens mercedes lindt roman marine bart ' +
+  'christian norman german french english italian swiss american british european spanish chinese ' +
+  'japanese russian indian african asian';
 
 // Function and business words of the four languages that often begin a capitalised run.
 const WORDS =
@@ -86,18 +88,20 @@ const WORDS =
 const FUNCTION =
   'one two three four five six seven eight nine ten eleven twelve twenty hundred thousand eins zwei drei vier ' +
   'fünf sechs sieben acht neun zehn deux trois quatre cinq sept huit neuf dix uno due tre quattro cinque sei ' +
-  'sette otto nove dieci than be is are was were been being am do does did done have has had just only also ' +
+  'sette nove dieci than be is are was were been being am do does did done have has had just only also ' +
   'to of in on at by for with as so too very more most less much many such into onto upon about after before ' +
   'between during under over again once ever never always still yet even though although because while until ' +
   'since get got let make made take took give gave go went come came see saw say said tell told find found ' +
-  'add play show watch listen book set turn open close start stop call send rate';
+  'add play show watch listen book set turn open close start stop call send rate anyone everyone someone ' +
+  'nobody everybody somebody anybody nothing everything something sarà sarai saranno però perché così già ' +
+  'più può potrà dovrà avrà farà';
 
 // Common nouns that the name rules would otherwise accept after "said", "laut", "per", a role word or at the
 // start of a run (institutions, media, documents and a few German nouns that are also first names).
 const NOUNS =
   'police polizei government regierung ministry ministerium company firma unternehmen spokesman ' +
   'spokeswoman sprecher sprecherin officials report court gericht study studie text mitteilung anfang beginn ' +
-  'bus leben gott god reuters afp dpa ap roman marine bart völker realist ende zeit jahr welt stadt land ' +
+  'bus leben gott god reuters afp dpa ap völker realist ende zeit jahr welt stadt land ' +
   'staat bund kirche partei presse agency agentur agence agenzia nation nations union';
 
 function words(...lists: string[]): ReadonlySet<string> {
@@ -121,15 +125,16 @@ export const PARTICLES: ReadonlySet<string> = new Set(
   ),
 );
 
-/** Endings of German common nouns; a capitalised word with one of them is not taken as a surname. */
+/** Endings of German (and a few Romance) common nouns; a capitalised word with one of them is not taken as a surname. */
 export const NOUN_ENDING =
-  /(?:ung|heit|keit|schaft|tion|sion|tät|ität|nis|ment|chen|lein|ismus|ieren|ierung|ungen)$/;
+  /(?:ung|heit|keit|schaft|tion|sion|tät|ität|nis|ment|chen|lein|ismus|ieren|ierung|ungen|zione|sione|ità|ité|mento)$/;
 
 /** Articles and possessives: a lone capitalised word right after one is a noun ("the Minister said"). */
 export const DETERMINERS = words(
-  'the a an this that these those his her their its our my your der die das den dem des ein eine einen einem ' +
-    'einer eines sein seine ihr ihre unser unsere le la les un une ce cette ces son sa ses leur il lo gli uno una ' +
-    'suo sua questo questa',
+  'the this that these those his her their its our my your der die das den dem des ein eine einen einem ' +
+    'einer eines sein seine ihr ihre unser unsere le la les un une ce cette ces son sa ses leur du au aux l il lo ' +
+    'gli uno una suo sua questo questa del della dello al alla welche welcher welches welchem welchen jede jeder ' +
+    'jedes jedem manche dieser diese dieses diesem which what whose quel quelle quels quelles quale quali',
 );
 
 /** Heads of organisation and place names: "Kennedy Space Center", "Norman High School", "Wanda Group". */
@@ -142,5 +147,13 @@ export const ORGANISATION_WORDS = words(
     'mountain mountains valley bay boulevard award awards prize cup trophy bowl orchestra orchester records ' +
     'productions studios pictures magazine times journal zeitung bank banque banca club verein fc united ' +
     'gmbh ag plc sa spa sarl holdings services systems solutions airlines airways motors pharma international ' +
+    'city hills shores falls chapel wildlife refuge llp shop song saga hits tales girls kids movie world playlist ' +
     'area department ministry council committee commission party church',
+);
+
+/** Nouns that make the following capitalised words a place or a building ("rue Victor Hugo", "place Jean Macé"). */
+export const PLACE_NOUNS = words(
+  'rue place avenue boulevard quai salle pont square impasse allée chemin route via piazza corso viale largo ' +
+    'vicolo platz strasse straße gasse weg allee ring street road lane drive saint sainte san santa sankt st ' +
+    'ste église lycée collège école gare stade hôtel église chiesa kirche schule hotel',
 );

@@ -1,6 +1,7 @@
 import { ProviderError, parseRetryAfter, upstreamMessage } from '../errors.js';
 import type { ProviderId } from '../types.js';
 import type { CallSignal } from './call-signal.js';
+import { post } from './transport.js';
 
 // Error bodies are only relayed and summarised; a huge one is a broken upstream, not information.
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -16,8 +17,7 @@ export interface UpstreamRequest {
 export async function postJson(req: UpstreamRequest, call: CallSignal): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(req.url, {
-      method: 'POST',
+    response = await post(req.url, {
       headers: { accept: 'application/json', 'content-type': 'application/json', ...req.headers },
       body: JSON.stringify(req.body),
       signal: call.signal,

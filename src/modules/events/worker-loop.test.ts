@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createWorkLoop } from './worker-loop.js';
+
+describe('work loop', () => {
+  it('runs again at once while there is work, never two rounds at a time, and close waits for the round', async () => {
+    let active = 0;
+    let maxActive = 0;
+    let rounds = 0;
+    let release: (() => void) | null = null;
+    const errors: unknown[] = [];
+    const loop = createWorkLoop({
+      idleMs: 60_000,
+      onError: (e) => errors.push(e),
+      run: async () => {
+        active++;
+        maxActive = Math.max(maxActive, active);
+        rounds++;
+        try {
+          if (rounds === 3) throw new Error('boom');
+          if (rounds === 4) await new Promise<void>((r) => (release = r));
+          return rounds < 4 ? 1 : 0;
+        } finally {
+          active--;
+        }
+      },
+    });
+    loop.start();
+    while (release === null) await new Promise((r) => setImmediate(r));
+    loop.kick();
+    let closed = false;
+    const closing = loop.close().then(() => (closed = true));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(closed, false, 'close waits for the round in flight');
+    (release as () => void)();
+    await closing;
+    assert.equal(rounds, 4, 'a failed round does not stop the loop; nothing runs after close');
+    assert.equal(maxActive, 1);
+    assert.equal(errors.length, 1);
+  });
+
+  it('a kick wakes an idle loop', async () => {
+    // The loop's own timers are unref'd; this keeps the test process waiting for them.
+    const keepAlive = setInterval(() => undefined, 1000);
+    let rounds = 0;
+    let woke: () => void = () => undefined;
+    const second = new Promise<void>((r) => (woke = r));
+    const loop = createWorkLoop({
+      idleMs: 60_000,
+      onError: () => undefined,
+      run: async () => {
+        rounds++;
+        if (rounds === 2) woke();
+        return 0;
+      },
+    });
+    loop.start();
+    while (rounds < 1) await new Promise((r) => setImmediate(r));
+    loop.kick();
+    await second;
+    await loop.close();
+    clearInterval(keepAlive);
+    assert.equal(rounds, 2);
+  });
+});
