@@ -55,6 +55,10 @@ function inLast(lower: string): boolean {
   return LAST.has(lower) || LAST.has(deaccent(lower));
 }
 
+const DIGITS = '0123456789_';
+const GLUE_AFTER: ReadonlySet<string> = new Set(DIGITS);
+const GLUE_BEFORE: ReadonlySet<string> = new Set(`${DIGITS}@#/\\=`);
+
 const WORD_RE = /\p{L}[\p{L}\p{M}'’]*(?:-\p{L}[\p{L}\p{M}'’]*)*/gu;
 
 interface Word {
@@ -122,7 +126,8 @@ const PLACE_PREPOSITION =
 type Cue = 'strong' | 'speech' | 'role' | 'link' | 'none';
 
 function normalise(word: string): string {
-  return word.toLowerCase().replace(/’/g, "'");
+  const lower = word.toLowerCase();
+  return lower.includes('’') ? lower.replace(/’/g, "'") : lower;
 }
 
 /** Looks at the up to four words before word i; gaps between them must be plain spaces. */
@@ -142,18 +147,17 @@ function cueBefore(text: string, words: Word[], i: number): Cue {
   ) {
     return 'strong';
   }
-  // "3 fr. Deuxième course": an abbreviation after a number is a unit (francs), not "Frau".
-  if (/\d\s*$/.test(text.slice(Math.max(0, prev.start - 3), prev.start))) return 'none';
   // Honorific: "Mr Smith", "Dr. Weber", "Sig.ra Rossi" (the dot inside "Sig.ra" splits it into two words).
-  if (/^\.?\s$/.test(lastGap)) {
+  if (lastGap === ' ' || lastGap === '. ') {
     const before = words[i - 2];
+    const prevNorm = normalise(prev.text);
     const joined =
-      before && text.slice(before.end, prev.start) === '.'
-        ? `${normalise(before.text)}.${normalise(prev.text)}`
-        : '';
-    if (HONORIFICS.has(normalise(prev.text)) || (joined !== '' && HONORIFICS.has(joined))) {
+      before && text.slice(before.end, prev.start) === '.' ? `${normalise(before.text)}.${prevNorm}` : '';
+    // "3 fr. Deuxième course": an abbreviation after a number is a unit (francs), not "Frau".
+    const afterNumber = /\d\s*$/.test(text.slice(Math.max(0, prev.start - 3), prev.start));
+    if ((HONORIFICS.has(prevNorm) || (joined !== '' && HONORIFICS.has(joined))) && !afterNumber) {
       // A lone "M" is an honorific only with its dot ("M. Dupont"), and not the end of "p.m.".
-      if (normalise(prev.text) !== 'm' || (lastGap.startsWith('.') && text[prev.start - 1] !== '.')) {
+      if (prevNorm !== 'm' || (lastGap.startsWith('.') && text[prev.start - 1] !== '.')) {
         return 'strong';
       }
     }
@@ -444,9 +448,9 @@ export function detectNames(text: string): Candidate[] {
   const words: Word[] = [];
   for (const m of text.matchAll(WORD_RE)) {
     // Letters glued to digits ("XK0NA", "B2") belong to codes, not to names.
-    if (/[\d_]/.test(text[m.index - 1] ?? '') || /[\d_]/.test(text[m.index + m[0].length] ?? '')) continue;
     // Handles, hashtags and URL paths ("@IzzieZac", "#Job", "/Edward-100-year") are not running text.
-    if (/[@#/\\=]/.test(text[m.index - 1] ?? '')) continue;
+    if (GLUE_BEFORE.has(text[m.index - 1] ?? '') || GLUE_AFTER.has(text[m.index + m[0].length] ?? ''))
+      continue;
     let word = m[0];
     // "Anna's", "Keller’s": the possessive ending is not part of the name (contractions stay whole: "It's").
     const possessive =
@@ -547,7 +551,8 @@ export function detectNames(text: string): Candidate[] {
   }
   extendLists(text, words, anchors, covered, out);
   // E-mail local parts such as "sandra.keller@" announce the person's name elsewhere in the text.
-  for (const m of text.matchAll(/\b(\p{L}{3,})[._-](\p{L}{3,})@/gu)) {
+  const mails = text.includes('@') ? text.matchAll(/\b(\p{L}{3,})[._-](\p{L}{3,})@/gu) : [];
+  for (const m of mails) {
     const [a, b] = [m[1]!.toLowerCase(), m[2]!.toLowerCase()];
     if (isFirstName(a) || isFirstName(b)) {
       for (const p of [a, b]) {
