@@ -100,7 +100,8 @@ export const TITLE_SUFFIX =
 export const SPEECH_AFTER = phrases(
   'said|says|told|added|explained|wrote|argued|noted|asked|replied|insisted|claimed|stated|announced|' +
     'admitted|recalled|warned|sagte|sagt|erklärte|erklärt|meinte|meint|betonte|betont|schrieb|schreibt|' +
-    'ergänzte|ergänzt|berichtete|berichtet|warnte|warnt|fügte|déclare|déclarait|explique|affirme|ajoute|' +
+    'ergänzte|ergänzt|berichtete|berichtet|warnte|warnt|fügte|' +
+    'bestätigte|tweeted|déclare|déclarait|explique|affirme|ajoute|' +
     'précise|souligne|estime|disse|dice|spiega|afferma|aggiunge|dichiara',
 );
 

@@ -123,6 +123,14 @@ function isCommonFirstName(lower: string): boolean {
 const PLACE_PREPOSITION =
   /(?:^|[^\p{L}])(?:in|at|near|into|à|au|en|vers|nach|in|im|bei|aus|a|in|da|verso|presso)\s$/iu;
 
+const PERSON_LINKS: ReadonlySet<string> = new Set(
+  'and und et e with mit avec con for für pour to'.split(' '),
+);
+
+const QUOTED_SPEECH: ReadonlySet<string> = new Set(
+  'said says asked added wrote explains explained replied continued insisted admitted'.split(' '),
+);
+
 type Cue = 'strong' | 'speech' | 'role' | 'link' | 'none';
 
 function normalise(word: string): string {
@@ -185,6 +193,14 @@ function cueBefore(text: string, words: Word[], i: number): Cue {
         }
       }
       if (TITLES.has(phrase) && k <= 2) return 'speech';
+      // English inversion right after a quotation: "…," said Nihad Awad / explains Winston.
+      if (
+        k === 1 &&
+        QUOTED_SPEECH.has(phrase) &&
+        /["”]\s*$/.test(text.slice(Math.max(0, word.start - 3), word.start))
+      ) {
+        return 'speech';
+      }
       if (ROLES.has(phrase) || SOFT_PHRASES.has(phrase)) return 'role';
       // Form labels and mail headers need their colon: "Von: Anna", not "Von Anfang an".
       if (
@@ -277,6 +293,7 @@ function scoreSpan(
   // "7 Jan 2015", "Jan-16": a lone first name next to a number is a date or a code.
   nextToNumber: boolean,
   nextLower: boolean,
+  personLink: boolean,
 ): number {
   const first = span[0]!;
   if (first.text.length === 1) return 0;
@@ -315,6 +332,9 @@ function scoreSpan(
   }
   // A lone first name without a cue is the most error-prone case: only frequent names, mid-sentence, not
   // after a place preposition, and with low confidence.
+  // "Naomi and Brianna", "with Anil": after a conjunction or "with / for" any known first name (not an
+  // acronym), where "from / by / of" would as often introduce a place or a company.
+  if (personLink && isFirstName(first.lower) && !isAllCaps(first) && !nextToNumber) return 0.6;
   // At the start of a sentence only before a lower-case word ("James bought", "Anna hat"), where a
   // capitalised common word would rarely stand.
   if (
@@ -507,7 +527,11 @@ export function detectNames(text: string): Candidate[] {
       const opened = /(?:[,;:"“”»«(–—-]|\b(?:wie|as|comme|come))\s*$/.test(
         text.slice(Math.max(0, w.start - 8), w.start),
       );
-      if (SPEECH_AFTER.has(normalise(after.text))) cue = sentenceStart || !opened ? 'role' : 'speech';
+      // Right after the closing quote of a quotation ("…," Kistler told) is no sentence start.
+      const quoted = /[,!?]\s*["”»]\s*$/.test(text.slice(Math.max(0, w.start - 4), w.start));
+      if (SPEECH_AFTER.has(normalise(after.text))) {
+        cue = (sentenceStart && !quoted) || !opened ? 'role' : 'speech';
+      }
     }
     // "the Minister said", "die Polizei sagte", "du Maire": after an article a lone word is a common noun;
     // "place Jean Macé", "rue Victor Hugo", "San Marco": after a place noun it is a place.
@@ -525,7 +549,16 @@ export function detectNames(text: string): Candidate[] {
     // "James bought", "Richard, below is the list": a lower-case word follows.
     const nextGap = after ? text.slice(last.end, after.start) : '';
     const nextLower = after !== undefined && (nextGap === ' ' || nextGap === ', ') && !isCapitalised(after);
-    let conf = scoreSpan(span, cue, sentenceStart, PLACE_PREPOSITION.test(before), nextToNumber, nextLower);
+    const personLink = cue === 'link' && prev !== undefined && PERSON_LINKS.has(prev.lower);
+    let conf = scoreSpan(
+      span,
+      cue,
+      sentenceStart,
+      PLACE_PREPOSITION.test(before),
+      nextToNumber,
+      nextLower,
+      personLink,
+    );
     // "DUPONT" alone after a cue is fine, but an all-caps run without any cue is usually a heading.
     if (cue === 'none' && span.every(isAllCaps) && span.length < 2) conf = 0;
     // A first name alone on its line is a signature or the salutation of a mail ("Vince", "Daren,").
