@@ -44,7 +44,7 @@ describe('per-minute rate limit by plan', () => {
     for (const [plan, limit] of [
       ['pro', '60'],
       ['business', '300'],
-      ['enterprise', '100000'],
+      ['enterprise', '1000000'],
     ] as const) {
       const tenant = await t.tenant({ plan });
       const res = await t.request('GET', '/api/v1/stats', { key: tenant.sw });

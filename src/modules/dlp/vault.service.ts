@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   type DetectOptions,
   type Entity,
@@ -9,7 +8,7 @@ import {
 } from '../../engines/dlp/index.js';
 import type { Cache } from '../../platform/cache/index.js';
 import type { Clock } from '../../platform/clock/index.js';
-import { type Sealer, newId } from '../../platform/crypto/index.js';
+import { type Sealer, newId, secureRandomBytes } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import { createDlpRepo } from './dlp.repo.js';
@@ -150,7 +149,7 @@ export function createVault(deps: { db: Db; sealer: Sealer; clock: Clock; shared
       if (opts.sessionId) s = await session(orgId, opts.sessionId);
       else {
         isNewSession = true;
-        s = { id: newId('sess'), orgId, key: randomBytes(32), map: createTokenMap(), expiresAt };
+        s = { id: newId('sess'), orgId, key: secureRandomBytes(32), map: createTokenMap(), expiresAt };
       }
       // Work on a copy so a failed write leaves the cached session as the database has it.
       const map = createTokenMap(

@@ -8,7 +8,7 @@ import { createLimitsRepo, type UsageDelta } from './limits.repo.js';
 import { quotaPeriod } from './period.js';
 
 /** Enterprise is unlimited by plan; this ceiling only keeps one runaway client from starving the service. */
-export const UNLIMITED_RATE_CEILING = 100_000;
+export const UNLIMITED_RATE_CEILING = 1_000_000;
 const WINDOW_MS = 60_000;
 const FLUSH_MS = 1_000;
 

@@ -7,13 +7,34 @@ import {
   timingSafeEqual,
 } from 'node:crypto';
 
+/**
+ * Random bytes are drawn from the kernel in blocks and handed out in slices: one system call per block
+ * instead of one per id, IV or key, which showed in profiles of write-heavy routes.
+ */
+const POOL_BYTES = 16 * 1024;
+let pool = Buffer.alloc(0);
+let poolOffset = 0;
+
+export function secureRandomBytes(n: number): Buffer {
+  if (n > POOL_BYTES / 4) return randomBytes(n);
+  if (poolOffset + n > pool.length) {
+    pool = randomBytes(POOL_BYTES);
+    poolOffset = 0;
+  }
+  // A copy, so that no caller can see or alter bytes handed to another.
+  const out = Buffer.from(pool.subarray(poolOffset, poolOffset + n));
+  pool.fill(0, poolOffset, poolOffset + n);
+  poolOffset += n;
+  return out;
+}
+
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 /** Uniform base62 from rejection sampling, so no character is more likely than another. */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    const bytes = randomBytes(length * 2);
+    const bytes = secureRandomBytes(length * 2);
     for (const b of bytes) {
       if (b < 248) out += BASE62[b % 62];
       if (out.length === length) break;
@@ -81,7 +102,7 @@ export function createSealer(masterKey: Buffer): Sealer {
   if (masterKey.length !== 32) throw new Error('the master key must be 32 bytes');
   return {
     seal(plain, aad) {
-      const iv = randomBytes(12);
+      const iv = secureRandomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', masterKey, iv);
       if (aad) cipher.setAAD(Buffer.from(aad));
       const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);

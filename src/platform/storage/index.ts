@@ -80,7 +80,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
 
   return {
@@ -106,6 +106,29 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     },
     async close() {
       await db.destroy();
+    },
+  };
+}
+
+const STATEMENT_CACHE = 500;
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running on SQLite. Statements are reused by
+ * their SQL text (parameters are bound per call), and the least recently used ones are dropped.
+ */
+function withStatementCache(sqlite: BetterSqlite3.Database) {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sqlText: string) {
+      let stmt = cache.get(sqlText);
+      if (stmt) cache.delete(sqlText);
+      else {
+        stmt = sqlite.prepare(sqlText);
+        if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value as string);
+      }
+      cache.set(sqlText, stmt);
+      return stmt;
     },
   };
 }
