@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
-import { dlpEventData, dlpSettingsOf, type Vault, type VaultSession } from '../dlp/index.js';
+import { dlpSettingsOf, type Vault, type VaultSession } from '../dlp/index.js';
 import type { LimitsService } from '../limits/index.js';
 import type { Organization } from '../orgs/index.js';
 import {
@@ -22,7 +22,7 @@ import { detectionEventData, detectionSettingsOf } from './detection-events.js';
 import { CHAT_PATH } from './force.service.js';
 import { createGatewayRepo } from './gateway.repo.js';
 import { rehydrate } from '../../engines/dlp/index.js';
-import { tokenizeFields } from './protect.js';
+import { dlpEventHooks, tokenizeFields } from './protect.js';
 import type { ProviderKeysService } from './provider-keys.service.js';
 import type { TextField } from './text-fields.js';
 import type { UsageRecorder } from './usage.recorder.js';
@@ -266,39 +266,9 @@ export function createChatService(deps: ChatServiceDeps) {
   }
 
   function dlpHooks(caller: ChatCaller) {
-    return {
-      onBlocked: async (entities: Parameters<typeof dlpEventData>[0], preview: string) => {
-        deps.limits.record(caller.org, 'chat', { blocked: true });
-        await deps.publish(
-          deps.db,
-          caller.org,
-          'dlp.blocked',
-          dlpEventData(entities, preview, {
-            action: 'BLOCKED',
-            userId: caller.userId,
-            ...(caller.sourceIp ? { sourceIp: caller.sourceIp } : {}),
-          }),
-        );
-      },
-      within: async (
-        trx: Db,
-        entities: Parameters<typeof dlpEventData>[0],
-        tokenized: string,
-        sessionId: string,
-      ) => {
-        await deps.publish(
-          trx,
-          caller.org,
-          'dlp.violation',
-          dlpEventData(entities, tokenized, {
-            action: 'REDACTED',
-            sessionId,
-            userId: caller.userId,
-            ...(caller.sourceIp ? { sourceIp: caller.sourceIp } : {}),
-          }),
-        );
-      },
-    };
+    return dlpEventHooks(deps.publish, deps.db, caller, () =>
+      deps.limits.record(caller.org, 'chat', { blocked: true }),
+    );
   }
 
   /** Usage from the provider when it reported it, else estimated from the tokenized prompt and the answer. */

@@ -8,7 +8,7 @@ import {
 } from '../../engines/dlp/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
-import type { DlpSettings, Vault, VaultSession } from '../dlp/index.js';
+import { type DlpSettings, type Vault, type VaultSession, dlpEventData } from '../dlp/index.js';
 import type { TextField } from './text-fields.js';
 
 // Joins a request's fields so the vault runs (and writes) once per request. Newlines and an invisible
@@ -70,6 +70,45 @@ export interface ProtectHooks {
   onBlocked(entities: Entity[], preview: string): Promise<void>;
   /** Runs in the vault's transaction when personal data was tokenized (for dlp.violation). */
   within?(trx: Db, entities: Entity[], tokenized: string, sessionId: string): Promise<void>;
+}
+
+type DlpPublish = (
+  db: Db,
+  org: { id: string; plan: string },
+  type: 'dlp.violation' | 'dlp.blocked',
+  data: Record<string, unknown>,
+) => Promise<unknown>;
+
+/**
+ * The DLP events of a protected request: `dlp.blocked` when a blocked type is present, `dlp.violation`
+ * inside the vault's transaction when personal data was tokenized. Chat and proxy share them.
+ */
+export function dlpEventHooks(
+  publish: DlpPublish,
+  db: Db,
+  caller: { org: { id: string; plan: string }; userId: string | null; sourceIp: string | null },
+  onBlocked?: () => void,
+): ProtectHooks {
+  const who = { userId: caller.userId, ...(caller.sourceIp ? { sourceIp: caller.sourceIp } : {}) };
+  return {
+    onBlocked: async (entities, preview) => {
+      onBlocked?.();
+      await publish(
+        db,
+        caller.org,
+        'dlp.blocked',
+        dlpEventData(entities, preview, { action: 'BLOCKED', ...who }),
+      );
+    },
+    within: async (trx, entities, tokenized, sessionId) => {
+      await publish(
+        trx,
+        caller.org,
+        'dlp.violation',
+        dlpEventData(entities, tokenized, { action: 'REDACTED', sessionId, ...who }),
+      );
+    },
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { AppError } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
-import { dlpEventData, dlpSettingsOf, type Vault, type VaultSession } from '../dlp/index.js';
+import { dlpSettingsOf, type Vault, type VaultSession } from '../dlp/index.js';
 import type { Organization } from '../orgs/index.js';
 import {
   type CallContext,
@@ -21,7 +21,7 @@ import {
 } from '../providers/index.js';
 import type { GatewayPublish } from './chat.service.js';
 import type { ForceService } from './force.service.js';
-import { tokenizeFields } from './protect.js';
+import { dlpEventHooks, tokenizeFields } from './protect.js';
 import { ChunkRehydrator, rehydrateResponse } from './rehydrate-response.js';
 import type { SseSink } from './sse.js';
 import { textFieldsOf } from './text-fields.js';
@@ -114,33 +114,7 @@ export function createProxyService(deps: {
       const dlp = dlpSettingsOf(caller.org.settings);
       const { fields, commit } = textFieldsOf(body);
       const outcome = await tokenizeFields(deps.vault, caller.org.id, fields, dlp, {
-        hooks: {
-          onBlocked: async (entities, preview) => {
-            await deps.publish(
-              deps.db,
-              caller.org,
-              'dlp.blocked',
-              dlpEventData(entities, preview, {
-                action: 'BLOCKED',
-                userId: caller.userId,
-                ...(caller.sourceIp ? { sourceIp: caller.sourceIp } : {}),
-              }),
-            );
-          },
-          within: async (trx, entities, tokenized, sessionId) => {
-            await deps.publish(
-              trx,
-              caller.org,
-              'dlp.violation',
-              dlpEventData(entities, tokenized, {
-                action: 'REDACTED',
-                sessionId,
-                userId: caller.userId,
-                ...(caller.sourceIp ? { sourceIp: caller.sourceIp } : {}),
-              }),
-            );
-          },
-        },
+        hooks: dlpEventHooks(deps.publish, deps.db, caller),
       });
       commit();
       return {
