@@ -63,13 +63,13 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const orgs = createOrgsService({
       db: storage.db,
       clock,
-      publish: (db, org, type, data) => events.publish(db, org, type, data),
+      publish: events.publish,
       sessionTtlHours: config.sessionTtlHours,
     });
     const keys = createKeysService({
       db: storage.db,
       clock,
-      emit: (db, orgId, type, data) => events.publishFor(db, orgId, type, data),
+      emit: events.publishFor,
     });
     const limits = createLimitsService({
       db: storage.db,
@@ -84,14 +84,14 @@ export async function createContext(config: Config, options: ContextOptions = {}
       orgs,
       limits,
       clock,
-      publish: (db, org, type, data) => events.publish(db, org, type, data),
+      publish: events.publish,
       forgetOrg: (id) => auth.forgetOrg(id),
     });
     const detection = createDetectionService({
       db: storage.db,
       limits,
       orgs,
-      publish: (db, org, type, data) => events.publish(db, org, type, data),
+      publish: events.publish,
       forgetOrg: (id) => auth.forgetOrg(id),
     });
     const gateway = createGateway({
@@ -101,7 +101,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       vault,
       limits,
       providerBaseUrls: config.providerBaseUrls,
-      publish: (db, org, type, data) => events.publish(db, org, type, data),
+      publish: events.publish,
     });
     const hallucination = createHallucinationService({ db: storage.db, clock, limits });
     return {

@@ -1,6 +1,6 @@
 import { analyzeText } from './analyze.js';
 import { PATTERNS } from './patterns/index.js';
-import { sanitizeText } from './sanitize.js';
+import { analyzeAndSanitize, sanitizeText } from './sanitize.js';
 import type { AnalysisResult, DetectionOptions } from './types.js';
 
 export type {
@@ -12,6 +12,8 @@ export type {
   Thresholds,
 } from './types.js';
 export { DEFAULT_THRESHOLDS } from './scoring.js';
+export { analyzeAndSanitize };
+export type { Sanitization } from './sanitize.js';
 
 /** Full analysis: score 0..100, severity, action, categories and the matches on original offsets. */
 export function analyze(text: string, options?: DetectionOptions): AnalysisResult {

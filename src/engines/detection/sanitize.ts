@@ -1,5 +1,5 @@
 import { analyzeFull } from './analyze.js';
-import type { DetectionOptions } from './types.js';
+import type { AnalysisResult, DetectionOptions, PatternMatch } from './types.js';
 
 /** How far a removal may grow to swallow the rest of the sentence the attack sits in. */
 const SENTENCE_REACH = 300;
@@ -23,7 +23,25 @@ export function sanitizeText(
   text: string,
   options: DetectionOptions = {},
 ): { sanitized: string; removed: string[]; modifications: number } {
+  return analyzeAndSanitize(text, options).sanitization;
+}
+
+export interface Sanitization {
+  sanitized: string;
+  removed: string[];
+  modifications: number;
+}
+
+/** One analysis pass that yields both the verdict and the sanitized text, for callers that need both. */
+export function analyzeAndSanitize(
+  text: string,
+  options: DetectionOptions = {},
+): { analysis: AnalysisResult; sanitization: Sanitization } {
   const { result, all } = analyzeFull(text, options);
+  return { analysis: result, sanitization: removeFlagged(text, result, all) };
+}
+
+function removeFlagged(text: string, result: AnalysisResult, all: PatternMatch[]): Sanitization {
   if (result.action === 'allow') return { sanitized: text, removed: [], modifications: 0 };
   const spans = all
     .filter((m) => m.weight >= 15)

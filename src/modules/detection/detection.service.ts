@@ -5,7 +5,7 @@ import {
   type DetectionOptions,
   type Thresholds,
   analyze,
-  sanitize,
+  analyzeAndSanitize,
 } from '../../engines/detection/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
@@ -98,23 +98,34 @@ export function createDetectionService(deps: {
   publish: DetectionPublish;
   forgetOrg: (orgId: string) => void;
 }) {
-  /** Analyses, records usage, and writes detection events for anything at or above the log threshold. */
-  async function run(caller: Caller, text: string, context: string | undefined, info: RequestInfo) {
-    const started = performance.now();
-    const result = analyze(text, optionsFor(caller.org, context));
-    const ms = Math.round(performance.now() - started);
+  /** Records usage and writes detection events for anything at or above the log threshold. */
+  async function account(
+    caller: Caller,
+    text: string,
+    result: AnalysisResult,
+    info: RequestInfo,
+    ms: number,
+  ) {
     deps.limits.record(caller.org, 'detection', {
       blocked: result.action === 'block',
       warned: result.action === 'warn',
       score: result.score,
     });
-    if (result.action !== 'allow') {
-      const data = detectionEventData(result, text, caller, info, ms);
-      await deps.publish(deps.db, caller.org, 'detection.created', data);
+    if (result.action === 'allow') return;
+    const data = detectionEventData(result, text, caller, info, ms);
+    // One transaction for both events: one commit on the hot path of an attack flood.
+    await deps.db.transaction().execute(async (trx) => {
+      await deps.publish(trx, caller.org, 'detection.created', data);
       if (result.severity === 'high' || result.severity === 'critical') {
-        await deps.publish(deps.db, caller.org, 'detection.high_severity', data);
+        await deps.publish(trx, caller.org, 'detection.high_severity', data);
       }
-    }
+    });
+  }
+
+  async function run(caller: Caller, text: string, context: string | undefined, info: RequestInfo) {
+    const started = performance.now();
+    const result = analyze(text, optionsFor(caller.org, context));
+    await account(caller, text, result, info, Math.round(performance.now() - started));
     return result;
   }
 
@@ -127,8 +138,10 @@ export function createDetectionService(deps: {
     },
 
     async sanitize(caller: Caller, text: string, context: string | undefined, info: RequestInfo) {
-      await run(caller, text, context, info);
-      return sanitize(text, optionsFor(caller.org, context));
+      const started = performance.now();
+      const { analysis, sanitization } = analyzeAndSanitize(text, optionsFor(caller.org, context));
+      await account(caller, text, analysis, info, Math.round(performance.now() - started));
+      return sanitization;
     },
 
     settings(org: Organization): DetectionSettings {

@@ -21,26 +21,28 @@ export type EventListener = (orgId: string, ev: StoredEvent) => void;
  */
 export function createEventPublisher(deps: { clock: Clock }) {
   const listeners = new Set<EventListener>();
+  // Plain closures (no `this`), so producers can be handed `events.publish` itself.
+  async function publish(
+    db: Db,
+    org: EventOrg,
+    type: EventType | AuditEventType,
+    data: Record<string, unknown>,
+  ): Promise<StoredEvent | null> {
+    const feature = (EVENT_TYPES as Record<string, string | null>)[type] ?? null;
+    if (feature && isPlan(org.plan) && !planHasFeature(org.plan, feature as never)) return null;
+    const ev: StoredEvent = { id: newId('evt'), type, created: deps.clock.now().toISOString(), data };
+    await createEventsRepo(db).insert(org.id, ev);
+    // Same handle as the event: its deliveries commit (or roll back) with it.
+    await createOutboxRepo(db).fanOut(
+      org.id,
+      ev,
+      (subscribed) => isEventType(type) && webhookWants(subscribed, type),
+    );
+    for (const l of listeners) l(org.id, ev);
+    return ev;
+  }
   return {
-    async publish(
-      db: Db,
-      org: EventOrg,
-      type: EventType | AuditEventType,
-      data: Record<string, unknown>,
-    ): Promise<StoredEvent | null> {
-      const feature = (EVENT_TYPES as Record<string, string | null>)[type] ?? null;
-      if (feature && isPlan(org.plan) && !planHasFeature(org.plan, feature as never)) return null;
-      const ev: StoredEvent = { id: newId('evt'), type, created: deps.clock.now().toISOString(), data };
-      await createEventsRepo(db).insert(org.id, ev);
-      // Same handle as the event: its deliveries commit (or roll back) with it.
-      await createOutboxRepo(db).fanOut(
-        org.id,
-        ev,
-        (subscribed) => isEventType(type) && webhookWants(subscribed, type),
-      );
-      for (const l of listeners) l(org.id, ev);
-      return ev;
-    },
+    publish,
     /** For producers that know only the organization id; reads the plan through the same handle (transaction). */
     async publishFor(
       db: Db,
@@ -54,7 +56,7 @@ export function createEventPublisher(deps: { clock: Clock }) {
         .where('id', '=', orgId)
         .executeTakeFirst();
       if (!row) return null;
-      return this.publish(db, { id: orgId, plan: row.plan }, type, data);
+      return publish(db, { id: orgId, plan: row.plan }, type, data);
     },
     /** Called after a commit would be better, but listeners only wake workers; the rows are the truth. */
     onPublished(listener: EventListener): () => void {
