@@ -138,10 +138,10 @@ input(type="imtcp" address="127.0.0.1" port="${tlsPort}" name="tls" ruleset="toF
 
   const received = (): ReceivedSyslog[] => {
     if (!existsSync(out)) return [];
-    return readFileSync(out, 'utf8')
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => JSON.parse(l) as ReceivedSyslog);
+    // rsyslog may be half-way through writing the last line: only lines ended by a newline are complete.
+    const lines = readFileSync(out, 'utf8').split('\n');
+    lines.pop();
+    return lines.filter((l) => l !== '').map((l) => JSON.parse(l) as ReceivedSyslog);
   };
 
   return {
