@@ -1,6 +1,7 @@
 /**
  * Vault write/read costs on SQLite and PostgreSQL, and HTTP throughput of /api/v1/dlp/analyze.
- * PostgreSQL runs when BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set.
+ * PostgreSQL runs when BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set. HTTP throughput is measured with one
+ * API process and with two (PARAPET_HTTP_WORKERS=2).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -70,18 +71,23 @@ const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (pgUrl) await vaultCosts('PostgreSQL', { DATABASE_URL: pgUrl });
 else console.log('PostgreSQL   (set BENCH_DATABASE_URL to measure)');
 
-const server = await startBenchServer();
-try {
-  const body = JSON.stringify({ text: TEXT.repeat(4) });
-  console.log(`HTTP, server on SQLite, body ${body.length} bytes, 16 connections, 8 s:`);
-  printHttp(
-    'POST /api/v1/dlp/analyze',
-    await load({
-      url: `${server.url}/api/v1/dlp/analyze`,
-      headers: { authorization: `Bearer ${server.al}` },
-      body,
-    }),
-  );
-} finally {
-  await server.stop();
+// One API process, then two on the same port (PARAPET_HTTP_WORKERS, ADR 4): the machine has two cores.
+for (const processes of ['1', '2']) {
+  const server = await startBenchServer({ PARAPET_HTTP_WORKERS: processes });
+  try {
+    const body = JSON.stringify({ text: TEXT.repeat(4) });
+    console.log(
+      `HTTP, server on SQLite, ${processes} API process(es), body ${body.length} bytes, 16 connections, 8 s:`,
+    );
+    printHttp(
+      'POST /api/v1/dlp/analyze',
+      await load({
+        url: `${server.url}/api/v1/dlp/analyze`,
+        headers: { authorization: `Bearer ${server.al}` },
+        body,
+      }),
+    );
+  } finally {
+    await server.stop();
+  }
 }

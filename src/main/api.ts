@@ -2,7 +2,7 @@ import { createHttpServer, type App } from '../platform/http/index.js';
 import { installAuth } from '../modules/auth/index.js';
 import { detectionRoutes } from '../modules/detection/index.js';
 import { dlpRoutes } from '../modules/dlp/index.js';
-import { gatewayRoutes } from '../modules/gateway/index.js';
+import { createGatewayHistory, gatewayHistoryRoutes, gatewayRoutes } from '../modules/gateway/index.js';
 import { hallucinationRoutes } from '../modules/hallucination/index.js';
 import { healthRoutes } from '../modules/health/index.js';
 import { keysRoutes } from '../modules/keys/index.js';
@@ -35,6 +35,7 @@ export async function buildApi(ctx: Context): Promise<App> {
   await app.register(detectionRoutes({ limits: ctx.limits, detection: ctx.detection }));
   await app.register(dlpRoutes(ctx.dlp));
   await app.register(gatewayRoutes(ctx.gateway));
+  await app.register(gatewayHistoryRoutes(createGatewayHistory(ctx)));
   await app.register(hallucinationRoutes(ctx.hallucination, { bodyLimit: ctx.config.bodyLimit }));
   await registerEventsOut(app, ctx);
   return app;

@@ -16,7 +16,11 @@ const PENDING = 'bootstrapPending';
  */
 export async function bootstrapIfEmpty(ctx: Context): Promise<BootstrapResult | null> {
   if ((await ctx.orgs.countOrgs()) === 0) {
-    await ctx.orgs.createOrg({ name: 'Default organization', plan: 'enterprise', settings: { [PENDING]: true } });
+    await ctx.orgs.createOrg({
+      name: 'Default organization',
+      plan: 'enterprise',
+      settings: { [PENDING]: true },
+    });
   }
   const org = (await ctx.orgs.listOrgs()).find((o) => o.settings[PENDING] === true);
   if (!org) return null;
@@ -24,7 +28,8 @@ export async function bootstrapIfEmpty(ctx: Context): Promise<BootstrapResult | 
   const existing = (await ctx.orgs.listUsers(org.id)).find((u) => u.email === BOOTSTRAP_OWNER_EMAIL);
   const password = existing
     ? await ctx.orgs.resetPassword(org.id, existing.id)
-    : (await ctx.orgs.createUser({ org, email: BOOTSTRAP_OWNER_EMAIL, name: 'Owner', role: 'owner' })).password;
+    : (await ctx.orgs.createUser({ org, email: BOOTSTRAP_OWNER_EMAIL, name: 'Owner', role: 'owner' }))
+        .password;
   for (const key of await ctx.keys.list(org.id)) {
     if (key.status === 'active') await ctx.keys.revoke(org.id, key.id, null);
   }

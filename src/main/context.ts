@@ -3,7 +3,7 @@ import { type Clock, systemClock } from '../platform/clock/index.js';
 import type { Config } from '../platform/config/index.js';
 import { type Sealer, createSealer } from '../platform/crypto/index.js';
 import { type Logger, createLogger } from '../platform/log/index.js';
-import { type Storage, openStorage, sqliteFileIn } from '../platform/storage/index.js';
+import { type Storage, createGroupCommit, openStorage, sqliteFileIn } from '../platform/storage/index.js';
 import { type AuthService, createAuthService } from '../modules/auth/index.js';
 import { type DetectionService, createDetectionService } from '../modules/detection/index.js';
 import { type DlpService, type Vault, createDlpService, createVault } from '../modules/dlp/index.js';
@@ -40,6 +40,8 @@ export interface ContextOptions {
   clock?: Clock;
   logger?: Logger;
   migrate?: boolean;
+  /** Counters kept elsewhere (the primary process of PARAPET_HTTP_WORKERS) instead of this process. */
+  cache?: Cache;
 }
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<Context> {
@@ -56,9 +58,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const sealer = createSealer(
       loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, embedded }),
     );
-    const cache = config.redisUrl
-      ? createRedisCache(config.redisUrl, config.redisPrefix)
-      : createMemoryCache(clock);
+    const cache =
+      options.cache ??
+      (config.redisUrl ? createRedisCache(config.redisUrl, config.redisPrefix) : createMemoryCache(clock));
     const events = createEventPublisher({ clock });
     const orgs = createOrgsService({
       db: storage.db,
@@ -78,7 +80,14 @@ export async function createContext(config: Config, options: ContextOptions = {}
       emit: (org, type, data) => events.publish(storage.db, org, type, data),
     });
     const auth = createAuthService({ keys, orgs, clock });
-    const vault = createVault({ db: storage.db, sealer, clock, shared: cache });
+    const vault = createVault({
+      db: storage.db,
+      sealer,
+      clock,
+      shared: cache,
+      // SQLite has one writer; PostgreSQL commits a few batches side by side on its pool.
+      commit: createGroupCommit(storage.db, { concurrency: storage.dialect === 'sqlite' ? 1 : 4 }),
+    });
     const dlp = createDlpService({
       vault,
       orgs,

@@ -1,12 +1,18 @@
+import { createGatewayHistory } from '../modules/gateway/index.js';
 import type { Context } from './context.js';
 
 const EVERY_MS = 60_000;
 
-/** Retention jobs: expired DLP vault sessions and dashboard sessions are deleted every minute. */
+/**
+ * Retention jobs, every minute: expired DLP vault sessions, then the chat conversations whose session
+ * went with them (a conversation must not outlive the vault that can read it), and dashboard sessions.
+ */
 export function startMaintenance(ctx: Context): { stop(): void; runOnce(): Promise<void> } {
+  const history = createGatewayHistory(ctx);
   const runOnce = async () => {
     try {
       await ctx.vault.purgeExpired();
+      await history.purgeOrphans();
       await ctx.orgs.purgeExpiredSessions();
     } catch (err) {
       ctx.logger.warn({ err }, 'retention job failed; it runs again in a minute');

@@ -1,20 +1,24 @@
 import { loadConfig } from '../platform/config/index.js';
 import { buildApi } from './api.js';
 import { bootstrapIfEmpty, formatBootstrap } from './bootstrap.js';
+import { isClusterWorker, servePrimary, serveWorker } from './cluster.js';
 import { createContext } from './context.js';
+import { shownUrl, stopOnSignals } from './signals.js';
 import { type EventWorkers, startEventWorkers } from './worker.js';
 import { startMaintenance } from './maintenance.js';
 
 /** `parapet serve`: migrations, first-start bootstrap, the API server, and a clean stop on SIGTERM/SIGINT. */
 export async function serve(out: (text: string) => void = (t) => process.stdout.write(t)): Promise<void> {
   const config = loadConfig();
+  if (config.httpWorkers > 1) {
+    return isClusterWorker() ? serveWorker(config) : servePrimary(config, out);
+  }
   const ctx = await createContext(config);
   const app = await buildApi(ctx);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  const apiUrl = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${port}`;
+  const apiUrl = shownUrl(config.host, port);
   const boot = await bootstrapIfEmpty(ctx);
   const workers: EventWorkers | null = config.runWorkers ? await startEventWorkers(ctx) : null;
   if (boot) out(formatBootstrap(boot, apiUrl));
@@ -23,22 +27,11 @@ export async function serve(out: (text: string) => void = (t) => process.stdout.
     `Parapet API listening on ${apiUrl} (docs at ${apiUrl}/api/docs, ${ctx.storage.dialect}, ${ctx.cache.kind} cache)\n`,
   );
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  stopOnSignals(async (signal) => {
     ctx.logger.info({ signal }, 'stopping');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    try {
-      maintenance?.stop();
-      await app.close();
-      await workers?.close();
-      await ctx.close();
-    } finally {
-      process.exit(0);
-    }
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+    maintenance?.stop();
+    await app.close();
+    await workers?.close();
+    await ctx.close();
+  }, 10_000);
 }

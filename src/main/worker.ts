@@ -16,6 +16,7 @@ import {
   siemRoutes,
 } from '../modules/siem/index.js';
 import { type Context, createContext } from './context.js';
+import { stopOnSignals } from './signals.js';
 
 /** Pause of an idle delivery loop; new events wake the loops at once, so this only bounds retry lateness. */
 const IDLE_MS = 250;
@@ -84,6 +85,8 @@ export interface EventWorkers extends Deliverers {
   runDue(): Promise<{ webhooks: number; siem: number }>;
   /** Starts the background loops (after releasing orphaned leases on SQLite). */
   start(): Promise<void>;
+  /** Wakes the loops now: events were published in another process. */
+  kick(): void;
   /** Stops the loops, waits for the round in flight, closes connections. */
   close(): Promise<void>;
 }
@@ -103,6 +106,10 @@ export function createEventWorkers(ctx: Context, outbound?: Outbound): EventWork
     onError: onError('SIEM forwarding'),
   });
   let unsubscribe: (() => void) | null = null;
+  const kick = () => {
+    hooks.kick();
+    siem.kick();
+  };
   return {
     ...d,
     async runDue() {
@@ -114,13 +121,11 @@ export function createEventWorkers(ctx: Context, outbound?: Outbound): EventWork
         await d.dispatcher.releaseAllLeases();
         await d.forwarder.releaseAllLeases();
       }
-      unsubscribe = ctx.events.onPublished(() => {
-        hooks.kick();
-        siem.kick();
-      });
+      unsubscribe = ctx.events.onPublished(kick);
       hooks.start();
       siem.start();
     },
+    kick,
     async close() {
       unsubscribe?.();
       await Promise.all([hooks.close(), siem.close()]);
@@ -143,21 +148,10 @@ export async function runWorker(out: (text: string) => void = (t) => process.std
   // The loops' timers are unref'd; this keeps the process alive until a signal arrives.
   const alive = setInterval(() => undefined, 1 << 30);
   out(`Parapet worker delivering events (${ctx.storage.dialect})\n`);
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  stopOnSignals(async (signal) => {
     ctx.logger.info({ signal }, 'stopping worker');
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    try {
-      await workers.close();
-      await ctx.close();
-    } finally {
-      clearInterval(alive);
-      process.exit(0);
-    }
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+    await workers.close();
+    await ctx.close();
+    clearInterval(alive);
+  }, 15_000);
 }

@@ -5,3 +5,4 @@ import './detection-cases.js';
 import './hallucination-cases.js';
 import './events-cases.js';
 import './gateway-cases.js';
+import './gateway-history-cases.js';

@@ -27,35 +27,44 @@ const NUMERIC_TYPES = new Set(['CARD', 'PHONE', 'SSN', 'CVV', 'NIR', 'AVS', 'DE_
 function insideIbanShape(text: string, candidates: Candidate[]): Candidate[] {
   const shapes = [...text.matchAll(IBAN_SHAPE)].map((m) => [m.index, m.index + m[0].length] as const);
   if (shapes.length === 0) return candidates;
-  return candidates.filter(
-    (c) =>
-      !NUMERIC_TYPES.has(c.type) ||
-      !shapes.some(([s, e]) => c.start >= s && c.end <= e && (c.start > s || c.end < e)),
-  );
+  return candidates.filter((c) => !NUMERIC_TYPES.has(c.type) || !strictlyInside(c, shapes));
 }
 
+function strictlyInside(c: Candidate, shapes: ReadonlyArray<readonly [number, number]>): boolean {
+  for (const [s, e] of shapes) {
+    if (c.start >= s && c.end <= e && (c.start > s || c.end < e)) return true;
+  }
+  return false;
+}
+
+const HAS_DIGIT = /\d/;
+const NONE: Candidate[] = [];
+
+// Most chat messages hold no digit at all, and every detector gated on `digits` below needs an ASCII digit
+// in its match, so prose skips them outright. The merge order is kept: it breaks ties in overlap resolution.
 function collect(text: string, options: DetectOptions): Candidate[] {
-  const cards = detectCards(text);
+  const digits = HAS_DIGIT.test(text);
+  const cards = digits ? detectCards(text) : NONE;
   const found = [
     ...detectSecrets(text),
     ...detectEmails(text),
-    ...detectIban(text),
+    ...(digits ? detectIban(text) : NONE),
     ...cards,
-    ...detectCvv(text, cards),
-    ...detectAvs(text),
-    ...detectNir(text),
-    ...detectSsn(text),
-    ...detectNino(text),
+    ...(digits ? detectCvv(text, cards) : NONE),
+    ...(digits ? detectAvs(text) : NONE),
+    ...(digits ? detectNir(text) : NONE),
+    ...(digits ? detectSsn(text) : NONE),
+    ...(digits ? detectNino(text) : NONE),
     ...detectCodiceFiscale(text),
-    ...detectSteuerId(text),
-    ...detectPhones(text),
-    ...detectDocuments(text),
-    ...detectBirthDates(text),
-    ...detectAddresses(text),
+    ...(digits ? detectSteuerId(text) : NONE),
+    ...(digits ? detectPhones(text) : NONE),
+    ...(digits ? detectDocuments(text) : NONE),
+    ...(digits ? detectBirthDates(text) : NONE),
+    ...(digits ? detectAddresses(text) : NONE),
     ...detectNames(text),
     ...(options.customPatterns ? detectCustom(text, options.customPatterns) : []),
   ];
-  return insideIbanShape(text, found);
+  return digits ? insideIbanShape(text, found) : found;
 }
 
 // Validated, confident findings first; among them the longest, then the most confident. A weak guess
@@ -71,6 +80,8 @@ function priority(a: Candidate, b: Candidate): number {
 }
 
 export function resolveOverlaps(candidates: Candidate[], textLength: number): Entity[] {
+  // Most messages have no finding at all: skip the per-character map.
+  if (candidates.length === 0) return [];
   const chosen: Entity[] = [];
   // One byte per character keeps the overlap test linear in the text, whatever the number of findings.
   const taken = new Uint8Array(textLength);
@@ -100,7 +111,7 @@ export function detectEntities(text: string, options: DetectOptions = {}): Entit
       c.confidence >= minConfidence &&
       (only === null || only.has(c.type)) &&
       !ignore.has(c.type) &&
-      !allowed.has(c.value.trim().toLowerCase()),
+      (allowed.size === 0 || !allowed.has(c.value.trim().toLowerCase())),
   );
   return resolveOverlaps(kept, text.length);
 }

@@ -3,6 +3,6 @@ export type { CustomPattern, DetectOptions, DlpDomain, Entity, EntityType } from
 export { detectEntities } from './detect.js';
 export { validateCustomPattern } from './custom-patterns.js';
 export { createTokenMap, type TokenMap } from './token-map.js';
-export { tokenize, listEntityTypes, type TokenizeResult } from './tokens.js';
+export { tokenize, tokenizeEntities, listEntityTypes, type TokenizeResult } from './tokens.js';
 export { rehydrate } from './rehydrate.js';
 export { StreamingRehydrator } from './streaming.js';

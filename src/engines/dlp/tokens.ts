@@ -63,7 +63,16 @@ export function tokenize(
   sessionKey: Uint8Array,
   options?: DetectOptions,
 ): TokenizeResult {
-  const entities = detectEntities(text, options);
+  return tokenizeEntities(text, detectEntities(text, options), map, sessionKey);
+}
+
+/** Replaces entities already found in `text` (sorted, not overlapping, as detectEntities returns them). */
+export function tokenizeEntities(
+  text: string,
+  entities: Entity[],
+  map: TokenMap,
+  sessionKey: Uint8Array,
+): TokenizeResult {
   const tokens: TokenizeResult['tokens'] = [];
   let out = '';
   let cursor = 0;

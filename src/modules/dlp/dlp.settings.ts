@@ -1,4 +1,4 @@
-import { type CustomPattern, validateCustomPattern } from '../../engines/dlp/index.js';
+import { type CustomPattern, type DetectOptions, validateCustomPattern } from '../../engines/dlp/index.js';
 import { AppError } from '../../platform/errors/index.js';
 
 /** Per-organization DLP settings, kept under `dlp` in the organization's settings (docs/dlp.md). */
@@ -20,6 +20,16 @@ export const MAX_CUSTOM_PATTERNS = 50;
 export function dlpSettingsOf(settings: Record<string, unknown>): DlpSettings {
   const s = settings['dlp'];
   return s && typeof s === 'object' ? (s as DlpSettings) : {};
+}
+
+/** The engine's detection options for an organization's settings. */
+export function detectOptionsOf(s: DlpSettings): DetectOptions {
+  return {
+    ...(s.types ? { types: s.types } : {}),
+    ...(s.ignoreTypes ? { ignoreTypes: s.ignoreTypes } : {}),
+    ...(s.allowValues ? { allowValues: s.allowValues } : {}),
+    ...(s.customPatterns ? { customPatterns: s.customPatterns } : {}),
+  };
 }
 
 export function checkDlpSettings(s: DlpSettings): void {

@@ -1,18 +1,18 @@
 import {
-  type DetectOptions,
   type Entity,
   type TokenMap,
   createTokenMap,
+  detectEntities,
   rehydrate,
-  tokenize,
+  tokenizeEntities,
 } from '../../engines/dlp/index.js';
 import type { Cache } from '../../platform/cache/index.js';
 import type { Clock } from '../../platform/clock/index.js';
 import { type Sealer, newId, secureRandomBytes } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
-import type { Db } from '../../platform/storage/index.js';
+import { createGroupCommit, type Db, type GroupCommit } from '../../platform/storage/index.js';
 import { createDlpRepo } from './dlp.repo.js';
-import { DEFAULT_SESSION_TTL_HOURS, type DlpSettings } from './dlp.settings.js';
+import { DEFAULT_SESSION_TTL_HOURS, type DlpSettings, detectOptionsOf } from './dlp.settings.js';
 
 export const SESSION_ID = /^sess_[0-9A-Za-z]{22}$/;
 
@@ -33,15 +33,8 @@ export interface TokenizeOutcome {
 }
 
 const CACHE_LIMIT = 2_000;
-
-function detectOptions(s: DlpSettings): DetectOptions {
-  return {
-    ...(s.types ? { types: s.types } : {}),
-    ...(s.ignoreTypes ? { ignoreTypes: s.ignoreTypes } : {}),
-    ...(s.allowValues ? { allowValues: s.allowValues } : {}),
-    ...(s.customPatterns ? { customPatterns: s.customPatterns } : {}),
-  };
-}
+/** How stale a cached session may be before this process checks it still exists (erased elsewhere). */
+export const REVALIDATE_MS = 2_000;
 
 /**
  * The token vault: sessions of token ↔ original per organization, originals sealed with AES-256-GCM (bound
@@ -49,8 +42,16 @@ function detectOptions(s: DlpSettings): DetectOptions {
  * session may miss tokens another process added; rehydration reloads it from the database when it meets a
  * token it does not know.
  */
-export function createVault(deps: { db: Db; sealer: Sealer; clock: Clock; shared?: Cache }) {
+export function createVault(deps: {
+  db: Db;
+  sealer: Sealer;
+  clock: Clock;
+  shared?: Cache;
+  /** Shares one transaction among the writes of concurrent requests (one per write when absent). */
+  commit?: GroupCommit;
+}) {
   const { db, sealer, clock } = deps;
+  const commit = deps.commit ?? createGroupCommit(db, { maxBatch: 1 });
   // Redis (when configured) holds the sealed rows of recently used sessions, so a process that has not seen
   // a session yet skips the database. Values stay sealed there; writes invalidate the entry.
   const shared = deps.shared?.kind === 'redis' ? deps.shared : undefined;
@@ -60,11 +61,35 @@ export function createVault(deps: { db: Db; sealer: Sealer; clock: Clock; shared
   const cache = new Map<string, VaultSession>();
   const aad = (orgId: string, sessionId: string) => `${orgId}:${sessionId}`;
 
+  // When each cached session was last known to exist in the database: another process may have erased it.
+  const checkedAt = new Map<string, number>();
+
   function remember(s: VaultSession): VaultSession {
     cache.delete(s.id);
     cache.set(s.id, s);
-    if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+    checkedAt.set(s.id, clock.now().getTime());
+    if (cache.size > CACHE_LIMIT) {
+      const oldest = cache.keys().next().value as string;
+      cache.delete(oldest);
+      checkedAt.delete(oldest);
+    }
     return s;
+  }
+
+  function evict(id: string): void {
+    cache.delete(id);
+    checkedAt.delete(id);
+  }
+
+  /** A cached session older than REVALIDATE_MS is confirmed (one indexed read) before it is used. */
+  async function stillStored(s: VaultSession): Promise<boolean> {
+    const nowMs = clock.now().getTime();
+    if (nowMs - (checkedAt.get(s.id) ?? 0) < REVALIDATE_MS) return true;
+    const row = await repo.getSession(s.orgId, s.id);
+    if (!row) return false;
+    s.expiresAt = row.expires_at > s.expiresAt ? row.expires_at : s.expiresAt;
+    checkedAt.set(s.id, nowMs);
+    return true;
   }
 
   interface SealedSession {
@@ -114,10 +139,12 @@ export function createVault(deps: { db: Db; sealer: Sealer; clock: Clock; shared
     }
     const cached = cache.get(id);
     const now = clock.now().toISOString();
-    if (!fresh && cached && cached.orgId === orgId && cached.expiresAt > now) return cached;
+    if (!fresh && cached && cached.orgId === orgId && cached.expiresAt > now && (await stillStored(cached))) {
+      return cached;
+    }
     const loaded = await load(orgId, id, fresh);
     if (!loaded) {
-      cache.delete(id);
+      evict(id);
       throw new AppError('not_found', 'DLP session was not found or has expired.');
     }
     return loaded;
@@ -126,6 +153,15 @@ export function createVault(deps: { db: Db; sealer: Sealer; clock: Clock; shared
   return {
     session,
 
+    /**
+     * Drops a session the caller has just deleted from the database: from this process's cache and from the
+     * shared Redis copy. Other processes notice within REVALIDATE_MS.
+     */
+    async forget(id: string): Promise<void> {
+      evict(id);
+      if (shared) await shared.del(sharedKey(id)).catch(() => {});
+    },
+
     /** Tokenizes text into a new or existing session and stores the new mappings in one transaction. */
     async tokenize(
       orgId: string,
@@ -133,6 +169,8 @@ export function createVault(deps: { db: Db; sealer: Sealer; clock: Clock; shared
       opts: {
         sessionId?: string;
         settings?: DlpSettings;
+        /** What detection found in `text`, when the caller has already run it with the same settings. */
+        entities?: Entity[];
         /** Runs inside the vault's transaction, for events that must commit with the mappings. */
         within?: (
           trx: Db,
@@ -155,14 +193,15 @@ export function createVault(deps: { db: Db; sealer: Sealer; clock: Clock; shared
       const map = createTokenMap(
         [...s.map.byToken.entries()].map(([token, e]) => ({ token, type: e.type, value: e.value })),
       );
-      const result = tokenize(text, map, s.key, detectOptions(settings));
+      const entities = opts.entities ?? detectEntities(text, detectOptionsOf(settings));
+      const result = tokenizeEntities(text, entities, map, s.key);
       const newTokens = new Map(result.tokens.filter((t) => t.isNew).map((t) => [t.token, t]));
       const rows = [...newTokens.values()].map((t) => ({
         token: t.token,
         type: map.byToken.get(t.token)?.type ?? t.type,
         value_sealed: sealer.seal(map.byToken.get(t.token)?.value ?? '', aad(orgId, s.id)),
       }));
-      await db.transaction().execute(async (trx) => {
+      await commit.run(async (trx) => {
         const r = createDlpRepo(trx);
         if (isNewSession) {
           await r.insertSession({
@@ -202,7 +241,7 @@ export function createVault(deps: { db: Db; sealer: Sealer; clock: Clock; shared
       const n = await repo.deleteExpired(clock.now().toISOString(), limit);
       if (n > 0) {
         const now = clock.now().toISOString();
-        for (const [id, s] of cache) if (s.expiresAt <= now) cache.delete(id);
+        for (const [id, s] of cache) if (s.expiresAt <= now) evict(id);
       }
       return n;
     },

@@ -8,6 +8,7 @@ import type { LimitsService } from '../limits/index.js';
 import type { Organization } from '../orgs/index.js';
 import {
   type Attempt,
+  type CancelSignal,
   type ChatMessage,
   chatWithFallback,
   estimateCost,
@@ -89,7 +90,7 @@ export interface ReadyChat {
   messages: ChatMessage[];
   session: VaultSession;
   models: ModelInfo[];
-  attempts(signal: AbortSignal): Attempt[];
+  attempts(signal: CancelSignal): Attempt[];
   protection: Protection;
   dlpMs: number;
 }
@@ -133,6 +134,16 @@ export function createChatService(deps: ChatServiceDeps) {
         ? await repo.conversation(org.id, body.conversationId)
         : undefined;
       if (!row) throw new AppError('not_found', 'Conversation was not found.');
+      // Checked before anything runs or counts: a conversation lives as long as its vault session.
+      await deps.vault.session(org.id, row.vault_session_id).catch((err: unknown) => {
+        if (err instanceof AppError && err.code === 'not_found') {
+          throw new AppError(
+            'not_found',
+            'Conversation has expired (its personal data was erased with its vault session); start a new one.',
+          );
+        }
+        throw err;
+      });
       conversationId = row.id;
       sessionId = row.vault_session_id;
       history = JSON.parse(row.messages) as ChatMessage[];
@@ -348,7 +359,7 @@ export function createChatService(deps: ChatServiceDeps) {
     usageOf,
 
     /** The whole answer at once (stream: false). */
-    async complete(ready: ReadyChat, signal: AbortSignal): Promise<ChatResult & { upstreamMs: number }> {
+    async complete(ready: ReadyChat, signal: CancelSignal): Promise<ChatResult & { upstreamMs: number }> {
       const started = performance.now();
       let answer: Awaited<ReturnType<typeof chatWithFallback>>;
       try {

@@ -1,7 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type App, errorResponses } from '../../platform/http/index.js';
+import {
+  type App,
+  addServerTiming,
+  elapsedMs,
+  errorResponses,
+  formatMs as ms,
+} from '../../platform/http/index.js';
 import { callerOf } from '../auth/index.js';
-import { type ChatRequest, ProviderError } from '../providers/index.js';
+import { AbortEmitter, type ChatRequest, ProviderError } from '../providers/index.js';
 import { streamChat } from './chat.stream.js';
 import type { Gateway } from './gateway.service.js';
 import {
@@ -22,29 +28,16 @@ import { providerFailure } from './chat.service.js';
 import { openSse } from './sse.js';
 
 const MANAGERS = ['owner', 'admin'] as const;
-const ms = (v: number) => v.toFixed(2);
-
-/** Extra Server-Timing phases per request; appended after the platform's `app;dur=`. */
-const phases = new WeakMap<FastifyRequest, string[]>();
-function timing(request: FastifyRequest, name: string, dur: number): void {
-  const list = phases.get(request) ?? [];
-  list.push(`${name};dur=${ms(dur)}`);
-  phases.set(request, list);
-}
-
-/** Milliseconds since the platform's onRequest hook stamped the request. */
-function sinceStart(request: FastifyRequest): number {
-  const started = (request as { startedAt?: bigint }).startedAt;
-  return started === undefined ? 0 : Number(process.hrtime.bigint() - started) / 1e6;
-}
+// The proxy's answer has the provider's shape, not a schema's: plain JSON, without a compiled serializer.
+const toJson = (payload: unknown) => JSON.stringify(payload);
 
 /** Aborts when the client goes away before the response is complete. */
-function disconnectSignal(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
+function disconnectSignal(reply: FastifyReply): AbortEmitter {
+  const gone = new AbortEmitter();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort();
   });
-  return controller.signal;
+  return gone;
 }
 
 function providerKeyOf(request: FastifyRequest): string | undefined {
@@ -72,15 +65,6 @@ function relayProviderError(reply: FastifyReply, err: ProviderError): FastifyRep
 
 export function gatewayRoutes(gw: Gateway) {
   return async (app: App) => {
-    app.addHook('onSend', async (request, reply, payload) => {
-      const extra = phases.get(request);
-      if (extra) {
-        const current = reply.getHeader('server-timing');
-        reply.header('server-timing', [current, ...extra].filter(Boolean).join(', '));
-      }
-      return payload;
-    });
-
     app.post(
       '/api/v1/gateway/chat',
       {
@@ -111,7 +95,7 @@ export function gatewayRoutes(gw: Gateway) {
           reply.hijack();
           const sink = openSse(reply.raw, {
             ...headers,
-            'server-timing': `app;dur=${ms(sinceStart(request))}${dlpPhase}`,
+            'server-timing': `app;dur=${ms(elapsedMs(request))}${dlpPhase}`,
           });
           if (prepared.kind === 'blocked') {
             await sink.data({ type: 'token', content: prepared.result.response });
@@ -127,9 +111,9 @@ export function gatewayRoutes(gw: Gateway) {
           return;
         }
         if (prepared.kind === 'blocked') return prepared.result;
-        timing(request, 'dlp', prepared.dlpMs);
+        addServerTiming(request, 'dlp', prepared.dlpMs);
         const { upstreamMs, ...result } = await gw.chat.complete(prepared, disconnectSignal(reply));
-        timing(request, 'upstream', upstreamMs);
+        addServerTiming(request, 'upstream', upstreamMs);
         return result;
       },
     );
@@ -160,7 +144,7 @@ export function gatewayRoutes(gw: Gateway) {
             providerKeyOf(request),
             signal,
           );
-          timing(request, 'dlp', call.dlpMs);
+          addServerTiming(request, 'dlp', call.dlpMs);
           const svc: Record<string, string> = { 'x-svc-tokenized-count': String(call.tokenCount) };
           if (call.session) svc['x-svc-vault-session'] = call.session.id;
 
@@ -172,11 +156,11 @@ export function gatewayRoutes(gw: Gateway) {
               if (err instanceof ProviderError) return relayProviderError(reply.headers(svc), err);
               throw err;
             }
-            timing(request, 'upstream', out.upstreamMs);
+            addServerTiming(request, 'upstream', out.upstreamMs);
             return reply
               .headers({ ...svc, 'x-svc-rehydrated-count': String(out.restored) })
               .type('application/json; charset=utf-8')
-              .serializer((p: unknown) => JSON.stringify(p))
+              .serializer(toJson)
               .send(out.response);
           }
 
@@ -194,7 +178,7 @@ export function gatewayRoutes(gw: Gateway) {
             {
               ...headers,
               ...svc,
-              'server-timing': `app;dur=${ms(sinceStart(request))}, dlp;dur=${ms(call.dlpMs)}, upstream;dur=${ms(opened.upstreamMs)}`,
+              'server-timing': `app;dur=${ms(elapsedMs(request))}, dlp;dur=${ms(call.dlpMs)}, upstream;dur=${ms(opened.upstreamMs)}`,
             },
             { trailers: ['x-svc-rehydrated-count'] },
           );

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import {
   createTokenMap,
   type DetectOptions,
@@ -8,7 +8,13 @@ import {
 } from '../../engines/dlp/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
-import { type DlpSettings, type Vault, type VaultSession, dlpEventData } from '../dlp/index.js';
+import {
+  type DlpSettings,
+  detectOptionsOf,
+  dlpEventData,
+  type Vault,
+  type VaultSession,
+} from '../dlp/index.js';
 import type { TextField } from './text-fields.js';
 
 // Joins a request's fields so the vault runs (and writes) once per request. Newlines and an invisible
@@ -18,35 +24,57 @@ const SEPARATOR = '\n\u2063\u2063\u2063\n';
 
 const FOUND_CACHE_LIMIT = 5_000;
 const CACHEABLE_CHARS = 64 * 1024;
+type Span = Omit<Entity, 'value'>;
 /**
- * What detection found in a field, by a hash of the organization's settings and the text. Conversations
- * send their whole history with every turn, so most fields of a request were seen before; only the new
- * ones pay for detection. Keyed by hash and holding only types, so the cache keeps no personal data.
+ * Where detection found something in a field, by a hash of the organization's settings and the text.
+ * Conversations send their whole history with every turn, so most fields of a request were seen before;
+ * only the new ones pay for detection. Keyed by hash and holding only types and offsets (values are read
+ * back from the text itself), so the cache keeps no personal data.
  */
-const foundCache = new Map<string, Array<Pick<Entity, 'type' | 'domain'>>>();
+const foundCache = new Map<string, Span[]>();
 
-function detectCached(
-  text: string,
-  settingsKey: string,
-  options: DetectOptions,
-): Array<Pick<Entity, 'type' | 'domain'>> {
-  if (text.length > CACHEABLE_CHARS) return detectEntities(text, options);
-  const key = createHash('sha256').update(settingsKey).update('\u0000').update(text).digest('base64');
-  const hit = foundCache.get(key);
-  if (hit) return hit;
-  const found = detectEntities(text, options).map((e) => ({ type: e.type, domain: e.domain }));
-  foundCache.set(key, found);
-  if (foundCache.size > FOUND_CACHE_LIMIT) foundCache.delete(foundCache.keys().next().value as string);
-  return found;
+interface SettingsKey {
+  options: DetectOptions;
+  /** SHA-256 of the detection options: the part of the cache key that says which settings found the spans. */
+  hash: string;
 }
 
-export function detectOptionsOf(s: DlpSettings): DetectOptions {
-  return {
-    ...(s.types ? { types: s.types } : {}),
-    ...(s.ignoreTypes ? { ignoreTypes: s.ignoreTypes } : {}),
-    ...(s.allowValues ? { allowValues: s.allowValues } : {}),
-    ...(s.customPatterns ? { customPatterns: s.customPatterns } : {}),
-  };
+const keyOf = (options: DetectOptions): SettingsKey => ({
+  options,
+  hash: hash('sha256', JSON.stringify(options), 'base64'),
+});
+const DEFAULT_SETTINGS_KEY = keyOf({});
+
+// Organization settings are parsed afresh whenever the organization is (re)loaded and never changed in
+// place, so the options and their hash are computed once per settings object instead of once per request.
+const settingsKeys = new WeakMap<DlpSettings, SettingsKey>();
+
+function settingsKeyOf(settings: DlpSettings): SettingsKey {
+  if (!settings.types && !settings.ignoreTypes && !settings.allowValues && !settings.customPatterns) {
+    return DEFAULT_SETTINGS_KEY;
+  }
+  let key = settingsKeys.get(settings);
+  if (!key) {
+    key = keyOf(detectOptionsOf(settings));
+    settingsKeys.set(settings, key);
+  }
+  return key;
+}
+
+function detectCached(text: string, settings: SettingsKey): Entity[] {
+  const { options } = settings;
+  if (text.length > CACHEABLE_CHARS) return detectEntities(text, options);
+  // Both parts are fixed-length SHA-256 digests, so the pair is as collision-safe as one hash of both.
+  const key = settings.hash + hash('sha256', text, 'base64');
+  const hit = foundCache.get(key);
+  if (hit) return hit.map((span) => ({ ...span, value: text.slice(span.start, span.end) }));
+  const found = detectEntities(text, options);
+  foundCache.set(
+    key,
+    found.map(({ value: _value, ...span }) => span),
+  );
+  if (foundCache.size > FOUND_CACHE_LIMIT) foundCache.delete(foundCache.keys().next().value as string);
+  return found;
 }
 
 /** Text with personal data replaced by throwaway tokens: safe for event previews and logs. */
@@ -122,10 +150,9 @@ export async function tokenizeFields(
   settings: DlpSettings,
   opts: { sessionId?: string; always?: boolean; hooks?: ProtectHooks },
 ): Promise<FieldsOutcome> {
-  const options = detectOptionsOf(settings);
-  const settingsKey = JSON.stringify(options);
-  const perField = fields.map((f) => detectCached(f.text, settingsKey, options));
-  const found = perField.flat() as Entity[];
+  const key = settingsKeyOf(settings);
+  const perField = fields.map((f) => detectCached(f.text, key));
+  const found = perField.flat();
   const blocked = settings.blockTypes?.length
     ? found.filter((e) => settings.blockTypes?.some((t) => t.toUpperCase() === e.type.toUpperCase()))
     : [];
@@ -140,10 +167,11 @@ export async function tokenizeFields(
     return { session: null, entities: [], tokenCount: 0, tokenizedFields: [] };
   }
   const within = opts.hooks?.within;
-  const run = (text: string, sessionId: string | undefined, publish = true) =>
+  const run = (text: string, entities: Entity[], sessionId: string | undefined, publish = true) =>
     vault.tokenize(orgId, text, {
       ...(sessionId ? { sessionId } : {}),
       settings,
+      entities,
       ...(within && publish
         ? {
             within: async (trx: Db, o: { entities: Entity[]; tokenized: string; sessionId: string }) => {
@@ -153,17 +181,26 @@ export async function tokenizeFields(
         : {}),
     });
 
-  // Only fields where detection found something go to the vault (which detects again, in context).
-  const targets = found.length === 0 ? fields : fields.filter((_, i) => (perField[i]?.length ?? 0) > 0);
-  const joined = targets.map((f) => f.text).join(SEPARATOR);
-  const outcome = await run(joined, opts.sessionId);
+  // Only fields where detection found something go to the vault, with what was found in each, shifted to
+  // its place in the joined text.
+  const targets = fields
+    .map((field, i) => ({ field, entities: perField[i] ?? [] }))
+    .filter((t) => found.length === 0 || t.entities.length > 0);
+  const joinedEntities: Entity[] = [];
+  let offset = 0;
+  for (const t of targets) {
+    for (const e of t.entities) joinedEntities.push({ ...e, start: e.start + offset, end: e.end + offset });
+    offset += t.field.text.length + SEPARATOR.length;
+  }
+  const joined = targets.map((t) => t.field.text).join(SEPARATOR);
+  const outcome = await run(joined, joinedEntities, opts.sessionId);
   const parts = outcome.tokenized.split(SEPARATOR);
   const tokenizedFields: string[] = [];
   if (parts.length === targets.length) {
-    targets.forEach((f, i) => {
-      const next = parts[i] ?? f.text;
-      if (next !== f.text) tokenizedFields.push(f.name);
-      f.set(next);
+    targets.forEach(({ field }, i) => {
+      const next = parts[i] ?? field.text;
+      if (next !== field.text) tokenizedFields.push(field.name);
+      field.set(next);
     });
     return {
       session: outcome.session,
@@ -176,13 +213,13 @@ export async function tokenizeFields(
   let session = outcome.session;
   let tokenCount = 0;
   const entities: Entity[] = [];
-  for (const f of targets) {
-    const o = await run(f.text, session.id, false);
+  for (const { field, entities: own } of targets) {
+    const o = await run(field.text, own, session.id, false);
     session = o.session;
     tokenCount += o.tokens.length;
     entities.push(...o.entities);
-    if (o.tokenized !== f.text) tokenizedFields.push(f.name);
-    f.set(o.tokenized);
+    if (o.tokenized !== field.text) tokenizedFields.push(field.name);
+    field.set(o.tokenized);
   }
   return { session, entities, tokenCount, tokenizedFields };
 }

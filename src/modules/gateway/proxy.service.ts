@@ -4,6 +4,7 @@ import { dlpSettingsOf, type Vault, type VaultSession } from '../dlp/index.js';
 import type { Organization } from '../orgs/index.js';
 import {
   type CallContext,
+  type CancelSignal,
   type ChatChunk,
   type ChatRequest,
   type ChatResponse,
@@ -83,7 +84,8 @@ export function createProxyService(deps: {
       orgId: call.org.id,
       endpoint: 'proxy',
       provider: call.provider,
-      model: String(call.request.model ?? ''),
+      // The catalog's key, as the chat records it, so a usage report counts one model once.
+      model: model?.key ?? `${call.provider}/${String(call.request.model ?? '')}`,
       promptTokens: prompt,
       completionTokens: completion,
       cost: model ? estimateCost(model, prompt, completion) : 0,
@@ -98,7 +100,7 @@ export function createProxyService(deps: {
       providerParam: string,
       body: ChatRequest,
       providerKey: string | undefined,
-      signal: AbortSignal,
+      signal: CancelSignal,
     ): Promise<ProxyCall> {
       const provider = proxyProviderOf(providerParam);
       await deps.force.assertProxyAllowed(caller.org.id);

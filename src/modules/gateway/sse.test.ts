@@ -9,7 +9,7 @@ describe('openSse', () => {
     let aborted: Promise<void> | undefined;
     const server = createServer((_req, res) => {
       const sink = openSse(res, { 'x-ratelimit-limit': '60' }, { keepAliveMs: 20 });
-      aborted = new Promise((resolve) => sink.signal.addEventListener('abort', () => resolve()));
+      aborted = new Promise((resolve) => sink.signal.once('abort', () => resolve()));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const controller = new AbortController();

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { AbortEmitter } from '../providers/index.js';
 
 export const KEEP_ALIVE_MS = 15_000;
 /** A client that reads nothing for this long while we have data for it is cut off. */
@@ -6,7 +7,7 @@ const DRAIN_TIMEOUT_MS = 60_000;
 
 export interface SseSink {
   /** Aborts when the client goes away; pass it to the provider call so upstream stops too. */
-  readonly signal: AbortSignal;
+  readonly signal: AbortEmitter;
   readonly closed: boolean;
   /** Writes raw SSE text; waits for the socket to drain when its buffer is full (backpressure). */
   write(text: string): Promise<boolean>;
@@ -25,7 +26,7 @@ export function openSse(
   headers: Record<string, string | number | string[] | undefined>,
   options: { keepAliveMs?: number; trailers?: string[] } = {},
 ): SseSink {
-  const controller = new AbortController();
+  const gone = new AbortEmitter();
   let closed = false;
   let lastWrite = Date.now();
   const keepAliveMs = options.keepAliveMs ?? KEEP_ALIVE_MS;
@@ -46,7 +47,7 @@ export function openSse(
   raw.flushHeaders();
 
   const onClose = () => {
-    if (!raw.writableFinished) controller.abort();
+    if (!raw.writableFinished) gone.abort();
     closed = true;
     clearInterval(timer);
   };
@@ -84,7 +85,7 @@ export function openSse(
   }
 
   return {
-    signal: controller.signal,
+    signal: gone,
     get closed() {
       return closed || raw.destroyed;
     },

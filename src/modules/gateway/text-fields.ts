@@ -9,6 +9,23 @@ export interface TextField {
 }
 
 /**
+ * A string property of an object in the request. A class rather than an object with its own `set` closure:
+ * a conversation has a field per message, and under tsx every closure created also gets its name defined.
+ */
+class PropertyField implements TextField {
+  constructor(
+    readonly name: string,
+    readonly text: string,
+    private readonly holder: object,
+    private readonly key: string,
+  ) {}
+
+  set(value: string): void {
+    (this.holder as Record<string, unknown>)[this.key] = value;
+  }
+}
+
+/**
  * Every text field of an OpenAI chat request that may carry personal data: message contents of all roles
  * (strings and text parts), tool-call arguments (the string values inside the JSON, so the JSON stays
  * valid) and tool results. Other part types (images, and thinking/signature blocks some clients send) are
@@ -22,12 +39,12 @@ export function textFieldsOf(req: ChatRequest): { fields: TextField[]; commit():
     if (!m || typeof m !== 'object') return;
     const content = m.content as unknown;
     if (typeof content === 'string') {
-      fields.push({ name: `messages[${i}].content`, text: content, set: (v) => (m.content = v) });
+      fields.push(new PropertyField(`messages[${i}].content`, content, m, 'content'));
     } else if (Array.isArray(content)) {
       content.forEach((part: unknown, j) => {
         const p = part as { type?: unknown; text?: unknown };
         if (p && p.type === 'text' && typeof p.text === 'string') {
-          fields.push({ name: `messages[${i}].content[${j}].text`, text: p.text, set: (v) => (p.text = v) });
+          fields.push(new PropertyField(`messages[${i}].content[${j}].text`, p.text, p, 'text'));
         }
       });
     }

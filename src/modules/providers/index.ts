@@ -22,6 +22,7 @@ export {
   type ProviderConfig,
   type Providers,
 } from './registry.js';
+export { AbortEmitter, type CancelSignal } from './shared/abort.js';
 export { SseParser, type SseEvent } from './shared/sse.js';
 export {
   type CallContext,

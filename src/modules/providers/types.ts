@@ -1,6 +1,8 @@
 // The internal request/response shape is OpenAI chat-completions: the provider proxy speaks it natively and
 // every other adapter translates to and from it.
 
+import type { CancelSignal } from './shared/abort.js';
+
 export const PROVIDER_IDS = [
   'openai',
   'azure',
@@ -104,7 +106,7 @@ export interface CallContext {
   /** Overrides the configured base URL for this call (e.g. an Azure resource URL). */
   baseUrl?: string;
   /** Aborting it cancels the upstream request, streamed or not. */
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   /** Gives up (ProviderError code 'timeout', status 504) when the whole call outlives it. */
   timeoutMs?: number;
   /**

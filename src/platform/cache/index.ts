@@ -122,3 +122,6 @@ export function createRedisCache(url: string, prefix: string): Cache {
     },
   };
 }
+
+export { createIpcCacheClient, serveIpcCache } from './ipc.js';
+export type { IpcChannel } from './ipc.js';

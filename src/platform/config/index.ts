@@ -161,6 +161,13 @@ const SETTINGS = {
     default: '300',
     parse: int(1, 1_000_000),
   },
+  httpWorkers: {
+    env: 'PARAPET_HTTP_WORKERS',
+    description:
+      'API server processes sharing the port (`parapet serve`); above 1, the first process keeps counters and runs the event workers',
+    default: '1',
+    parse: int(1, 64),
+  },
   runWorkers: {
     env: 'PARAPET_RUN_WORKERS',
     description: 'run event delivery and retention jobs inside the API process',

@@ -22,6 +22,21 @@ function exceedsDepth(text: string, max: number): boolean {
 }
 
 /**
+ * Whether the text holds at most `max` opening brackets, strings included: then it cannot nest deeper
+ * than `max`. Native indexOf finds them much faster than the character loop above walks the text, and
+ * ordinary bodies (a conversation of a few dozen messages) never reach the loop.
+ */
+function fewBrackets(text: string, max: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let i = text.indexOf(bracket); i !== -1; i = text.indexOf(bracket, i + 1)) {
+      if (++count > max) return false;
+    }
+  }
+  return true;
+}
+
+/**
  * Strict JSON for request bodies: invalid UTF-8 is refused rather than silently replaced, prototype keys
  * are refused rather than stripped, and nesting is bounded.
  */
@@ -34,7 +49,7 @@ export function parseJsonBody(raw: Buffer): unknown {
   } catch {
     throw new AppError('invalid_request', 'The request body is not valid UTF-8.');
   }
-  if (exceedsDepth(text, MAX_DEPTH)) {
+  if (!fewBrackets(text, MAX_DEPTH) && exceedsDepth(text, MAX_DEPTH)) {
     throw new AppError('invalid_request', `The request body nests deeper than ${MAX_DEPTH} levels.`);
   }
   try {

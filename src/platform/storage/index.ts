@@ -120,7 +120,11 @@ function withStatementCache(sqlite: BetterSqlite3.Database) {
   const cache = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => sqlite.close(),
-    prepare(sqlText: string) {
+    prepare(text: string) {
+      // Several processes may share the file (`parapet worker`, PARAPET_HTTP_WORKERS). A deferred BEGIN
+      // that reads, then writes after another process committed fails at once with SQLITE_BUSY instead of
+      // waiting; taking the write lock up front makes it wait its turn (busy_timeout).
+      const sqlText = text === 'begin' ? 'begin immediate' : text;
       let stmt = cache.get(sqlText);
       if (stmt) cache.delete(sqlText);
       else {
@@ -142,3 +146,6 @@ export function isUniqueViolation(err: unknown): boolean {
     e?.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
   );
 }
+
+export { createGroupCommit } from './group-commit.js';
+export type { GroupCommit, GroupCommitOptions } from './group-commit.js';

@@ -5,11 +5,23 @@ import { candidate, contextBefore, isWordChar } from './context.js';
 const EMAIL_RE =
   /[A-Za-z0-9](?:[A-Za-z0-9._%+-]{0,63})@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9-]{1,63})*\.[A-Za-z]{2,24}\b/g;
 
+// The local part is at most 64 characters, so a match starts at most that far before its '@'.
+const MAX_LOCAL = 64;
+
 export function detectEmails(text: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const m of text.matchAll(EMAIL_RE)) {
-    if (isWordChar(text[m.index - 1]) || text[m.index - 1] === '.') continue;
-    out.push(candidate('EMAIL', 'PERSONAL', text, m.index, m.index + m[0].length, 0.97, 'email'));
+  let at = text.indexOf('@');
+  if (at < 0) return out;
+  // Scanning resumes just before the next '@' rather than at every position of the prose in between.
+  EMAIL_RE.lastIndex = Math.max(0, at - MAX_LOCAL);
+  for (let m = EMAIL_RE.exec(text); m !== null; m = EMAIL_RE.exec(text)) {
+    const end = m.index + m[0].length;
+    if (!isWordChar(text[m.index - 1]) && text[m.index - 1] !== '.') {
+      out.push(candidate('EMAIL', 'PERSONAL', text, m.index, end, 0.97, 'email'));
+    }
+    at = text.indexOf('@', end);
+    if (at < 0) break;
+    EMAIL_RE.lastIndex = Math.max(end, at - MAX_LOCAL);
   }
   return out;
 }
@@ -32,8 +44,22 @@ function validPhone(raw: string): boolean {
   return false;
 }
 
+// Parsing dominates the detector's cost, and a message often repeats its number (body and signature).
+function memoised(valid: (raw: string) => boolean): (raw: string) => boolean {
+  const seen = new Map<string, boolean>();
+  return (raw) => {
+    let ok = seen.get(raw);
+    if (ok === undefined) {
+      ok = valid(raw);
+      seen.set(raw, ok);
+    }
+    return ok;
+  };
+}
+
 export function detectPhones(text: string): Candidate[] {
   const out: Candidate[] = [];
+  const valid = memoised(validPhone);
   for (const m of text.matchAll(PHONE_RE)) {
     let raw = m[0];
     const start = m.index;
@@ -42,11 +68,11 @@ export function detectPhones(text: string): Candidate[] {
     if (/\d[ ./-]$/.test(text.slice(Math.max(0, start - 2), start))) continue;
     // A run may swallow a following number ("044 123 45 67 2 Stück"): drop trailing groups until valid.
     for (let attempt = 0; attempt < 3 && raw.length >= 8; attempt++) {
-      if (!DATE_LIKE.test(raw) && validPhone(raw)) break;
+      if (!DATE_LIKE.test(raw) && valid(raw)) break;
       const cut = raw.search(/[ ./-]+\d+\)?$/);
       raw = cut > 0 ? raw.slice(0, cut) : '';
     }
-    if (raw.length < 8 || DATE_LIKE.test(raw) || !validPhone(raw)) continue;
+    if (raw.length < 8 || DATE_LIKE.test(raw) || !valid(raw)) continue;
     // "01487818-2954-4932-…": a run that goes on with a separator and more characters is an id (UUID, ref).
     if (/^[-./][A-Za-z0-9]/.test(text.slice(start + raw.length, start + raw.length + 2))) continue;
     const digits = raw.replace(/\D/g, '');

@@ -9,6 +9,19 @@ export function contextAround(text: string, start: number, end: number, re: RegE
   return re.test(text.slice(Math.max(0, start - window), Math.min(text.length, end + window)));
 }
 
+// The characters that an /iu pattern folds onto an ASCII letter (s, k) and an /i one does not.
+const FOLDED_ONLY_UNDER_IU = /[ſK]/;
+
+/**
+ * A cheap and never wrong "maybe" for whether a list of words matched with /iu can occur in a text: an /i scan
+ * is many times faster. For the word lists it serves (ASCII letters and é, compared code point by code point)
+ * the two differ only on 'ſ' and the Kelvin sign, so a text with either of them always takes the slow path.
+ */
+export function wordHint(words: string): (text: string) => boolean {
+  const re = new RegExp(words, 'i');
+  return (text) => re.test(text) || FOLDED_ONLY_UNDER_IU.test(text);
+}
+
 export function isWordChar(ch: string | undefined): boolean {
   return ch !== undefined && /[\p{L}\p{N}_]/u.test(ch);
 }

@@ -78,26 +78,36 @@ export function detectCards(text: string): Candidate[] {
 }
 
 const CVV_RE = /\b\d{3,4}\b/g;
-const CVV_CONTEXT =
-  /(?:cvv2?|cvc2?|cid|csc|security code|card code|cryptogramme|code de sécurité|code de securite|prüfnummer|pruefnummer|kartenprüfnummer|sicherheitscode|codice di sicurezza|codice cvv)\W{0,12}$/i;
+const CVV_WORDS =
+  'cvv2?|cvc2?|cid|csc|security code|card code|cryptogramme|code de sécurité|code de securite|prüfnummer|pruefnummer|kartenprüfnummer|sicherheitscode|codice di sicurezza|codice cvv';
+const CVV_CONTEXT = new RegExp(`(?:${CVV_WORDS})\\W{0,12}$`, 'i');
+// Looked for once in the whole text, so that a message without any of the words skips the per-number test.
+const ANY_CVV_WORD = new RegExp(CVV_WORDS, 'i');
+
+function followsCard(text: string, cards: Candidate[], start: number): boolean {
+  for (const c of cards) {
+    if (start >= c.end && start - c.end <= 16 && !/[a-z]{3}/i.test(text.slice(c.end, start))) return true;
+  }
+  return false;
+}
 
 export function detectCvv(text: string, cards: Candidate[]): Candidate[] {
   const out: Candidate[] = [];
+  const worded = ANY_CVV_WORD.test(text);
   for (const m of text.matchAll(CVV_RE)) {
     const start = m.index;
     const end = start + m[0].length;
     const prev = text[start - 1];
     const next = text[end];
     if (prev === '/' || next === '/' || prev === '.' || prev === ',' || prev === '-') continue;
-    if (contextBefore(text, start, CVV_CONTEXT, 40)) {
+    if (worded && contextBefore(text, start, CVV_CONTEXT, 40)) {
       out.push(candidate('CVV', 'FINANCIAL', text, start, end, 0.95, 'cvv'));
       continue;
     }
     // Right after a card number ("4111 1111 1111 1111 12/27 123") the short group is its security code.
-    const near = cards.some(
-      (c) => start >= c.end && start - c.end <= 16 && !/[a-z]{3}/i.test(text.slice(c.end, start)),
-    );
-    if (near && m[0].length === 3) out.push(candidate('CVV', 'FINANCIAL', text, start, end, 0.7, 'cvv'));
+    if (m[0].length === 3 && followsCard(text, cards, start)) {
+      out.push(candidate('CVV', 'FINANCIAL', text, start, end, 0.7, 'cvv'));
+    }
   }
   return out;
 }

@@ -55,9 +55,14 @@ function inLast(lower: string): boolean {
   return LAST.has(lower) || LAST.has(deaccent(lower));
 }
 
+// Character codes, so that checking a word's neighbours allocates no one-character strings.
+function charCodes(chars: string): ReadonlySet<number> {
+  return new Set([...chars].map((c) => c.charCodeAt(0)));
+}
+
 const DIGITS = '0123456789_';
-const GLUE_AFTER: ReadonlySet<string> = new Set(DIGITS);
-const GLUE_BEFORE: ReadonlySet<string> = new Set(`${DIGITS}@#/\\=`);
+const GLUE_AFTER = charCodes(DIGITS);
+const GLUE_BEFORE = charCodes(`${DIGITS}@#/\\=`);
 
 const WORD_RE = /\p{L}[\p{L}\p{M}'’]*(?:-\p{L}[\p{L}\p{M}'’]*)*/gu;
 
@@ -78,19 +83,29 @@ function isInitial(text: string, w: Word | undefined): boolean {
 const REGNAL = /^(?:I{1,3}|IV|VI{0,3}|IX|XI{0,3}|XIV|XV|XVI{0,3})$/;
 
 function isCapitalised(w: Word): boolean {
+  const code = w.text.charCodeAt(0);
+  // Case mapping is slow on the two-byte strings that any accent or curly quote in a message makes.
+  if (code < 128) return code >= 65 && code <= 90;
   const c = w.text[0]!;
   return c !== c.toLowerCase() && c === c.toUpperCase();
 }
 
 function isAllCaps(w: Word): boolean {
-  return w.text.length >= 2 && w.text === w.text.toUpperCase() && w.text !== w.text.toLowerCase();
+  if (w.text.length < 2 || w.text === w.lower) return false;
+  // A lower-case ASCII second letter settles it without upper-casing the whole word.
+  const second = w.text.charCodeAt(1);
+  if (second >= 97 && second <= 122) return false;
+  return w.text === w.text.toUpperCase();
 }
 
 function isFirstName(lower: string): boolean {
   if (inFirst(lower)) return !AMBIGUOUS_NAME.has(lower) && !NEVER_NAME.has(lower);
   // Compound first names: every part must be a known first name ("Jean-Pierre", "Anna-Lena").
-  const parts = lower.split('-');
-  return parts.length > 1 && parts.every((p) => inFirst(p) && !NEVER_NAME.has(p));
+  return lower.includes('-') && lower.split('-').every(isFirstNamePart);
+}
+
+function isFirstNamePart(part: string): boolean {
+  return inFirst(part) && !NEVER_NAME.has(part);
 }
 
 function isNever(lower: string): boolean {
@@ -113,10 +128,13 @@ const ROMANCE_PARTICLES: ReadonlySet<string> = new Set([
 
 const ARTICLE_PARTICLES: ReadonlySet<string> = new Set(['der', 'den', 'das', 'des', 'dem', 'zur']);
 
+function isCommon(part: string): boolean {
+  return COMMON_FIRST.has(part) || COMMON_FIRST.has(deaccent(part));
+}
+
 function isCommonFirstName(lower: string): boolean {
-  const common = (part: string) => COMMON_FIRST.has(part) || COMMON_FIRST.has(deaccent(part));
   // "Marie-Louise", "Jean-Paul": a compound of frequent first names is as safe as one.
-  return (common(lower) || (lower.includes('-') && lower.split('-').every(common))) && isFirstName(lower);
+  return (isCommon(lower) || (lower.includes('-') && lower.split('-').every(isCommon))) && isFirstName(lower);
 }
 
 // After these a lone capitalised word is a place far more often than a person.
@@ -133,9 +151,8 @@ const QUOTED_SPEECH: ReadonlySet<string> = new Set(
 
 type Cue = 'strong' | 'speech' | 'role' | 'link' | 'none';
 
-function normalise(word: string): string {
-  const lower = word.toLowerCase();
-  return lower.includes('’') ? lower.replace(/’/g, "'") : lower;
+function normalise(word: Word): string {
+  return word.lower.includes('’') ? word.lower.replace(/’/g, "'") : word.lower;
 }
 
 /** Looks at the up to four words before word i; gaps between them must be plain spaces. */
@@ -158,12 +175,14 @@ function cueBefore(text: string, words: Word[], i: number): Cue {
   // Honorific: "Mr Smith", "Dr. Weber", "Sig.ra Rossi" (the dot inside "Sig.ra" splits it into two words).
   if (lastGap === ' ' || lastGap === '. ') {
     const before = words[i - 2];
-    const prevNorm = normalise(prev.text);
+    const prevNorm = normalise(prev);
     const joined =
-      before && text.slice(before.end, prev.start) === '.' ? `${normalise(before.text)}.${prevNorm}` : '';
+      before && text.slice(before.end, prev.start) === '.' ? `${normalise(before)}.${prevNorm}` : '';
     // "3 fr. Deuxième course": an abbreviation after a number is a unit (francs), not "Frau".
-    const afterNumber = /\d\s*$/.test(text.slice(Math.max(0, prev.start - 3), prev.start));
-    if ((HONORIFICS.has(prevNorm) || (joined !== '' && HONORIFICS.has(joined))) && !afterNumber) {
+    if (
+      (HONORIFICS.has(prevNorm) || (joined !== '' && HONORIFICS.has(joined))) &&
+      !/\d\s*$/.test(text.slice(Math.max(0, prev.start - 3), prev.start))
+    ) {
       // A lone "M" is an honorific only with its dot ("M. Dupont"), and not the end of "p.m.".
       if (prevNorm !== 'm' || (lastGap.startsWith('.') && text[prev.start - 1] !== '.')) {
         return 'strong';
@@ -171,8 +190,9 @@ function cueBefore(text: string, words: Word[], i: number): Cue {
     }
     if (prev.text === 'Me') return 'strong';
   }
-  const phraseGap = /^\s*[:,]?\s*$/.test(lastGap);
-  const signoffGap = /^[,!.]?[ \t]*\r?\n\s*$/.test(lastGap);
+  // A single space, by far the most common gap, needs no pattern.
+  const phraseGap = lastGap === ' ' || /^\s*[:,]?\s*$/.test(lastGap);
+  const signoffGap = lastGap !== ' ' && /^[,!.]?[ \t]*\r?\n\s*$/.test(lastGap);
   if (phraseGap || signoffGap) {
     let phrase = '';
     for (let k = 1; k <= MAX_CUE_WORDS && i - k >= 0; k++) {
@@ -181,7 +201,7 @@ function cueBefore(text: string, words: Word[], i: number): Cue {
         const gap = text.slice(word.end, words[i - k + 1]!.start);
         if (gap !== ' ' && gap !== ', ') break;
       }
-      phrase = phrase === '' ? normalise(word.text) : `${normalise(word.text)} ${phrase}`;
+      phrase = phrase === '' ? normalise(word) : `${normalise(word)} ${phrase}`;
       if (signoffGap && SIGNOFFS.has(phrase)) return 'strong';
       if (!phraseGap) continue;
       if (PHRASES.has(phrase)) return 'strong';
@@ -213,7 +233,7 @@ function cueBefore(text: string, words: Word[], i: number): Cue {
     }
   }
   if (lastGap === ' ' && prev.text.length > 6 && TITLE_SUFFIX.test(prev.lower)) return 'speech';
-  if (lastGap === ' ' && LINKS.has(normalise(prev.text))) return 'link';
+  if (lastGap === ' ' && LINKS.has(normalise(prev))) return 'link';
   return 'none';
 }
 
@@ -233,8 +253,6 @@ function collectSpan(text: string, words: Word[], i: number): Word[] {
     // German articles double as particles only after another particle ("van der Berg", not "Muck das Buch").
     const articleOk =
       !ARTICLE_PARTICLES.has(w.lower) || (prevWord !== undefined && PARTICLES.has(prevWord.lower));
-    // "Miss Jones de Nicole" (by Nicole): a particle before a first name starts another person.
-    const newPerson = next !== undefined && isCommonFirstName(next.lower) && !inLast(next.lower);
     if (
       span.length > 0 &&
       PARTICLES.has(w.lower) &&
@@ -242,7 +260,8 @@ function collectSpan(text: string, words: Word[], i: number): Word[] {
       next &&
       isCapitalised(next) &&
       !isNever(next.lower) &&
-      !newPerson
+      // "Miss Jones de Nicole" (by Nicole): a particle before a first name starts another person.
+      !(isCommonFirstName(next.lower) && !inLast(next.lower))
     ) {
       span.push(w);
       continue;
@@ -255,9 +274,7 @@ function collectSpan(text: string, words: Word[], i: number): Word[] {
     }
     if (
       span.length === 0 &&
-      PARTICLES.has(w.lower) &&
-      !ARTICLE_PARTICLES.has(w.lower) &&
-      w.text.length > 1 &&
+      isParticleStart(w) &&
       next &&
       isCapitalised(next) &&
       !isNever(next.lower) &&
@@ -285,13 +302,29 @@ function collectSpan(text: string, words: Word[], i: number): Word[] {
   return span;
 }
 
+// "de Gaulle", "van Gogh": a particle may open a name although it is on the never-a-name list.
+function isParticleStart(w: Word): boolean {
+  return PARTICLES.has(w.lower) && !ARTICLE_PARTICLES.has(w.lower) && w.text.length > 1;
+}
+
+// "7 Jan 2015", "Jan-16": a lone first name next to a number is a date or a code.
+function nextToNumber(text: string, first: Word, last: Word): boolean {
+  return (
+    /\d[\s'’.-]?$/.test(text.slice(Math.max(0, first.start - 2), first.start)) ||
+    /^[\s'’.,-]{0,2}\d/.test(text.slice(last.end, last.end + 3))
+  );
+}
+
+function afterPlacePreposition(text: string, w: Word): boolean {
+  return PLACE_PREPOSITION.test(text.slice(Math.max(0, w.start - 8), w.start));
+}
+
+// The surroundings (numbers, prepositions) are looked at only in the branches that need them.
 function scoreSpan(
+  text: string,
   span: Word[],
   cue: Cue,
   sentenceStart: boolean,
-  afterPlacePreposition: boolean,
-  // "7 Jan 2015", "Jan-16": a lone first name next to a number is a date or a code.
-  nextToNumber: boolean,
   nextLower: boolean,
   personLink: boolean,
 ): number {
@@ -334,13 +367,15 @@ function scoreSpan(
   // after a place preposition, and with low confidence.
   // "Naomi and Brianna", "with Anil": after a conjunction or "with / for" any known first name (not an
   // acronym), where "from / by / of" would as often introduce a place or a company.
-  if (personLink && isFirstName(first.lower) && !isAllCaps(first) && !nextToNumber) return 0.6;
+  if (personLink && isFirstName(first.lower) && !isAllCaps(first) && !nextToNumber(text, first, last)) {
+    return 0.6;
+  }
   // At the start of a sentence only before a lower-case word ("James bought", "Anna hat"), where a
   // capitalised common word would rarely stand.
   if (
     isCommonFirstName(first.lower) &&
-    !nextToNumber &&
-    (sentenceStart ? nextLower : !afterPlacePreposition)
+    !nextToNumber(text, first, last) &&
+    (sentenceStart ? nextLower : !afterPlacePreposition(text, first))
   ) {
     return 0.6;
   }
@@ -464,12 +499,33 @@ function extendLists(
   }
 }
 
+const MAIL_NAME_RE = /\b(\p{L}{3,})[._-](\p{L}{3,})@/u;
+
+/**
+ * "first.last@" before each '@'. A local part holds no space, so only the text since the last space (or the
+ * previous '@') is searched, not every word of the message; both boundaries are non-word characters, so
+ * `\b` behaves at the cut as it does in the whole text.
+ */
+function mailLocalParts(text: string): RegExpExecArray[] {
+  const found: RegExpExecArray[] = [];
+  let from = 0;
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', from)) {
+    const m = MAIL_NAME_RE.exec(text.slice(Math.max(from, text.lastIndexOf(' ', at) + 1), at + 1));
+    if (m) found.push(m);
+    from = at + 1;
+  }
+  return found;
+}
+
 export function detectNames(text: string): Candidate[] {
   const words: Word[] = [];
   for (const m of text.matchAll(WORD_RE)) {
     // Letters glued to digits ("XK0NA", "B2") belong to codes, not to names.
     // Handles, hashtags and URL paths ("@IzzieZac", "#Job", "/Edward-100-year") are not running text.
-    if (GLUE_BEFORE.has(text[m.index - 1] ?? '') || GLUE_AFTER.has(text[m.index + m[0].length] ?? ''))
+    if (
+      GLUE_BEFORE.has(text.charCodeAt(m.index - 1)) ||
+      GLUE_AFTER.has(text.charCodeAt(m.index + m[0].length))
+    )
       continue;
     let word = m[0];
     // "Anna's", "Keller’s": the possessive ending is not part of the name (contractions stay whole: "It's").
@@ -493,8 +549,7 @@ export function detectNames(text: string): Candidate[] {
   const anchors: Array<[number, number, boolean]> = [];
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    const particleStart = PARTICLES.has(w.lower) && !ARTICLE_PARTICLES.has(w.lower) && w.text.length > 1;
-    if (!isCapitalised(w) || (isNever(w.lower) && !particleStart)) continue;
+    if (!isCapitalised(w) || (isNever(w.lower) && !isParticleStart(w))) continue;
     let span = collectSpan(text, words, i);
     if (span.length === 0) continue;
     let cue = cueBefore(text, words, i);
@@ -521,7 +576,12 @@ export function detectNames(text: string): Candidate[] {
     const after = words[i + span.length];
     // "Keller said", "Dupont a dit": a reporting verb after the run vouches for it; mid-sentence even for an
     // unknown surname ("…, Dobrindt said"), at the start of a sentence only for a known name part.
-    if ((cue === 'none' || cue === 'link') && after && text.slice(last.end, after.start) === ' ') {
+    if (
+      (cue === 'none' || cue === 'link') &&
+      after &&
+      text.slice(last.end, after.start) === ' ' &&
+      SPEECH_AFTER.has(normalise(after))
+    ) {
       // An unknown word vouched for only by the verb after it must follow punctuation or "wie / as": after a
       // preposition it is a noun ("für Tiere erklärt", "als Sieger erklärte").
       const opened = /(?:[,;:"“”»«(–—-]|\b(?:wie|as|comme|come))\s*$/.test(
@@ -529,9 +589,7 @@ export function detectNames(text: string): Candidate[] {
       );
       // Right after the closing quote of a quotation ("…," Kistler told) is no sentence start.
       const quoted = /[,!?]\s*["”»]\s*$/.test(text.slice(Math.max(0, w.start - 4), w.start));
-      if (SPEECH_AFTER.has(normalise(after.text))) {
-        cue = (sentenceStart && !quoted) || !opened ? 'role' : 'speech';
-      }
+      cue = (sentenceStart && !quoted) || !opened ? 'role' : 'speech';
     }
     // "the Minister said", "die Polizei sagte", "du Maire": after an article a lone word is a common noun;
     // "place Jean Macé", "rue Victor Hugo", "San Marco": after a place noun it is a place.
@@ -542,23 +600,11 @@ export function detectNames(text: string): Candidate[] {
       if (span.length === 1 && DETERMINERS.has(prev.lower)) refused = true;
       if (PLACE_NOUNS.has(prev.lower)) refused = true;
     }
-    const before = text.slice(Math.max(0, w.start - 8), w.start);
-    const nextToNumber =
-      /\d[\s'’.-]?$/.test(text.slice(Math.max(0, w.start - 2), w.start)) ||
-      /^[\s'’.,-]{0,2}\d/.test(text.slice(last.end, last.end + 3));
     // "James bought", "Richard, below is the list": a lower-case word follows.
     const nextGap = after ? text.slice(last.end, after.start) : '';
     const nextLower = after !== undefined && (nextGap === ' ' || nextGap === ', ') && !isCapitalised(after);
     const personLink = cue === 'link' && prev !== undefined && PERSON_LINKS.has(prev.lower);
-    let conf = scoreSpan(
-      span,
-      cue,
-      sentenceStart,
-      PLACE_PREPOSITION.test(before),
-      nextToNumber,
-      nextLower,
-      personLink,
-    );
+    let conf = scoreSpan(text, span, cue, sentenceStart, nextLower, personLink);
     // "DUPONT" alone after a cue is fine, but an all-caps run without any cue is usually a heading.
     if (cue === 'none' && span.every(isAllCaps) && span.length < 2) conf = 0;
     // A first name alone on its line is a signature or the salutation of a mail ("Vince", "Daren,").
@@ -584,8 +630,7 @@ export function detectNames(text: string): Candidate[] {
   }
   extendLists(text, words, anchors, covered, out);
   // E-mail local parts such as "sandra.keller@" announce the person's name elsewhere in the text.
-  const mails = text.includes('@') ? text.matchAll(/\b(\p{L}{3,})[._-](\p{L}{3,})@/gu) : [];
-  for (const m of mails) {
+  for (const m of mailLocalParts(text)) {
     const [a, b] = [m[1]!.toLowerCase(), m[2]!.toLowerCase()];
     if (isFirstName(a) || isFirstName(b)) {
       for (const p of [a, b]) {

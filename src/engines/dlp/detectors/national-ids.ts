@@ -66,16 +66,25 @@ export function detectNir(text: string): Candidate[] {
   return out;
 }
 
-const PASSPORT_CONTEXT =
-  /(?:passport|passeport|reisepass|pass-?nr|passnummer|passaporto|n° de passeport|numéro de passeport)(?:\s*(?:no\.?|n\.|number|nr\.?|n°|numéro|nummer|numero|#))?\s*(?:is|est|ist|è|:)?\s*$/i;
-const LICENCE_CONTEXT =
-  /(?:driving licen[cs]e|driver'?s licen[cs]e|licen[cs]e (?:no|number)|permis de conduire|führerschein(?:nummer)?|fuehrerschein|patente(?: di guida)?)(?:\s*(?:no\.?|n\.|number|nr\.?|n°|numéro|nummer|numero|#))?\s*(?:is|est|ist|è|:)?\s*$/i;
+const PASSPORT_WORDS =
+  'passport|passeport|reisepass|pass-?nr|passnummer|passaporto|n° de passeport|numéro de passeport';
+const LICENCE_WORDS =
+  "driving licen[cs]e|driver'?s licen[cs]e|licen[cs]e (?:no|number)|permis de conduire|führerschein(?:nummer)?|fuehrerschein|patente(?: di guida)?";
+const NUMBER_LABEL =
+  '(?:\\s*(?:no\\.?|n\\.|number|nr\\.?|n°|numéro|nummer|numero|#))?\\s*(?:is|est|ist|è|:)?\\s*$';
+const PASSPORT_CONTEXT = new RegExp(`(?:${PASSPORT_WORDS})${NUMBER_LABEL}`, 'i');
+const LICENCE_CONTEXT = new RegExp(`(?:${LICENCE_WORDS})${NUMBER_LABEL}`, 'i');
+// Without one of the words anywhere, no document number can have it in front of it.
+const DOCUMENT_WORDS = new RegExp(`${PASSPORT_WORDS}|${LICENCE_WORDS}`, 'i');
 const DOC_NUMBER_RE = /\b[A-Z0-9][A-Z0-9-]{4,17}[A-Z0-9]\b/g;
 const UK_LICENCE_RE = /\b[A-Z9]{5}\d{6}[A-Z9]{2}\d[A-Z]{2}\b/g;
+// The six-digit birth-date block of a UK licence, looked for first because it is much cheaper to find.
+const SIX_DIGITS = /\d{6}/;
 
 export function detectDocuments(text: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const m of text.matchAll(DOC_NUMBER_RE)) {
+  const numbers = DOCUMENT_WORDS.test(text) ? text.matchAll(DOC_NUMBER_RE) : [];
+  for (const m of numbers) {
     const value = m[0];
     if (!/\d/.test(value)) continue;
     const before = text.slice(Math.max(0, m.index - 45), m.index);
@@ -87,7 +96,8 @@ export function detectDocuments(text: string): Candidate[] {
       );
     }
   }
-  for (const m of text.matchAll(UK_LICENCE_RE)) {
+  const licences = SIX_DIGITS.test(text) ? text.matchAll(UK_LICENCE_RE) : [];
+  for (const m of licences) {
     out.push(candidate('DRIVING_LICENCE', 'IDENTITY', text, m.index, m.index + m[0].length, 0.8, 'licence'));
   }
   return out;
@@ -95,9 +105,13 @@ export function detectDocuments(text: string): Candidate[] {
 
 const CF_RE =
   /\b[A-Za-z]{6}[0-9LMNPQRSTUV]{2}[A-Za-z][0-9LMNPQRSTUV]{2}[A-Za-z][0-9LMNPQRSTUV]{3}[A-Za-z]\b/g;
+// The middle of a codice fiscale (birth year, month, day): CF_RE tries every long word, this only the rare
+// places where digits or the upper-case letters that stand for them cluster.
+const CF_MIDDLE = /[0-9LMNPQRSTUV]{2}[A-Za-z][0-9LMNPQRSTUV]{2}/;
 
 export function detectCodiceFiscale(text: string): Candidate[] {
   const out: Candidate[] = [];
+  if (!CF_MIDDLE.test(text)) return out;
   for (const m of text.matchAll(CF_RE)) {
     if (!codiceFiscaleValid(m[0].toUpperCase())) continue;
     out.push(

@@ -1,25 +1,27 @@
 import type { Candidate } from '../types.js';
-import { candidate } from './context.js';
+import { candidate, wordHint } from './context.js';
 
-// Prefix-anchored key shapes: the prefix makes them nearly free of false positives.
-const KEY_PATTERNS: Array<[string, RegExp]> = [
-  ['aws', /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b/g],
-  ['github', /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b/g],
-  ['github', /\bgithub_pat_[A-Za-z0-9_]{50,255}\b/g],
-  ['gitlab', /\bglpat-[A-Za-z0-9_-]{20,}\b/g],
-  ['stripe', /\b(?:sk|rk|pk|whsec)_(?:live|test)_[A-Za-z0-9]{16,247}\b/g],
-  ['openai', /\bsk-(?:proj-|svcacct-|admin-|ant-(?:api\d\d-)?)?[A-Za-z0-9_-]{20,}\b/g],
-  ['google', /\bAIza[0-9A-Za-z_-]{35}\b/g],
-  ['slack', /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g],
-  ['slack', /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]{20,}/g],
-  ['sendgrid', /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}\b/g],
-  ['npm', /\bnpm_[A-Za-z0-9]{36}\b/g],
-  ['huggingface', /\bhf_[A-Za-z0-9]{30,40}\b/g],
-  ['twilio', /\bSK[0-9a-f]{32}\b/g],
-  ['parapet', /\b(?:al|sw)_live_[A-Za-z0-9_-]{16,}\b/g],
-  ['jwt', /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g],
+// Prefix-anchored key shapes: the prefix makes them nearly free of false positives. Each comes with a literal
+// that all its matches contain (or null), so that a message without it is not scanned for that shape.
+const KEY_PATTERNS: Array<[string, string | null, RegExp]> = [
+  ['aws', null, /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b/g],
+  ['github', '_', /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b/g],
+  ['github', 'github_pat_', /\bgithub_pat_[A-Za-z0-9_]{50,255}\b/g],
+  ['gitlab', 'glpat-', /\bglpat-[A-Za-z0-9_-]{20,}\b/g],
+  ['stripe', '_', /\b(?:sk|rk|pk|whsec)_(?:live|test)_[A-Za-z0-9]{16,247}\b/g],
+  ['openai', 'sk-', /\bsk-(?:proj-|svcacct-|admin-|ant-(?:api\d\d-)?)?[A-Za-z0-9_-]{20,}\b/g],
+  ['google', 'AIza', /\bAIza[0-9A-Za-z_-]{35}\b/g],
+  ['slack', 'xox', /\bxox[abposr]-[A-Za-z0-9-]{10,}\b/g],
+  ['slack', 'hooks.slack.com', /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/]{20,}/g],
+  ['sendgrid', 'SG.', /\bSG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{16,64}\b/g],
+  ['npm', 'npm_', /\bnpm_[A-Za-z0-9]{36}\b/g],
+  ['huggingface', 'hf_', /\bhf_[A-Za-z0-9]{30,40}\b/g],
+  ['twilio', 'SK', /\bSK[0-9a-f]{32}\b/g],
+  ['parapet', '_live_', /\b(?:al|sw)_live_[A-Za-z0-9_-]{16,}\b/g],
+  ['jwt', 'eyJ', /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g],
   [
     'private_key',
+    'PRIVATE KEY-----',
     /-----BEGIN (?:[A-Z]+ )*PRIVATE KEY-----[\s\S]{16,8192}?-----END (?:[A-Z]+ )*PRIVATE KEY-----/g,
   ],
 ];
@@ -27,11 +29,17 @@ const KEY_PATTERNS: Array<[string, RegExp]> = [
 const SECRET_ASSIGN =
   /\b(?:api[_ -]?key|apikey|secret(?:[_ -]?key)?|access[_ -]?(?:key|token)|auth[_ -]?token|bearer|client[_ -]?secret|token|clé api|cle api|api-schlüssel|api-schluessel|chiave api|x-api-key)["']?\s*(?:[:=]|is|est|ist|è)\s*["'`]?([A-Za-z0-9_\-+/=.]{16,200})/gi;
 // The keyword may be followed by a few words ("das Passwort für den Testserver lautet …").
-const PASSWORD_ASSIGN =
-  /\b(?:password|passwd|pwd|passcode|mot de passe|mdp|passwort|kennwort|parola d'ordine|pin)["']?(?:\s+(?!is\b|est\b|ist\b|è\b|lautet\b)[\p{L}-]+){0,4}?\s*([:=]|is|est|ist|è|lautet|sarà|sera|will be|wird|to|en|auf|a|in|sur|su|as|comme|come|als)\s*["'`]?([^\s"'`]{4,64})/giu;
+const PASSWORD_WORDS = "password|passwd|pwd|passcode|mot de passe|mdp|passwort|kennwort|parola d'ordine|pin";
+const PASSWORD_ASSIGN = new RegExp(
+  `\\b(?:${PASSWORD_WORDS})["']?(?:\\s+(?!is\\b|est\\b|ist\\b|è\\b|lautet\\b)[\\p{L}-]+){0,4}?\\s*([:=]|is|est|ist|è|lautet|sarà|sera|will be|wird|to|en|auf|a|in|sur|su|as|comme|come|als)\\s*["'\`]?([^\\s"'\`]{4,64})`,
+  'giu',
+);
+const mayMentionPassword = wordHint(PASSWORD_WORDS);
 const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]{1,15}:\/\/[^\s:/@]{1,64}:([^\s@/]{3,64})@/gi;
 const PLACEHOLDER =
   /^(?:x+|\*+|\.+|<.*>|\{.*\}|\$\{.*\}|your|changeme|example|placeholder|redacted|secret|password|null|none|undefined|required|incorrect|wrong|expired|reset|oublié|vergessen)/i;
+
+const HAS_DIGIT = /\d/;
 
 function entropy(s: string): number {
   const counts = new Map<string, number>();
@@ -50,14 +58,17 @@ function trimPunctuation(value: string): string {
 
 export function detectSecrets(text: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const [name, re] of KEY_PATTERNS) {
+  for (const [name, hint, re] of KEY_PATTERNS) {
+    if (hint !== null && !text.includes(hint)) continue;
     for (const m of text.matchAll(re)) {
       out.push(
         candidate('API_KEY', 'CREDENTIALS', text, m.index, m.index + m[0].length, 0.97, `secret:${name}`),
       );
     }
   }
-  for (const m of text.matchAll(SECRET_ASSIGN)) {
+  // An accepted key holds a digit; prose without one has nothing to find here.
+  const assignments = HAS_DIGIT.test(text) ? text.matchAll(SECRET_ASSIGN) : [];
+  for (const m of assignments) {
     const value = trimPunctuation(m[1]!);
     // Hashes and commit ids are shared freely; a key also mixes character classes.
     if (/^[0-9a-f]{32}$|^[0-9a-f]{40}$|^[0-9a-f]{64}$/i.test(value)) continue;
@@ -68,7 +79,8 @@ export function detectSecrets(text: string): Candidate[] {
       candidate('API_KEY', 'CREDENTIALS', text, start, start + value.length, 0.85, 'secret:assignment'),
     );
   }
-  for (const m of text.matchAll(PASSWORD_ASSIGN)) {
+  const passwords = mayMentionPassword(text) ? text.matchAll(PASSWORD_ASSIGN) : [];
+  for (const m of passwords) {
     const value = trimPunctuation(m[2]!);
     if (value.length < 4 || PLACEHOLDER.test(value)) continue;
     // "the password is incorrect/case-sensitive": after a verb, a plain lower-case word is prose, not a secret.
@@ -76,7 +88,8 @@ export function detectSecrets(text: string): Candidate[] {
     const start = m.index + m[0].length - m[2]!.length;
     out.push(candidate('PASSWORD', 'CREDENTIALS', text, start, start + value.length, 0.9, 'password'));
   }
-  for (const m of text.matchAll(URL_CREDENTIALS)) {
+  const urls = text.includes('://') ? text.matchAll(URL_CREDENTIALS) : [];
+  for (const m of urls) {
     const start = m.index + m[0].length - 1 - m[1]!.length;
     out.push(candidate('PASSWORD', 'CREDENTIALS', text, start, start + m[1]!.length, 0.9, 'password:url'));
   }

@@ -19,6 +19,12 @@ const MODELS: readonly ModelInfo[] = Object.freeze(
   ),
 );
 
+// The proxy looks up the model of every request; maps answer that without scanning the catalog. A bare id
+// offered by several providers maps to the first in catalog order, as the scan below finds it.
+const BY_KEY = new Map(MODELS.map((m) => [m.key, m]));
+const BY_ID = new Map<string, ModelInfo>();
+for (const m of MODELS) if (!BY_ID.has(m.id)) BY_ID.set(m.id, m);
+
 export function listModels(): ModelInfo[] {
   return [...MODELS];
 }
@@ -32,6 +38,7 @@ export const TIER_RANK: Record<ModelTier, number> = { offline: 0, economy: 1, st
  * the same model through OpenRouter is `openrouter/openai/gpt-4o-mini`.
  */
 export function findModel(name: string, available?: readonly ProviderId[]): ModelInfo | undefined {
+  if (available === undefined) return BY_KEY.get(name) ?? BY_ID.get(name);
   const allowed = (m: ModelInfo) => available === undefined || available.includes(m.provider);
   return MODELS.find((m) => m.key === name && allowed(m)) ?? MODELS.find((m) => m.id === name && allowed(m));
 }

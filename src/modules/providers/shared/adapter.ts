@@ -52,15 +52,17 @@ export function createHttpAdapter(
     },
     async *stream(req, ctx) {
       const call = new CallSignal(id, ctx);
+      let ended = false;
       try {
         const upstream = format.buildRequest(req, ctx, baseUrlFor(ctx), true);
         upstream.headers = { accept: 'text/event-stream', ...upstream.headers };
         const response = await postJson(upstream, call);
         yield* format.translateStream(readSse(id, response, call), req);
+        ended = true;
       } finally {
-        // Reached on normal end, on error and when the consumer breaks out early: in the last case this is
-        // what cancels the upstream request.
-        call.stop('consumer');
+        // Reached on normal end, on error and when the consumer breaks out early: in the last two cases
+        // this is what cancels the upstream request. After a normal end there is nothing left to cancel.
+        if (!ended) call.stop('consumer');
         call.dispose();
       }
     },

@@ -1,27 +1,26 @@
 import { ProviderError } from '../errors.js';
 import type { CallContext, ProviderId } from '../types.js';
+import { AbortEmitter, onAbort } from './abort.js';
 
 type StopReason = 'caller' | 'timeout' | 'idle' | 'consumer';
 
 /**
- * One AbortController per upstream call, fed by the caller's signal, the call timeout and the consumer
+ * One abort signal per upstream call, fed by the caller's signal, the call timeout and the consumer
  * stopping a stream early, so we can tell afterwards which of them cut the request.
  */
 export class CallSignal {
-  readonly signal: AbortSignal;
-  private readonly controller = new AbortController();
+  readonly signal = new AbortEmitter();
   private stopReason: StopReason | undefined;
   private timer: NodeJS.Timeout | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
-  private readonly onCallerAbort = () => this.stop('caller');
+  private stopListening: (() => void) | undefined;
 
   constructor(
     private readonly provider: ProviderId,
     private readonly ctx: CallContext,
   ) {
-    this.signal = this.controller.signal;
     if (ctx.signal?.aborted) this.stop('caller');
-    else ctx.signal?.addEventListener('abort', this.onCallerAbort, { once: true });
+    else if (ctx.signal) this.stopListening = onAbort(ctx.signal, () => this.stop('caller'));
     if (ctx.timeoutMs !== undefined && ctx.timeoutMs > 0) {
       this.timer = setTimeout(() => this.stop('timeout'), ctx.timeoutMs);
       this.timer.unref();
@@ -43,13 +42,13 @@ export class CallSignal {
   stop(reason: StopReason): void {
     if (this.stopReason) return;
     this.stopReason = reason;
-    this.controller.abort();
+    this.signal.abort();
   }
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.ctx.signal?.removeEventListener('abort', this.onCallerAbort);
+    this.stopListening?.();
   }
 
   get stopped(): boolean {

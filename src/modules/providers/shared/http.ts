@@ -1,7 +1,7 @@
 import { ProviderError, parseRetryAfter, upstreamMessage } from '../errors.js';
 import type { ProviderId } from '../types.js';
 import type { CallSignal } from './call-signal.js';
-import { post } from './transport.js';
+import { headerOf, post, type UpstreamResponse } from './transport.js';
 
 // Error bodies are only relayed and summarised; a huge one is a broken upstream, not information.
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -14,8 +14,8 @@ export interface UpstreamRequest {
 }
 
 /** POSTs JSON and returns the response when it is 2xx; otherwise throws a ProviderError with the upstream body. */
-export async function postJson(req: UpstreamRequest, call: CallSignal): Promise<Response> {
-  let response: Response;
+export async function postJson(req: UpstreamRequest, call: CallSignal): Promise<UpstreamResponse> {
+  let response: UpstreamResponse;
   try {
     response = await post(req.url, {
       headers: { accept: 'application/json', 'content-type': 'application/json', ...req.headers },
@@ -26,21 +26,22 @@ export async function postJson(req: UpstreamRequest, call: CallSignal): Promise<
     throw call.toError(err, 'connect');
   }
   call.touch();
-  if (response.ok) return response;
+  const status = response.statusCode;
+  if (status >= 200 && status <= 299) return response;
   const body = await readErrorBody(response, call);
   const detail = upstreamMessage(body);
-  throw new ProviderError(`${req.provider} responded ${response.status}${detail ? `: ${detail}` : ''}`, {
+  throw new ProviderError(`${req.provider} responded ${status}${detail ? `: ${detail}` : ''}`, {
     provider: req.provider,
-    status: response.status,
+    status,
     body,
-    retryAfter: parseRetryAfter(response.headers.get('retry-after')),
+    retryAfter: parseRetryAfter(headerOf(response, 'retry-after')),
   });
 }
 
-async function readErrorBody(response: Response, call: CallSignal): Promise<unknown> {
+async function readErrorBody(response: UpstreamResponse, call: CallSignal): Promise<unknown> {
   let text: string;
   try {
-    text = await response.text();
+    text = await response.body.text();
   } catch (err) {
     throw call.toError(err, 'stream');
   }
@@ -52,10 +53,14 @@ async function readErrorBody(response: Response, call: CallSignal): Promise<unkn
   }
 }
 
-export async function readJson(provider: ProviderId, response: Response, call: CallSignal): Promise<unknown> {
+export async function readJson(
+  provider: ProviderId,
+  response: UpstreamResponse,
+  call: CallSignal,
+): Promise<unknown> {
   let text: string;
   try {
-    text = await response.text();
+    text = await response.body.text();
   } catch (err) {
     throw call.toError(err, 'stream');
   }

@@ -1,6 +1,7 @@
 import { ProviderError } from '../errors.js';
 import type { ProviderId } from '../types.js';
 import type { CallSignal } from './call-signal.js';
+import type { UpstreamResponse } from './transport.js';
 
 export interface SseEvent {
   event: string | undefined;
@@ -74,19 +75,18 @@ export class SseParser {
 /** Reads an SSE response body as events; read failures become ProviderErrors (aborted, timeout, cut). */
 export async function* readSse(
   provider: ProviderId,
-  response: Response,
+  response: UpstreamResponse,
   call: CallSignal,
 ): AsyncGenerator<SseEvent> {
   const body = response.body;
-  if (!body) return;
-  const reader = body.getReader();
+  const chunks = body.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
   const decoder = new TextDecoder();
   const parser = new SseParser();
   try {
     while (true) {
-      let result: Awaited<ReturnType<typeof reader.read>>;
+      let result: IteratorResult<Buffer>;
       try {
-        result = await reader.read();
+        result = await chunks.next();
       } catch (err) {
         throw call.toError(err, 'stream');
       }
@@ -108,9 +108,29 @@ export async function* readSse(
     }
     yield* parser.end();
   } finally {
-    // Cancelling the reader releases the socket even when the consumer stopped early.
-    reader.cancel().catch(() => {});
+    await chunks.return?.();
+    settle(body);
   }
+}
+
+// Longer than the gap between a stream's last event and the end of its body on any sane upstream.
+const SETTLE_MS = 1_000;
+
+/**
+ * Lets the rest of a body the consumer stopped reading arrive and be dropped. After a stream's last event
+ * (OpenAI's [DONE]) that rest is only the end of the chunked encoding: reading it keeps the connection in
+ * the pool, where destroying the body would close it and make the next call pay for a new TLS handshake.
+ * A body that does not end promptly is cut. A consumer that stops before the end cancels the upstream
+ * request through the call's signal instead (createHttpAdapter).
+ */
+function settle(body: UpstreamResponse['body']): void {
+  if (body.readableEnded || body.destroyed) return;
+  const cut = setTimeout(() => body.destroy(), SETTLE_MS);
+  cut.unref();
+  // An error now, after the consumer is gone, has nobody left to tell.
+  body.on('error', () => {});
+  body.once('close', () => clearTimeout(cut));
+  body.resume();
 }
 
 export function parseEventJson(provider: ProviderId, data: string): unknown {

@@ -10,11 +10,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('expires_at', 'varchar(32)', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('dlp_sessions_expiry').on('dlp_sessions').column('expires_at').execute();
-  await db.schema.createIndex('dlp_sessions_org').on('dlp_sessions').columns(['org_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('dlp_sessions_org')
+    .on('dlp_sessions')
+    .columns(['org_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('dlp_tokens')
-    .addColumn('session_id', 'varchar(64)', (c) => c.notNull().references('dlp_sessions.id').onDelete('cascade'))
+    .addColumn('session_id', 'varchar(64)', (c) =>
+      c.notNull().references('dlp_sessions.id').onDelete('cascade'),
+    )
     .addColumn('org_id', 'varchar(64)', (c) => c.notNull())
     .addColumn('token', 'varchar(128)', (c) => c.notNull())
     .addColumn('type', 'varchar(64)', (c) => c.notNull())

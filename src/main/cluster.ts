@@ -1,0 +1,178 @@
+import cluster, { type Worker } from 'node:cluster';
+import { createIpcCacheClient, type IpcChannel, serveIpcCache } from '../platform/cache/index.js';
+import type { Config } from '../platform/config/index.js';
+import { buildApi } from './api.js';
+import { bootstrapIfEmpty, formatBootstrap } from './bootstrap.js';
+import { createContext } from './context.js';
+import { startMaintenance } from './maintenance.js';
+import { shownUrl, stopOnSignals } from './signals.js';
+import { startEventWorkers } from './worker.js';
+
+/**
+ * PARAPET_HTTP_WORKERS above 1: one primary process and that many API processes sharing the port (Node's
+ * cluster hands them connections in turn). The primary migrates, bootstraps, keeps the in-memory counters
+ * (rate limits, quotas) for all of them when there is no Redis, and runs the event workers and retention
+ * jobs, so that exactly one process owns the outbox leases of an SQLite file. See docs/adr/0004.
+ */
+export const isClusterWorker = () => cluster.isWorker;
+
+interface StopMessage {
+  parapet: 'stop';
+}
+interface WakeMessage {
+  parapet: 'wake';
+}
+const isWake = (m: unknown): m is WakeMessage =>
+  typeof m === 'object' && m !== null && (m as WakeMessage).parapet === 'wake';
+const isStop = (m: unknown): m is StopMessage =>
+  typeof m === 'object' && m !== null && (m as StopMessage).parapet === 'stop';
+
+/** Sends without throwing: a worker that just died has no channel left, and its exit is handled apart. */
+function sendQuietly(target: Worker | NodeJS.Process, message: unknown): void {
+  const connected = 'isConnected' in target ? target.isConnected() : target.connected;
+  if (connected) target.send?.(message as never, undefined, () => undefined);
+}
+
+function channelTo(worker: Worker): IpcChannel {
+  return {
+    send: (m) => sendQuietly(worker, m),
+    listen(handler) {
+      worker.on('message', handler);
+      return () => worker.off('message', handler);
+    },
+  };
+}
+
+const RESTART_DELAY_MS = 1_000;
+const STOP_GRACE_MS = 10_000;
+
+/** Asks an API process to finish its requests and close; kills it if it has not exited after the grace. */
+function stopWorker(w: Worker): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (w.isDead()) return resolve();
+    const kill = setTimeout(() => w.kill('SIGKILL'), STOP_GRACE_MS);
+    w.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    sendQuietly(w, { parapet: 'stop' } satisfies StopMessage);
+  });
+}
+
+export async function servePrimary(config: Config, out: (text: string) => void): Promise<void> {
+  const ctx = await createContext(config);
+  const boot = await bootstrapIfEmpty(ctx);
+  const events = config.runWorkers ? await startEventWorkers(ctx) : null;
+  const maintenance = config.runWorkers ? startMaintenance(ctx) : null;
+  const sharesCounters = !config.redisUrl;
+  // Installed first: a signal during start-up must still stop the API processes forked so far.
+  const lifecycle = stopOnSignals(async (signal) => {
+    ctx.logger.info({ signal }, 'stopping');
+    const live = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+    await Promise.all(live.map(stopWorker));
+    maintenance?.stop();
+    await events?.close();
+    await ctx.close();
+  }, STOP_GRACE_MS + 5_000);
+
+  const fork = (): Worker => {
+    const worker = cluster.fork();
+    if (sharesCounters) serveIpcCache(ctx.cache, channelTo(worker));
+    worker.on('message', (m) => {
+      if (isWake(m)) events?.kick();
+    });
+    worker.on('exit', (code, signal) => {
+      // Before all processes listen, a death fails the start instead (below).
+      if (lifecycle.stopping || !ready) return;
+      ctx.logger.error({ code, signal }, 'an API process stopped; starting another');
+      setTimeout(() => {
+        if (!lifecycle.stopping) fork();
+      }, RESTART_DELAY_MS).unref();
+    });
+    return worker;
+  };
+
+  let ready = false;
+  const starting = new Promise<{ port: number }>((resolve, reject) => {
+    let listening = 0;
+    let port = config.port;
+    const onListening = (_w: Worker, address: { port: number }) => {
+      port = address.port;
+      if (++listening === config.httpWorkers) {
+        cluster.off('listening', onListening);
+        resolve({ port });
+      }
+    };
+    cluster.on('listening', onListening);
+    for (let i = 0; i < config.httpWorkers; i++) {
+      fork().once('exit', (code) => {
+        if (listening < config.httpWorkers)
+          reject(new Error(`an API process exited on start (code ${code})`));
+      });
+    }
+  });
+
+  let first: { port: number };
+  try {
+    first = await starting;
+    ready = true;
+  } catch (err) {
+    for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGKILL');
+    maintenance?.stop();
+    await events?.close();
+    await ctx.close();
+    throw err;
+  }
+
+  const apiUrl = shownUrl(config.host, first.port);
+  if (boot) out(formatBootstrap(boot, apiUrl));
+  out(
+    `Parapet API listening on ${apiUrl} (docs at ${apiUrl}/api/docs, ${ctx.storage.dialect}, ${ctx.cache.kind} cache, ${config.httpWorkers} processes)\n`,
+  );
+}
+
+export async function serveWorker(config: Config): Promise<void> {
+  const toPrimary: IpcChannel = {
+    send: (m) => sendQuietly(process, m),
+    listen(handler) {
+      process.on('message', handler);
+      return () => process.off('message', handler);
+    },
+  };
+  // Installed first: the primary may ask to stop while this process is still starting.
+  let started: Promise<{ close(): Promise<void> }> | null = null;
+  const lifecycle = stopOnSignals(async () => {
+    await (await started?.catch(() => null))?.close();
+  }, STOP_GRACE_MS);
+  process.on('message', (m) => {
+    if (isStop(m)) lifecycle.stop('primary');
+  });
+  // Ctrl-C reaches every process of the group (handled above); a primary that died leaves us disconnected.
+  process.on('disconnect', () => lifecycle.stop('disconnect'));
+
+  started = (async () => {
+    const ctx = await createContext(config, {
+      migrate: false,
+      ...(config.redisUrl ? {} : { cache: createIpcCacheClient(toPrimary) }),
+    });
+    // The primary's delivery loops learn of new events at once instead of at their next idle poll.
+    let wakePending = false;
+    ctx.events.onPublished(() => {
+      if (wakePending) return;
+      wakePending = true;
+      setImmediate(() => {
+        wakePending = false;
+        toPrimary.send({ parapet: 'wake' } satisfies WakeMessage);
+      });
+    });
+    const app = await buildApi(ctx);
+    await app.listen({ port: config.port, host: config.host });
+    return {
+      async close() {
+        await app.close();
+        await ctx.close();
+      },
+    };
+  })();
+  await started;
+}

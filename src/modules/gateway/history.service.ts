@@ -1,0 +1,106 @@
+import type { Clock } from '../../platform/clock/index.js';
+import { notFound } from '../../platform/errors/index.js';
+import type { Db, DialectName } from '../../platform/storage/index.js';
+import type { Vault } from '../dlp/index.js';
+import { createHistoryRepo } from './history.repo.js';
+import { usageRange } from './usage-range.js';
+
+/** Shaped like the process context, so the entrypoints hand theirs over as it is. */
+export interface HistoryDeps {
+  storage: { db: Db; dialect: DialectName };
+  clock: Clock;
+  vault: Vault;
+  /** The gateway's usage recorder: its pending rows are written before a report is read. */
+  gateway: { usage: { flush(): Promise<void> } };
+}
+
+const notFoundConversation = () => notFound('Conversation');
+
+/** What the protected chat kept, for the organization to read and erase, and what its calls cost. */
+export function createGatewayHistory(deps: HistoryDeps) {
+  const repo = createHistoryRepo(deps.storage.db, deps.storage.dialect);
+  const now = () => deps.clock.now().toISOString();
+
+  return {
+    async list(orgId: string, page: { limit: number; offset: number }) {
+      const { rows, total } = await repo.listConversations(orgId, now(), page);
+      return {
+        conversations: rows.map((r) => ({
+          id: r.id,
+          model: r.model,
+          messages: r.message_count,
+          createdAt: r.created_at,
+          updatedAt: r.updated_at,
+          expiresAt: r.expires_at,
+        })),
+        total,
+        limit: page.limit,
+        offset: page.offset,
+      };
+    },
+
+    async get(orgId: string, id: string) {
+      const row = await repo.conversation(orgId, id, now());
+      if (!row) throw notFoundConversation();
+      const stored = JSON.parse(row.messages) as Array<{ role: string; content: unknown }>;
+      return {
+        id: row.id,
+        model: row.model,
+        sessionId: row.vault_session_id,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        expiresAt: row.expires_at,
+        messages: stored.map((m) => ({
+          role: m.role,
+          content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content),
+        })),
+      };
+    },
+
+    /** Erases the conversation and its vault session; an expired conversation can still be erased. */
+    async remove(orgId: string, id: string): Promise<void> {
+      const sessionId = await repo.deleteConversation(orgId, id);
+      if (sessionId === undefined) throw notFoundConversation();
+      // This process and the shared Redis copy forget it now; other processes within the vault's revalidation.
+      await deps.vault.forget(sessionId);
+    },
+
+    async usage(orgId: string, query: { from?: string; to?: string }) {
+      const { from, to } = usageRange(query, deps.clock.now());
+      await deps.gateway.usage.flush();
+      const [models, endpoints] = await Promise.all([
+        repo.usageByModel(orgId, from.toISOString(), to.toISOString()),
+        repo.usageByEndpoint(orgId, from.toISOString(), to.toISOString()),
+      ]);
+      const byModel = models
+        .map((r) => ({
+          provider: r.provider,
+          model: r.model,
+          requests: r.requests,
+          promptTokens: r.prompt_tokens,
+          completionTokens: r.completion_tokens,
+          cost: r.cost,
+          estimated: r.estimated,
+        }))
+        .sort((a, b) => b.cost - a.cost || b.requests - a.requests || a.model.localeCompare(b.model));
+      const sum = (pick: (m: (typeof byModel)[number]) => number) => byModel.reduce((n, m) => n + pick(m), 0);
+      return {
+        from: from.toISOString(),
+        to: to.toISOString(),
+        requests: sum((m) => m.requests),
+        promptTokens: sum((m) => m.promptTokens),
+        completionTokens: sum((m) => m.completionTokens),
+        cost: sum((m) => m.cost),
+        byModel,
+        byEndpoint: endpoints.sort((a, b) => b.requests - a.requests || a.endpoint.localeCompare(b.endpoint)),
+      };
+    },
+
+    /** Retention: conversations must not outlive the vault session their tokens live in. */
+    async purgeOrphans(limit = 1_000): Promise<number> {
+      return repo.deleteOrphanConversations(limit);
+    },
+  };
+}
+
+export type GatewayHistory = ReturnType<typeof createGatewayHistory>;

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Entity } from '../../engines/dlp/index.js';
+import type { DlpSettings, Vault } from '../dlp/index.js';
+import { tokenizeFields } from './protect.js';
+import type { TextField } from './text-fields.js';
+
+/** A vault that records what detection handed it and replaces each entity with its type. */
+function fakeVault() {
+  const calls: Entity[][] = [];
+  const vault = {
+    async tokenize(_orgId: string, text: string, opts: { entities?: Entity[] }) {
+      const entities = opts.entities ?? [];
+      calls.push(entities);
+      let out = text;
+      for (const e of [...entities].sort((a, b) => b.start - a.start)) {
+        out = `${out.slice(0, e.start)}[${e.type}]${out.slice(e.end)}`;
+      }
+      return {
+        sessionId: 's',
+        tokenized: out,
+        entities,
+        tokens: entities.map((e) => e.type),
+        session: { id: 's', orgId: 'o', key: new Uint8Array(32), map: new Map(), expiresAt: '' },
+      };
+    },
+  } as unknown as Vault;
+  return { vault, calls };
+}
+
+function field(text: string): TextField & { value: string } {
+  return {
+    name: 'messages[0].content',
+    text,
+    value: text,
+    set(v: string) {
+      this.value = v;
+    },
+  };
+}
+
+describe('tokenizeFields', () => {
+  const text = `Turn ${Date.now()}: mail anna.keller@example.com or call +41 44 668 18 00.`;
+
+  it('answers a text seen before from its cache, per settings, with the values read back from the text', async () => {
+    const { vault, calls } = fakeVault();
+    const all: DlpSettings = {};
+    const noEmail: DlpSettings = { ignoreTypes: ['EMAIL'] };
+
+    const first = field(text);
+    await tokenizeFields(vault, 'o', [first], all, {});
+    const again = field(text);
+    await tokenizeFields(vault, 'o', [again], {}, {});
+    assert.equal(first.value, again.value);
+    assert.deepEqual(calls[1], calls[0]);
+    assert.deepEqual(
+      calls[0]?.map((e) => [e.type, e.value]),
+      [
+        ['EMAIL', 'anna.keller@example.com'],
+        ['PHONE', '+41 44 668 18 00'],
+      ],
+    );
+
+    // The same text under other settings is not answered from the first settings' entry.
+    const filtered = field(text);
+    await tokenizeFields(vault, 'o', [filtered], noEmail, {});
+    assert.deepEqual(
+      calls[2]?.map((e) => e.type),
+      ['PHONE'],
+    );
+    assert.match(filtered.value, /anna\.keller@example\.com/);
+    // An equal settings object, loaded afresh, shares the entry.
+    await tokenizeFields(vault, 'o', [field(text)], { ignoreTypes: ['EMAIL'] }, {});
+    assert.deepEqual(calls[3], calls[2]);
+  });
+
+  it('writes nothing for a request without personal data', async () => {
+    const { vault, calls } = fakeVault();
+    const outcome = await tokenizeFields(vault, 'o', [field('Please summarise the plan.')], {}, {});
+    assert.equal(outcome.session, null);
+    assert.equal(calls.length, 0);
+  });
+});

@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AppError } from '../errors/index.js';
+import { parseJsonBody } from './json-body.js';
+
+const body = (text: string) => Buffer.from(text, 'utf8');
+const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+const refusedWith = (message: RegExp) => (e: unknown) =>
+  e instanceof AppError && e.code === 'invalid_request' && message.test(e.message);
+
+describe('parseJsonBody', () => {
+  it('accepts nesting up to 64 levels and refuses one more', () => {
+    assert.deepEqual(parseJsonBody(body(`{"a":${nested(63)}}`)), { a: JSON.parse(nested(63)) });
+    assert.throws(() => parseJsonBody(body(`{"a":${nested(64)}}`)), refusedWith(/nests deeper than 64/));
+    assert.throws(() => parseJsonBody(body(nested(5000))), refusedWith(/nests deeper than 64/));
+  });
+
+  it('counts only brackets outside strings, escaped quotes included', () => {
+    const inText = '{['.repeat(500);
+    const parsed = parseJsonBody(body(JSON.stringify({ text: inText, quoted: `\\"${inText}` })));
+    assert.deepEqual(parsed, { text: inText, quoted: `\\"${inText}` });
+    // Many brackets in all, none deep: the full scan runs and lets it through.
+    const wide = JSON.stringify({ list: Array.from({ length: 200 }, () => ({ a: [1] })) });
+    assert.equal((parseJsonBody(body(wide)) as { list: unknown[] }).list.length, 200);
+  });
+
+  it('refuses empty bodies, invalid UTF-8, invalid JSON and prototype keys with their own messages', () => {
+    assert.throws(() => parseJsonBody(Buffer.alloc(0)), refusedWith(/empty/));
+    assert.throws(() => parseJsonBody(Buffer.from([0x7b, 0xff, 0x7d])), refusedWith(/UTF-8/));
+    assert.throws(() => parseJsonBody(body('{"a":')), refusedWith(/not valid JSON/));
+    assert.throws(() => parseJsonBody(body('{"__proto__":{"x":1}}')), refusedWith(/forbidden key/));
+    assert.throws(
+      () => parseJsonBody(body('{"constructor":{"prototype":{"x":1}}}')),
+      refusedWith(/forbidden key/),
+    );
+  });
+});
