@@ -15,7 +15,10 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-export async function startBenchServer(env: Record<string, string> = {}): Promise<BenchServer> {
+export async function startBenchServer(
+  env: Record<string, string> = {},
+  nodeArgs: string[] = [],
+): Promise<BenchServer> {
   const dir = mkdtempSync(join(tmpdir(), 'parapet-bench-'));
   const bin = fileURLToPath(new URL('../../bin/parapet', import.meta.url));
   const childEnv: NodeJS.ProcessEnv = {
@@ -25,13 +28,16 @@ export async function startBenchServer(env: Record<string, string> = {}): Promis
     PARAPET_DATA_DIR: dir,
     ...env,
   };
-  const child: ChildProcess = spawn(process.execPath, [bin, 'serve'], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, bin, 'serve'], {
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   child.stdout!.on('data', (b) => (out += b.toString()));
-  child.stderr!.on('data', (b) => (out += b.toString()));
+  child.stderr!.on('data', (b) => {
+    out += b.toString();
+    if (process.env['BENCH_SERVER_STDERR']) process.stderr.write(b);
+  });
   const deadline = Date.now() + 60_000;
   while (!/listening on (http:\/\/\S+)/.test(out)) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`);

@@ -16,73 +16,107 @@ function rotr(x: number, n: number): number {
   return (x >>> n) | (x << (32 - n));
 }
 
-export function sha256(data: Uint8Array): Uint8Array {
-  const bitLen = data.length * 8;
+const IV = new Uint32Array([
+  0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+]);
+
+/** Mixes the 64-byte block at `off` into the state `h`. */
+function compress(h: Uint32Array, view: DataView, off: number, w: Uint32Array): void {
+  for (let i = 0; i < 16; i++) w[i] = view.getUint32(off + i * 4);
+  for (let i = 16; i < 64; i++) {
+    const a = w[i - 15]!;
+    const b = w[i - 2]!;
+    const s0 = rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3);
+    const s1 = rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10);
+    w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) >>> 0;
+  }
+  let a = h[0]!;
+  let b = h[1]!;
+  let c = h[2]!;
+  let d = h[3]!;
+  let e = h[4]!;
+  let f = h[5]!;
+  let g = h[6]!;
+  let hh = h[7]!;
+  for (let i = 0; i < 64; i++) {
+    const s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
+    const ch = (e & f) ^ (~e & g);
+    const t1 = (hh + s1 + ch + K[i]! + w[i]!) >>> 0;
+    const s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
+    const maj = (a & b) ^ (a & c) ^ (b & c);
+    const t2 = (s0 + maj) >>> 0;
+    hh = g;
+    g = f;
+    f = e;
+    e = (d + t1) >>> 0;
+    d = c;
+    c = b;
+    b = a;
+    a = (t1 + t2) >>> 0;
+  }
+  h[0] = (h[0]! + a) >>> 0;
+  h[1] = (h[1]! + b) >>> 0;
+  h[2] = (h[2]! + c) >>> 0;
+  h[3] = (h[3]! + d) >>> 0;
+  h[4] = (h[4]! + e) >>> 0;
+  h[5] = (h[5]! + f) >>> 0;
+  h[6] = (h[6]! + g) >>> 0;
+  h[7] = (h[7]! + hh) >>> 0;
+}
+
+/** Hashes `data` on from `state`, which has already absorbed `absorbed` bytes (a multiple of 64). */
+function finish(state: Uint32Array, absorbed: number, data: Uint8Array): Uint8Array {
+  const bitLen = (absorbed + data.length) * 8;
   const padded = new Uint8Array(((data.length + 9 + 63) >> 6) << 6);
   padded.set(data);
   padded[data.length] = 0x80;
   const view = new DataView(padded.buffer);
   view.setUint32(padded.length - 8, Math.floor(bitLen / 0x100000000));
   view.setUint32(padded.length - 4, bitLen >>> 0);
-  const h = new Uint32Array([
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-  ]);
+  const h = new Uint32Array(state);
   const w = new Uint32Array(64);
-  for (let off = 0; off < padded.length; off += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(off + i * 4);
-    for (let i = 16; i < 64; i++) {
-      const a = w[i - 15]!;
-      const b = w[i - 2]!;
-      const s0 = rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3);
-      const s1 = rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10);
-      w[i] = (w[i - 16]! + s0 + w[i - 7]! + s1) >>> 0;
-    }
-    let [a, b, c, d, e, f, g, hh] = [h[0]!, h[1]!, h[2]!, h[3]!, h[4]!, h[5]!, h[6]!, h[7]!];
-    for (let i = 0; i < 64; i++) {
-      const s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
-      const ch = (e & f) ^ (~e & g);
-      const t1 = (hh + s1 + ch + K[i]! + w[i]!) >>> 0;
-      const s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
-      const maj = (a & b) ^ (a & c) ^ (b & c);
-      const t2 = (s0 + maj) >>> 0;
-      hh = g;
-      g = f;
-      f = e;
-      e = (d + t1) >>> 0;
-      d = c;
-      c = b;
-      b = a;
-      a = (t1 + t2) >>> 0;
-    }
-    h[0] = (h[0]! + a) >>> 0;
-    h[1] = (h[1]! + b) >>> 0;
-    h[2] = (h[2]! + c) >>> 0;
-    h[3] = (h[3]! + d) >>> 0;
-    h[4] = (h[4]! + e) >>> 0;
-    h[5] = (h[5]! + f) >>> 0;
-    h[6] = (h[6]! + g) >>> 0;
-    h[7] = (h[7]! + hh) >>> 0;
-  }
+  for (let off = 0; off < padded.length; off += 64) compress(h, view, off, w);
   const out = new Uint8Array(32);
   const outView = new DataView(out.buffer);
   for (let i = 0; i < 8; i++) outView.setUint32(i * 4, h[i]!);
   return out;
 }
 
-export function hmacSha256(key: Uint8Array, message: Uint8Array): Uint8Array {
-  let k = key.length > 64 ? sha256(key) : key;
+export function sha256(data: Uint8Array): Uint8Array {
+  return finish(IV, 0, data);
+}
+
+interface KeyedPads {
+  inner: Uint32Array;
+  outer: Uint32Array;
+}
+
+// A session's key signs every value of the session: the states after its padded key blocks are computed
+// once, so each HMAC costs two block compressions for a short value instead of four.
+const padsByKey = new WeakMap<Uint8Array, KeyedPads>();
+
+function padsOf(key: Uint8Array): KeyedPads {
+  let pads = padsByKey.get(key);
+  if (pads) return pads;
+  const k = new Uint8Array(64);
+  k.set(key.length > 64 ? sha256(key) : key);
   const block = new Uint8Array(64);
-  block.set(k);
-  k = block;
-  const inner = new Uint8Array(64 + message.length);
-  const outer = new Uint8Array(64 + 32);
-  for (let i = 0; i < 64; i++) {
-    inner[i] = k[i]! ^ 0x36;
-    outer[i] = k[i]! ^ 0x5c;
-  }
-  inner.set(message, 64);
-  outer.set(sha256(inner), 64);
-  return sha256(outer);
+  const view = new DataView(block.buffer);
+  const w = new Uint32Array(64);
+  const stateAfter = (pad: number) => {
+    for (let i = 0; i < 64; i++) block[i] = k[i]! ^ pad;
+    const h = new Uint32Array(IV);
+    compress(h, view, 0, w);
+    return h;
+  };
+  pads = { inner: stateAfter(0x36), outer: stateAfter(0x5c) };
+  padsByKey.set(key, pads);
+  return pads;
+}
+
+export function hmacSha256(key: Uint8Array, message: Uint8Array): Uint8Array {
+  const pads = padsOf(key);
+  return finish(pads.outer, 64, finish(pads.inner, 64, message));
 }
 
 const encoder = new TextEncoder();

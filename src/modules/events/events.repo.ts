@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../../platform/storage/index.js';
 
 export interface StoredEvent {
@@ -10,16 +11,9 @@ export interface StoredEvent {
 export function createEventsRepo(db: Db) {
   return {
     async insert(orgId: string, ev: StoredEvent): Promise<void> {
-      await db
-        .insertInto('events')
-        .values({
-          id: ev.id,
-          org_id: orgId,
-          type: ev.type,
-          created_at: ev.created,
-          data: JSON.stringify(ev.data),
-        })
-        .execute();
+      // SQL rather than the builder: this runs inside every producer's transaction (see dlp.repo.ts).
+      await sql`insert into events (id, org_id, type, created_at, data)
+        values (${ev.id}, ${orgId}, ${ev.type}, ${ev.created}, ${JSON.stringify(ev.data)})`.execute(db);
     },
     async list(
       orgId: string,

@@ -35,4 +35,14 @@ describe('crypto', () => {
     const seen = new Set(Array.from({ length: 1000 }, () => newId('x')));
     assert.equal(seen.size, 1000);
   });
+
+  it('starts ids with their creation time, so later ids sort after earlier ones', async () => {
+    const first = newId('evt');
+    await new Promise((r) => setTimeout(r, 5));
+    const second = newId('evt');
+    assert.ok(first < second, `${first} should sort before ${second}`);
+    // The 14 characters after the time are random: the same millisecond still gives distinct ids.
+    const sameMs = Array.from({ length: 200 }, () => newId('evt').slice(12));
+    assert.equal(new Set(sameMs).size, 200);
+  });
 });

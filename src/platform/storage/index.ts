@@ -11,6 +11,7 @@ import {
   sql,
 } from 'kysely';
 import pg from 'pg';
+import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './tables.js';
 
@@ -51,6 +52,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
   let db: Db;
   let dialect: DialectName;
   let migrationSchema: string | undefined;
+  let checkpointer: Checkpointer | null = null;
   if (options.databaseUrl) {
     dialect = 'postgres';
     const schema = options.schema ?? 'public';
@@ -80,6 +82,13 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    if (file !== ':memory:') {
+      sqlite.pragma('wal_autocheckpoint = 0');
+      checkpointer = startCheckpointer(file, {
+        // Without the thread the WAL would grow without bound: SQLite checkpoints in commits again.
+        onFailure: () => sqlite.pragma('wal_autocheckpoint = 1000'),
+      });
+    }
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
 
@@ -105,6 +114,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       }
     },
     async close() {
+      await checkpointer?.stop();
       await db.destroy();
     },
   };
