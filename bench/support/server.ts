@@ -33,7 +33,10 @@ export async function startBenchServer(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
-  child.stdout!.on('data', (b) => (out += b.toString()));
+  child.stdout!.on('data', (b) => {
+    out += b.toString();
+    if (process.env['BENCH_SERVER_STDERR']) process.stderr.write(b);
+  });
   child.stderr!.on('data', (b) => {
     out += b.toString();
     if (process.env['BENCH_SERVER_STDERR']) process.stderr.write(b);
