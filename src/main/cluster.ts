@@ -44,6 +44,9 @@ function channelTo(worker: Worker): IpcChannel {
 }
 
 const RESTART_DELAY_MS = 1_000;
+const MAX_RESTART_DELAY_MS = 60_000;
+/** A process that served this long before dying is not crash-looping: the delay starts over. */
+const STABLE_AFTER_MS = 60_000;
 const STOP_GRACE_MS = 10_000;
 
 /** Asks an API process to finish its requests and close; kills it if it has not exited after the grace. */
@@ -75,8 +78,12 @@ export async function servePrimary(config: Config, out: (text: string) => void):
     await ctx.close();
   }, STOP_GRACE_MS + 5_000);
 
+  // A process that dies soon after it started (a bad deployment, a port taken) would otherwise be
+  // restarted every second forever: the delay doubles up to a minute while they keep dying young.
+  let restartDelayMs = RESTART_DELAY_MS;
   const fork = (): Worker => {
     const worker = cluster.fork();
+    const forkedAt = Date.now();
     if (sharesCounters) serveIpcCache(ctx.cache, channelTo(worker));
     worker.on('message', (m) => {
       if (isWake(m)) events?.kick();
@@ -84,10 +91,13 @@ export async function servePrimary(config: Config, out: (text: string) => void):
     worker.on('exit', (code, signal) => {
       // Before all processes listen, a death fails the start instead (below).
       if (lifecycle.stopping || !ready) return;
-      ctx.logger.error({ code, signal }, 'an API process stopped; starting another');
+      if (Date.now() - forkedAt >= STABLE_AFTER_MS) restartDelayMs = RESTART_DELAY_MS;
+      const delayMs = restartDelayMs;
+      restartDelayMs = Math.min(restartDelayMs * 2, MAX_RESTART_DELAY_MS);
+      ctx.logger.error({ code, signal, restartInMs: delayMs }, 'an API process stopped; starting another');
       setTimeout(() => {
         if (!lifecycle.stopping) fork();
-      }, RESTART_DELAY_MS).unref();
+      }, delayMs).unref();
     });
     return worker;
   };
@@ -118,6 +128,8 @@ export async function servePrimary(config: Config, out: (text: string) => void):
     ready = true;
   } catch (err) {
     for (const w of Object.values(cluster.workers ?? {})) w?.kill('SIGKILL');
+    // A signal during start-up is already closing everything; closing twice would report a false failure.
+    if (lifecycle.stopping) return;
     maintenance?.stop();
     await events?.close();
     await ctx.close();
@@ -174,5 +186,11 @@ export async function serveWorker(config: Config): Promise<void> {
       },
     };
   })();
-  await started;
+  try {
+    await started;
+  } catch (err) {
+    // The IPC channel would keep this process alive, listening nowhere, while the primary waits for it.
+    process.stderr.write(`parapet: API process ${process.pid} failed to start: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
 }

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -185,6 +186,50 @@ describe('serve with PARAPET_HTTP_WORKERS=2', () => {
     assert.equal(await code, 0);
     for (const pid of [...output.matchAll(/"pid":(\d+)[^\n]*Server listening/g)].map((m) => Number(m[1]))) {
       assert.throws(() => process.kill(pid, 0), 'no API process is left behind');
+    }
+  });
+});
+
+describe('serve with PARAPET_HTTP_WORKERS=2 on a port that is taken', () => {
+  it('exits with an error instead of waiting for API processes that cannot listen', async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as AddressInfo).port;
+    const busyDir = mkdtempSync(join(tmpdir(), 'parapet-cluster-busy-'));
+    const busySchema = `t_${randomBytes(6).toString('hex')}`;
+    const child = spawn(process.execPath, [BIN, 'serve'], {
+      env: {
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PARAPET_DATA_DIR: busyDir,
+        ...(env.DATABASE_URL ? { DATABASE_SCHEMA: busySchema } : {}),
+        ...(env.REDIS_URL ? { REDIS_PREFIX: `test:${busySchema}:` } : {}),
+      },
+    });
+    let output = '';
+    child.stdout!.on('data', (b) => (output += b.toString()));
+    child.stderr!.on('data', (b) => (output += b.toString()));
+    try {
+      const code = await new Promise<number | null>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`serve is still running:\n${output}`)), 60_000);
+        child.once('exit', (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        });
+      });
+      assert.notEqual(code, 0, output);
+      assert.match(output, /EADDRINUSE/);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await new Promise((r) => taken.close(r));
+      rmSync(busyDir, { recursive: true, force: true });
+      if (process.env.TEST_DATABASE_URL) {
+        const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await c.connect();
+        await c.query(`DROP SCHEMA IF EXISTS ${busySchema} CASCADE`);
+        await c.end();
+      }
     }
   });
 });

@@ -229,6 +229,40 @@ describe('DELETE /api/v1/gateway/conversations/:id', () => {
     }
   });
 
+  it('keeps an erased session erased when a stale shared copy is written back late', async () => {
+    const id = await newConversation(owner);
+    const read = await get(owner, `${CONVERSATIONS}/${id}`);
+    const [sessionId, text] = [read.body.sessionId as string, read.body.messages[0].content as string];
+    // Another process reads the session from the database (and, with Redis, shares its copy there).
+    const reader = await startTestServer({ shareWith: t, clock });
+    try {
+      const viaReader = await reader.request('POST', '/api/v1/dlp/rehydrate', {
+        key: owner.al,
+        body: { text, sessionId },
+      });
+      assert.equal(viaReader.body.rehydrated, PII_MESSAGE);
+    } finally {
+      await reader.close();
+    }
+    const key = `vault:${sessionId}`;
+    const copy = await t.ctx.cache.get(key);
+    assert.equal((await del(owner, `${CONVERSATIONS}/${id}`)).status, 200);
+    if (t.ctx.cache.kind === 'redis') {
+      assert.ok(copy, 'the session was shared through Redis before the erasure');
+      // That process now writes its copy back, as cache fills do: the erasure's tombstone refuses it.
+      assert.equal(await t.ctx.cache.setIfAbsent(key, copy, 600_000), false);
+    }
+    // A process that has never seen the session (empty local cache) looks in Redis first.
+    const fresh = await startTestServer({ shareWith: t, clock });
+    try {
+      assertNotFound(
+        await fresh.request('POST', '/api/v1/dlp/rehydrate', { key: owner.al, body: { text, sessionId } }),
+      );
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it("answers 404 for another organization's conversation and leaves it alone", async () => {
     const other = await t.tenant({ name: 'Bystander' });
     const id = await newConversation(other);

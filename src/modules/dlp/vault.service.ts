@@ -56,6 +56,10 @@ export function createVault(deps: {
   // a session yet skips the database. Values stay sealed there; writes invalidate the entry.
   const shared = deps.shared?.kind === 'redis' ? deps.shared : undefined;
   const sharedKey = (id: string) => `vault:${id}`;
+  // Left in Redis by an erasure for as long as any copy could live, so a copy that another process read
+  // from the database just before the erasure and writes back just after cannot resurrect the session:
+  // copies are only ever added with set-if-absent, and a tombstone answers "not found".
+  const ERASED = 'erased';
   const SHARED_TTL_MS = 10 * 60_000;
   const repo = createDlpRepo(db);
   const cache = new Map<string, VaultSession>();
@@ -102,6 +106,7 @@ export function createVault(deps: {
   async function readSealed(orgId: string, id: string, fresh: boolean): Promise<SealedSession | undefined> {
     if (shared && !fresh) {
       const hit = await shared.get(sharedKey(id)).catch(() => null);
+      if (hit === ERASED) return undefined;
       if (hit) {
         const parsed = JSON.parse(hit) as SealedSession;
         if (parsed.orgId === orgId) return parsed;
@@ -115,7 +120,9 @@ export function createVault(deps: {
       expiresAt: row.expires_at,
       tokens: await repo.tokens(orgId, id),
     };
-    if (shared) await shared.set(sharedKey(id), JSON.stringify(sealed), SHARED_TTL_MS).catch(() => {});
+    if (shared) {
+      await shared.setIfAbsent(sharedKey(id), JSON.stringify(sealed), SHARED_TTL_MS).catch(() => false);
+    }
     return sealed;
   }
 
@@ -139,8 +146,11 @@ export function createVault(deps: {
     }
     const cached = cache.get(id);
     const now = clock.now().toISOString();
-    if (!fresh && cached && cached.orgId === orgId && cached.expiresAt > now && (await stillStored(cached))) {
-      return cached;
+    if (!fresh && cached && cached.orgId === orgId && cached.expiresAt > now) {
+      if (await stillStored(cached)) return cached;
+      // Erased elsewhere: no copy (Redis included) may answer for it any more.
+      evict(id);
+      throw new AppError('not_found', 'DLP session was not found or has expired.');
     }
     const loaded = await load(orgId, id, fresh);
     if (!loaded) {
@@ -154,12 +164,14 @@ export function createVault(deps: {
     session,
 
     /**
-     * Drops a session the caller has just deleted from the database: from this process's cache and from the
-     * shared Redis copy. Other processes notice within REVALIDATE_MS.
+     * Drops a session the caller has just deleted from the database: from this process's cache, and in
+     * Redis a tombstone replaces the shared copy (a failure to write it is thrown, not ignored: a stale
+     * copy would let other processes rehydrate erased data). Other processes' caches notice within
+     * REVALIDATE_MS.
      */
     async forget(id: string): Promise<void> {
       evict(id);
-      if (shared) await shared.del(sharedKey(id)).catch(() => {});
+      if (shared) await shared.set(sharedKey(id), ERASED, SHARED_TTL_MS);
     },
 
     /** Tokenizes text into a new or existing session and stores the new mappings in one transaction. */

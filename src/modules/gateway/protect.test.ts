@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Entity } from '../../engines/dlp/index.js';
 import type { DlpSettings, Vault } from '../dlp/index.js';
-import { tokenizeFields } from './protect.js';
+import { foundCacheStats, tokenizeFields } from './protect.js';
 import type { TextField } from './text-fields.js';
 
 /** A vault that records what detection handed it and replaces each entity with its type. */
@@ -47,10 +47,14 @@ describe('tokenizeFields', () => {
     const all: DlpSettings = {};
     const noEmail: DlpSettings = { ignoreTypes: ['EMAIL'] };
 
+    const before = foundCacheStats();
     const first = field(text);
     await tokenizeFields(vault, 'o', [first], all, {});
     const again = field(text);
     await tokenizeFields(vault, 'o', [again], {}, {});
+    const after = foundCacheStats();
+    // Detected once, answered from the cache the second time.
+    assert.deepEqual([after.misses - before.misses, after.hits - before.hits], [1, 1]);
     assert.equal(first.value, again.value);
     assert.deepEqual(calls[1], calls[0]);
     assert.deepEqual(
@@ -70,8 +74,10 @@ describe('tokenizeFields', () => {
     );
     assert.match(filtered.value, /anna\.keller@example\.com/);
     // An equal settings object, loaded afresh, shares the entry.
+    const beforeEqual = foundCacheStats();
     await tokenizeFields(vault, 'o', [field(text)], { ignoreTypes: ['EMAIL'] }, {});
     assert.deepEqual(calls[3], calls[2]);
+    assert.equal(foundCacheStats().hits - beforeEqual.hits, 1);
   });
 
   it('writes nothing for a request without personal data', async () => {

@@ -32,6 +32,12 @@ type Span = Omit<Entity, 'value'>;
  * back from the text itself), so the cache keeps no personal data.
  */
 const foundCache = new Map<string, Span[]>();
+const foundCounts = { hits: 0, misses: 0 };
+
+/** How often a field's detection was answered from the cache (for metrics and tests). */
+export function foundCacheStats(): { hits: number; misses: number; size: number } {
+  return { ...foundCounts, size: foundCache.size };
+}
 
 interface SettingsKey {
   options: DetectOptions;
@@ -67,7 +73,11 @@ function detectCached(text: string, settings: SettingsKey): Entity[] {
   // Both parts are fixed-length SHA-256 digests, so the pair is as collision-safe as one hash of both.
   const key = settings.hash + hash('sha256', text, 'base64');
   const hit = foundCache.get(key);
-  if (hit) return hit.map((span) => ({ ...span, value: text.slice(span.start, span.end) }));
+  if (hit) {
+    foundCounts.hits++;
+    return hit.map((span) => ({ ...span, value: text.slice(span.start, span.end) }));
+  }
+  foundCounts.misses++;
   const found = detectEntities(text, options);
   foundCache.set(
     key,

@@ -5,10 +5,10 @@ import { usageRange } from './usage-range.js';
 
 const NOW = new Date('2026-12-31T23:30:00.000Z');
 const iso = (r: { from: Date; to: Date }) => [r.from.toISOString(), r.to.toISOString()];
-const refuses = (query: { from?: string; to?: string }) =>
+const refuses = (query: { from?: string; to?: string }, message: RegExp = /./) =>
   assert.throws(
     () => usageRange(query, NOW),
-    (e: unknown) => e instanceof AppError && e.code === 'invalid_request',
+    (e: unknown) => e instanceof AppError && e.code === 'invalid_request' && message.test(e.message),
   );
 
 describe('usageRange', () => {
@@ -35,7 +35,7 @@ describe('usageRange', () => {
 
   it('refuses malformed and impossible instants, zone-less times, and a reversed period', () => {
     for (const v of ['', 'now', '2026-1-01', '2026-02-29', '2026-04-31', '2026-13-01', '2026-06-01T10:00']) {
-      refuses({ from: v });
+      refuses({ from: v }, /'from' must be an ISO 8601 date/);
     }
     for (const v of [
       '2026-06-01T24:00:00Z',
@@ -43,8 +43,28 @@ describe('usageRange', () => {
       '2026-06-01T10:00:00+25:00',
       '+02026-06-01',
     ]) {
-      refuses({ to: v });
+      // An explicit, earlier `from`: only the malformed `to` can be the reason.
+      refuses({ from: '2026-01-01', to: v }, /'to' must be an ISO 8601 date/);
     }
-    refuses({ from: '2026-06-02', to: '2026-06-01' });
+    refuses({ from: '2026-06-02', to: '2026-06-01' }, /must not be later/);
+  });
+
+  it('defaults the missing bound from the given one, and says so when the period is refused', () => {
+    // Only `to`: the month that ends there.
+    assert.deepEqual(iso(usageRange({ to: '2026-10-15' }, NOW)), [
+      '2026-10-01T00:00:00.000Z',
+      '2026-10-15T00:00:00.000Z',
+    ]);
+    assert.deepEqual(iso(usageRange({ to: '2026-10-01' }, NOW)), [
+      '2026-09-01T00:00:00.000Z',
+      '2026-10-01T00:00:00.000Z',
+    ]);
+    // Only `from`: up to the end of the current month.
+    assert.deepEqual(iso(usageRange({ from: '2026-03-01' }, NOW)), [
+      '2026-03-01T00:00:00.000Z',
+      '2027-01-01T00:00:00.000Z',
+    ]);
+    refuses({ from: '2025-01-01' }, /'to' \(2027-01-01T00:00:00.000Z, by default\) must not be longer/);
+    refuses({ from: '2027-02-01' }, /'from' \(2027-02-01T00:00:00.000Z\) must not be later than 'to' \(2027-01-01T00:00:00.000Z, by default\)/);
   });
 });

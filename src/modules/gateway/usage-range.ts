@@ -26,21 +26,30 @@ function instant(name: string, value: string): Date {
 }
 
 /**
- * The period of a usage report: `from` inclusive, `to` exclusive, by default the current calendar month
- * in UTC. Bounded so one request cannot aggregate the whole history of a busy organization.
+ * The period of a usage report: `from` inclusive, `to` exclusive. Neither given: the current calendar month
+ * in UTC. Only `from`: from then to the end of the current month. Only `to`: the calendar month (UTC) that
+ * ends the period, i.e. from the first of the month holding the last instant before `to`. Bounded so one
+ * request cannot aggregate the whole history of a busy organization.
  */
 export function usageRange(query: { from?: string; to?: string }, now: Date): { from: Date; to: Date } {
-  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const monthOf = (at: Date) => new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
   const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  const from = query.from !== undefined ? instant('from', query.from) : monthStart;
   const to = query.to !== undefined ? instant('to', query.to) : nextMonth;
+  const from =
+    query.from !== undefined
+      ? instant('from', query.from)
+      : query.to !== undefined
+        ? monthOf(new Date(to.getTime() - 1))
+        : monthOf(now);
+  const shown = (name: 'from' | 'to', at: Date) =>
+    `'${name}' (${at.toISOString()}${query[name] === undefined ? ', by default' : ''})`;
   if (from.getTime() > to.getTime()) {
-    throw invalid(
-      `The query field 'from' (${from.toISOString()}) must not be later than 'to' (${to.toISOString()}).`,
-    );
+    throw invalid(`The query field ${shown('from', from)} must not be later than ${shown('to', to)}.`);
   }
   if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS) {
-    throw invalid(`The period from 'from' to 'to' must not be longer than ${MAX_RANGE_DAYS} days.`);
+    throw invalid(
+      `The period from ${shown('from', from)} to ${shown('to', to)} must not be longer than ${MAX_RANGE_DAYS} days.`,
+    );
   }
   return { from, to };
 }

@@ -72,10 +72,41 @@ for (const dialect of dialects) {
         outcomes.map((o) => o.status),
         ['fulfilled', 'rejected', 'fulfilled'],
       );
-      assert.deepEqual(sizes, [1, 1]);
+      // The other two commit together, once, without the failed piece.
+      assert.deepEqual(sizes, [2]);
       const now = await ids();
       assert.ok(now.includes('b1') && now.includes('b3'));
       assert.ok(!now.includes('b2'), 'the failed piece left nothing behind');
+    });
+
+    it('fails the whole batch, without running its pieces again, when the transaction itself fails', async () => {
+      let calls = 0;
+      const busy = new Error('SQLITE_BUSY: database is locked');
+      // A database whose BEGIN fails, as a locked SQLite file does after busy_timeout.
+      const locked = { transaction: () => ({ execute: async () => Promise.reject(busy) }) } as unknown as Db;
+      const gc = createGroupCommit(locked);
+      const outcomes = await Promise.allSettled(
+        [1, 2, 3].map(() =>
+          gc.run(async () => {
+            calls++;
+          }),
+        ),
+      );
+      assert.deepEqual(
+        outcomes.map((o) => (o.status === 'rejected' ? o.reason : o.status)),
+        [busy, busy, busy],
+      );
+      assert.equal(calls, 0);
+    });
+
+    it('settles every piece even when the commit observer throws', async () => {
+      const gc = createGroupCommit(storage.db, {
+        onCommit: () => {
+          throw new Error('observer failed');
+        },
+      });
+      const results = await Promise.all(['e1', 'e2'].map((id) => gc.run(async (trx) => insert(trx, id))));
+      assert.equal(results.length, 2);
     });
 
     it('splits a long queue into batches of at most maxBatch and keeps their order', async () => {

@@ -27,8 +27,12 @@ interface Job {
 /**
  * Group commit: hot write paths (one vault session per request) pay for BEGIN/COMMIT and for writing the
  * same index pages again and again. Work queued while the event loop reads other requests is committed as
- * one transaction. If the shared transaction fails, each piece reruns alone, so one bad write fails only
- * its own caller and nothing half-written is ever committed.
+ * one transaction. If one piece's own write fails, the transaction rolls back, that piece's caller gets the
+ * error and the others commit again without it: one bad write fails only its own caller and nothing
+ * half-written is ever committed. A failure of the transaction itself (BEGIN, COMMIT) fails the batch.
+ *
+ * A piece must let its errors propagate: one that catches a failed statement and goes on would, on
+ * PostgreSQL, leave the shared transaction aborted and make COMMIT roll back every piece.
  */
 export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): GroupCommit {
   const maxBatch = options.maxBatch ?? 64;
@@ -37,10 +41,18 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
   let inFlight = 0;
   let scheduled = false;
 
+  const observe = (size: number) => {
+    try {
+      options.onCommit?.(size);
+    } catch {
+      // An observer must not keep the callers' promises from settling.
+    }
+  };
+
   async function alone(job: Job): Promise<void> {
     try {
       job.resolve(await db.transaction().execute((trx) => job.work(trx)));
-      options.onCommit?.(1);
+      observe(1);
     } catch (err) {
       job.reject(err);
     }
@@ -48,18 +60,35 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
 
   async function commit(batch: Job[]): Promise<void> {
     if (batch.length === 1) return alone(batch[0] as Job);
+    let failed: Job | undefined;
     let results: unknown[];
     try {
       results = await db.transaction().execute(async (trx) => {
         const out: unknown[] = [];
-        for (const job of batch) out.push(await job.work(trx));
+        for (const job of batch) {
+          try {
+            out.push(await job.work(trx));
+          } catch (err) {
+            failed = job;
+            throw err;
+          }
+        }
         return out;
       });
-    } catch {
-      for (const job of batch) await alone(job);
+    } catch (err) {
+      if (!failed) {
+        // BEGIN or COMMIT itself failed (busy database, lost connection): every job shares that fate, and
+        // running them one by one would only repeat it, each waiting out the busy timeout.
+        for (const job of batch) job.reject(err);
+        return;
+      }
+      // One job's own write failed: it alone is refused; the others commit without it.
+      failed.reject(err);
+      const rest = batch.filter((job) => job !== failed);
+      if (rest.length > 0) await commit(rest);
       return;
     }
-    options.onCommit?.(batch.length);
+    observe(batch.length);
     for (const [i, job] of batch.entries()) job.resolve(results[i]);
   }
 

@@ -39,13 +39,24 @@ export async function postJson(req: UpstreamRequest, call: CallSignal): Promise<
 }
 
 async function readErrorBody(response: UpstreamResponse, call: CallSignal): Promise<unknown> {
-  let text: string;
+  // Read up to the limit and drop the rest: an upstream (or something posing as one) could send an error
+  // body without end.
+  const parts: Buffer[] = [];
+  let size = 0;
   try {
-    text = await response.body.text();
+    for await (const chunk of response.body) {
+      const b = chunk as Buffer;
+      parts.push(b);
+      size += b.length;
+      if (size >= MAX_ERROR_BODY_BYTES) break;
+    }
   } catch (err) {
     throw call.toError(err, 'stream');
+  } finally {
+    // Breaking out of the loop leaves the rest unread; destroying the body releases the connection.
+    if (!response.body.destroyed) response.body.destroy();
   }
-  if (text.length > MAX_ERROR_BODY_BYTES) text = text.slice(0, MAX_ERROR_BODY_BYTES);
+  const text = Buffer.concat(parts).subarray(0, MAX_ERROR_BODY_BYTES).toString('utf8');
   try {
     return JSON.parse(text);
   } catch {
