@@ -27,15 +27,24 @@ const isWake = (m: unknown): m is WakeMessage =>
 const isStop = (m: unknown): m is StopMessage =>
   typeof m === 'object' && m !== null && (m as StopMessage).parapet === 'stop';
 
-/** Sends without throwing: a worker that just died has no channel left, and its exit is handled apart. */
-function sendQuietly(target: Worker | NodeJS.Process, message: unknown): void {
+/**
+ * Sends without throwing: a worker that just died has no channel left, and its exit is handled apart.
+ * `onError` hears of a message that did not go out.
+ */
+function sendQuietly(target: Worker | NodeJS.Process, message: unknown, onError?: (err: Error) => void): void {
   const connected = 'isConnected' in target ? target.isConnected() : target.connected;
-  if (connected) target.send?.(message as never, undefined, () => undefined);
+  if (!connected) {
+    onError?.(new Error('the other process is gone'));
+    return;
+  }
+  target.send?.(message as never, undefined, (err: Error | null) => {
+    if (err) onError?.(err);
+  });
 }
 
 function channelTo(worker: Worker): IpcChannel {
   return {
-    send: (m) => sendQuietly(worker, m),
+    send: (m, onError) => sendQuietly(worker, m, onError),
     listen(handler) {
       worker.on('message', handler);
       return () => worker.off('message', handler);
@@ -145,7 +154,7 @@ export async function servePrimary(config: Config, out: (text: string) => void):
 
 export async function serveWorker(config: Config): Promise<void> {
   const toPrimary: IpcChannel = {
-    send: (m) => sendQuietly(process, m),
+    send: (m, onError) => sendQuietly(process, m, onError),
     listen(handler) {
       process.on('message', handler);
       return () => process.off('message', handler);

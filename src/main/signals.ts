@@ -12,7 +12,10 @@ export function stopOnSignals(
     stopping = true;
     setTimeout(() => process.exit(1), graceMs).unref();
     close(reason)
-      .catch(() => undefined)
+      .catch((err: unknown) => {
+        // Logged, not rethrown: the process is leaving either way, but a failed close is worth knowing.
+        process.stderr.write(`parapet: closing after ${reason} failed: ${(err as Error)?.message ?? err}\n`);
+      })
       .finally(() => process.exit(0));
   };
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -90,4 +90,16 @@ describe('cache shared with the primary process over IPC', () => {
     await assert.rejects(lonely.incr('x', 1, 1000), /did not answer/);
     assert.equal(await lonely.ping(), false);
   });
+
+  it('fails at once, not at the timeout, when the message cannot be sent', async () => {
+    const gone: IpcChannel = {
+      send(_message, onError) {
+        setImmediate(() => onError?.(new Error('channel closed')));
+      },
+      listen: () => () => undefined,
+    };
+    const client = createIpcCacheClient(gone, { timeoutMs: 60_000 });
+    // Waiting for the timeout would reject with "did not answer" instead.
+    await assert.rejects(client.incr('x', 1, 1000), /channel closed/);
+  });
 });

@@ -2,7 +2,8 @@ import type { Cache } from './index.js';
 
 /** A message pipe to or from another process (cluster IPC in production, a pair of functions in tests). */
 export interface IpcChannel {
-  send(message: unknown): void;
+  /** `onError` hears of a message that could not be sent (the other process is gone). */
+  send(message: unknown, onError?: (err: Error) => void): void;
   /** Subscribes to incoming messages; returns the unsubscribe function. */
   listen(handler: (message: unknown) => void): () => void;
 }
@@ -57,13 +58,17 @@ export function createIpcCacheClient(channel: IpcChannel, options: { timeoutMs?:
   function flush(): void {
     const batch = outgoing;
     outgoing = [];
-    try {
-      channel.send({ parapetCache: 'request', batch } satisfies Request);
-    } catch (err) {
+    // Callers fail at once when the primary cannot be reached, instead of at their timeout.
+    const failAll = (err: unknown) => {
       for (const r of batch) {
         waiting.get(r.id)?.reject(err instanceof Error ? err : new Error(String(err)));
         waiting.delete(r.id);
       }
+    };
+    try {
+      channel.send({ parapetCache: 'request', batch } satisfies Request, failAll);
+    } catch (err) {
+      failAll(err);
     }
   }
 

@@ -31,6 +31,10 @@ describe('configuration', () => {
     const c = loadConfig({ PARAPET_PROVIDER_OPENAI_BASE_URL: 'http://127.0.0.1:9999/v1/' });
     assert.equal(c.providerBaseUrls['openai'], 'http://127.0.0.1:9999/v1');
     assert.throws(() => loadConfig({ PARAPET_PROVIDER_OPENAI_BASE_URL: 'ftp://x' }));
+    assert.throws(
+      () => loadConfig({ PARAPET_PROVIDER_OPENAI_BASE_URL: 'https://user:secret@llm.example/v1' }),
+      (err: Error) => /must not carry a user name or password/.test(err.message) && !/secret/.test(err.message),
+    );
   });
 
   it('is documented in README.md and .env.example, variable for variable', () => {

@@ -204,6 +204,13 @@ export function loadConfig(
     if (m?.[1] && value) {
       try {
         optionalUrl('http:', 'https:')(value, name);
+        const parsed = new URL(value);
+        // The transport addresses an origin; credentials in the URL would be dropped without a word.
+        if (parsed.username || parsed.password) {
+          throw new Error(
+            `${name} must not carry a user name or password; providers authenticate with the caller's key`,
+          );
+        }
         providerBaseUrls[m[1].toLowerCase()] = value.replace(/\/+$/, '');
       } catch (err) {
         problems.push((err as Error).message);
