@@ -1,5 +1,5 @@
 import type { Tenant, TestServer } from './harness.js';
-import { addRouteCases } from './route-cases.js';
+import { addRouteCases, type RouteCase } from './route-cases.js';
 
 const CHAT_KEYS = ['sw'];
 
@@ -17,6 +17,23 @@ async function conversationOf(t: TestServer, tenant: Tenant): Promise<string> {
   return res.body.conversationId as string;
 }
 
+/** Reading and deleting one conversation: the same cases, but for the method and the malformed id. */
+function oneConversation(method: 'GET' | 'DELETE', badPath: string): RouteCase {
+  const path = async (t: TestServer, tenant: Tenant) => ({
+    path: `/api/v1/gateway/conversations/${await conversationOf(t, tenant)}`,
+  });
+  return {
+    method,
+    route: '/api/v1/gateway/conversations/:id',
+    auth: 'apiKey',
+    allowed: CHAT_KEYS,
+    happy: path,
+    happyStatus: 200,
+    bad: async () => ({ path: badPath }),
+    foreign: path,
+  };
+}
+
 addRouteCases(
   {
     method: 'GET',
@@ -27,34 +44,8 @@ addRouteCases(
     happyStatus: 200,
     bad: async () => ({ path: '/api/v1/gateway/conversations?limit=0' }),
   },
-  {
-    method: 'GET',
-    route: '/api/v1/gateway/conversations/:id',
-    auth: 'apiKey',
-    allowed: CHAT_KEYS,
-    happy: async (t, tenant) => ({
-      path: `/api/v1/gateway/conversations/${await conversationOf(t, tenant)}`,
-    }),
-    happyStatus: 200,
-    bad: async () => ({ path: '/api/v1/gateway/conversations/not-a-conversation' }),
-    foreign: async (t, owner) => ({
-      path: `/api/v1/gateway/conversations/${await conversationOf(t, owner)}`,
-    }),
-  },
-  {
-    method: 'DELETE',
-    route: '/api/v1/gateway/conversations/:id',
-    auth: 'apiKey',
-    allowed: CHAT_KEYS,
-    happy: async (t, tenant) => ({
-      path: `/api/v1/gateway/conversations/${await conversationOf(t, tenant)}`,
-    }),
-    happyStatus: 200,
-    bad: async () => ({ path: '/api/v1/gateway/conversations/conv_short' }),
-    foreign: async (t, owner) => ({
-      path: `/api/v1/gateway/conversations/${await conversationOf(t, owner)}`,
-    }),
-  },
+  oneConversation('GET', '/api/v1/gateway/conversations/not-a-conversation'),
+  oneConversation('DELETE', '/api/v1/gateway/conversations/conv_short'),
   {
     method: 'GET',
     route: '/api/v1/gateway/usage',

@@ -56,6 +56,14 @@ export function createHistoryRepo(db: Db, dialect: DialectName) {
       .where('c.org_id', '=', orgId)
       .where('s.expires_at', '>', now);
 
+  /** The organization's provider calls with `from` <= created_at < `to`. */
+  const usageIn = (orgId: string, from: string, to: string) =>
+    db
+      .selectFrom('gateway_usage')
+      .where('org_id', '=', orgId)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to);
+
   return {
     async listConversations(
       orgId: string,
@@ -154,11 +162,7 @@ export function createHistoryRepo(db: Db, dialect: DialectName) {
     },
 
     async usageByModel(orgId: string, from: string, to: string): Promise<UsageGroupRow[]> {
-      const rows = await db
-        .selectFrom('gateway_usage')
-        .where('org_id', '=', orgId)
-        .where('created_at', '>=', from)
-        .where('created_at', '<', to)
+      const rows = await usageIn(orgId, from, to)
         .select((eb) => [
           'provider',
           'model',
@@ -183,11 +187,7 @@ export function createHistoryRepo(db: Db, dialect: DialectName) {
     },
 
     async usageByEndpoint(orgId: string, from: string, to: string): Promise<EndpointGroupRow[]> {
-      const rows = await db
-        .selectFrom('gateway_usage')
-        .where('org_id', '=', orgId)
-        .where('created_at', '>=', from)
-        .where('created_at', '<', to)
+      const rows = await usageIn(orgId, from, to)
         .select((eb) => [
           'endpoint',
           eb.fn.countAll<number>().as('requests'),
