@@ -31,7 +31,11 @@ const isStop = (m: unknown): m is StopMessage =>
  * Sends without throwing: a worker that just died has no channel left, and its exit is handled apart.
  * `onError` hears of a message that did not go out.
  */
-function sendQuietly(target: Worker | NodeJS.Process, message: unknown, onError?: (err: Error) => void): void {
+function sendQuietly(
+  target: Worker | NodeJS.Process,
+  message: unknown,
+  onError?: (err: Error) => void,
+): void {
   const connected = 'isConnected' in target ? target.isConnected() : target.connected;
   if (!connected) {
     onError?.(new Error('the other process is gone'));
@@ -72,7 +76,7 @@ function stopWorker(w: Worker): Promise<void> {
 }
 
 export async function servePrimary(config: Config, out: (text: string) => void): Promise<void> {
-  const ctx = await createContext(config);
+  const ctx = await createContext(config, { serving: true });
   const boot = await bootstrapIfEmpty(ctx);
   const events = config.runWorkers ? await startEventWorkers(ctx) : null;
   const maintenance = config.runWorkers ? startMaintenance(ctx) : null;
@@ -114,12 +118,10 @@ export async function servePrimary(config: Config, out: (text: string) => void):
   let ready = false;
   const starting = new Promise<{ port: number }>((resolve, reject) => {
     let listening = 0;
-    let port = config.port;
     const onListening = (_w: Worker, address: { port: number }) => {
-      port = address.port;
       if (++listening === config.httpWorkers) {
         cluster.off('listening', onListening);
-        resolve({ port });
+        resolve({ port: address.port });
       }
     };
     cluster.on('listening', onListening);
@@ -174,6 +176,7 @@ export async function serveWorker(config: Config): Promise<void> {
   started = (async () => {
     const ctx = await createContext(config, {
       migrate: false,
+      serving: true,
       ...(config.redisUrl ? {} : { cache: createIpcCacheClient(toPrimary) }),
     });
     // The primary's delivery loops learn of new events at once instead of at their next idle poll.

@@ -42,6 +42,8 @@ export interface ContextOptions {
   migrate?: boolean;
   /** Counters kept elsewhere (the primary process of PARAPET_HTTP_WORKERS) instead of this process. */
   cache?: Cache;
+  /** A serving process (API, worker): SQLite checkpoints run in a background thread (ADR 5). */
+  serving?: boolean;
 }
 
 export async function createContext(config: Config, options: ContextOptions = {}): Promise<Context> {
@@ -52,6 +54,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     databaseUrl: config.databaseUrl,
     schema: config.databaseSchema,
     ...(embedded ? { sqliteFile: sqliteFileIn(config.dataDir) } : {}),
+    backgroundCheckpoints: options.serving === true,
   });
   try {
     if (options.migrate !== false) await storage.migrate();

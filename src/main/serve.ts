@@ -13,7 +13,7 @@ export async function serve(out: (text: string) => void = (t) => process.stdout.
   if (config.httpWorkers > 1) {
     return isClusterWorker() ? serveWorker(config) : servePrimary(config, out);
   }
-  const ctx = await createContext(config);
+  const ctx = await createContext(config, { serving: true });
   const app = await buildApi(ctx);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

@@ -143,7 +143,7 @@ export async function startEventWorkers(ctx: Context): Promise<EventWorkers> {
 
 /** `parapet worker`: event delivery alone, for deployments that run it apart from the API servers. */
 export async function runWorker(out: (text: string) => void = (t) => process.stdout.write(t)): Promise<void> {
-  const ctx = await createContext(loadConfig());
+  const ctx = await createContext(loadConfig(), { serving: true });
   const workers = await startEventWorkers(ctx);
   // The loops' timers are unref'd; this keeps the process alive until a signal arrives.
   const alive = setInterval(() => undefined, 1 << 30);

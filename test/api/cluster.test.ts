@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { dropSchema } from '../support/harness.js';
 
 // `parapet serve` with PARAPET_HTTP_WORKERS=2, as users run it: a primary and two API processes on one port.
 const BIN = fileURLToPath(new URL('../../bin/parapet', import.meta.url));
@@ -115,12 +115,7 @@ describe('serve with PARAPET_HTTP_WORKERS=2', () => {
       await exited();
     }
     rmSync(dir, { recursive: true, force: true });
-    if (process.env.TEST_DATABASE_URL) {
-      const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-      await c.connect();
-      await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await c.end();
-    }
+    if (process.env.TEST_DATABASE_URL) await dropSchema(process.env.TEST_DATABASE_URL, schema);
   });
 
   it('prints the first-start secrets once, with the number of processes', () => {
@@ -224,12 +219,7 @@ describe('serve with PARAPET_HTTP_WORKERS=2 on a port that is taken', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
       await new Promise((r) => taken.close(r));
       rmSync(busyDir, { recursive: true, force: true });
-      if (process.env.TEST_DATABASE_URL) {
-        const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-        await c.connect();
-        await c.query(`DROP SCHEMA IF EXISTS ${busySchema} CASCADE`);
-        await c.end();
-      }
+      if (process.env.TEST_DATABASE_URL) await dropSchema(process.env.TEST_DATABASE_URL, busySchema);
     }
   });
 });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { dropSchema } from '../support/harness.js';
 import { createContext } from '../../src/main/context.js';
 import { loadConfig } from '../../src/platform/config/index.js';
 
@@ -127,12 +127,8 @@ after(async () => {
   if (child) await kill(child);
   await hook.close();
   await siem.close();
-  if (env['DATABASE_URL']) {
-    const client = new pg.Client({ connectionString: env['DATABASE_URL'] });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${env['DATABASE_SCHEMA']}" CASCADE`);
-    await client.end();
-  }
+  if (env['DATABASE_URL'] && env['DATABASE_SCHEMA'])
+    await dropSchema(env['DATABASE_URL'], env['DATABASE_SCHEMA']);
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -60,6 +60,17 @@ export interface TestServerOptions {
 
 const shared = new WeakMap<TestServer, { env: Record<string, string> }>();
 
+/** Drops a test run's PostgreSQL schema with everything in it. */
+export async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parapet-test-'));
   const id = randomBytes(6).toString('hex');
@@ -156,10 +167,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await ctx.close();
       if (!options.shareWith) {
         if (env['DATABASE_SCHEMA'] && env['DATABASE_URL']) {
-          const client = new pg.Client({ connectionString: env['DATABASE_URL'] });
-          await client.connect();
-          await client.query(`DROP SCHEMA IF EXISTS "${env['DATABASE_SCHEMA']}" CASCADE`);
-          await client.end();
+          await dropSchema(env['DATABASE_URL'], env['DATABASE_SCHEMA']);
         }
         rmSync(dataDir, { recursive: true, force: true });
       }

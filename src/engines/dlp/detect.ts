@@ -2,6 +2,7 @@ import { detectCustom } from './custom-patterns.js';
 import { canonicalType } from './entity-types.js';
 import { detectAddresses } from './detectors/address.js';
 import { detectBirthDates } from './detectors/birth-date.js';
+import { hasDigit } from './detectors/context.js';
 import { detectEmails, detectPhones } from './detectors/contact.js';
 import { detectCards, detectCvv, detectIban } from './detectors/financial.js';
 import { detectNames } from './detectors/names.js';
@@ -37,30 +38,31 @@ function strictlyInside(c: Candidate, shapes: ReadonlyArray<readonly [number, nu
   return false;
 }
 
-const HAS_DIGIT = /\d/;
 const NONE: Candidate[] = [];
 
-// Most chat messages hold no digit at all, and every detector gated on `digits` below needs an ASCII digit
-// in its match, so prose skips them outright. The merge order is kept: it breaks ties in overlap resolution.
+// Most chat messages hold no digit at all, and every detector run through `ifDigits` below needs an ASCII
+// digit in its match, so prose skips them outright. The merge order is kept: it breaks ties in overlap
+// resolution.
 function collect(text: string, options: DetectOptions): Candidate[] {
-  const digits = HAS_DIGIT.test(text);
-  const cards = digits ? detectCards(text) : NONE;
+  const digits = hasDigit(text);
+  const ifDigits = (detect: (t: string) => Candidate[]) => (digits ? detect(text) : NONE);
+  const cards = ifDigits(detectCards);
   const found = [
     ...detectSecrets(text),
     ...detectEmails(text),
-    ...(digits ? detectIban(text) : NONE),
+    ...ifDigits(detectIban),
     ...cards,
-    ...(digits ? detectCvv(text, cards) : NONE),
-    ...(digits ? detectAvs(text) : NONE),
-    ...(digits ? detectNir(text) : NONE),
-    ...(digits ? detectSsn(text) : NONE),
-    ...(digits ? detectNino(text) : NONE),
+    ...ifDigits((t) => detectCvv(t, cards)),
+    ...ifDigits(detectAvs),
+    ...ifDigits(detectNir),
+    ...ifDigits(detectSsn),
+    ...ifDigits(detectNino),
     ...detectCodiceFiscale(text),
-    ...(digits ? detectSteuerId(text) : NONE),
-    ...(digits ? detectPhones(text) : NONE),
-    ...(digits ? detectDocuments(text) : NONE),
-    ...(digits ? detectBirthDates(text) : NONE),
-    ...(digits ? detectAddresses(text) : NONE),
+    ...ifDigits(detectSteuerId),
+    ...ifDigits(detectPhones),
+    ...ifDigits(detectDocuments),
+    ...ifDigits(detectBirthDates),
+    ...ifDigits(detectAddresses),
     ...detectNames(text),
     ...(options.customPatterns ? detectCustom(text, options.customPatterns) : []),
   ];

@@ -29,7 +29,9 @@ export function createDlpRepo(db: Db) {
     // and compiling them than SQLite spends running them.
     async insertSession(row: SessionRow): Promise<void> {
       await sql`insert into dlp_sessions (id, org_id, key_sealed, created_at, expires_at)
-        values (${row.id}, ${row.org_id}, ${row.key_sealed}, ${row.created_at}, ${row.expires_at})`.execute(db);
+        values (${row.id}, ${row.org_id}, ${row.key_sealed}, ${row.created_at}, ${row.expires_at})`.execute(
+        db,
+      );
     },
     async extendSession(orgId: string, id: string, expiresAt: string): Promise<void> {
       await db
@@ -55,6 +57,12 @@ export function createDlpRepo(db: Db) {
       // The same value always derives the same token, so a concurrent writer's row is the same mapping.
       await sql`insert into dlp_tokens (session_id, org_id, token, type, value_sealed, created_at)
         values ${sql.join(values)} on conflict (session_id, token) do nothing`.execute(db);
+    },
+    /** Deletes sessions of the organization together with their tokens (the sealed originals). */
+    async deleteSessions(orgId: string, ids: string[]): Promise<void> {
+      if (ids.length === 0) return;
+      await db.deleteFrom('dlp_tokens').where('org_id', '=', orgId).where('session_id', 'in', ids).execute();
+      await db.deleteFrom('dlp_sessions').where('org_id', '=', orgId).where('id', 'in', ids).execute();
     },
     async deleteExpired(now: string, limit: number): Promise<number> {
       const ids = (

@@ -32,6 +32,19 @@ export interface TokenizeOutcome {
   session: VaultSession;
 }
 
+/** One text of a request (a message, a tool-call argument) and, when already run, what detection found in it. */
+export interface TextPart {
+  text: string;
+  entities?: Entity[];
+}
+
+export interface TokenizeOptions {
+  sessionId?: string;
+  settings?: DlpSettings;
+  /** Runs inside the vault's transaction, for events that must commit with the mappings. */
+  within?: (trx: Db, outcome: { entities: Entity[]; tokenized: string; sessionId: string }) => Promise<void>;
+}
+
 const CACHE_LIMIT = 2_000;
 /** How stale a cached session may be before this process checks it still exists (erased elsewhere). */
 export const REVALIDATE_MS = 2_000;
@@ -160,83 +173,92 @@ export function createVault(deps: {
     return loaded;
   }
 
+  /**
+   * Tokenizes the parts of one request into a new or existing session (a value gets the same token in
+   * every part) and stores the new mappings in one transaction. `within` sees the parts' tokenized texts
+   * joined by newlines.
+   */
+  async function tokenizeParts(
+    orgId: string,
+    parts: TextPart[],
+    opts: TokenizeOptions = {},
+  ): Promise<Omit<TokenizeOutcome, 'tokenized'> & { tokenized: string[] }> {
+    const settings = opts.settings ?? {};
+    const ttlMs = (settings.sessionTtlHours ?? DEFAULT_SESSION_TTL_HOURS) * 3600_000;
+    const now = clock.now();
+    const expiresAt = new Date(now.getTime() + ttlMs).toISOString();
+    let s: VaultSession;
+    let isNewSession = false;
+    if (opts.sessionId) s = await session(orgId, opts.sessionId);
+    else {
+      isNewSession = true;
+      s = { id: newId('sess'), orgId, key: secureRandomBytes(32), map: createTokenMap(), expiresAt };
+    }
+    // Work on a copy so a failed write leaves the cached session as the database has it.
+    const map = createTokenMap(
+      [...s.map.byToken.entries()].map(([token, e]) => ({ token, type: e.type, value: e.value })),
+    );
+    const results = parts.map((p) =>
+      tokenizeEntities(p.text, p.entities ?? detectEntities(p.text, detectOptionsOf(settings)), map, s.key),
+    );
+    const tokens = results.flatMap((r) => r.tokens);
+    const entities = results.flatMap((r) => r.entities);
+    const tokenized = results.map((r) => r.tokenized);
+    const newTokens = new Map(tokens.filter((t) => t.isNew).map((t) => [t.token, t]));
+    const rows = [...newTokens.values()].map((t) => ({
+      token: t.token,
+      type: map.byToken.get(t.token)?.type ?? t.type,
+      value_sealed: sealer.seal(map.byToken.get(t.token)?.value ?? '', aad(orgId, s.id)),
+    }));
+    await commit.run(async (trx) => {
+      const r = createDlpRepo(trx);
+      if (isNewSession) {
+        await r.insertSession({
+          id: s.id,
+          org_id: orgId,
+          key_sealed: sealer.seal(Buffer.from(s.key).toString('base64'), aad(orgId, s.id)),
+          created_at: now.toISOString(),
+          expires_at: expiresAt,
+        });
+      } else await r.extendSession(orgId, s.id, expiresAt);
+      await r.insertTokens(orgId, s.id, rows, now.toISOString());
+      if (opts.within) await opts.within(trx, { entities, tokenized: tokenized.join('\n'), sessionId: s.id });
+    });
+    if (shared && !isNewSession) await shared.del(sharedKey(s.id)).catch(() => {});
+    const stored = remember({ ...s, map, expiresAt });
+    return {
+      sessionId: s.id,
+      tokenized,
+      tokens: tokens.map((t) => ({ token: t.token, type: t.type, domain: t.domain })),
+      entities,
+      session: stored,
+    };
+  }
+
   return {
     session,
 
     /**
-     * Drops a session the caller has just deleted from the database: from this process's cache, and in
-     * Redis a tombstone replaces the shared copy (a failure to write it is thrown, not ignored: a stale
-     * copy would let other processes rehydrate erased data). Other processes' caches notice within
-     * REVALIDATE_MS.
+     * Erases a session with its sealed originals, in one transaction with `within` (the caller's rows that
+     * refer to it), then drops it from this process's cache and leaves a tombstone in Redis in place of
+     * the shared copy. Writing the tombstone is not allowed to fail quietly: a stale copy would let other
+     * processes rehydrate erased data. Other processes' caches notice within REVALIDATE_MS.
      */
-    async forget(id: string): Promise<void> {
+    async erase(orgId: string, id: string, within?: (trx: Db) => Promise<void>): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await within?.(trx);
+        await createDlpRepo(trx).deleteSessions(orgId, [id]);
+      });
       evict(id);
       if (shared) await shared.set(sharedKey(id), ERASED, SHARED_TTL_MS);
     },
 
-    /** Tokenizes text into a new or existing session and stores the new mappings in one transaction. */
-    async tokenize(
-      orgId: string,
-      text: string,
-      opts: {
-        sessionId?: string;
-        settings?: DlpSettings;
-        /** What detection found in `text`, when the caller has already run it with the same settings. */
-        entities?: Entity[];
-        /** Runs inside the vault's transaction, for events that must commit with the mappings. */
-        within?: (
-          trx: Db,
-          outcome: { entities: Entity[]; tokenized: string; sessionId: string },
-        ) => Promise<void>;
-      } = {},
-    ): Promise<TokenizeOutcome> {
-      const settings = opts.settings ?? {};
-      const ttlMs = (settings.sessionTtlHours ?? DEFAULT_SESSION_TTL_HOURS) * 3600_000;
-      const now = clock.now();
-      const expiresAt = new Date(now.getTime() + ttlMs).toISOString();
-      let s: VaultSession;
-      let isNewSession = false;
-      if (opts.sessionId) s = await session(orgId, opts.sessionId);
-      else {
-        isNewSession = true;
-        s = { id: newId('sess'), orgId, key: secureRandomBytes(32), map: createTokenMap(), expiresAt };
-      }
-      // Work on a copy so a failed write leaves the cached session as the database has it.
-      const map = createTokenMap(
-        [...s.map.byToken.entries()].map(([token, e]) => ({ token, type: e.type, value: e.value })),
-      );
-      const entities = opts.entities ?? detectEntities(text, detectOptionsOf(settings));
-      const result = tokenizeEntities(text, entities, map, s.key);
-      const newTokens = new Map(result.tokens.filter((t) => t.isNew).map((t) => [t.token, t]));
-      const rows = [...newTokens.values()].map((t) => ({
-        token: t.token,
-        type: map.byToken.get(t.token)?.type ?? t.type,
-        value_sealed: sealer.seal(map.byToken.get(t.token)?.value ?? '', aad(orgId, s.id)),
-      }));
-      await commit.run(async (trx) => {
-        const r = createDlpRepo(trx);
-        if (isNewSession) {
-          await r.insertSession({
-            id: s.id,
-            org_id: orgId,
-            key_sealed: sealer.seal(Buffer.from(s.key).toString('base64'), aad(orgId, s.id)),
-            created_at: now.toISOString(),
-            expires_at: expiresAt,
-          });
-        } else await r.extendSession(orgId, s.id, expiresAt);
-        await r.insertTokens(orgId, s.id, rows, now.toISOString());
-        if (opts.within)
-          await opts.within(trx, { entities: result.entities, tokenized: result.tokenized, sessionId: s.id });
-      });
-      if (shared && !isNewSession) await shared.del(sharedKey(s.id)).catch(() => {});
-      const stored = remember({ ...s, map, expiresAt });
-      return {
-        sessionId: s.id,
-        tokenized: result.tokenized,
-        tokens: result.tokens.map((t) => ({ token: t.token, type: t.type, domain: t.domain })),
-        entities: result.entities,
-        session: stored,
-      };
+    tokenizeParts,
+
+    /** One text: tokenizeParts with a single part. */
+    async tokenize(orgId: string, text: string, opts: TokenizeOptions = {}): Promise<TokenizeOutcome> {
+      const out = await tokenizeParts(orgId, [{ text }], opts);
+      return { ...out, tokenized: out.tokenized[0] ?? '' };
     },
 
     async rehydrate(orgId: string, sessionId: string, text: string, opts: { json?: boolean } = {}) {

@@ -23,6 +23,7 @@ import { detectionEventData, detectionSettingsOf } from './detection-events.js';
 import { CHAT_PATH } from './force.service.js';
 import { createGatewayRepo } from './gateway.repo.js';
 import { rehydrate } from '../../engines/dlp/index.js';
+import { CONVERSATION_ID_PATTERN } from './history.schemas.js';
 import { dlpEventHooks, tokenizeFields } from './protect.js';
 import type { ProviderKeysService } from './provider-keys.service.js';
 import type { TextField } from './text-fields.js';
@@ -30,7 +31,7 @@ import type { UsageRecorder } from './usage.recorder.js';
 
 /** Turns kept in a conversation; older ones drop out of the prompt. */
 export const MAX_HISTORY_MESSAGES = 40;
-const CONVERSATION_ID = /^conv_[0-9A-Za-z]{22}$/;
+const CONVERSATION_ID = new RegExp(CONVERSATION_ID_PATTERN);
 
 export type GatewayPublish = (
   db: Db,

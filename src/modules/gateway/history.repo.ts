@@ -112,37 +112,19 @@ export function createHistoryRepo(db: Db, dialect: DialectName) {
         .executeTakeFirst();
     },
 
-    /**
-     * Deletes the conversation, its vault session and the session's tokens together, so the transcript and
-     * the originals its tokens stand for disappear at once. Each conversation has a session of its own (the
-     * chat opens one per new conversation). Answers the session id, or undefined when there was nothing.
-     */
-    async deleteConversation(orgId: string, id: string): Promise<string | undefined> {
-      return db.transaction().execute(async (trx) => {
-        const row = await trx
-          .selectFrom('gateway_conversations')
-          .select('vault_session_id')
-          .where('org_id', '=', orgId)
-          .where('id', '=', id)
-          .executeTakeFirst();
-        if (!row) return undefined;
-        await trx
-          .deleteFrom('dlp_tokens')
-          .where('org_id', '=', orgId)
-          .where('session_id', '=', row.vault_session_id)
-          .execute();
-        await trx
-          .deleteFrom('dlp_sessions')
-          .where('org_id', '=', orgId)
-          .where('id', '=', row.vault_session_id)
-          .execute();
-        await trx
-          .deleteFrom('gateway_conversations')
-          .where('org_id', '=', orgId)
-          .where('id', '=', id)
-          .execute();
-        return row.vault_session_id;
-      });
+    /** The vault session of a conversation, expired or not; undefined when there is no such conversation. */
+    async sessionOf(orgId: string, id: string): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('gateway_conversations')
+        .select('vault_session_id')
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row?.vault_session_id;
+    },
+
+    async deleteConversation(orgId: string, id: string): Promise<void> {
+      await db.deleteFrom('gateway_conversations').where('org_id', '=', orgId).where('id', '=', id).execute();
     },
 
     /** Conversations whose vault session is gone (purged on expiry); they could never be continued. */

@@ -57,12 +57,17 @@ export function createGatewayHistory(deps: HistoryDeps) {
       };
     },
 
-    /** Erases the conversation and its vault session; an expired conversation can still be erased. */
+    /**
+     * Erases the conversation together with its vault session (each conversation has a session of its own)
+     * in one transaction, so the transcript and the originals its tokens stand for disappear at once. An
+     * expired conversation can still be erased.
+     */
     async remove(orgId: string, id: string): Promise<void> {
-      const sessionId = await repo.deleteConversation(orgId, id);
+      const sessionId = await repo.sessionOf(orgId, id);
       if (sessionId === undefined) throw notFoundConversation();
-      // This process and the shared Redis copy forget it now; other processes within the vault's revalidation.
-      await deps.vault.forget(sessionId);
+      await deps.vault.erase(orgId, sessionId, (trx) =>
+        createHistoryRepo(trx, deps.storage.dialect).deleteConversation(orgId, id),
+      );
     },
 
     async usage(orgId: string, query: { from?: string; to?: string }) {

@@ -9,16 +9,19 @@ import type { TextField } from './text-fields.js';
 function fakeVault() {
   const calls: Entity[][] = [];
   const vault = {
-    async tokenize(_orgId: string, text: string, opts: { entities?: Entity[] }) {
-      const entities = opts.entities ?? [];
+    async tokenizeParts(_orgId: string, parts: Array<{ text: string; entities?: Entity[] }>) {
+      const entities = parts.flatMap((p) => p.entities ?? []);
       calls.push(entities);
-      let out = text;
-      for (const e of [...entities].sort((a, b) => b.start - a.start)) {
-        out = `${out.slice(0, e.start)}[${e.type}]${out.slice(e.end)}`;
-      }
+      const tokenized = parts.map((p) => {
+        let out = p.text;
+        for (const e of [...(p.entities ?? [])].sort((a, b) => b.start - a.start)) {
+          out = `${out.slice(0, e.start)}[${e.type}]${out.slice(e.end)}`;
+        }
+        return out;
+      });
       return {
         sessionId: 's',
-        tokenized: out,
+        tokenized,
         entities,
         tokens: entities.map((e) => e.type),
         session: { id: 's', orgId: 'o', key: new Uint8Array(32), map: new Map(), expiresAt: '' },

@@ -17,11 +17,6 @@ import {
 } from '../dlp/index.js';
 import type { TextField } from './text-fields.js';
 
-// Joins a request's fields so the vault runs (and writes) once per request. Newlines and an invisible
-// separator around it keep any detector from matching across two fields; a field that contains it
-// makes the split fail, and those requests fall back to one vault call per field.
-const SEPARATOR = '\n\u2063\u2063\u2063\n';
-
 const FOUND_CACHE_LIMIT = 5_000;
 const CACHEABLE_CHARS = 64 * 1024;
 type Span = Omit<Entity, 'value'>;
@@ -177,59 +172,36 @@ export async function tokenizeFields(
     return { session: null, entities: [], tokenCount: 0, tokenizedFields: [] };
   }
   const within = opts.hooks?.within;
-  const run = (text: string, entities: Entity[], sessionId: string | undefined, publish = true) =>
-    vault.tokenize(orgId, text, {
-      ...(sessionId ? { sessionId } : {}),
+  // Only fields where detection found something go to the vault, with what was found in each: one vault
+  // call and one transaction for the whole request.
+  const targets = fields
+    .map((field, i) => ({ field, entities: perField[i] ?? [] }))
+    .filter((t) => t.entities.length > 0);
+  const outcome = await vault.tokenizeParts(
+    orgId,
+    targets.map((t) => ({ text: t.field.text, entities: t.entities })),
+    {
+      ...(opts.sessionId ? { sessionId: opts.sessionId } : {}),
       settings,
-      entities,
-      ...(within && publish
+      ...(within
         ? {
             within: async (trx: Db, o: { entities: Entity[]; tokenized: string; sessionId: string }) => {
               if (o.entities.length > 0) await within(trx, o.entities, o.tokenized, o.sessionId);
             },
           }
         : {}),
-    });
-
-  // Only fields where detection found something go to the vault, with what was found in each, shifted to
-  // its place in the joined text.
-  const targets = fields
-    .map((field, i) => ({ field, entities: perField[i] ?? [] }))
-    .filter((t) => found.length === 0 || t.entities.length > 0);
-  const joinedEntities: Entity[] = [];
-  let offset = 0;
-  for (const t of targets) {
-    for (const e of t.entities) joinedEntities.push({ ...e, start: e.start + offset, end: e.end + offset });
-    offset += t.field.text.length + SEPARATOR.length;
-  }
-  const joined = targets.map((t) => t.field.text).join(SEPARATOR);
-  const outcome = await run(joined, joinedEntities, opts.sessionId);
-  const parts = outcome.tokenized.split(SEPARATOR);
+    },
+  );
   const tokenizedFields: string[] = [];
-  if (parts.length === targets.length) {
-    targets.forEach(({ field }, i) => {
-      const next = parts[i] ?? field.text;
-      if (next !== field.text) tokenizedFields.push(field.name);
-      field.set(next);
-    });
-    return {
-      session: outcome.session,
-      entities: outcome.entities,
-      tokenCount: outcome.tokens.length,
-      tokenizedFields,
-    };
-  }
-  // Rare: a field contained the separator. Tokenize field by field into the same session.
-  let session = outcome.session;
-  let tokenCount = 0;
-  const entities: Entity[] = [];
-  for (const { field, entities: own } of targets) {
-    const o = await run(field.text, own, session.id, false);
-    session = o.session;
-    tokenCount += o.tokens.length;
-    entities.push(...o.entities);
-    if (o.tokenized !== field.text) tokenizedFields.push(field.name);
-    field.set(o.tokenized);
-  }
-  return { session, entities, tokenCount, tokenizedFields };
+  targets.forEach(({ field }, i) => {
+    const next = outcome.tokenized[i] ?? field.text;
+    if (next !== field.text) tokenizedFields.push(field.name);
+    field.set(next);
+  });
+  return {
+    session: outcome.session,
+    entities: outcome.entities,
+    tokenCount: outcome.tokens.length,
+    tokenizedFields,
+  };
 }

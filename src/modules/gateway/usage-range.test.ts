@@ -65,6 +65,9 @@ describe('usageRange', () => {
       '2027-01-01T00:00:00.000Z',
     ]);
     refuses({ from: '2025-01-01' }, /'to' \(2027-01-01T00:00:00.000Z, by default\) must not be longer/);
-    refuses({ from: '2027-02-01' }, /'from' \(2027-02-01T00:00:00.000Z\) must not be later than 'to' \(2027-01-01T00:00:00.000Z, by default\)/);
+    refuses(
+      { from: '2027-02-01' },
+      /'from' \(2027-02-01T00:00:00.000Z\) must not be later than 'to' \(2027-01-01T00:00:00.000Z, by default\)/,
+    );
   });
 });

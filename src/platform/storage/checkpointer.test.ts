@@ -19,7 +19,7 @@ describe('WAL checkpoints in a background thread (SQLite file)', () => {
   it('copies committed pages into the database file without any commit checkpointing itself', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'parapet-wal-'));
     const file = join(dir, 'parapet.db');
-    const storage = await openStorage({ sqliteFile: file });
+    const storage = await openStorage({ sqliteFile: file, backgroundCheckpoints: true });
     try {
       await sql`create table filler (id integer primary key, body text not null)`.execute(storage.db);
       const body = 'x'.repeat(3_000);
@@ -42,15 +42,33 @@ describe('WAL checkpoints in a background thread (SQLite file)', () => {
     }
   });
 
+  it('leaves SQLite checkpointing in commits when not asked for the thread (CLI commands)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'parapet-wal-'));
+    const file = join(dir, 'parapet.db');
+    const storage = await openStorage({ sqliteFile: file });
+    try {
+      await sql`create table filler (id integer primary key, body text not null)`.execute(storage.db);
+      const body = 'x'.repeat(3_000);
+      for (let i = 0; i < 2_000; i++) {
+        await sql`insert into filler (body) values (${body})`.execute(storage.db);
+      }
+      // Commits past 1,000 WAL pages checkpoint at once: pages are already in the file, no waiting.
+      assert.ok(statSync(file).size >= 3 * 1024 * 1024, `database file is ${statSync(file).size} bytes`);
+    } finally {
+      await storage.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('stops with the storage, and the file opens again with every row', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'parapet-wal-'));
     const file = join(dir, 'parapet.db');
     try {
-      const first = await openStorage({ sqliteFile: file });
+      const first = await openStorage({ sqliteFile: file, backgroundCheckpoints: true });
       await sql`create table kept (v text)`.execute(first.db);
       await sql`insert into kept (v) values ('one')`.execute(first.db);
       await first.close();
-      const second = await openStorage({ sqliteFile: file });
+      const second = await openStorage({ sqliteFile: file, backgroundCheckpoints: true });
       const rows = await sql<{ v: string }>`select v from kept`.execute(second.db);
       await second.close();
       assert.deepEqual(rows.rows, [{ v: 'one' }]);

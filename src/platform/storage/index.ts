@@ -27,6 +27,11 @@ export interface StorageOptions {
   databaseUrl?: string | undefined;
   schema?: string;
   sqliteFile?: string;
+  /**
+   * SQLite file: WAL checkpoints in a background thread instead of in commits. For the processes that
+   * serve (API, worker); a CLI command that runs a few statements is better off without the thread.
+   */
+  backgroundCheckpoints?: boolean;
 }
 
 export interface Storage {
@@ -82,7 +87,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    if (file !== ':memory:') {
+    if (options.backgroundCheckpoints && file !== ':memory:') {
       sqlite.pragma('wal_autocheckpoint = 0');
       checkpointer = startCheckpointer(file, {
         // Without the thread the WAL would grow without bound: SQLite checkpoints in commits again.

@@ -22,6 +22,13 @@ export function wordHint(words: string): (text: string) => boolean {
   return (text) => re.test(text) || FOLDED_ONLY_UNDER_IU.test(text);
 }
 
+const DIGIT = /\d/;
+
+/** Whether the text holds an ASCII digit: the cheapest gate in front of the number-shaped detectors. */
+export function hasDigit(text: string): boolean {
+  return DIGIT.test(text);
+}
+
 export function isWordChar(ch: string | undefined): boolean {
   return ch !== undefined && /[\p{L}\p{N}_]/u.test(ch);
 }

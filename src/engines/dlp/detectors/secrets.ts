@@ -1,5 +1,5 @@
 import type { Candidate } from '../types.js';
-import { candidate, wordHint } from './context.js';
+import { candidate, hasDigit, wordHint } from './context.js';
 
 // Prefix-anchored key shapes: the prefix makes them nearly free of false positives. Each comes with a literal
 // that all its matches contain (or null), so that a message without it is not scanned for that shape.
@@ -39,8 +39,6 @@ const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]{1,15}:\/\/[^\s:/@]{1,64}:([^\s@/]{3,
 const PLACEHOLDER =
   /^(?:x+|\*+|\.+|<.*>|\{.*\}|\$\{.*\}|your|changeme|example|placeholder|redacted|secret|password|null|none|undefined|required|incorrect|wrong|expired|reset|oublié|vergessen)/i;
 
-const HAS_DIGIT = /\d/;
-
 function entropy(s: string): number {
   const counts = new Map<string, number>();
   for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
@@ -67,7 +65,7 @@ export function detectSecrets(text: string): Candidate[] {
     }
   }
   // An accepted key holds a digit; prose without one has nothing to find here.
-  const assignments = HAS_DIGIT.test(text) ? text.matchAll(SECRET_ASSIGN) : [];
+  const assignments = hasDigit(text) ? text.matchAll(SECRET_ASSIGN) : [];
   for (const m of assignments) {
     const value = trimPunctuation(m[1]!);
     // Hashes and commit ids are shared freely; a key also mixes character classes.

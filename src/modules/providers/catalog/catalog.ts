@@ -39,7 +39,7 @@ export const TIER_RANK: Record<ModelTier, number> = { offline: 0, economy: 1, st
  */
 export function findModel(name: string, available?: readonly ProviderId[]): ModelInfo | undefined {
   if (available === undefined) return BY_KEY.get(name) ?? BY_ID.get(name);
-  const allowed = (m: ModelInfo) => available === undefined || available.includes(m.provider);
+  const allowed = (m: ModelInfo) => available.includes(m.provider);
   return MODELS.find((m) => m.key === name && allowed(m)) ?? MODELS.find((m) => m.id === name && allowed(m));
 }
 
