@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
  */
 export interface BenchServer {
   url: string;
+  pid: number | undefined;
   al: string;
   sw: string;
   stop(): Promise<void>;
@@ -52,6 +53,7 @@ export async function startBenchServer(
   if (!al || !sw) throw new Error(`no bootstrap keys in the output:\n${out}`);
   return {
     url,
+    pid: child.pid,
     al,
     sw,
     async stop() {

@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { systemClock } from '../../platform/clock/index.js';
+import { openStorage, type Storage } from '../../platform/storage/index.js';
+import { createUsageRecorder, type UsageRecord } from './usage.recorder.js';
+
+const record = (model: string): UsageRecord => ({
+  orgId: 'org_usage',
+  endpoint: 'proxy',
+  provider: 'openai',
+  model,
+  promptTokens: 10,
+  completionTokens: 5,
+  cost: 0,
+  source: 'provider',
+  outcome: 'ok',
+});
+
+describe('usage recorder', () => {
+  let storage: Storage;
+  let dir: string;
+  const count = async () =>
+    Number(
+      (await sql<{ n: number }>`select count(*) as n from gateway_usage`.execute(storage.db)).rows[0]?.n,
+    );
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'parapet-usage-'));
+    storage = await openStorage({ sqliteFile: join(dir, 'usage.db') });
+    await storage.migrate();
+  });
+  after(async () => {
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes a large backlog in several chunks, every row once', async () => {
+    const usage = createUsageRecorder({ db: storage.db, clock: systemClock });
+    for (let i = 0; i < 1_234; i++) usage.record(record('openai/gpt-4o-mini'));
+    await usage.close();
+    assert.equal(await count(), 1_234);
+  });
+
+  it('after a failure part-way through a flush, writes the rest later without repeating what was written', async () => {
+    await sql`delete from gateway_usage`.execute(storage.db);
+    // A database that refuses one row: the chunk holding it fails, the chunk before it is already stored.
+    await sql`create trigger refuse_usage before insert on gateway_usage when new.model = 'refused'
+      begin select raise(abort, 'refused for the test'); end`.execute(storage.db);
+    const usage = createUsageRecorder({ db: storage.db, clock: systemClock });
+    for (let i = 0; i < 150; i++) usage.record(record(i === 120 ? 'refused' : 'openai/gpt-4o-mini'));
+    await usage.flush();
+    const afterFailure = await count();
+    assert.ok(afterFailure > 0 && afterFailure < 150, `a first chunk is stored (${afterFailure} rows)`);
+
+    await sql`drop trigger refuse_usage`.execute(storage.db);
+    await usage.close();
+    assert.equal(await count(), 150);
+  });
+});
