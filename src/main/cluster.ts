@@ -179,9 +179,9 @@ export async function serveWorker(config: Config): Promise<void> {
       serving: true,
       ...(config.redisUrl ? {} : { cache: createIpcCacheClient(toPrimary) }),
     });
-    // The primary's delivery loops learn of new events at once instead of at their next idle poll.
+    // The primary's delivery loops learn of queued deliveries at once instead of at their next idle poll.
     let wakePending = false;
-    ctx.events.onPublished(() => {
+    ctx.events.onQueued(() => {
       if (wakePending) return;
       wakePending = true;
       setImmediate(() => {

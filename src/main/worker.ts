@@ -121,7 +121,7 @@ export function createEventWorkers(ctx: Context, outbound?: Outbound): EventWork
         await d.dispatcher.releaseAllLeases();
         await d.forwarder.releaseAllLeases();
       }
-      unsubscribe = ctx.events.onPublished(kick);
+      unsubscribe = ctx.events.onQueued(kick);
       hooks.start();
       siem.start();
     },

@@ -172,6 +172,28 @@ describe('webhook delivery', () => {
     }
   });
 
+  it('wakes the delivery workers only for events that queued a delivery', async () => {
+    const woken: string[] = [];
+    const stop = t.ctx.events.onQueued((_org, ev) => woken.push(ev.type));
+    const secret = newSecret();
+    const fake = await startWebhookFake(secret);
+    try {
+      // No subscriber yet: the event is stored, nobody is woken (a tokenizing request publishes one each).
+      assert.ok(await publish('dlp.violation', { count: 1 }));
+      assert.deepEqual(woken, []);
+      await hookTo(fake, secret, ['api_key.created']);
+      // A subscriber to other types only: still nothing queued.
+      assert.ok(await publish('dlp.violation', { count: 1 }));
+      assert.deepEqual(woken, []);
+      assert.ok(await publish('api_key.created', { keyId: 'key_2', kind: 'al' }));
+      assert.deepEqual(woken, ['api_key.created']);
+      assert.equal((await workers.runDue()).webhooks, 1);
+    } finally {
+      stop();
+      await fake.close();
+    }
+  });
+
   it('retries at 0 s, 1 s, 5 s, 30 s, 2 min, then fails with nextRetryAt null; recover sends it again', async () => {
     const secret = newSecret();
     const fake = await startWebhookFake(secret);

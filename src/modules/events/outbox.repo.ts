@@ -27,20 +27,16 @@ export function createOutboxRepo(db: Db) {
       ev: StoredEvent,
       webhookFilter: (events: string[]) => boolean,
     ): Promise<number> {
-      // One round trip for both kinds of subscriber: this runs inside every producer's transaction.
-      const subs = await db
-        .selectFrom('webhooks')
-        .select(['id', 'events', sql<string>`'webhook'`.as('kind')])
-        .where('org_id', '=', orgId)
-        .where('enabled', '=', 1)
-        .unionAll(
-          db
-            .selectFrom('siem_integrations')
-            .select(['id', sql<string>`''`.as('events'), sql<string>`'siem'`.as('kind')])
-            .where('org_id', '=', orgId)
-            .where('enabled', '=', 1),
+      // One round trip for both kinds of subscriber, and SQL rather than the builder: this runs inside
+      // every producer's transaction, once per tokenizing request (see dlp.repo.ts).
+      const subs = (
+        await sql<{ id: string; events: string; kind: 'webhook' | 'siem' }>`
+          select id, events, 'webhook' as kind from webhooks where org_id = ${orgId} and enabled = 1
+          union all
+          select id, '' as events, 'siem' as kind from siem_integrations where org_id = ${orgId} and enabled = 1`.execute(
+          db,
         )
-        .execute();
+      ).rows;
       const hooks = subs.filter((r) => r.kind === 'webhook');
       const siems = subs.filter((r) => r.kind === 'siem');
       const wanted = hooks.filter((h) => webhookFilter(JSON.parse(h.events) as string[]));
