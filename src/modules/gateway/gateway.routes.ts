@@ -180,7 +180,7 @@ export function gatewayRoutes(gw: Gateway) {
               ...svc,
               'server-timing': `app;dur=${ms(elapsedMs(request))}, dlp;dur=${ms(call.dlpMs)}, upstream;dur=${ms(opened.upstreamMs)}`,
             },
-            { trailers: ['x-svc-rehydrated-count'] },
+            { trailers: ['x-svc-rehydrated-count'], flushHeaders: false },
           );
           try {
             const restored = await gw.proxy.pump(call, opened.stream, sink);

@@ -16,15 +16,24 @@ export interface SseSink {
 }
 
 /**
- * Takes over the raw response for Server-Sent Events: headers out at once (with those Fastify already set,
- * such as the rate-limit headers), a comment every keepAliveMs while nothing else is sent so idle-timeout
+ * Takes over the raw response for Server-Sent Events: headers out at once unless told otherwise (with those
+ * Fastify already set, such as the rate-limit headers), a comment every keepAliveMs while nothing else is sent so idle-timeout
  * proxies keep the stream open, and writes that wait for 'drain' so a slow reader holds the upstream back
  * instead of filling memory.
  */
 export function openSse(
   raw: ServerResponse,
   headers: Record<string, string | number | string[] | undefined>,
-  options: { keepAliveMs?: number; trailers?: string[] } = {},
+  options: {
+    keepAliveMs?: number;
+    trailers?: string[];
+    /**
+     * False when the first event follows at once (the provider proxy opens the upstream before the
+     * response): the headers then leave in the same write as that event, one system call and one wake-up
+     * of the client fewer before its first token. Left true where the first event may take a while.
+     */
+    flushHeaders?: boolean;
+  } = {},
 ): SseSink {
   const gone = new AbortEmitter();
   let closed = false;
@@ -44,7 +53,7 @@ export function openSse(
     connection: 'keep-alive',
     ...(options.trailers?.length ? { trailer: options.trailers.join(', ') } : {}),
   });
-  raw.flushHeaders();
+  if (options.flushHeaders !== false) raw.flushHeaders();
 
   const onClose = () => {
     if (!raw.writableFinished) gone.abort();
