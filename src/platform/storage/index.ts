@@ -1,18 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import {
-  Kysely,
-  type Migration,
-  type MigrationProvider,
-  Migrator,
-  PostgresDialect,
-  SqliteDialect,
-  sql,
-} from 'kysely';
+import { Kysely, type Migration, type MigrationProvider, Migrator, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { MIGRATIONS } from './migrations/index.js';
+import { SchemaScopedPostgresDialect } from './schema-scoped-dialect.js';
 import type { Database } from './tables.js';
 
 export type { Database } from './tables.js';
@@ -78,7 +71,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       // The schema name was validated as a plain lower-case identifier, so it needs no quoting here.
       options: schema === 'public' ? undefined : `-c search_path=${schema}`,
     });
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema) });
   } else {
     dialect = 'sqlite';
     const file = options.sqliteFile ?? ':memory:';
