@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { systemClock } from '../../platform/clock/index.js';
-import { openStorage, type Storage } from '../../platform/storage/index.js';
+import { type Db, openStorage, type Storage } from '../../platform/storage/index.js';
 import { createUsageRecorder, type UsageRecord } from './usage.recorder.js';
 
 const record = (model: string): UsageRecord => ({
@@ -59,5 +59,33 @@ describe('usage recorder', () => {
     await sql`drop trigger refuse_usage`.execute(storage.db);
     await usage.close();
     assert.equal(await count(), 150);
+  });
+
+  it('close() writes rows recorded while an earlier flush was still running', async () => {
+    await sql`delete from gateway_usage`.execute(storage.db);
+    // Each insert waits a little before it runs, as it would over a network: a flush stays in flight.
+    const slow = new Proxy(storage.db, {
+      get(target, prop, receiver) {
+        if (prop !== 'insertInto') return Reflect.get(target, prop, receiver);
+        return (table: 'gateway_usage') => ({
+          values: (rows: never) => ({
+            execute: async () => {
+              await new Promise((r) => setTimeout(r, 30));
+              return target.insertInto(table).values(rows).execute();
+            },
+          }),
+        });
+      },
+    }) as Db;
+    const usage = createUsageRecorder({ db: slow, clock: systemClock });
+    for (let i = 0; i < 250; i++) usage.record(record('openai/gpt-4o-mini'));
+    const first = usage.flush();
+    for (let i = 0; i < 40; i++) usage.record(record('openai/gpt-4o-mini'));
+    // A periodic flush and the shutdown both arrive while the first one is writing.
+    const periodic = usage.flush();
+    for (let i = 0; i < 10; i++) usage.record(record('openai/gpt-4o-mini'));
+    await usage.close();
+    assert.equal(await count(), 300);
+    await Promise.all([first, periodic]);
   });
 });

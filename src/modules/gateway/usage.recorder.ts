@@ -36,7 +36,9 @@ export function createUsageRecorder(deps: { db: Db; clock: Clock }) {
   let flushing: Promise<void> | null = null;
 
   async function flush(): Promise<void> {
-    if (flushing) await flushing;
+    // A loop, not one wait: another caller woken by the same flush may have started the next one, and
+    // returning before it ends would let close() finish with rows still unwritten.
+    while (flushing) await flushing;
     if (pending.length === 0) return;
     const batch = pending;
     pending = [];

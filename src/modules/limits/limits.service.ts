@@ -58,7 +58,10 @@ export function createLimitsService(deps: { db: Db; cache: Cache; clock: Clock; 
   let flushing: Promise<void> | null = null;
 
   async function flush(): Promise<void> {
-    if (flushing) return flushing;
+    // Wait for the flush in flight, then write what came in since: returning the one in flight let close()
+    // finish, and usage() read, without the counts recorded meanwhile.
+    while (flushing) await flushing;
+    if (pending.size === 0) return;
     const batch = [...pending.values()];
     pending.clear();
     flushing = (async () => {
