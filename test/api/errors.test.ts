@@ -49,6 +49,12 @@ describe('the error body everywhere', () => {
     assert.match(res.body.message, /kind/);
   });
 
+  it('a body that is not an object: one plain sentence', async () => {
+    const res = await t.request('POST', '/api/dashboard/keys', { cookie, body: [] });
+    assertError(res, 400, 'invalid_request');
+    assert.equal(res.body.message, 'The request body must be of type object.');
+  });
+
   it('body over the limit: 413', async () => {
     const res = await t.request('POST', '/api/dashboard/keys', {
       cookie,

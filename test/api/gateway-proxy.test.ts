@@ -100,10 +100,22 @@ describe('provider proxy, every provider against the fake', () => {
       const { content, chunks } = streamedText(res.text);
       assert.equal(content, PII);
       assert.ok(chunks.every((c) => c.object === 'chat.completion.chunk'));
+      // The adapter asks the provider for usage to bill it, but OpenAI sends the usage-only chunk (with
+      // empty choices) only to callers that ask for it: clients reading choices[0] of every chunk break.
       assert.ok(
-        chunks.some((c) => c.usage),
-        'usage chunk relayed',
+        chunks.every((c) => c.choices.length > 0 && !c.usage),
+        'no usage chunk the caller did not ask for',
       );
+      const asked = await proxy(provider, {
+        model,
+        messages,
+        stream: true,
+        stream_options: { include_usage: true },
+      });
+      assert.equal(asked.status, 200, asked.text);
+      const usageChunks = streamedText(asked.text).chunks.filter((c) => c.usage);
+      assert.equal(usageChunks.length, 1, asked.text);
+      assert.deepEqual(usageChunks[0]!.choices, []);
     });
 
     it(`${provider}: relays tool calls, plain and streamed`, async () => {
@@ -126,8 +138,10 @@ describe('provider proxy, every provider against the fake', () => {
       assert.equal(res.body.statusCode, undefined, 'not our error body');
       assert.ok(res.text.includes('slow down'));
       assert.equal(res.headers.get('retry-after'), '7');
+      assert.match(res.headers.get('server-timing') ?? '', /dlp;dur=.*upstream;dur=/);
       const streamed = await proxy(provider, { model, messages, stream: true });
       assert.equal(streamed.status, 429, 'a stream that fails before its first byte keeps the status');
+      assert.match(streamed.headers.get('server-timing') ?? '', /dlp;dur=.*upstream;dur=/);
     });
   }
 });

@@ -1,14 +1,17 @@
 import { request as httpRequest } from 'node:http';
+import type { Logger } from '../../src/platform/log/index.js';
 import { type FakeProviderServer, startFakeProviderServer } from '../fakes/provider-server.js';
 import { startTestServer, type TestServer } from '../support/harness.js';
 
 /** A test server whose provider base URLs all point at one fake provider server. */
-export async function startGatewayServer(): Promise<{ t: TestServer; fake: FakeProviderServer }> {
+export async function startGatewayServer(
+  options: { logger?: Logger } = {},
+): Promise<{ t: TestServer; fake: FakeProviderServer }> {
   const fake = await startFakeProviderServer();
   const env: Record<string, string> = {};
   for (const [id, url] of Object.entries(fake.baseUrls))
     env[`PARAPET_PROVIDER_${id.toUpperCase()}_BASE_URL`] = url;
-  const t = await startTestServer({ env });
+  const t = await startTestServer({ env, ...options });
   return { t, fake };
 }
 

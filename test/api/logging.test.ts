@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { createLogger } from '../../src/platform/log/index.js';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
+import { startGatewayServer } from './gateway-support.js';
 
 const lines: string[] = [];
 const sink = new Writable({
@@ -23,16 +24,74 @@ after(async () => t.close());
 describe('logs', () => {
   it('carry request ids but never keys, cookies, bodies, query strings or personal data', async () => {
     const secretText = 'Jane Roe, IBAN CH93 0076 2011 6238 5295 7, jane.roe@example.com';
-    await t.request('POST', '/api/v1/dlp/analyze?token=query-secret', { key: tenant.al, body: { text: secretText } });
+    await t.request('POST', '/api/v1/dlp/analyze?token=query-secret', {
+      key: tenant.al,
+      body: { text: secretText },
+    });
     await t.request('GET', '/api/v1/stats', { headers: { 'x-api-key': tenant.sw } });
     const cookie = await tenant.session('owner');
     await t.request('GET', '/api/dashboard/keys', { cookie });
-    await t.request('POST', '/api/dashboard/auth/login', { body: { email: 'x@example.test', password: 'hunter2-password' } });
+    await t.request('POST', '/api/dashboard/auth/login', {
+      body: { email: 'x@example.test', password: 'hunter2-password' },
+    });
     await new Promise((r) => setTimeout(r, 50));
     const all = lines.join('');
     assert.ok(all.includes('req_'), 'request ids are logged');
-    for (const secret of [tenant.al, tenant.sw, cookie.split('=')[1]!, 'CH93', 'jane.roe@example.com', 'Jane Roe', 'hunter2-password', 'query-secret']) {
+    for (const secret of [
+      tenant.al,
+      tenant.sw,
+      cookie.split('=')[1]!,
+      'CH93',
+      'jane.roe@example.com',
+      'Jane Roe',
+      'hunter2-password',
+      'query-secret',
+    ]) {
       assert.equal(all.includes(secret), false, `logs must not contain ${secret.slice(0, 12)}…`);
+    }
+  });
+});
+
+describe('logs of a failing provider', () => {
+  it('record a provider that refuses as one warning, without a stack or the provider body', async () => {
+    const captured: string[] = [];
+    const { t: gw, fake } = await startGatewayServer({
+      logger: createLogger(
+        'trace',
+        new Writable({
+          write(chunk, _enc, done) {
+            captured.push(chunk.toString());
+            done();
+          },
+        }),
+      ),
+    });
+    try {
+      const org = await gw.tenant({ plan: 'pro' });
+      await gw.ctx.gateway.keys.put(org.org.id, 'openai', { apiKey: 'sk-test-0123456789' }, null);
+      fake.setBehavior({ status: 429, errorMessage: 'slow down, echo: jane.roe@example.com' });
+      const res = await gw.request('POST', '/api/v1/gateway/chat', {
+        key: org.sw,
+        body: { message: 'hello', routing: { preferredModel: 'openai/gpt-4o-mini' } },
+      });
+      assert.equal(res.status, 502, res.text);
+      await new Promise((r) => setTimeout(r, 50));
+      const entries = captured
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l));
+      const failed = entries.filter((e) => e.msg === 'upstream failed');
+      assert.equal(failed.length, 1, JSON.stringify(entries.filter((e) => e.level >= 40)));
+      assert.equal(failed[0].level, 40);
+      assert.equal(failed[0].code, 'upstream_error');
+      assert.equal(entries.filter((e) => e.level >= 50).length, 0, 'not logged as an error');
+      const all = captured.join('');
+      assert.equal(all.includes('"stack"'), false);
+      assert.equal(all.includes('jane.roe@example.com'), false);
+    } finally {
+      await gw.close();
+      await fake.close();
     }
   });
 });

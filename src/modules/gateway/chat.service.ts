@@ -111,7 +111,7 @@ export interface ChatServiceDeps {
   idleTimeoutMs?: number;
 }
 
-const ZERO_USAGE: ChatUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, cost: 0 };
+export const ZERO_USAGE: ChatUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, cost: 0 };
 
 export function providerFailure(err: ProviderError): AppError {
   const what = `The ${err.provider} provider failed (${err.code}, status ${err.status}).`;

@@ -1,6 +1,12 @@
 import { StreamingRehydrator } from '../../engines/dlp/index.js';
 import { type ModelInfo, openStreamWithFallback, ProviderError, type Usage } from '../providers/index.js';
-import { type ChatService, providerFailure, type ReadyChat } from './chat.service.js';
+import {
+  type ChatResult,
+  type ChatService,
+  providerFailure,
+  type ReadyChat,
+  ZERO_USAGE,
+} from './chat.service.js';
 import type { SseSink } from './sse.js';
 
 /**
@@ -22,6 +28,15 @@ export async function streamChat(chat: ChatService, ready: ReadyChat, sink: SseS
         message: e?.message ?? 'The answer could not be produced.',
         statusCode: e?.statusCode ?? 500,
       });
+      // No model answered and nothing was stored: a new conversation has no id the client could continue.
+      await sink.data(
+        metaEvent({
+          model: '',
+          usage: { ...ZERO_USAGE },
+          conversationId: ready.conversation.isNew ? null : ready.conversation.id,
+          protection: { ...ready.protection, rehydrated: false },
+        }),
+      );
       await sink.data('[DONE]');
     }
     sink.end();
@@ -75,14 +90,26 @@ export async function streamChat(chat: ChatService, ready: ReadyChat, sink: SseS
         statusCode: failure.statusCode,
       });
     }
-    await sink.data({
-      type: 'meta',
-      model: model.key,
-      usage: usage.usage,
-      conversationId: ready.conversation.id,
-      protection: { ...ready.protection, rehydrated: rehydrator.restored > 0 },
-    });
+    await sink.data(
+      metaEvent({
+        model: model.key,
+        usage: usage.usage,
+        conversationId: ready.conversation.id,
+        protection: { ...ready.protection, rehydrated: rehydrator.restored > 0 },
+      }),
+    );
     await sink.data('[DONE]');
   }
   sink.end();
+}
+
+/** The closing `meta` event: what the non-streamed answer says besides the text itself. */
+export function metaEvent(result: Omit<ChatResult, 'response'>) {
+  return {
+    type: 'meta' as const,
+    model: result.model,
+    usage: result.usage,
+    conversationId: result.conversationId,
+    protection: result.protection,
+  };
 }

@@ -8,7 +8,7 @@ import {
 } from '../../platform/http/index.js';
 import { callerOf } from '../auth/index.js';
 import { AbortEmitter, type ChatRequest, ProviderError } from '../providers/index.js';
-import { streamChat } from './chat.stream.js';
+import { metaEvent, streamChat } from './chat.stream.js';
 import type { Gateway } from './gateway.service.js';
 import {
   ChatBodySchema,
@@ -99,7 +99,7 @@ export function gatewayRoutes(gw: Gateway) {
           });
           if (prepared.kind === 'blocked') {
             await sink.data({ type: 'token', content: prepared.result.response });
-            await sink.data({ type: 'meta', ...prepared.result });
+            await sink.data(metaEvent(prepared.result));
             await sink.data('[DONE]');
             sink.end();
             return;
@@ -148,13 +148,20 @@ export function gatewayRoutes(gw: Gateway) {
           const svc: Record<string, string> = { 'x-svc-tokenized-count': String(call.tokenCount) };
           if (call.session) svc['x-svc-vault-session'] = call.session.id;
 
+          // Timed here as well as in the service, so that a relayed provider error still says how long the
+          // provider took to give it.
+          const upstreamStarted = performance.now();
+          const failedUpstream = (err: unknown) => {
+            if (!(err instanceof ProviderError)) throw err;
+            addServerTiming(request, 'upstream', performance.now() - upstreamStarted);
+            return relayProviderError(reply.headers(svc), err);
+          };
           if (!request.body.stream) {
             let out: Awaited<ReturnType<typeof gw.proxy.complete>>;
             try {
               out = await gw.proxy.complete(call);
             } catch (err) {
-              if (err instanceof ProviderError) return relayProviderError(reply.headers(svc), err);
-              throw err;
+              return failedUpstream(err);
             }
             addServerTiming(request, 'upstream', out.upstreamMs);
             return reply
@@ -168,8 +175,7 @@ export function gatewayRoutes(gw: Gateway) {
           try {
             opened = await gw.proxy.open(call);
           } catch (err) {
-            if (err instanceof ProviderError) return relayProviderError(reply.headers(svc), err);
-            throw err;
+            return failedUpstream(err);
           }
           const headers = reply.getHeaders();
           reply.hijack();

@@ -59,6 +59,13 @@ export interface ProxyCall {
   dlpMs: number;
 }
 
+function asksForUsage(request: ChatRequest): boolean {
+  const options = request['stream_options'];
+  return typeof options === 'object' && options !== null && 'include_usage' in options
+    ? options.include_usage === true
+    : false;
+}
+
 /** The provider proxy: OpenAI chat-completions in and out, tokenized on the way up, rehydrated on the way down. */
 export function createProxyService(deps: {
   db: Db;
@@ -164,6 +171,10 @@ export function createProxyService(deps: {
     /** Relays the chunks, rehydrated, as OpenAI SSE; returns the number of tokens restored. */
     async pump(call: ProxyCall, stream: AsyncIterable<ChatChunk>, sink: SseSink): Promise<number> {
       const rehydrator = call.session ? new ChunkRehydrator(call.session.map) : null;
+      // The adapters ask every provider for usage so that streams are billed from it, but OpenAI sends its
+      // usage-only chunk (empty choices) only to callers that asked: clients that read choices[0] of every
+      // chunk would break on one they did not ask for.
+      const relayUsage = asksForUsage(call.request);
       let last: ChatChunk | undefined;
       let reported: Usage | null | undefined;
       let answer = '';
@@ -172,6 +183,7 @@ export function createProxyService(deps: {
         for await (const chunk of stream) {
           last = chunk;
           if (chunk.usage) reported = chunk.usage;
+          if (chunk.usage && chunk.choices.length === 0 && !relayUsage) continue;
           for (const c of chunk.choices) if (typeof c.delta?.content === 'string') answer += c.delta.content;
           if (rehydrator && !rehydrator.transform(chunk)) continue;
           if (!(await sink.data(chunk)) || sink.closed) {

@@ -94,6 +94,9 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: App
     .send(errorBody(err, request.id));
 }
 
+/** Errors that report another service's failure (a model provider), answered with 502 or 504. */
+const DEPENDENCY_FAILURES: ReadonlySet<string> = new Set(['upstream_error', 'upstream_timeout']);
+
 export async function createHttpServer(options: HttpServerOptions): Promise<App> {
   const app = Fastify({
     loggerInstance: options.logger,
@@ -153,7 +156,13 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
 
   app.setErrorHandler((err, request, reply) => {
     const appErr = toAppError(err);
-    if (appErr.statusCode >= 500) request.log.error({ err: appErr.cause ?? err }, 'request failed');
+    if (DEPENDENCY_FAILURES.has(appErr.code)) {
+      // A provider that is down or rate-limiting is an operational condition, not a fault of ours: one
+      // line without a stack, and nothing from the provider's body (which may echo the prompt).
+      request.log.warn({ code: appErr.code, detail: appErr.message }, 'upstream failed');
+    } else if (appErr.statusCode >= 500) {
+      request.log.error({ err: appErr.cause ?? err }, 'request failed');
+    }
     return sendError(request, reply, appErr);
   });
 

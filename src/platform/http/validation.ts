@@ -38,7 +38,7 @@ export function describeValidationError(errors: ErrorObject[] | undefined, part:
     .map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`))
     .join('')
     .replace(/^\./, '');
-  const where = (name: string) => (name ? `${part} field '${name}'` : `the request ${part}`);
+  const where = (name: string) => (name ? `${part} field '${name}'` : `request ${part}`);
   switch (e.keyword) {
     case 'required': {
       const missing = (e.params as { missingProperty: string }).missingProperty;
