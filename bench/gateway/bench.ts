@@ -3,20 +3,26 @@
 // load generator. Latency: sequential requests over keep-alive, direct and gateway interleaved in rounds,
 // median of round medians for p50 and p99 over all samples; "added" is gateway minus direct.
 // Throughput: open loop at an even pace (bench/support/paced.ts) at rising offered rates, highest rate
-// carried with no errors and p99 under the bound; with one API process, the server gets CPU 0 to itself
-// and this generator and the upstream share CPU 1 (BENCH_PIN=0 turns that off).
-// Run: npm run bench:gateway   (ROUNDS, PER_ROUND, WARMUP_PAIRS, P99_BOUND_MS, SECONDS change the sample.)
+// carried with no errors and the median p99 of three windows under the bound: on this shared VM the p99
+// of 10 s windows at 2,000/s moved between 13 and 58 ms from one window to the next, so one window decides
+// nothing; the p99 pooled over the windows is printed beside it, and so are the machine's own pauses
+// (bench/support/pause-probe.ts). With one API process, the server gets CPU 0 to itself and this
+// generator and the upstream share CPU 1 (BENCH_PIN=0 turns that off).
+// Run: npm run bench:gateway   (ROUNDS, PER_ROUND, WARMUP_PAIRS, P99_BOUND_MS, SECONDS, WINDOWS change the
+// sample.)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { pinProcesses, unpinProcesses } from '../support/cpu-pinning.js';
-import { pacedLoad } from '../support/paced.js';
+import { type PacedFigures, pacedLoad, percentileOf } from '../support/paced.js';
+import { type Pauses, startPauseProbe } from '../support/pause-probe.js';
 import { startBenchServer } from '../support/server.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 10);
 const PER_ROUND = Number(process.env['PER_ROUND'] ?? 100);
 const P99_BOUND_MS = Number(process.env['P99_BOUND_MS'] ?? 25);
 const SECONDS = Number(process.env['SECONDS'] ?? 5);
+const WINDOWS = Number(process.env['WINDOWS'] ?? 3);
 const WARMUP_PAIRS = Number(process.env['WARMUP_PAIRS'] ?? 3000);
 
 async function startUpstream(): Promise<{ url: string; child: ChildProcess }> {
@@ -103,10 +109,11 @@ const median = (v: number[]) => {
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
-const pct = (v: number[], p: number) => {
-  const s = [...v].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-};
+const pct = (v: number[], p: number) =>
+  percentileOf(
+    [...v].sort((a, b) => a - b),
+    p / 100,
+  );
 
 async function added(
   label: string,
@@ -125,6 +132,7 @@ async function added(
   const d: number[] = [];
   const g: number[] = [];
   const roundMedians: number[] = [];
+  await pauses.take();
   for (let r = 0; r < ROUNDS; r++) {
     const rd: number[] = [];
     const rg: number[] = [];
@@ -136,14 +144,24 @@ async function added(
     g.push(...rg);
     roundMedians.push(median(rg) - median(rd));
   }
+  const seen = await pauses.take();
   const out = { p50: median(roundMedians), p99: pct(g, 99) - pct(d, 99) };
   console.log(
     `${label.padEnd(52)} direct p50 ${median(d).toFixed(3)} p99 ${pct(d, 99).toFixed(3)} | gateway p50 ${median(g).toFixed(3)} p99 ${pct(g, 99).toFixed(3)} | added p50 ${out.p50.toFixed(3)} ms, p99 ${out.p99.toFixed(3)} ms`,
   );
-  console.log(`${''.padEnd(52)} (first 200 pairs of the warm-up: added p50 ${median(cold).toFixed(3)} ms)`);
+  console.log(
+    `${''.padEnd(52)} (first 200 pairs of the warm-up: added p50 ${median(cold).toFixed(3)} ms; machine pauses in the rounds: ${pausesText(seen)})`,
+  );
   return out;
 }
 
+function pausesText(p: Pauses): string {
+  return p.count === 0
+    ? 'none'
+    : `${p.count}, longest ${p.longestMs.toFixed(1)} ms, ${p.totalMs.toFixed(0)} ms in all`;
+}
+
+const pauses = await startPauseProbe();
 const upstream = await startUpstream();
 const server = await startBenchServer({ PARAPET_PROVIDER_OPENAI_BASE_URL: `${upstream.url}/v1` });
 let serverUp = true;
@@ -230,6 +248,7 @@ try {
 } finally {
   await stopServer();
   upstream.child.kill('SIGTERM');
+  pauses.stop();
 }
 
 async function throughput(
@@ -240,7 +259,7 @@ async function throughput(
   pii: () => string,
 ): Promise<void> {
   console.log(
-    `\nthroughput, API processes: ${processes} (open loop at an even pace, ${SECONDS} s per rate, p99 bound ${P99_BOUND_MS} ms, latency from each request's due time)`,
+    `\nthroughput, API processes: ${processes} (open loop at an even pace, ${WINDOWS} windows of ${SECONDS} s per rate, bound ${P99_BOUND_MS} ms on the median window's p99, latency from each request's due time)`,
   );
   for (const [label, body] of [
     ['provider proxy, no personal data', plain],
@@ -253,14 +272,42 @@ async function throughput(
     await pacedLoad({ url: proxyUrl, headers: gwHeaders, body, rate: 750, seconds: 5 });
     let best = 0;
     for (const rate of [500, 750, 1000, 1250, 1500, 1750, 2000, 2500, 3000]) {
-      const r = await pacedLoad({ url: proxyUrl, headers: gwHeaders, body, rate, seconds: SECONDS });
-      const ok = r.failed === 0 && r.p99 <= P99_BOUND_MS && r.carried >= rate * 0.95;
+      const windows: PacedFigures[] = [];
+      const seen: Pauses = { count: 0, longestMs: 0, totalMs: 0 };
+      for (let w = 0; w < WINDOWS; w++) {
+        windows.push(
+          await pacedLoad({
+            url: proxyUrl,
+            headers: gwHeaders,
+            body,
+            rate,
+            seconds: SECONDS,
+            // Pauses while the window's bodies were built do not count.
+            beforeClock: () => pauses.take(),
+          }),
+        );
+        const p = await pauses.take();
+        seen.count += p.count;
+        seen.totalMs += p.totalMs;
+        seen.longestMs = Math.max(seen.longestMs, p.longestMs);
+      }
+      const p99s = windows.map((r) => r.p99);
+      const typical = median(p99s);
+      const pooled = percentileOf(
+        windows.flatMap((r) => r.latencies).sort((a, b) => a - b),
+        0.99,
+      );
+      const carried = Math.min(...windows.map((r) => r.carried));
+      const failed = windows.reduce((n, r) => n + r.failed, 0);
+      const ok = failed === 0 && typical <= P99_BOUND_MS && carried >= rate * 0.95;
       console.log(
-        `${label.padEnd(40)} offered ${String(rate).padStart(5)}/s  carried ${String(r.carried).padStart(5)}/s  p50 ${r.p50} ms  p99 ${r.p99} ms  failed ${r.failed}${ok ? '' : '  (over bound)'}`,
+        `${label.padEnd(40)} offered ${String(rate).padStart(5)}/s  carried ${String(carried).padStart(5)}/s  p50 ${median(windows.map((r) => r.p50))} ms  p99 by window ${p99s.join(' / ')} ms (median ${typical}, pooled ${pooled.toFixed(2)})  failed ${failed}${ok ? '' : '  (over bound)'}\n${''.padEnd(40)} machine pauses: ${pausesText(seen)}`,
       );
       if (!ok) break;
-      best = r.carried;
+      best = carried;
     }
-    console.log(`${label}: ${best} req/s carried with p99 <= ${P99_BOUND_MS} ms and no errors`);
+    console.log(
+      `${label}: ${best} req/s carried with a median window p99 <= ${P99_BOUND_MS} ms and no errors`,
+    );
   }
 }
