@@ -20,11 +20,30 @@ export interface UsageRecord {
 // event loop for the whole insert, and at 2,000 requests/s a one-second batch held every request for
 // 10-20 ms once a second, which is what a p99 sees. Between chunks the loop serves requests.
 const FLUSH_MS = 200;
-const CHUNK_ROWS = 100;
+const CHUNK_ROWS = 64;
 // Beyond this many unflushed rows (a database outage), the oldest are dropped rather than exhaust memory.
 const MAX_PENDING = 50_000;
 
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Chunk sizes for n rows: full chunks, then the rest in powers of two (80 = 64 + 16). A multi-row insert's
+ * SQL text depends on its row count, and SQLite prepares each new text afresh (0.3 ms for 80 rows, as long
+ * as running it) and keeps it in the statement cache; with these sizes a table has at most eight texts,
+ * all prepared once.
+ */
+export function chunkSizes(n: number, full = CHUNK_ROWS): number[] {
+  const sizes: number[] = [];
+  let rest = n;
+  for (; rest >= full; rest -= full) sizes.push(full);
+  for (let size = full >> 1; size >= 1; size >>= 1) {
+    if (rest >= size) {
+      sizes.push(size);
+      rest -= size;
+    }
+  }
+  return sizes;
+}
 
 /**
  * Token usage and cost of every provider call, written in batches: a few inserts a second instead of one
@@ -45,10 +64,10 @@ export function createUsageRecorder(deps: { db: Db; clock: Clock }) {
     let written = 0;
     flushing = (async () => {
       try {
-        for (let i = 0; i < batch.length; i += CHUNK_ROWS) {
-          if (i > 0) await yieldToRequests();
-          await repo.insertUsage(batch.slice(i, i + CHUNK_ROWS));
-          written = i + CHUNK_ROWS;
+        for (const size of chunkSizes(batch.length)) {
+          if (written > 0) await yieldToRequests();
+          await repo.insertUsage(batch.slice(written, written + size));
+          written += size;
         }
       } catch {
         // Chunks already written stay written; only the rest goes back, so nothing is counted twice.
