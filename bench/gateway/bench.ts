@@ -4,7 +4,7 @@
 // median of round medians for p50 and p99 over all samples; "added" is gateway minus direct.
 // Throughput: open loop at an even pace (bench/support/paced.ts) at rising offered rates, highest rate
 // carried with no errors and the median p99 of three windows under the bound: on this shared VM the p99
-// of 10 s windows at 2,000/s moved between 13 and 58 ms from one window to the next, so one window decides
+// of 5-15 s windows at 2,000/s moved between 13 and 58 ms from one window to the next, so one window decides
 // nothing; the p99 pooled over the windows is printed beside it, and so are the machine's own pauses
 // (bench/support/pause-probe.ts). With one API process, the server gets CPU 0 to itself and this
 // generator and the upstream share CPU 1 (BENCH_PIN=0 turns that off).

@@ -25,16 +25,25 @@ export interface PauseProbe {
 
 export async function startPauseProbe(): Promise<PauseProbe> {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--probe'], { stdio: 'ignore' });
-  await new Promise<void>((resolve, reject) => {
-    child.once('message', () => resolve());
-    child.once('error', reject);
-  });
+  // A probe that dies fails the benchmark instead of leaving it waiting for an answer.
+  const answer = <T>(): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`the pause probe exited (${code})`));
+      child.once('exit', onExit);
+      child.once('error', reject);
+      child.once('message', (m) => {
+        child.off('exit', onExit);
+        child.off('error', reject);
+        resolve(m as T);
+      });
+    });
+  await answer<string>();
   return {
-    take: () =>
-      new Promise<Pauses>((resolve) => {
-        child.once('message', (m) => resolve(m as Pauses));
-        child.send('take');
-      }),
+    take: () => {
+      const next = answer<Pauses>();
+      child.send('take');
+      return next;
+    },
     stop: () => child.kill('SIGTERM'),
   };
 }

@@ -53,7 +53,7 @@ describe('logs', () => {
 });
 
 describe('logs of a failing provider', () => {
-  it('record a provider that refuses as one warning, without a stack or the provider body', async () => {
+  it('record a provider that refuses (chat) or fails (proxy) as one warning, without a stack or the provider body', async () => {
     const captured: string[] = [];
     const { t: gw, fake } = await startGatewayServer({
       logger: createLogger(
@@ -75,7 +75,6 @@ describe('logs of a failing provider', () => {
         body: { message: 'hello', routing: { preferredModel: 'openai/gpt-4o-mini' } },
       });
       assert.equal(res.status, 502, res.text);
-      await new Promise((r) => setTimeout(r, 50));
       const entries = captured
         .join('')
         .split('\n')
@@ -86,9 +85,26 @@ describe('logs of a failing provider', () => {
       assert.equal(failed[0].level, 40);
       assert.equal(failed[0].code, 'upstream_error');
       assert.equal(entries.filter((e) => e.level >= 50).length, 0, 'not logged as an error');
+      // The proxy relays the provider's own 5xx to the caller, and logs it the same way.
+      fake.setBehavior({ status: 503, errorMessage: 'overloaded, echo: jane.roe@example.com' });
+      const relayed = await gw.request('POST', '/api/v1/proxy/openai/v1/chat/completions', {
+        headers: { authorization: 'Bearer caller-provider-key', 'x-service-key': org.al },
+        body: { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hello' }] },
+      });
+      assert.equal(relayed.status, 503, relayed.text);
+      const proxied = captured
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .filter((e) => e.msg === 'upstream failed' && e.code === 'upstream_status');
+      assert.equal(proxied.length, 1);
+      assert.equal(proxied[0].level, 40);
+      assert.equal(proxied[0].detail, 'openai responded 503');
       const all = captured.join('');
       assert.equal(all.includes('"stack"'), false);
       assert.equal(all.includes('jane.roe@example.com'), false);
+      assert.equal(all.includes('caller-provider-key'), false);
     } finally {
       await gw.close();
       await fake.close();

@@ -51,9 +51,22 @@ function providerKeyOf(request: FastifyRequest): string | undefined {
 }
 
 /** Relays an upstream HTTP error as the provider sent it; our own failures (network, timeout) in our shape. */
-function relayProviderError(reply: FastifyReply, err: ProviderError): FastifyReply | never {
+function relayProviderError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  err: ProviderError,
+): FastifyReply | never {
   if (err.body === null || err.body === undefined || err.code === 'network_error' || err.code === 'timeout') {
     throw providerFailure(err);
+  }
+  // The same warn line as a failing provider behind the chat, so that one alert sees both; a 4xx is the
+  // caller's request or key (or its own rate limit), answered to the caller and not an outage.
+  if (err.status >= 500) {
+    // Not err.message: it quotes the provider's error text, which may echo the prompt.
+    request.log.warn(
+      { code: 'upstream_status', detail: `${err.provider} responded ${err.status}` },
+      'upstream failed',
+    );
   }
   if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
   return reply
@@ -154,7 +167,7 @@ export function gatewayRoutes(gw: Gateway) {
           const failedUpstream = (err: unknown) => {
             if (!(err instanceof ProviderError)) throw err;
             addServerTiming(request, 'upstream', performance.now() - upstreamStarted);
-            return relayProviderError(reply.headers(svc), err);
+            return relayProviderError(request, reply.headers(svc), err);
           };
           if (!request.body.stream) {
             let out: Awaited<ReturnType<typeof gw.proxy.complete>>;

@@ -29,7 +29,7 @@ const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolv
 /**
  * Chunk sizes for n rows: full chunks, then the rest in powers of two (80 = 64 + 16). A multi-row insert's
  * SQL text depends on its row count, and SQLite prepares each new text afresh (0.3 ms for 80 rows, as long
- * as running it) and keeps it in the statement cache; with these sizes a table has at most eight texts,
+ * as running it) and keeps it in the statement cache; with these sizes a table has at most seven texts,
  * all prepared once.
  */
 export function chunkSizes(n: number, full = CHUNK_ROWS): number[] {

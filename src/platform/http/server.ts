@@ -157,8 +157,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
   app.setErrorHandler((err, request, reply) => {
     const appErr = toAppError(err);
     if (DEPENDENCY_FAILURES.has(appErr.code)) {
-      // A provider that is down or rate-limiting is an operational condition, not a fault of ours: one
-      // line without a stack, and nothing from the provider's body (which may echo the prompt).
+      // A provider that is down, refusing or misconfigured is an operational condition, not a bug to trace:
+      // one line without a stack, and nothing from the provider's body (which may echo the prompt).
       request.log.warn({ code: appErr.code, detail: appErr.message }, 'upstream failed');
     } else if (appErr.statusCode >= 500) {
       request.log.error({ err: appErr.cause ?? err }, 'request failed');
