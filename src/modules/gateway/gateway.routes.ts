@@ -5,6 +5,7 @@ import {
   elapsedMs,
   errorResponses,
   formatMs as ms,
+  logUpstreamFailure,
 } from '../../platform/http/index.js';
 import { callerOf } from '../auth/index.js';
 import { AbortEmitter, type ChatRequest, ProviderError } from '../providers/index.js';
@@ -59,15 +60,10 @@ function relayProviderError(
   if (err.body === null || err.body === undefined || err.code === 'network_error' || err.code === 'timeout') {
     throw providerFailure(err);
   }
-  // The same warn line as a failing provider behind the chat, so that one alert sees both; a 4xx is the
-  // caller's request or key (or its own rate limit), answered to the caller and not an outage.
-  if (err.status >= 500) {
-    // Not err.message: it quotes the provider's error text, which may echo the prompt.
-    request.log.warn(
-      { code: 'upstream_status', detail: `${err.provider} responded ${err.status}` },
-      'upstream failed',
-    );
-  }
+  // A 4xx is the caller's request or key (or its own rate limit), answered to the caller, not an outage.
+  // Not err.message: it quotes the provider's error text, which may echo the prompt.
+  if (err.status >= 500)
+    logUpstreamFailure(request, 'upstream_status', `${err.provider} responded ${err.status}`);
   if (err.retryAfter !== undefined) reply.header('retry-after', String(err.retryAfter));
   return reply
     .status(err.status >= 400 && err.status <= 599 ? err.status : 502)
@@ -161,12 +157,9 @@ export function gatewayRoutes(gw: Gateway) {
           const svc: Record<string, string> = { 'x-svc-tokenized-count': String(call.tokenCount) };
           if (call.session) svc['x-svc-vault-session'] = call.session.id;
 
-          // Timed here as well as in the service, so that a relayed provider error still says how long the
-          // provider took to give it.
-          const upstreamStarted = performance.now();
           const failedUpstream = (err: unknown) => {
             if (!(err instanceof ProviderError)) throw err;
-            addServerTiming(request, 'upstream', performance.now() - upstreamStarted);
+            addServerTiming(request, 'upstream', call.upstreamMs);
             return relayProviderError(request, reply.headers(svc), err);
           };
           if (!request.body.stream) {
@@ -176,7 +169,7 @@ export function gatewayRoutes(gw: Gateway) {
             } catch (err) {
               return failedUpstream(err);
             }
-            addServerTiming(request, 'upstream', out.upstreamMs);
+            addServerTiming(request, 'upstream', call.upstreamMs);
             return reply
               .headers({ ...svc, 'x-svc-rehydrated-count': String(out.restored) })
               .type('application/json; charset=utf-8')
@@ -184,9 +177,9 @@ export function gatewayRoutes(gw: Gateway) {
               .send(out.response);
           }
 
-          let opened: Awaited<ReturnType<typeof gw.proxy.open>>;
+          let stream: Awaited<ReturnType<typeof gw.proxy.open>>;
           try {
-            opened = await gw.proxy.open(call);
+            stream = await gw.proxy.open(call);
           } catch (err) {
             return failedUpstream(err);
           }
@@ -197,12 +190,12 @@ export function gatewayRoutes(gw: Gateway) {
             {
               ...headers,
               ...svc,
-              'server-timing': `app;dur=${ms(elapsedMs(request))}, dlp;dur=${ms(call.dlpMs)}, upstream;dur=${ms(opened.upstreamMs)}`,
+              'server-timing': `app;dur=${ms(elapsedMs(request))}, dlp;dur=${ms(call.dlpMs)}, upstream;dur=${ms(call.upstreamMs)}`,
             },
             { trailers: ['x-svc-rehydrated-count'], flushHeaders: false },
           );
           try {
-            const restored = await gw.proxy.pump(call, opened.stream, sink);
+            const restored = await gw.proxy.pump(call, stream, sink);
             if (!sink.closed) reply.raw.addTrailers({ 'x-svc-rehydrated-count': String(restored) });
           } catch (err) {
             request.log.error({ err }, 'proxy stream failed');

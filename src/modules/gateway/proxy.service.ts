@@ -57,13 +57,14 @@ export interface ProxyCall {
   session: VaultSession | null;
   tokenCount: number;
   dlpMs: number;
+  /** Time in the provider call (for streams: up to the first chunk); set also when the call fails. */
+  upstreamMs: number;
 }
 
 function asksForUsage(request: ChatRequest): boolean {
-  const options = request['stream_options'];
-  return typeof options === 'object' && options !== null && 'include_usage' in options
-    ? options.include_usage === true
-    : false;
+  return (
+    (request['stream_options'] as { include_usage?: unknown } | null | undefined)?.include_usage === true
+  );
 }
 
 /** The provider proxy: OpenAI chat-completions in and out, tokenized on the way up, rehydrated on the way down. */
@@ -135,13 +136,12 @@ export function createProxyService(deps: {
         session: outcome.session,
         tokenCount: outcome.tokenCount,
         dlpMs: performance.now() - started,
+        upstreamMs: 0,
       };
     },
 
     /** Throws ProviderError for upstream failures, so the route can relay them in the provider's shape. */
-    async complete(
-      call: ProxyCall,
-    ): Promise<{ response: ChatResponse; restored: number; upstreamMs: number }> {
+    async complete(call: ProxyCall): Promise<{ response: ChatResponse; restored: number }> {
       const started = performance.now();
       let response: ChatResponse;
       try {
@@ -149,23 +149,28 @@ export function createProxyService(deps: {
       } catch (err) {
         if (err instanceof ProviderError && err.code === 'aborted') record(call, null, '', 'aborted');
         throw err;
+      } finally {
+        call.upstreamMs = performance.now() - started;
       }
-      const upstreamMs = performance.now() - started;
       const answer = response.choices
         .map((c) => (typeof c.message?.content === 'string' ? c.message.content : ''))
         .join('');
       record(call, response.usage, answer, 'ok');
       const restored = call.session ? rehydrateResponse(response, call.session.map) : 0;
-      return { response, restored, upstreamMs };
+      return { response, restored };
     },
 
     /** Opens the upstream stream up to its first chunk: errors before it still have an HTTP status to use. */
-    async open(call: ProxyCall): Promise<{ stream: AsyncIterable<ChatChunk>; upstreamMs: number }> {
+    async open(call: ProxyCall): Promise<AsyncIterable<ChatChunk>> {
       const started = performance.now();
-      const opened = await openStreamWithFallback([
-        { adapter: call.adapter, request: { ...call.request, stream: true }, ctx: call.ctx },
-      ]);
-      return { stream: opened.value, upstreamMs: performance.now() - started };
+      try {
+        const opened = await openStreamWithFallback([
+          { adapter: call.adapter, request: { ...call.request, stream: true }, ctx: call.ctx },
+        ]);
+        return opened.value;
+      } finally {
+        call.upstreamMs = performance.now() - started;
+      }
     },
 
     /** Relays the chunks, rehydrated, as OpenAI SSE; returns the number of tokens restored. */

@@ -17,9 +17,9 @@ export interface SseSink {
 
 /**
  * Takes over the raw response for Server-Sent Events: headers out at once unless told otherwise (with those
- * Fastify already set, such as the rate-limit headers), a comment every keepAliveMs while nothing else is sent so idle-timeout
- * proxies keep the stream open, and writes that wait for 'drain' so a slow reader holds the upstream back
- * instead of filling memory.
+ * Fastify already set, such as the rate-limit headers), a comment every keepAliveMs while nothing else is
+ * sent so idle-timeout proxies keep the stream open, and writes that wait for 'drain' so a slow reader
+ * holds the upstream back instead of filling memory.
  */
 export function openSse(
   raw: ServerResponse,

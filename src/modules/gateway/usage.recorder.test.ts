@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { systemClock } from '../../platform/clock/index.js';
 import { type Db, openStorage, type Storage } from '../../platform/storage/index.js';
-import { chunkSizes, createUsageRecorder, type UsageRecord } from './usage.recorder.js';
+import { createUsageRecorder, type UsageRecord } from './usage.recorder.js';
 
 const record = (model: string): UsageRecord => ({
   orgId: 'org_usage',
@@ -87,26 +87,5 @@ describe('usage recorder', () => {
     await usage.close();
     assert.equal(await count(), 300);
     await Promise.all([first, periodic]);
-  });
-
-  it('splits a batch into full chunks and powers of two, so an insert has one of a few SQL texts', () => {
-    assert.deepEqual(chunkSizes(0), []);
-    assert.deepEqual(chunkSizes(1), [1]);
-    assert.deepEqual(chunkSizes(80), [64, 16]);
-    assert.deepEqual(chunkSizes(200), [64, 64, 64, 8]);
-    const texts = new Set<number>();
-    for (let n = 1; n <= 1_000; n++) {
-      const sizes = chunkSizes(n);
-      assert.equal(
-        sizes.reduce((a, b) => a + b, 0),
-        n,
-      );
-      for (const size of sizes) texts.add(size);
-    }
-    // Row counts, and so SQL texts, a flush can produce for one table: 64, 32, 16, 8, 4, 2, 1.
-    assert.deepEqual(
-      [...texts].sort((a, b) => b - a),
-      [64, 32, 16, 8, 4, 2, 1],
-    );
   });
 });

@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock/index.js';
 import { newId } from '../../platform/crypto/index.js';
-import type { Db } from '../../platform/storage/index.js';
+import { type Db, statementChunks } from '../../platform/storage/index.js';
 import { createGatewayRepo, type UsageRow } from './gateway.repo.js';
 
 export interface UsageRecord {
@@ -20,30 +20,12 @@ export interface UsageRecord {
 // event loop for the whole insert, and at 2,000 requests/s a one-second batch held every request for
 // 10-20 ms once a second, which is what a p99 sees. Between chunks the loop serves requests.
 const FLUSH_MS = 200;
+// A power of two, so that a batch splits into a few statement shapes (statementChunks).
 const CHUNK_ROWS = 64;
 // Beyond this many unflushed rows (a database outage), the oldest are dropped rather than exhaust memory.
 const MAX_PENDING = 50_000;
 
 const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-/**
- * Chunk sizes for n rows: full chunks, then the rest in powers of two (80 = 64 + 16). A multi-row insert's
- * SQL text depends on its row count, and SQLite prepares each new text afresh (0.3 ms for 80 rows, as long
- * as running it) and keeps it in the statement cache; with these sizes a table has at most seven texts,
- * all prepared once.
- */
-export function chunkSizes(n: number, full = CHUNK_ROWS): number[] {
-  const sizes: number[] = [];
-  let rest = n;
-  for (; rest >= full; rest -= full) sizes.push(full);
-  for (let size = full >> 1; size >= 1; size >>= 1) {
-    if (rest >= size) {
-      sizes.push(size);
-      rest -= size;
-    }
-  }
-  return sizes;
-}
 
 /**
  * Token usage and cost of every provider call, written in batches: a few inserts a second instead of one
@@ -64,7 +46,7 @@ export function createUsageRecorder(deps: { db: Db; clock: Clock }) {
     let written = 0;
     flushing = (async () => {
       try {
-        for (const size of chunkSizes(batch.length)) {
+        for (const size of statementChunks(batch.length, CHUNK_ROWS)) {
           if (written > 0) await yieldToRequests();
           await repo.insertUsage(batch.slice(written, written + size));
           written += size;

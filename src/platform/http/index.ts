@@ -1,4 +1,4 @@
-export { createHttpServer, listRoutes, sendError, toAppError } from './server.js';
+export { createHttpServer, listRoutes, logUpstreamFailure, sendError, toAppError } from './server.js';
 export type { App, HttpServerOptions, RouteInfo } from './server.js';
 export { AUTHENTICATED_ERRORS, ErrorBodySchema, errorResponses } from './schemas.js';
 export { parseJsonBody } from './json-body.js';

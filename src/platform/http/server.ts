@@ -94,6 +94,15 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, err: App
     .send(errorBody(err, request.id));
 }
 
+/**
+ * A provider that is down, refusing or misconfigured is an operational condition, not a bug to trace: one
+ * warn line without a stack, the same wherever it is noticed, so that one alert sees every such failure.
+ * `detail` is our own summary, never the provider's body (which may echo the prompt).
+ */
+export function logUpstreamFailure(request: FastifyRequest, code: string, detail: string): void {
+  request.log.warn({ code, detail }, 'upstream failed');
+}
+
 /** Errors that report another service's failure (a model provider), answered with 502 or 504. */
 const DEPENDENCY_FAILURES: ReadonlySet<string> = new Set(['upstream_error', 'upstream_timeout']);
 
@@ -156,11 +165,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
 
   app.setErrorHandler((err, request, reply) => {
     const appErr = toAppError(err);
-    if (DEPENDENCY_FAILURES.has(appErr.code)) {
-      // A provider that is down, refusing or misconfigured is an operational condition, not a bug to trace:
-      // one line without a stack, and nothing from the provider's body (which may echo the prompt).
-      request.log.warn({ code: appErr.code, detail: appErr.message }, 'upstream failed');
-    } else if (appErr.statusCode >= 500) {
+    if (DEPENDENCY_FAILURES.has(appErr.code)) logUpstreamFailure(request, appErr.code, appErr.message);
+    else if (appErr.statusCode >= 500) {
       request.log.error({ err: appErr.cause ?? err }, 'request failed');
     }
     return sendError(request, reply, appErr);

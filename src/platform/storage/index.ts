@@ -155,5 +155,6 @@ export function isUniqueViolation(err: unknown): boolean {
   );
 }
 
+export { statementChunks } from './chunks.js';
 export { createGroupCommit } from './group-commit.js';
 export type { GroupCommit, GroupCommitOptions } from './group-commit.js';
