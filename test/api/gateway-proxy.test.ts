@@ -147,6 +147,27 @@ describe('provider proxy, every provider against the fake', () => {
 });
 
 describe('provider proxy, fields and failures', () => {
+  it("keeps no copy of a request's session in the vault's cache: it is read from the database when asked for", async () => {
+    // The DLP API's session is cached: with its rows gone from the database, this process still answers
+    // from memory (until REVALIDATE_MS), which is what shows that the proxy's absence below is no accident.
+    const analyzed = await t.request('POST', '/api/v1/dlp/analyze', { key: mine.al, body: { text: PII } });
+    const proxied = await proxy('openai', {
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: PII }],
+    });
+    assert.equal(proxied.status, 200, proxied.text);
+    const cached = analyzed.body.sessionId as string;
+    const uncached = proxied.headers.get('x-svc-vault-session') ?? '';
+    assert.match(uncached, /^sess_/);
+    // What an erasure by another process leaves behind: the rows are gone, this process was not told.
+    for (const id of [cached, uncached]) {
+      await t.ctx.storage.db.deleteFrom('dlp_tokens').where('session_id', '=', id).execute();
+      await t.ctx.storage.db.deleteFrom('dlp_sessions').where('id', '=', id).execute();
+    }
+    assert.equal((await t.ctx.vault.session(mine.org.id, cached)).id, cached);
+    await assert.rejects(t.ctx.vault.session(mine.org.id, uncached), { code: 'not_found' });
+  });
+
   it('tokenizes every text field (roles, parts, tool-call arguments, tool results) but not thinking blocks', async () => {
     const body = {
       model: 'gpt-4o-mini',

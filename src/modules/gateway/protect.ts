@@ -153,7 +153,7 @@ export async function tokenizeFields(
   orgId: string,
   fields: TextField[],
   settings: DlpSettings,
-  opts: { sessionId?: string; always?: boolean; hooks?: ProtectHooks },
+  opts: { sessionId?: string; always?: boolean; hooks?: ProtectHooks; cacheSession?: boolean },
 ): Promise<FieldsOutcome> {
   const key = settingsKeyOf(settings);
   const perField = fields.map((f) => detectCached(f.text, key));
@@ -182,6 +182,7 @@ export async function tokenizeFields(
     targets.map((t) => ({ text: t.field.text, entities: t.entities })),
     {
       ...(opts.sessionId ? { sessionId: opts.sessionId } : {}),
+      ...(opts.cacheSession === false ? { cache: false } : {}),
       settings,
       ...(within
         ? {

@@ -125,6 +125,8 @@ export function createProxyService(deps: {
       const { fields, commit } = textFieldsOf(body);
       const outcome = await tokenizeFields(deps.vault, caller.org.id, fields, dlp, {
         hooks: dlpEventHooks(deps.publish, deps.db, caller),
+        // Each proxied request has its own session, rehydrated from `session` below and never by id.
+        cacheSession: false,
       });
       commit();
       return {
