@@ -51,12 +51,18 @@ function providerKeyOf(request: FastifyRequest): string | undefined {
   return typeof azure === 'string' && azure.trim() ? azure.trim() : undefined;
 }
 
-/** Relays an upstream HTTP error as the provider sent it; our own failures (network, timeout) in our shape. */
+/**
+ * Relays an upstream HTTP error as the provider sent it, with the time the provider took; our own
+ * failures (network, timeout) in our shape. Anything that is not a provider's failure is rethrown.
+ */
 function relayProviderError(
   request: FastifyRequest,
   reply: FastifyReply,
-  err: ProviderError,
+  err: unknown,
+  upstreamMs: number,
 ): FastifyReply | never {
+  if (!(err instanceof ProviderError)) throw err;
+  addServerTiming(request, 'upstream', upstreamMs);
   if (err.body === null || err.body === undefined || err.code === 'network_error' || err.code === 'timeout') {
     throw providerFailure(err);
   }
@@ -157,17 +163,12 @@ export function gatewayRoutes(gw: Gateway) {
           const svc: Record<string, string> = { 'x-svc-tokenized-count': String(call.tokenCount) };
           if (call.session) svc['x-svc-vault-session'] = call.session.id;
 
-          const failedUpstream = (err: unknown) => {
-            if (!(err instanceof ProviderError)) throw err;
-            addServerTiming(request, 'upstream', call.upstreamMs);
-            return relayProviderError(request, reply.headers(svc), err);
-          };
           if (!request.body.stream) {
             let out: Awaited<ReturnType<typeof gw.proxy.complete>>;
             try {
               out = await gw.proxy.complete(call);
             } catch (err) {
-              return failedUpstream(err);
+              return relayProviderError(request, reply.headers(svc), err, call.upstreamMs);
             }
             addServerTiming(request, 'upstream', call.upstreamMs);
             return reply
@@ -181,7 +182,7 @@ export function gatewayRoutes(gw: Gateway) {
           try {
             stream = await gw.proxy.open(call);
           } catch (err) {
-            return failedUpstream(err);
+            return relayProviderError(request, reply.headers(svc), err, call.upstreamMs);
           }
           const headers = reply.getHeaders();
           reply.hijack();

@@ -182,7 +182,7 @@ export async function tokenizeFields(
     targets.map((t) => ({ text: t.field.text, entities: t.entities })),
     {
       ...(opts.sessionId ? { sessionId: opts.sessionId } : {}),
-      ...(opts.cacheSession === false ? { cache: false } : {}),
+      cache: opts.cacheSession !== false,
       settings,
       ...(within
         ? {

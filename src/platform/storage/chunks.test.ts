@@ -23,4 +23,20 @@ describe('statementChunks', () => {
       [64, 32, 16, 8, 4, 2, 1],
     );
   });
+
+  it('loses no row when the full chunk is not a power of two', () => {
+    assert.deepEqual(statementChunks(99, 100), [64, 32, 2, 1]);
+    assert.deepEqual(statementChunks(250, 100), [100, 100, 32, 16, 2]);
+    for (const full of [3, 5, 50, 100]) {
+      for (let n = 0; n <= 3 * full; n++) {
+        const sizes = statementChunks(n, full);
+        assert.equal(
+          sizes.reduce((a, b) => a + b, 0),
+          n,
+          `${n} rows in chunks of ${full}`,
+        );
+        assert.ok(sizes.every((size) => size <= full));
+      }
+    }
+  });
 });
