@@ -21,7 +21,7 @@ export interface PreludeReceiver {
   stop(): Promise<void>;
 }
 
-const INSTALL_HINT = 'run scripts/ci/install-receivers.sh (as root) before these tests';
+const INSTALL_HINT = 'run scripts/ensure-system-packages.sh (as root; npm test runs it first)';
 
 /**
  * A private prelude-manager on a high loopback port writing IDMEF XML to a temp file, plus a sensor profile

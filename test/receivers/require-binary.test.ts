@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import { requireBinary } from './require-binary.js';
 
 it('names the install script when a receiver binary is missing', () => {
-  assert.throws(() => requireBinary('parapet-no-such-receiver'), /scripts\/ci\/install-receivers\.sh/);
+  assert.throws(() => requireBinary('parapet-no-such-receiver'), /scripts\/ensure-system-packages\.sh/);
 });
 
 it('finds installed binaries outside PATH, such as /usr/sbin/rsyslogd', () => {

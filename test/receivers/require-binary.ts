@@ -20,6 +20,6 @@ export function requireBinary(name: string): string {
     }
   }
   throw new Error(
-    `${name} is not installed: run scripts/ci/install-receivers.sh (as root) before these tests`,
+    `${name} is not installed: run scripts/ensure-system-packages.sh (as root; npm test runs it first)`,
   );
 }

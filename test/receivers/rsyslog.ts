@@ -56,7 +56,7 @@ export async function startRsyslog(): Promise<RsyslogReceiver> {
   ];
   if (!gtls.some((p) => existsSync(p))) {
     throw new Error(
-      'rsyslog-gnutls is not installed: run scripts/ci/install-receivers.sh (as root) before these tests',
+      'rsyslog-gnutls is not installed: run scripts/ensure-system-packages.sh (as root; npm test runs it first)',
     );
   }
   const dir = mkdtempSync(join(tmpdir(), 'parapet-rsyslog-'));
