@@ -161,3 +161,32 @@ describe('administration commands', () => {
     }
   });
 });
+
+describe('parapet report', () => {
+  it('writes the analysis report as JSON, CSV and PDF, and refuses bad options', () => {
+    const cwd = tempDir();
+    const org = JSON.parse(cli(cwd, 'org', 'create', '--name', 'Reports', '--plan', 'pro', '--json').stdout);
+    const json = cli(cwd, 'report', '--org', org.id, '--period', '7d');
+    assert.equal(json.code, 0, json.stderr);
+    const r = JSON.parse(json.stdout);
+    assert.equal(r.organization.id, org.id);
+    assert.equal(r.detections.total, 0);
+
+    const csvFile = join(cwd, 'r.csv');
+    const csv = cli(cwd, 'report', '--org', org.id, '--from', '2026-01-01', '--to', '2026-03-01', '--format', 'csv', '--out', csvFile);
+    assert.equal(csv.code, 0, csv.stderr);
+    assert.match(csv.stdout, /written to/);
+    assert.equal(statSync(csvFile).mode & 0o777, 0o600);
+
+    const pdfFile = join(cwd, 'r.pdf');
+    assert.equal(cli(cwd, 'report', '--org', org.id, '--format', 'pdf', '--period', '24h', '--out', pdfFile).code, 0);
+    assert.ok(statSync(pdfFile).size > 1000);
+
+    const bad = cli(cwd, 'report', '--org', org.id, '--period', 'fortnight');
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--period must be one of/);
+    const missing = cli(cwd, 'report', '--org', 'org_nope', '--period', '7d');
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /does not exist/);
+  });
+});

@@ -7,6 +7,7 @@ import { hallucinationRoutes } from '../modules/hallucination/index.js';
 import { healthRoutes } from '../modules/health/index.js';
 import { keysRoutes } from '../modules/keys/index.js';
 import { orgsRoutes } from '../modules/orgs/index.js';
+import { reportsRoutes } from '../modules/reports/index.js';
 import type { Context } from './context.js';
 import { VERSION } from './version.js';
 import { registerEventsOut } from './worker.js';
@@ -37,6 +38,7 @@ export async function buildApi(ctx: Context): Promise<App> {
   await app.register(gatewayRoutes(ctx.gateway));
   await app.register(gatewayHistoryRoutes(createGatewayHistory(ctx)));
   await app.register(hallucinationRoutes(ctx.hallucination, { bodyLimit: ctx.config.bodyLimit }));
+  await app.register(reportsRoutes(ctx.reports));
   await registerEventsOut(app, ctx);
   return app;
 }

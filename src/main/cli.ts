@@ -1,8 +1,10 @@
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../platform/config/index.js';
 import { AppError } from '../platform/errors/index.js';
 import { KEY_KINDS, type KeyKind } from '../modules/keys/index.js';
 import { PLANS, PRODUCTS, ROLES, isPlan, isProduct, isRole } from '../modules/plans/index.js';
+import { PERIODS, type PeriodName, reportCsv, reportPdf } from '../modules/reports/index.js';
 import { type Context, createContext } from './context.js';
 import { serve } from './serve.js';
 import { runWorker } from './worker.js';
@@ -21,6 +23,7 @@ Usage: parapet <command> [options]        (every command accepts --json)
   key create --org ID --kind al|sw [--name N] [--expires ISO-DATE]      prints the secret once
   key list --org ID
   key revoke --org ID --id KEY_ID
+  report --org ID [--period 24h|7d|30d|90d|365d | --from ISO [--to ISO]] [--format json|csv|pdf] [--out FILE]
   version
 
 Configuration comes from the environment (see README.md): DATABASE_URL, PARAPET_DATA_DIR, ...
@@ -41,6 +44,11 @@ const OPTIONS = {
   kind: { type: 'string' },
   expires: { type: 'string' },
   id: { type: 'string' },
+  period: { type: 'string' },
+  from: { type: 'string' },
+  to: { type: 'string' },
+  format: { type: 'string' },
+  out: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -177,11 +185,64 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
       const key = await withContext((ctx) => ctx.keys.revoke(orgId, id, null));
       return { json: { key }, text: `revoked key ${key.id}` };
     }
+    case 'report':
+      return report(values);
     default:
       throw new UsageError(
         command ? `unknown command: ${[command, sub].filter(Boolean).join(' ')}` : 'no command given',
       );
   }
+}
+
+const REPORT_FORMATS = ['json', 'csv', 'pdf'] as const;
+
+/** `parapet report`: the same analysis report as /api/v1/report, built in this process and written out. */
+async function report(values: Values): Promise<Output> {
+  const orgId = need(values, 'org');
+  const format = values.format ?? 'json';
+  if (!(REPORT_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--format must be one of ${REPORT_FORMATS.join(', ')}`);
+  }
+  if (format === 'pdf' && !values.out && process.stdout.isTTY) {
+    throw new UsageError('a PDF goes to a file: add --out FILE (or redirect the output)');
+  }
+  const period = values.period;
+  if (period !== undefined && !(period in PERIODS)) {
+    throw new UsageError(`--period must be one of ${Object.keys(PERIODS).join(', ')}`);
+  }
+  const { bytes, summary } = await withContext(async (ctx) => {
+    const org = await requireOrg(ctx, orgId);
+    const started = await ctx.reports.create(
+      org,
+      {
+        ...(period ? { period: period as PeriodName } : {}),
+        ...(values.from ? { from: values.from } : {}),
+        ...(values.to ? { to: values.to } : {}),
+      },
+      null,
+    );
+    await ctx.reports.close();
+    const r = await ctx.reports.result(org, started.id);
+    const body =
+      format === 'json'
+        ? Buffer.from(`${JSON.stringify(r, null, 2)}\n`)
+        : format === 'csv'
+          ? Buffer.from(reportCsv(r))
+          : Buffer.from(await reportPdf(r));
+    return {
+      bytes: body,
+      summary: `report ${r.id}: ${r.detections.total} detections, ${r.dlp.events} personal-data events, ${r.blockedRequests.total} blocked (${r.period.from} to ${r.period.to})`,
+    };
+  });
+  if (values.out) {
+    writeFileSync(values.out, bytes, { mode: 0o600 });
+    return {
+      json: { written: values.out, bytes: bytes.length },
+      text: `${summary}\nwritten to ${values.out}`,
+    };
+  }
+  process.stdout.write(bytes);
+  return { json: null, text: '' };
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -200,7 +261,9 @@ export async function main(argv: string[]): Promise<number> {
   const [command = '', sub] = positionals;
   try {
     const out = await run(command, sub, values);
-    if (out) process.stdout.write(`${values.json ? JSON.stringify(out.json, null, 2) : out.text}\n`);
+    // A report written to standard output has already been printed.
+    if (out && (out.json !== null || out.text !== ''))
+      process.stdout.write(`${values.json ? JSON.stringify(out.json, null, 2) : out.text}\n`);
     return 0;
   } catch (err) {
     const message =

@@ -13,6 +13,7 @@ import { type HallucinationService, createHallucinationService } from '../module
 import { type KeysService, createKeysService } from '../modules/keys/index.js';
 import { type LimitsService, createLimitsService } from '../modules/limits/index.js';
 import { type OrgsService, createOrgsService } from '../modules/orgs/index.js';
+import { type ReportsService, createReportsService } from '../modules/reports/index.js';
 import { loadMasterKey } from './master-key.js';
 
 /** Everything a process needs, built once from the configuration; entrypoints and tests share it. */
@@ -33,6 +34,7 @@ export interface Context {
   gateway: Gateway;
   hallucination: HallucinationService;
   detection: DetectionService;
+  reports: ReportsService;
   close(): Promise<void>;
 }
 
@@ -116,6 +118,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       publish: events.publish,
     });
     const hallucination = createHallucinationService({ db: storage.db, clock, limits });
+    const reports = createReportsService({ db: storage.db, clock, flushUsage: limits.flush });
     return {
       config,
       logger,
@@ -133,7 +136,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
       gateway,
       hallucination,
       detection,
+      reports,
       async close() {
+        await reports.close();
         await gateway.close();
         await limits.close();
         await cache.close();

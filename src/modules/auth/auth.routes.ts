@@ -5,6 +5,7 @@ import { AppError } from '../../platform/errors/index.js';
 import { type App, errorResponses, sendError, toAppError } from '../../platform/http/index.js';
 import { type LimitsService, type RateState, rateLimitHeaders, rateLimitedError } from '../limits/index.js';
 import type { OrgsService } from '../orgs/index.js';
+import type { Feature, Role } from '../plans/index.js';
 import { type AuthRequirement, type AuthService, type Caller, apiKeyFromHeaders } from './auth.service.js';
 
 declare module 'fastify' {
@@ -60,19 +61,19 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
     }
     if (need.mode === 'public') return;
 
-    if (need.mode === 'session') {
-      const token = request.cookies[SESSION_COOKIE];
-      const found = token ? await deps.orgs.resolveSession(token) : undefined;
-      if (!found) {
-        await countFailure(request, reply);
-        throw new AppError('unauthorized', 'Log in first: this operation needs a dashboard session.');
+    if (need.mode === 'session') return sessionCaller(request, reply, need);
+    if (need.mode === 'apiKeyOrSession') {
+      const secret = apiKeyFromHeaders(request.headers, 'apiKey');
+      // A key wins when both are sent: a script that also carries a browser cookie means the key.
+      if (!secret && request.cookies[SESSION_COOKIE]) return sessionCaller(request, reply, need);
+      try {
+        request.caller = await deps.auth.authenticateKey(secret, { mode: 'apiKey' });
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'unauthorized') await countFailure(request, reply);
+        throw err;
       }
-      request.caller = { org: found.org, via: 'session', user: found.user };
-      applyRate(reply, await deps.limits.hitWindow(`rl:session:${found.user.id}`, SESSION_RATE_PER_MINUTE));
-      deps.auth.checkAccess(request.caller, {
-        ...(need.roles ? { roles: need.roles } : {}),
-        ...(need.feature ? { feature: need.feature } : {}),
-      });
+      applyRate(reply, await deps.limits.hitRate(request.caller.org));
+      deps.auth.checkAccess(request.caller, need.feature ? { feature: need.feature } : {});
       return;
     }
 
@@ -103,6 +104,25 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
       await deps.limits.consume(request.caller.org, need.product);
     }
   });
+
+  async function sessionCaller(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    need: { roles?: readonly Role[]; feature?: Feature },
+  ): Promise<void> {
+    const token = request.cookies[SESSION_COOKIE];
+    const found = token ? await deps.orgs.resolveSession(token) : undefined;
+    if (!found) {
+      await countFailure(request, reply);
+      throw new AppError('unauthorized', 'Log in first: this operation needs a dashboard session.');
+    }
+    request.caller = { org: found.org, via: 'session', user: found.user };
+    applyRate(reply, await deps.limits.hitWindow(`rl:session:${found.user.id}`, SESSION_RATE_PER_MINUTE));
+    deps.auth.checkAccess(request.caller, {
+      ...(need.roles ? { roles: need.roles } : {}),
+      ...(need.feature ? { feature: need.feature } : {}),
+    });
+  }
 
   // Failed authentications are limited per client address so keys cannot be guessed at speed; the
   // headers of that window are what an unauthenticated caller sees.

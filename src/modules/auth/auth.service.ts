@@ -18,7 +18,12 @@ export type AuthRequirement =
   | { mode: 'apiKey'; product: Product; feature?: Feature }
   /** The provider proxy: the service key travels in X-Service-Key, Authorization carries the provider's key. */
   | { mode: 'serviceKey'; product: Product; feature?: Feature }
-  | { mode: 'session'; roles?: readonly Role[]; feature?: Feature };
+  | { mode: 'session'; roles?: readonly Role[]; feature?: Feature }
+  /**
+   * Organization-wide read-outs (reports): an API key of any kind, counted against the rate limit but no
+   * product quota, or a dashboard session with one of `roles`.
+   */
+  | { mode: 'apiKeyOrSession'; roles?: readonly Role[]; feature?: Feature };
 
 export interface Caller {
   org: Organization;
@@ -67,7 +72,7 @@ export function createAuthService(deps: { keys: KeysService; orgs: OrgsService; 
 
     async authenticateKey(
       secret: string | undefined,
-      req: { product: Product; mode: 'apiKey' | 'serviceKey'; organizationHeader?: string },
+      req: { product?: Product; mode: 'apiKey' | 'serviceKey'; organizationHeader?: string },
     ): Promise<Caller> {
       const header = req.mode === 'serviceKey' ? 'X-Service-Key' : 'Authorization: Bearer (or X-API-Key)';
       if (!secret) throw new AppError('unauthorized', `An API key is required in ${header}.`);
@@ -85,7 +90,7 @@ export function createAuthService(deps: { keys: KeysService; orgs: OrgsService; 
       }
       const org = await loadOrg(key.orgId);
       if (!org) throw new AppError('unauthorized', 'The API key is invalid, revoked or expired.');
-      const kinds = PRODUCT_KEY_KINDS[req.product];
+      const kinds = req.product ? PRODUCT_KEY_KINDS[req.product] : [key.kind];
       if (!kinds.includes(key.kind)) {
         throw new AppError(
           'forbidden',

@@ -190,6 +190,9 @@ export function createLimitsService(deps: { db: Db; cache: Cache; clock: Clock; 
       });
     },
 
+    /** Writes the counts still held in memory; readers of the usage table call it first. */
+    flush,
+
     async usage(org: Organization, product: Product): Promise<UsageStats> {
       await flush();
       const period = quotaPeriod(clock.now(), org.renewalDay);
@@ -204,8 +207,6 @@ export function createLimitsService(deps: { db: Db; cache: Cache; clock: Clock; 
         avgScore: scored > 0 ? Math.round((Number(row?.score_sum ?? 0) / scored) * 100) / 100 : 0,
       };
     },
-
-    flush,
 
     async close(): Promise<void> {
       clearInterval(timer);

@@ -97,6 +97,9 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       const migrator = new Migrator({
         db,
         provider: new StaticMigrations(),
+        // Features land in parallel with numbered migrations of their own; a database that already ran a
+        // later number must still accept an earlier one that arrived afterwards.
+        allowUnorderedMigrations: true,
         ...(migrationSchema ? { migrationTableSchema: migrationSchema } : {}),
       });
       const { error, results } = await migrator.migrateToLatest();

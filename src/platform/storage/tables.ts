@@ -17,10 +17,12 @@ import type {
   GatewayUsageTable,
 } from './tables-gateway.js';
 import type { HallucinationCorrectionsTable } from './tables-hallucination.js';
+import type { ReportsTable } from './tables-reports.js';
 
 export type * from './tables-events.js';
 export type * from './tables-gateway.js';
 export type * from './tables-hallucination.js';
+export type * from './tables-reports.js';
 
 export interface OrganizationsTable {
   id: string;
@@ -121,4 +123,5 @@ export interface Database {
   gateway_provider_keys: GatewayProviderKeysTable;
   gateway_force: GatewayForceTable;
   gateway_usage: GatewayUsageTable;
+  reports: ReportsTable;
 }
