@@ -1,14 +1,21 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../platform/config/index.js';
+import { type Config, loadConfig } from '../platform/config/index.js';
 import { AppError } from '../platform/errors/index.js';
-import { KEY_KINDS, type KeyKind } from '../modules/keys/index.js';
+import type { KeyKind } from '../modules/keys/index.js';
 import { PLANS, PRODUCTS, ROLES, isPlan, isProduct, isRole } from '../modules/plans/index.js';
-import { PERIODS, type PeriodName, reportCsv, reportPdf } from '../modules/reports/index.js';
-import { type Context, createContext } from './context.js';
-import { serve } from './serve.js';
-import { runWorker } from './worker.js';
+import type { PeriodName } from '../modules/reports/index.js';
+import type { Context } from './context.js';
 import { VERSION } from './version.js';
+
+// Commands load what they use: `parapet version` or a usage error should not load the whole service.
+// Copies of the modules' lists, tied to their types so that a change there fails the typecheck here.
+const KEY_KINDS = ['al', 'sw'] as const satisfies readonly KeyKind[];
+const PERIODS = { '24h': 1, '7d': 7, '30d': 30, '90d': 90, '365d': 365 } as const satisfies Record<
+  PeriodName,
+  number
+>;
 
 const USAGE = `parapet ${VERSION}: the Parapet service and its administration
 
@@ -20,10 +27,15 @@ Usage: parapet <command> [options]        (every command accepts --json)
   org create --name N [--plan P] [--products a,b]   plans: ${PLANS.join(', ')}; products: ${PRODUCTS.join(', ')}
   org list
   user create --org ID --email E [--role R] [--name N] [--password P]   roles: ${ROLES.join(', ')}
+  user list --org ID
+  user password --org ID (--id USER_ID | --email E)   sets a new generated password, printed once
   key create --org ID --kind al|sw [--name N] [--expires ISO-DATE]      prints the secret once
-  key list --org ID
+  key list --org ID [--all]                active keys; --all adds revoked and expired ones
   key revoke --org ID --id KEY_ID
   report --org ID [--period 24h|7d|30d|90d|365d | --from ISO [--to ISO]] [--format json|csv|pdf] [--out FILE]
+  scan FILE [--field F] [--input jsonl|csv|lines] [--out FILE] [--format jsonl|csv]
+                                          offline injection and personal-data scan of a file of prompts
+  openapi                                 print the OpenAPI document (parapet openapi > openapi.json)
   version
 
 Configuration comes from the environment (see README.md): DATABASE_URL, PARAPET_DATA_DIR, ...
@@ -49,6 +61,9 @@ const OPTIONS = {
   to: { type: 'string' },
   format: { type: 'string' },
   out: { type: 'string' },
+  all: { type: 'boolean' },
+  field: { type: 'string' },
+  input: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -59,8 +74,34 @@ function need(values: Values, name: keyof Values): string {
   return v.trim();
 }
 
-async function withContext<T>(fn: (ctx: Context) => Promise<T>): Promise<T> {
-  const ctx = await createContext(loadConfig(), { logger: undefined });
+/** Where the data lives, for the user to see; a PostgreSQL URL is shown without its credentials. */
+function describeDatabase(config: Config): string {
+  if (!config.databaseUrl) return `SQLite ${join(config.dataDir, 'parapet.db')}`;
+  try {
+    const u = new URL(config.databaseUrl);
+    return `PostgreSQL ${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname} (schema ${config.databaseSchema})`;
+  } catch {
+    return 'PostgreSQL (DATABASE_URL)';
+  }
+}
+
+let jsonOutput = false;
+
+/**
+ * Opens the service's database. Only commands that set up a service (`org create`) may start a new
+ * embedded database; every other command refuses, so that one run from the wrong folder does not quietly
+ * work on a new, empty database instead of the service's.
+ */
+async function withContext<T>(fn: (ctx: Context) => Promise<T>, opts: { create?: boolean } = {}): Promise<T> {
+  const config = loadConfig();
+  if (!config.databaseUrl && !opts.create && !existsSync(join(config.dataDir, 'parapet.db'))) {
+    throw new UsageError(
+      `no Parapet database at ${join(config.dataDir, 'parapet.db')}; run this in the service's folder, or set PARAPET_DATA_DIR (or DATABASE_URL) to the service's`,
+    );
+  }
+  if (!jsonOutput) process.stderr.write(`database: ${describeDatabase(config)}\n`);
+  const { createContext } = await import('./context.js');
+  const ctx = await createContext(config, { logger: undefined });
   try {
     return await fn(ctx);
   } finally {
@@ -77,12 +118,14 @@ async function requireOrg(ctx: Context, id: string) {
 type Output = { json: unknown; text: string };
 
 async function run(command: string, sub: string | undefined, values: Values): Promise<Output | null> {
+  // The one command whose second word is an argument, not a subcommand.
+  if (command === 'scan') return scan(sub, values);
   switch (`${command} ${sub ?? ''}`.trim()) {
     case 'worker':
-      await runWorker();
+      await (await import('./worker.js')).runWorker();
       return null;
     case 'serve':
-      await serve();
+      await (await import('./serve.js')).serve();
       return null;
     case 'version':
       return { json: { version: VERSION }, text: VERSION };
@@ -114,8 +157,10 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
         .filter(Boolean);
       const bad = products?.find((p) => !isProduct(p));
       if (bad) throw new UsageError(`unknown product ${bad}; products are ${PRODUCTS.join(', ')}`);
-      const org = await withContext((ctx) =>
-        ctx.orgs.createOrg({ name, plan, ...(products ? { products: products.filter(isProduct) } : {}) }),
+      const org = await withContext(
+        (ctx) =>
+          ctx.orgs.createOrg({ name, plan, ...(products ? { products: products.filter(isProduct) } : {}) }),
+        { create: true },
       );
       return { json: org, text: `created organization ${org.id} (${org.name}, plan ${org.plan})` };
     }
@@ -169,10 +214,11 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
     }
     case 'key list': {
       const orgId = need(values, 'org');
-      const keys = await withContext(async (ctx) => {
+      const all = await withContext(async (ctx) => {
         await requireOrg(ctx, orgId);
         return ctx.keys.list(orgId);
       });
+      const keys = values.all ? all : all.filter((k) => k.status === 'active');
       return {
         json: { keys },
         text:
@@ -187,11 +233,94 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
     }
     case 'report':
       return report(values);
+    case 'user list': {
+      const orgId = need(values, 'org');
+      const users = await withContext(async (ctx) => {
+        await requireOrg(ctx, orgId);
+        return ctx.orgs.listUsers(orgId);
+      });
+      return {
+        json: { users },
+        text: users.map((u) => `${u.id}  ${u.role.padEnd(7)} ${u.email}  ${u.name}`).join('\n') || '(none)',
+      };
+    }
+    case 'user password': {
+      const orgId = need(values, 'org');
+      if (!values.id && !values.email) throw new UsageError('--id or --email is required');
+      const res = await withContext(async (ctx) => {
+        await requireOrg(ctx, orgId);
+        const user = (await ctx.orgs.listUsers(orgId)).find((u) =>
+          values.id ? u.id === values.id : u.email.toLowerCase() === values.email?.trim().toLowerCase(),
+        );
+        if (!user) throw new UsageError(`no such user in organization ${orgId}`);
+        return { user, password: await ctx.orgs.resetPassword(orgId, user.id) };
+      });
+      return {
+        json: { user: res.user, password: res.password },
+        text: `new password for ${res.user.email} (shown once): ${res.password}`,
+      };
+    }
+    case 'openapi': {
+      const doc = await openapiDocument();
+      return { json: doc, text: JSON.stringify(doc, null, 2) };
+    }
     default:
       throw new UsageError(
         command ? `unknown command: ${[command, sub].filter(Boolean).join(' ')}` : 'no command given',
       );
   }
+}
+
+/**
+ * The OpenAPI document of the API server, built in this process on a throw-away embedded database, so it
+ * needs neither a running server nor the service's database.
+ */
+async function openapiDocument(): Promise<unknown> {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'parapet-openapi-'));
+  try {
+    const config = loadConfig({ PARAPET_DATA_DIR: dir, LOG_LEVEL: 'silent' });
+    const { createContext } = await import('./context.js');
+    const { buildApi } = await import('./api.js');
+    const ctx = await createContext(config);
+    try {
+      const app = await buildApi(ctx);
+      await app.ready();
+      const doc = app.swagger();
+      await app.close();
+      return doc;
+    } finally {
+      await ctx.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function scan(file: string | undefined, values: Values): Promise<Output> {
+  if (!file) throw new UsageError('scan needs a FILE');
+  if (!existsSync(file)) throw new UsageError(`no file ${file}`);
+  const input = values.input;
+  if (input !== undefined && !['jsonl', 'csv', 'lines'].includes(input)) {
+    throw new UsageError('--input must be jsonl, csv or lines');
+  }
+  const format = values.format ?? (values.out?.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
+  if (format !== 'jsonl' && format !== 'csv') throw new UsageError('--format must be jsonl or csv');
+  const { scanFile, summaryTable, openOutput } = await import('./scan.js');
+  const out = values.out ? openOutput(values.out) : undefined;
+  const summary = await scanFile({
+    file,
+    ...(input ? { input: input as 'jsonl' } : {}),
+    ...(values.field ? { field: values.field } : {}),
+    ...(out ? { out, format } : {}),
+    progress: process.stderr,
+  });
+  if (out) await new Promise<void>((r) => out.end(() => r()));
+  return {
+    json: summary,
+    text: `${summaryTable(summary)}${values.out ? `\nrows written to ${values.out}` : ''}`,
+  };
 }
 
 const REPORT_FORMATS = ['json', 'csv', 'pdf'] as const;
@@ -210,6 +339,7 @@ async function report(values: Values): Promise<Output> {
   if (period !== undefined && !(period in PERIODS)) {
     throw new UsageError(`--period must be one of ${Object.keys(PERIODS).join(', ')}`);
   }
+  const { reportCsv, reportPdf } = await import('../modules/reports/index.js');
   const { bytes, summary } = await withContext(async (ctx) => {
     const org = await requireOrg(ctx, orgId);
     const started = await ctx.reports.create(
@@ -259,6 +389,7 @@ export async function main(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   const [command = '', sub] = positionals;
+  jsonOutput = values.json === true;
   try {
     const out = await run(command, sub, values);
     // A report written to standard output has already been printed.
