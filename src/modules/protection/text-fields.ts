@@ -12,7 +12,7 @@ export interface TextField {
  * A string property of an object in the request. A class rather than an object with its own `set` closure:
  * a conversation has a field per message, and under tsx every closure created also gets its name defined.
  */
-class PropertyField implements TextField {
+export class PropertyField implements TextField {
   constructor(
     readonly name: string,
     readonly text: string,
@@ -32,7 +32,7 @@ class PropertyField implements TextField {
  * left exactly as they are: changing a signed thinking block makes the provider refuse the next turn.
  * `commit()` writes the tool-call argument JSON back after the leaves were set.
  */
-export function textFieldsOf(req: ChatRequest): { fields: TextField[]; commit(): void } {
+export function textFieldsOf(req: ChatRequest): { fields: TextField[]; commit(): void; userText: string } {
   const fields: TextField[] = [];
   const commits: Array<() => void> = [];
   req.messages.forEach((m, i) => {
@@ -66,13 +66,15 @@ export function textFieldsOf(req: ChatRequest): { fields: TextField[]; commit():
   });
   return {
     fields,
+    userText: lastUserText(req),
     commit() {
       for (const c of commits) c();
     },
   };
 }
 
-function collectLeaves(
+/** Every string inside a parsed JSON value, as fields whose `set` writes back into the value. */
+export function collectLeaves(
   value: unknown,
   name: string,
   out: TextField[],
@@ -94,4 +96,25 @@ function collectLeaves(
     const obj = value as Record<string, unknown>;
     for (const key of Object.keys(obj)) collectLeaves(obj[key], name, out, (next) => (obj[key] = next));
   }
+}
+
+/**
+ * What the user wrote last: the text of the last user message, which the injection check reads (earlier
+ * turns were checked when they were sent; tool results and assistant turns are not the user's words).
+ */
+function lastUserText(req: ChatRequest): string {
+  for (let i = req.messages.length - 1; i >= 0; i--) {
+    const m = req.messages[i];
+    if (m?.role !== 'user') continue;
+    const content = m.content as unknown;
+    if (typeof content === 'string') return content;
+    if (!Array.isArray(content)) return '';
+    return content
+      .map((p: { type?: unknown; text?: unknown }) =>
+        p?.type === 'text' && typeof p.text === 'string' ? p.text : '',
+      )
+      .filter(Boolean)
+      .join('\n');
+  }
+  return '';
 }
