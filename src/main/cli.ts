@@ -4,6 +4,7 @@ import { AppError } from '../platform/errors/index.js';
 import { KEY_KINDS, type KeyKind } from '../modules/keys/index.js';
 import { PLANS, PRODUCTS, ROLES, isPlan, isProduct, isRole } from '../modules/plans/index.js';
 import { type Context, createContext } from './context.js';
+import { runProxy } from './proxy.js';
 import { serve } from './serve.js';
 import { runWorker } from './worker.js';
 import { VERSION } from './version.js';
@@ -12,7 +13,8 @@ const USAGE = `parapet ${VERSION}: the Parapet service and its administration
 
 Usage: parapet <command> [options]        (every command accepts --json)
 
-  serve                                   run the API server (what npm start runs)
+  serve                                   run the API server and the network proxy (what npm start runs)
+  proxy                                   run the network proxy alone (PROXY_PORT)
   worker                                  deliver webhooks and SIEM events only (no API server)
   migrate                                 apply database migrations and exit
   org create --name N [--plan P] [--products a,b]   plans: ${PLANS.join(', ')}; products: ${PRODUCTS.join(', ')}
@@ -75,6 +77,9 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
       return null;
     case 'serve':
       await serve();
+      return null;
+    case 'proxy':
+      await runProxy();
       return null;
     case 'version':
       return { json: { version: VERSION }, text: VERSION };

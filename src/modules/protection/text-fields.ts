@@ -50,18 +50,7 @@ export function textFieldsOf(req: ChatRequest): { fields: TextField[]; commit():
     }
     (m.tool_calls ?? []).forEach((call, k) => {
       const fn = call?.function;
-      if (!fn || typeof fn.arguments !== 'string') return;
-      const name = `messages[${i}].tool_calls[${k}].function.arguments`;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(fn.arguments);
-      } catch {
-        fields.push({ name, text: fn.arguments, set: (v) => (fn.arguments = v) });
-        return;
-      }
-      const before = fields.length;
-      collectLeaves(parsed, name, fields, (next) => (parsed = next));
-      if (fields.length > before) commits.push(() => (fn.arguments = JSON.stringify(parsed)));
+      if (fn) jsonTextFields(fn, 'arguments', `messages[${i}].tool_calls[${k}].function.arguments`, fields, commits);
     });
   });
   return {
@@ -117,4 +106,31 @@ function lastUserText(req: ChatRequest): string {
       .join('\n');
   }
   return '';
+}
+
+/**
+ * The string values inside a property that holds JSON text (tool-call arguments): each becomes a field, and
+ * a commit writes the JSON back once the values were set, so it stays valid JSON whatever a value holds.
+ * Text that is not JSON is one field as it is.
+ */
+export function jsonTextFields(
+  holder: object,
+  key: string,
+  name: string,
+  fields: TextField[],
+  commits: Array<() => void>,
+): void {
+  const obj = holder as Record<string, unknown>;
+  const text = obj[key];
+  if (typeof text !== 'string') return;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    fields.push(new PropertyField(name, text, obj, key));
+    return;
+  }
+  const before = fields.length;
+  collectLeaves(parsed, name, fields, (next) => (parsed = next));
+  if (fields.length > before) commits.push(() => (obj[key] = JSON.stringify(parsed)));
 }
