@@ -21,7 +21,8 @@ const USAGE = `parapet ${VERSION}: the Parapet service and its administration
 
 Usage: parapet <command> [options]        (every command accepts --json)
 
-  serve                                   run the API server (what npm start runs)
+  serve                                   run the API server and the network proxy (what npm start runs)
+  proxy                                   run the network proxy alone (PROXY_PORT)
   worker                                  deliver webhooks and SIEM events only (no API server)
   migrate                                 apply database migrations and exit
   org create --name N [--plan P] [--products a,b]   plans: ${PLANS.join(', ')}; products: ${PRODUCTS.join(', ')}
@@ -126,6 +127,9 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
       return null;
     case 'serve':
       await (await import('./serve.js')).serve();
+      return null;
+    case 'proxy':
+      await (await import('./proxy.js')).runProxy();
       return null;
     case 'version':
       return { json: { version: VERSION }, text: VERSION };

@@ -6,6 +6,7 @@ import { createContext } from './context.js';
 import { shownUrl, stopOnSignals } from './signals.js';
 import { type EventWorkers, startEventWorkers } from './worker.js';
 import { startMaintenance } from './maintenance.js';
+import { listenProxy } from './proxy.js';
 
 /** `parapet serve`: migrations, first-start bootstrap, the API server, and a clean stop on SIGTERM/SIGINT. */
 export async function serve(out: (text: string) => void = (t) => process.stdout.write(t)): Promise<void> {
@@ -19,6 +20,8 @@ export async function serve(out: (text: string) => void = (t) => process.stdout.
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const apiUrl = shownUrl(config.host, port);
+  // The embedded default serves the network proxy from the same process, on its own port.
+  const proxy = await listenProxy(ctx);
   const boot = await bootstrapIfEmpty(ctx);
   const workers: EventWorkers | null = config.runWorkers ? await startEventWorkers(ctx) : null;
   if (boot) out(formatBootstrap(boot, apiUrl));
@@ -26,10 +29,12 @@ export async function serve(out: (text: string) => void = (t) => process.stdout.
   out(
     `Parapet API listening on ${apiUrl} (docs at ${apiUrl}/api/docs, ${ctx.storage.dialect}, ${ctx.cache.kind} cache)\n`,
   );
+  out(`Parapet network proxy listening on ${proxy.url}/proxy/<provider>/\n`);
 
   stopOnSignals(async (signal) => {
     ctx.logger.info({ signal }, 'stopping');
     maintenance?.stop();
+    await proxy.app.close();
     await app.close();
     await workers?.close();
     await ctx.close();

@@ -1,4 +1,3 @@
-import { detectEntities } from '../../engines/dlp/index.js';
 import {
   type AnalysisResult,
   DEFAULT_THRESHOLDS,
@@ -11,6 +10,7 @@ import { newId } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import type { Caller } from '../auth/index.js';
+import { dlpSettingsOf, EventRedactor } from '../dlp/index.js';
 import type { LimitsService } from '../limits/index.js';
 import type { Organization, OrgsService } from '../orgs/index.js';
 
@@ -26,27 +26,16 @@ export type DetectionPublish = (
   data: Record<string, unknown>,
 ) => Promise<unknown>;
 
-const PREVIEW_CHARS = 120;
-
-/** Personal data in a preview is replaced by its type, so events and SIEMs never receive it. */
-export function redactPreview(text: string, max = PREVIEW_CHARS): string {
-  const cut = text.length > max ? text.slice(0, max) : text;
-  let out = '';
-  let at = 0;
-  for (const e of detectEntities(cut)) {
-    out += `${cut.slice(at, e.start)}[${e.type}]`;
-    at = e.end;
-  }
-  out += cut.slice(at);
-  return text.length > max ? `${out}…` : out;
-}
+const PREVIEW_CHARS = 160;
+const MATCH_CHARS = 80;
 
 export function detectionSettingsOf(org: Organization): DetectionSettings {
   const s = org.settings['detection'];
   return s && typeof s === 'object' ? (s as DetectionSettings) : {};
 }
 
-function optionsFor(org: Organization, context?: string): DetectionOptions {
+/** The engine's options for an organization: its thresholds and allow-phrases, and the text's context. */
+export function detectionOptionsFor(org: Organization, context?: string): DetectionOptions {
   const s = detectionSettingsOf(org);
   return {
     ...(context !== undefined ? { context } : {}),
@@ -61,34 +50,79 @@ export interface RequestInfo {
   userAgent?: string | undefined;
 }
 
-/** The spec's detection event data; previews and matches are redacted of personal data. */
+/** Who sent the analysed text and where: the request side of a detection event. */
+export interface DetectionOrigin {
+  endpoint: string;
+  sourceIp: string | null;
+  userAgent?: string | null | undefined;
+  userId: string | null;
+  apiKeyId: string | null;
+}
+
+const ACTIONS = { allow: 'ALLOWED', log: 'LOGGED', warn: 'WARNED', block: 'BLOCKED' } as const;
+
+/**
+ * The spec's detection event data, the one builder for `detection.created` and `detection.high_severity`
+ * whichever route analysed the text (analyze, detect, sanitize, the chat, both proxies). The preview and
+ * every matched fragment carry `[TYPE]` in place of personal data (EventRedactor), so an event never
+ * carries a value from the prompt.
+ */
 export function detectionEventData(
   r: AnalysisResult,
   text: string,
-  caller: Caller,
-  info: RequestInfo,
+  origin: DetectionOrigin,
+  org: Organization,
   processingTimeMs: number,
 ): Record<string, unknown> {
+  const redactor = new EventRedactor(text, dlpSettingsOf(org.settings));
+  let top: AnalysisResult['matches'][number] | undefined;
+  for (const m of r.matches) if (!top || m.weight > top.weight) top = m;
   return {
     id: newId('det'),
     riskScore: r.score,
     severity: r.severity.toUpperCase(),
-    category: (r.categories[0] ?? 'unknown').toUpperCase(),
+    category: (top?.category ?? r.categories[0] ?? 'unknown').toUpperCase(),
     categories: r.categories,
-    patterns: r.matches
-      .slice(0, 20)
-      .map((m) => ({ type: m.category, match: redactPreview(m.match, 80), score: m.weight })),
-    action: { allow: 'ALLOWED', log: 'LOGGED', warn: 'WARNED', block: 'BLOCKED' }[r.action],
+    patterns: r.matches.slice(0, 20).map((m) => ({
+      type: m.category,
+      match: redactor.slice(m.start, m.end, MATCH_CHARS),
+      score: m.weight,
+    })),
+    action: ACTIONS[r.action],
     blocked: r.action === 'block',
     inputLength: text.length,
-    inputPreview: redactPreview(text),
-    endpoint: info.endpoint,
-    sourceIp: info.sourceIp,
-    userAgent: info.userAgent ?? null,
-    userId: caller.user?.id ?? null,
-    apiKeyId: caller.key?.id ?? null,
+    inputPreview: redactor.slice(0, text.length, PREVIEW_CHARS),
+    endpoint: origin.endpoint,
+    sourceIp: origin.sourceIp,
+    userAgent: origin.userAgent ?? null,
+    userId: origin.userId,
+    apiKeyId: origin.apiKeyId,
     processingTimeMs,
   };
+}
+
+/**
+ * Publishes the detection events of an analysis at or above the log threshold: `detection.created`, and
+ * `detection.high_severity` for high and critical, in one transaction (one commit on the hot path of an
+ * attack flood). Returns whether anything was published.
+ */
+export async function publishDetection(
+  deps: { db: Db; publish: DetectionPublish },
+  org: Organization,
+  r: AnalysisResult,
+  text: string,
+  origin: DetectionOrigin,
+  processingTimeMs: number,
+): Promise<boolean> {
+  if (r.action === 'allow') return false;
+  const data = detectionEventData(r, text, origin, org, processingTimeMs);
+  await deps.db.transaction().execute(async (trx) => {
+    await deps.publish(trx, org, 'detection.created', data);
+    if (r.severity === 'high' || r.severity === 'critical') {
+      await deps.publish(trx, org, 'detection.high_severity', data);
+    }
+  });
+  return true;
 }
 
 export function createDetectionService(deps: {
@@ -111,20 +145,25 @@ export function createDetectionService(deps: {
       warned: result.action === 'warn',
       score: result.score,
     });
-    if (result.action === 'allow') return;
-    const data = detectionEventData(result, text, caller, info, ms);
-    // One transaction for both events: one commit on the hot path of an attack flood.
-    await deps.db.transaction().execute(async (trx) => {
-      await deps.publish(trx, caller.org, 'detection.created', data);
-      if (result.severity === 'high' || result.severity === 'critical') {
-        await deps.publish(trx, caller.org, 'detection.high_severity', data);
-      }
-    });
+    await publishDetection(
+      deps,
+      caller.org,
+      result,
+      text,
+      {
+        endpoint: info.endpoint,
+        sourceIp: info.sourceIp,
+        userAgent: info.userAgent ?? null,
+        userId: caller.user?.id ?? null,
+        apiKeyId: caller.key?.id ?? null,
+      },
+      ms,
+    );
   }
 
   async function run(caller: Caller, text: string, context: string | undefined, info: RequestInfo) {
     const started = performance.now();
-    const result = analyze(text, optionsFor(caller.org, context));
+    const result = analyze(text, detectionOptionsFor(caller.org, context));
     await account(caller, text, result, info, Math.round(performance.now() - started));
     return result;
   }
@@ -139,7 +178,7 @@ export function createDetectionService(deps: {
 
     async sanitize(caller: Caller, text: string, context: string | undefined, info: RequestInfo) {
       const started = performance.now();
-      const { analysis, sanitization } = analyzeAndSanitize(text, optionsFor(caller.org, context));
+      const { analysis, sanitization } = analyzeAndSanitize(text, detectionOptionsFor(caller.org, context));
       await account(caller, text, analysis, info, Math.round(performance.now() - started));
       return sanitization;
     },

@@ -2,7 +2,14 @@ export { detectionRoutes } from './detection.routes.js';
 export {
   createDetectionService,
   detectionEventData,
+  detectionOptionsFor,
   detectionSettingsOf,
-  redactPreview,
+  publishDetection,
 } from './detection.service.js';
-export type { DetectionService, DetectionSettings, RequestInfo } from './detection.service.js';
+export type {
+  DetectionOrigin,
+  DetectionPublish,
+  DetectionService,
+  DetectionSettings,
+  RequestInfo,
+} from './detection.service.js';

@@ -1,4 +1,4 @@
-import type { Entity } from '../../engines/dlp/index.js';
+import { type CustomPattern, detectEntities, type Entity } from '../../engines/dlp/index.js';
 import { riskScore } from '../../engines/risk/index.js';
 
 export type DlpSeverity = 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
@@ -38,4 +38,39 @@ export function dlpEventData(
     userId: who.userId ?? null,
     ...(who.sessionId ? { sessionId: who.sessionId } : {}),
   };
+}
+
+/**
+ * Personal data of a text, found once, for the parts of it that go into events (previews, matched
+ * fragments). Every type is looked for, whatever the organization tokenizes, plus its own patterns: an
+ * event leaves the service (webhooks, SIEMs), so it carries `[TYPE]` in place of a value. A fragment cut
+ * through a value has the overlapping part replaced too, which a fresh detection on the fragment alone
+ * would miss (half an e-mail address is no e-mail address).
+ */
+export class EventRedactor {
+  private readonly entities: Entity[];
+
+  constructor(
+    private readonly text: string,
+    settings: { customPatterns?: CustomPattern[]; allowValues?: string[] },
+  ) {
+    this.entities = detectEntities(text, {
+      ...(settings.customPatterns ? { customPatterns: settings.customPatterns } : {}),
+      ...(settings.allowValues ? { allowValues: settings.allowValues } : {}),
+    });
+  }
+
+  /** text[from, to) with personal data replaced by its type, cut to `max` characters (an ellipsis marks a cut). */
+  slice(from: number, to: number, max: number): string {
+    let out = '';
+    let at = from;
+    for (const e of this.entities) {
+      if (e.end <= at || e.start >= to) continue;
+      out += this.text.slice(at, Math.max(at, e.start));
+      out += `[${e.type}]`;
+      at = Math.min(to, e.end);
+    }
+    out += this.text.slice(at, to);
+    return out.length > max ? `${out.slice(0, max)}…` : out;
+  }
 }

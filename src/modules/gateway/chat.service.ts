@@ -1,11 +1,11 @@
-import { analyze } from '../../engines/detection/index.js';
 import type { Clock } from '../../platform/clock/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
-import { dlpSettingsOf, type Vault, type VaultSession } from '../dlp/index.js';
+import type { Vault, VaultSession } from '../dlp/index.js';
 import type { LimitsService } from '../limits/index.js';
 import type { Organization } from '../orgs/index.js';
+import type { Protection as Pipeline, ProtectionPublish, TextField } from '../protection/index.js';
 import {
   type Attempt,
   type CancelSignal,
@@ -19,26 +19,18 @@ import {
   type Providers,
   route,
 } from '../providers/index.js';
-import { detectionEventData, detectionSettingsOf } from './detection-events.js';
 import { CHAT_PATH } from './force.service.js';
 import { createGatewayRepo } from './gateway.repo.js';
 import { rehydrate } from '../../engines/dlp/index.js';
 import { CONVERSATION_ID_PATTERN } from './history.schemas.js';
-import { dlpEventHooks, tokenizeFields } from './protect.js';
 import type { ProviderKeysService } from './provider-keys.service.js';
-import type { TextField } from './text-fields.js';
 import type { UsageRecorder } from './usage.recorder.js';
 
 /** Turns kept in a conversation; older ones drop out of the prompt. */
 export const MAX_HISTORY_MESSAGES = 40;
 const CONVERSATION_ID = new RegExp(CONVERSATION_ID_PATTERN);
 
-export type GatewayPublish = (
-  db: Db,
-  org: { id: string; plan: string },
-  type: 'detection.created' | 'detection.high_severity' | 'dlp.violation' | 'dlp.blocked',
-  data: Record<string, unknown>,
-) => Promise<unknown>;
+export type GatewayPublish = ProtectionPublish;
 
 export interface ChatBody {
   message: string;
@@ -56,6 +48,7 @@ export interface ChatCaller {
   userId: string | null;
   apiKeyId: string | null;
   sourceIp: string | null;
+  userAgent?: string | null;
 }
 
 export interface ChatUsage {
@@ -106,7 +99,7 @@ export interface ChatServiceDeps {
   keys: ProviderKeysService;
   limits: LimitsService;
   usage: UsageRecorder;
-  publish: GatewayPublish;
+  protection: Pipeline;
   /** No byte from the provider for this long (first token included) gives up; reasoning models are slow. */
   idleTimeoutMs?: number;
 }
@@ -151,31 +144,9 @@ export function createChatService(deps: ChatServiceDeps) {
     }
 
     // 1. Injection check: on the user's message only; history was checked when it was sent.
-    const started = performance.now();
-    const det = detectionSettingsOf(org.settings);
-    const analysis = analyze(body.message, {
-      ...(det.thresholds ? { thresholds: det.thresholds } : {}),
-      ...(det.allowPhrases ? { allowPhrases: det.allowPhrases } : {}),
-    });
+    const analysis = await deps.protection.checkInjection(caller, body.message, CHAT_PATH);
     const blocked = analysis.action === 'block';
-    const dlp = dlpSettingsOf(org.settings);
     deps.limits.record(org, 'chat', { blocked, warned: analysis.action === 'warn', score: analysis.score });
-    if (blocked || analysis.action === 'warn') {
-      const data = detectionEventData(analysis, body.message, {
-        blocked,
-        endpoint: CHAT_PATH,
-        sourceIp: caller.sourceIp,
-        userId: caller.userId,
-        apiKeyId: caller.apiKeyId,
-        processingTimeMs: Math.round(performance.now() - started),
-        dlp,
-      });
-      await deps.db.transaction().execute(async (trx) => {
-        await deps.publish(trx, org, 'detection.created', data);
-        if (analysis.severity === 'high' || analysis.severity === 'critical')
-          await deps.publish(trx, org, 'detection.high_severity', data);
-      });
-    }
     if (blocked) {
       return {
         kind: 'blocked',
@@ -209,10 +180,10 @@ export function createChatService(deps: ChatServiceDeps) {
         ? [{ name: 'system', text: body.system ?? '', set: (v: string) => (system.content = v) }]
         : []),
     ];
-    const outcome = await tokenizeFields(deps.vault, org.id, fields, dlp, {
+    const outcome = await deps.protection.tokenize(caller, fields, {
       ...(sessionId ? { sessionId } : {}),
       always: true,
-      hooks: dlpHooks(caller),
+      onBlocked: () => deps.limits.record(caller.org, 'chat', { blocked: true }),
     });
     const session = outcome.session as VaultSession;
     const dlpMs = performance.now() - dlpStarted;
@@ -275,12 +246,6 @@ export function createChatService(deps: ChatServiceDeps) {
           },
         })),
     };
-  }
-
-  function dlpHooks(caller: ChatCaller) {
-    return dlpEventHooks(deps.publish, deps.db, caller, () =>
-      deps.limits.record(caller.org, 'chat', { blocked: true }),
-    );
   }
 
   /** Usage from the provider when it reported it, else estimated from the tokenized prompt and the answer. */

@@ -7,7 +7,7 @@ import {
   type ReadyChat,
   ZERO_USAGE,
 } from './chat.service.js';
-import type { SseSink } from './sse.js';
+import type { SseSink } from '../protection/index.js';
 
 /**
  * The protected chat as Server-Sent Events: `{type:"token",content}` events rehydrated on the fly, then

@@ -26,7 +26,7 @@ import {
   ProxyResponseSchema,
 } from './gateway.schemas.js';
 import { providerFailure } from './chat.service.js';
-import { openSse } from './sse.js';
+import { openSse } from '../protection/index.js';
 
 const MANAGERS = ['owner', 'admin'] as const;
 // The proxy's answer has the provider's shape, not a schema's: plain JSON, without a compiled serializer.
@@ -101,6 +101,7 @@ export function gatewayRoutes(gw: Gateway) {
             userId: caller.user?.id ?? null,
             apiKeyId: caller.key?.id ?? null,
             sourceIp: request.ip,
+            userAgent: request.headers['user-agent'] ?? null,
           },
           request.body,
         );
@@ -153,7 +154,13 @@ export function gatewayRoutes(gw: Gateway) {
           const caller = callerOf(request);
           const signal = disconnectSignal(reply);
           const call = await gw.proxy.prepare(
-            { org: caller.org, userId: caller.key?.id ?? null, sourceIp: request.ip },
+            {
+              org: caller.org,
+              userId: caller.user?.id ?? null,
+              apiKeyId: caller.key?.id ?? null,
+              sourceIp: request.ip,
+              userAgent: request.headers['user-agent'] ?? null,
+            },
             request.params.provider,
             request.body as unknown as ChatRequest,
             providerKeyOf(request),

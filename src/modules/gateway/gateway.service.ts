@@ -2,6 +2,7 @@ import type { Clock } from '../../platform/clock/index.js';
 import type { Sealer } from '../../platform/crypto/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import type { Vault } from '../dlp/index.js';
+import { createProtection } from '../protection/index.js';
 import type { LimitsService } from '../limits/index.js';
 import { createProviders, type ProviderId, type Providers } from '../providers/index.js';
 import { createChatService, type GatewayPublish } from './chat.service.js';
@@ -32,19 +33,26 @@ export function createGateway(deps: GatewayDeps) {
   const usage = createUsageRecorder({ db: deps.db, clock: deps.clock });
   const force = createForceService({ db: deps.db, clock: deps.clock, publish: deps.publish });
   const keys = createProviderKeysService({ db: deps.db, sealer: deps.sealer, clock: deps.clock });
+  const protection = createProtection({ db: deps.db, vault: deps.vault, publish: deps.publish });
   const common = {
-    db: deps.db,
-    vault: deps.vault,
+    protection,
     providers,
     usage,
-    publish: deps.publish,
     ...(deps.idleTimeoutMs !== undefined ? { idleTimeoutMs: deps.idleTimeoutMs } : {}),
   };
-  const chat = createChatService({ ...common, clock: deps.clock, keys, limits: deps.limits });
+  const chat = createChatService({
+    ...common,
+    db: deps.db,
+    vault: deps.vault,
+    clock: deps.clock,
+    keys,
+    limits: deps.limits,
+  });
   const proxy = createProxyService({ ...common, force });
   return {
     chat,
     proxy,
+    protection,
     force,
     keys,
     usage,

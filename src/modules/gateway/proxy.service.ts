@@ -1,6 +1,5 @@
 import { AppError } from '../../platform/errors/index.js';
-import type { Db } from '../../platform/storage/index.js';
-import { dlpSettingsOf, type Vault, type VaultSession } from '../dlp/index.js';
+import type { VaultSession } from '../dlp/index.js';
 import type { Organization } from '../orgs/index.js';
 import {
   type CallContext,
@@ -20,13 +19,19 @@ import {
   type Providers,
   type Usage,
 } from '../providers/index.js';
-import type { GatewayPublish } from './chat.service.js';
+import {
+  ChunkRehydrator,
+  type Protection,
+  type ProtectedCaller,
+  rehydrateResponse,
+  type SseSink,
+  textFieldsOf,
+} from '../protection/index.js';
 import type { ForceService } from './force.service.js';
-import { dlpEventHooks, tokenizeFields } from './protect.js';
-import { ChunkRehydrator, rehydrateResponse } from './rehydrate-response.js';
-import type { SseSink } from './sse.js';
-import { textFieldsOf } from './text-fields.js';
 import type { UsageRecorder } from './usage.recorder.js';
+
+/** The path detection events of the provider proxy name. */
+const PROXY_PATH = '/api/v1/proxy/:provider/v1/chat/completions';
 
 /** Provider values of the proxy path: the spec's list plus groq; "the service itself" is the offline model. */
 export const PROXY_ALIASES: Record<string, ProviderId> = { parapet: 'parapet', service: 'parapet' };
@@ -42,10 +47,27 @@ export function proxyProviderOf(value: string): ProviderId {
   return id;
 }
 
-export interface ProxyCaller {
-  org: Organization;
-  userId: string | null;
-  sourceIp: string | null;
+export type ProxyCaller = ProtectedCaller;
+
+/**
+ * The injection policy of both proxies: what the user wrote last is analysed with the organization's
+ * thresholds; `block` refuses the request (403 forbidden) before anything is tokenized or sent, `log` and
+ * `warn` publish their detection events and let it through.
+ */
+export async function checkProxyInjection(
+  protection: Protection,
+  caller: ProtectedCaller,
+  userText: string,
+  endpoint: string,
+): Promise<void> {
+  if (!userText) return;
+  const analysis = await protection.checkInjection(caller, userText, endpoint);
+  if (analysis.action === 'block') {
+    throw new AppError(
+      'forbidden',
+      'The request was blocked by Parapet: it looks like a prompt injection or jailbreak attempt.',
+    );
+  }
 }
 
 export interface ProxyCall {
@@ -69,12 +91,10 @@ function asksForUsage(request: ChatRequest): boolean {
 
 /** The provider proxy: OpenAI chat-completions in and out, tokenized on the way up, rehydrated on the way down. */
 export function createProxyService(deps: {
-  db: Db;
-  vault: Vault;
+  protection: Protection;
   providers: Providers;
   force: ForceService;
   usage: UsageRecorder;
-  publish: GatewayPublish;
   idleTimeoutMs?: number;
 }) {
   const idleTimeoutMs = deps.idleTimeoutMs ?? 120_000;
@@ -120,14 +140,11 @@ export function createProxyService(deps: {
           'Send your provider key as Authorization: Bearer <key>; Parapet passes it through and never stores it.',
         );
       }
+      const { fields, commit, userText } = textFieldsOf(body);
+      await checkProxyInjection(deps.protection, caller, userText, PROXY_PATH);
       const started = performance.now();
-      const dlp = dlpSettingsOf(caller.org.settings);
-      const { fields, commit } = textFieldsOf(body);
-      const outcome = await tokenizeFields(deps.vault, caller.org.id, fields, dlp, {
-        hooks: dlpEventHooks(deps.publish, deps.db, caller),
-        // Each proxied request has its own session, rehydrated from `session` below and never by id.
-        cacheSession: false,
-      });
+      // Each proxied request has its own session, rehydrated from `session` below and never by id.
+      const outcome = await deps.protection.tokenize(caller, fields, { cacheSession: false });
       commit();
       return {
         org: caller.org,

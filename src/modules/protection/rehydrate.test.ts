@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createTokenMap } from '../../engines/dlp/index.js';
 import type { ChatChunk, ChatResponse } from '../providers/index.js';
-import { ChunkRehydrator, rehydrateResponse } from './rehydrate-response.js';
+import { ChunkRehydrator, rehydrateResponse } from './rehydrate.js';
 
 const TOKEN = 'TKN_NAME_0123abcg';
 const VALUE = 'Zoë "Z" Müller\\';

@@ -12,7 +12,7 @@ export interface TextField {
  * A string property of an object in the request. A class rather than an object with its own `set` closure:
  * a conversation has a field per message, and under tsx every closure created also gets its name defined.
  */
-class PropertyField implements TextField {
+export class PropertyField implements TextField {
   constructor(
     readonly name: string,
     readonly text: string,
@@ -32,7 +32,7 @@ class PropertyField implements TextField {
  * left exactly as they are: changing a signed thinking block makes the provider refuse the next turn.
  * `commit()` writes the tool-call argument JSON back after the leaves were set.
  */
-export function textFieldsOf(req: ChatRequest): { fields: TextField[]; commit(): void } {
+export function textFieldsOf(req: ChatRequest): { fields: TextField[]; commit(): void; userText: string } {
   const fields: TextField[] = [];
   const commits: Array<() => void> = [];
   req.messages.forEach((m, i) => {
@@ -50,29 +50,20 @@ export function textFieldsOf(req: ChatRequest): { fields: TextField[]; commit():
     }
     (m.tool_calls ?? []).forEach((call, k) => {
       const fn = call?.function;
-      if (!fn || typeof fn.arguments !== 'string') return;
-      const name = `messages[${i}].tool_calls[${k}].function.arguments`;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(fn.arguments);
-      } catch {
-        fields.push({ name, text: fn.arguments, set: (v) => (fn.arguments = v) });
-        return;
-      }
-      const before = fields.length;
-      collectLeaves(parsed, name, fields, (next) => (parsed = next));
-      if (fields.length > before) commits.push(() => (fn.arguments = JSON.stringify(parsed)));
+      if (fn) jsonTextFields(fn, 'arguments', `messages[${i}].tool_calls[${k}].function.arguments`, fields, commits);
     });
   });
   return {
     fields,
+    userText: lastUserText(req),
     commit() {
       for (const c of commits) c();
     },
   };
 }
 
-function collectLeaves(
+/** Every string inside a parsed JSON value, as fields whose `set` writes back into the value. */
+export function collectLeaves(
   value: unknown,
   name: string,
   out: TextField[],
@@ -94,4 +85,52 @@ function collectLeaves(
     const obj = value as Record<string, unknown>;
     for (const key of Object.keys(obj)) collectLeaves(obj[key], name, out, (next) => (obj[key] = next));
   }
+}
+
+/**
+ * What the user wrote last: the text of the last user message, which the injection check reads (earlier
+ * turns were checked when they were sent; tool results and assistant turns are not the user's words).
+ */
+function lastUserText(req: ChatRequest): string {
+  for (let i = req.messages.length - 1; i >= 0; i--) {
+    const m = req.messages[i];
+    if (m?.role !== 'user') continue;
+    const content = m.content as unknown;
+    if (typeof content === 'string') return content;
+    if (!Array.isArray(content)) return '';
+    return content
+      .map((p: { type?: unknown; text?: unknown }) =>
+        p?.type === 'text' && typeof p.text === 'string' ? p.text : '',
+      )
+      .filter(Boolean)
+      .join('\n');
+  }
+  return '';
+}
+
+/**
+ * The string values inside a property that holds JSON text (tool-call arguments): each becomes a field, and
+ * a commit writes the JSON back once the values were set, so it stays valid JSON whatever a value holds.
+ * Text that is not JSON is one field as it is.
+ */
+export function jsonTextFields(
+  holder: object,
+  key: string,
+  name: string,
+  fields: TextField[],
+  commits: Array<() => void>,
+): void {
+  const obj = holder as Record<string, unknown>;
+  const text = obj[key];
+  if (typeof text !== 'string') return;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    fields.push(new PropertyField(name, text, obj, key));
+    return;
+  }
+  const before = fields.length;
+  collectLeaves(parsed, name, fields, (next) => (parsed = next));
+  if (fields.length > before) commits.push(() => (obj[key] = JSON.stringify(parsed)));
 }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Entity } from '../../engines/dlp/index.js';
 import type { DlpSettings, Vault } from '../dlp/index.js';
-import { foundCacheStats, tokenizeFields } from './protect.js';
+import { foundCacheStats, tokenizeFields } from './tokenize.js';
 import type { TextField } from './text-fields.js';
 
 /** A vault that records what detection handed it and replaces each entity with its type. */

@@ -1,0 +1,467 @@
+import type { ServerResponse } from 'node:http';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { Agent, type Dispatcher } from 'undici';
+import { AppError } from '../../platform/errors/index.js';
+import { parseJsonBody } from '../../platform/http/index.js';
+import type { VaultSession } from '../dlp/index.js';
+import { DEFAULT_BASE_URLS, estimateCost, findModel, SseParser } from '../providers/index.js';
+import { type Protection, type ProtectedCaller, rehydrateJson } from '../protection/index.js';
+import { isNetProvider, type NetProvider, type Operation, requestTexts, routeOf } from './formats.js';
+import { JsonArraySplitter, rewriterFor } from './streams.js';
+import { clientHeaders, decodeBody, providerErrorBody, streamErrorFrame, upstreamHeaders } from './wire.js';
+
+/** The part of each provider's default address that its SDKs put in the request path themselves. */
+const PATH_PREFIX: Record<NetProvider, string> = {
+  openai: '/v1',
+  mistral: '/v1',
+  groq: '/openai/v1',
+  anthropic: '',
+  google: '',
+  cohere: '',
+};
+
+/** Where the detection events of the network proxy say the text came from. */
+export const NETPROXY_PATH = '/proxy/:provider/*';
+
+export interface NetUsage {
+  orgId: string;
+  endpoint: 'proxy';
+  provider: string;
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  cost: number;
+  source: 'provider' | 'estimated';
+  outcome: 'ok' | 'aborted' | 'error';
+}
+
+export interface NetProxyDeps {
+  protection: Protection;
+  /** Force mode: throws 403 gateway_force_blocked while direct proxy access is off. */
+  assertAllowed(orgId: string): Promise<void>;
+  recordUsage(r: NetUsage): void;
+  /** PARAPET_PROVIDER_<ID>_BASE_URL overrides. */
+  baseUrls: Record<string, string>;
+  /** Largest request body once decompressed (the server's body limit applies to what arrives). */
+  bodyLimit: number;
+  /** No byte from the provider for this long (headers or between chunks) ends the call. */
+  idleTimeoutMs?: number;
+}
+
+export interface NetCall {
+  provider: NetProvider;
+  op: Operation | null;
+  url: string;
+  method: string;
+  headers: Record<string, string | string[]>;
+  body: Buffer | undefined;
+  session: VaultSession | null;
+  tokenCount: number;
+  stream: boolean;
+  sse: boolean;
+  model: string;
+  promptChars: number;
+  orgId: string;
+}
+
+type Incoming = Record<string, string | string[] | undefined>;
+type Json = Record<string, unknown>;
+
+const header = (h: Incoming, name: string): string | undefined => {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/**
+ * The network proxy: each provider's native API at /proxy/:provider/*, tokenized on the way up and
+ * rehydrated on the way down, over the shared protection pipeline. Requests it cannot read (other paths,
+ * other methods) are forwarded as they are, and so is a body in which nothing was found.
+ */
+export function createNetProxy(deps: NetProxyDeps) {
+  const idleTimeoutMs = deps.idleTimeoutMs ?? 120_000;
+  const agent = new Agent({
+    headersTimeout: idleTimeoutMs,
+    bodyTimeout: idleTimeoutMs,
+    keepAliveTimeout: 30_000,
+  });
+  const roots = new Map<NetProvider, string>();
+  // Model calls are usage; a models list or a file upload forwarded as it is is not.
+  const note = (row: NetUsage & { op: Operation | null }) => {
+    if (row.op) deps.recordUsage(row);
+  };
+
+  function rootOf(provider: NetProvider): string {
+    let root = roots.get(provider);
+    if (root === undefined) {
+      const base = (deps.baseUrls[provider] ?? DEFAULT_BASE_URLS[provider] ?? '').replace(/\/+$/, '');
+      const prefix = PATH_PREFIX[provider];
+      root = prefix && base.endsWith(prefix) ? base.slice(0, -prefix.length) : base;
+      roots.set(provider, root);
+    }
+    return root;
+  }
+
+  return {
+    /** Reads, checks and tokenizes the request; throws AppError (the spec's body) before anything is sent. */
+    async prepare(
+      caller: ProtectedCaller,
+      providerParam: string,
+      method: string,
+      pathAndQuery: string,
+      headers: Incoming,
+      raw: Buffer | undefined,
+    ): Promise<NetCall> {
+      if (!isNetProvider(providerParam)) {
+        throw new AppError(
+          'not_found',
+          `Unknown provider '${providerParam}'. The network proxy serves openai, anthropic, google, mistral, groq and cohere.`,
+        );
+      }
+      const provider = providerParam;
+      await deps.assertAllowed(caller.org.id);
+      const q = pathAndQuery.indexOf('?');
+      const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
+      const query = q === -1 ? '' : pathAndQuery.slice(q);
+      const route = routeOf(provider, method, path);
+      const call: NetCall = {
+        provider,
+        op: route?.op ?? null,
+        url: rootOf(provider) + pathAndQuery,
+        method,
+        headers: {},
+        body: raw && raw.length > 0 ? raw : undefined,
+        session: null,
+        tokenCount: 0,
+        stream: false,
+        sse: false,
+        model: '',
+        promptChars: 0,
+        orgId: caller.org.id,
+      };
+      if (!route) {
+        call.headers = upstreamHeaders(headers, false, false);
+        return call;
+      }
+      const decoded = decodeBody(raw ?? Buffer.alloc(0), header(headers, 'content-encoding'), deps.bodyLimit);
+      const parsed = parseJsonBody(decoded);
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+        throw new AppError('invalid_request', 'The request body must be a JSON object.');
+      const body = parsed as Json;
+      const texts = requestTexts(route.op, body, route.streamByPath);
+      call.stream = texts.stream;
+      call.sse = !route.streamByPath || /(?:^|&|\?)alt=sse(?:&|$)/.test(query);
+      call.model = texts.model || /\/models\/([^/:]+):/.exec(path)?.[1] || '';
+      for (const f of texts.fields) call.promptChars += f.text.length;
+      if (texts.userText) {
+        const analysis = await deps.protection.checkInjection(caller, texts.userText, NETPROXY_PATH);
+        if (analysis.action === 'block') {
+          throw new AppError(
+            'forbidden',
+            'The request was blocked by Parapet: it looks like a prompt injection or jailbreak attempt.',
+          );
+        }
+      }
+      // Each request has its own vault session, rehydrated from memory within the request.
+      const outcome = await deps.protection.tokenize(caller, texts.fields, { cacheSession: false });
+      call.session = outcome.session;
+      call.tokenCount = outcome.tokenCount;
+      const changed = outcome.tokenCount > 0;
+      if (changed) {
+        texts.commit();
+        call.body = Buffer.from(JSON.stringify(body));
+      }
+      call.headers = upstreamHeaders(headers, changed, call.session !== null);
+      if (changed) call.headers['content-type'] = 'application/json';
+      return call;
+    },
+
+    /** Opens the upstream call; resolves with its status and headers, the body still to read. */
+    send(call: NetCall, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+      const url = new URL(call.url);
+      return agent.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: call.method as Dispatcher.HttpMethod,
+        headers: call.headers,
+        ...(call.body ? { body: call.body } : {}),
+        signal,
+      });
+    },
+
+    /** The status and body of a failure to reach the provider, in the provider's own error format. */
+    failure(call: NetCall, err: unknown): { status: number; body: unknown } {
+      const code = (err as { code?: string }).code ?? '';
+      const timeout = code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
+      const status = timeout ? 504 : 502;
+      const message = timeout
+        ? `Parapet network proxy: ${call.provider} sent no answer in time.`
+        : `Parapet network proxy: ${call.provider} could not be reached.`;
+      note(usageRow(call, null, 'error'));
+      return { status, body: providerErrorBody(call.provider, status, message) };
+    },
+
+    /**
+     * Writes the provider's answer to the client: as it came when nothing was tokenized, else rehydrated
+     * (whole bodies at once, streams event by event). Returns the number of tokens restored.
+     */
+    async relay(
+      call: NetCall,
+      up: Dispatcher.ResponseData,
+      res: ServerResponse,
+      own: Record<string, string | number | string[]>,
+    ): Promise<number> {
+      const svc: Record<string, string> = { 'x-svc-tokenized-count': String(call.tokenCount) };
+      if (call.session) svc['x-svc-vault-session'] = call.session.id;
+      const type = String(up.headers['content-type'] ?? '');
+      const isSse = type.includes('text/event-stream');
+      const isStream = isSse || (call.op === 'gemini-generate' && call.stream && up.statusCode < 300);
+      const session = call.session;
+
+      if (!session) {
+        res.writeHead(up.statusCode, {
+          ...own,
+          ...clientHeaders(up.headers, false),
+          ...svc,
+          'x-svc-rehydrated-count': '0',
+          ...(up.headers['content-length'] ? { 'content-length': String(up.headers['content-length']) } : {}),
+        });
+        const outcome = await pipeRaw(up, res, call, isSse);
+        note(usageRow(call, null, outcome));
+        return 0;
+      }
+
+      const body = decompressed(up);
+      if (!isStream) {
+        const text = await readAll(body);
+        let out = text;
+        let restored = 0;
+        let reported: Json | null = null;
+        try {
+          const parsed = JSON.parse(text) as unknown;
+          restored = rehydrateJson(parsed, session.map);
+          reported = parsed as Json;
+          out = JSON.stringify(parsed);
+        } catch {
+          // Not JSON (an upstream's HTML error page): relayed as it came.
+        }
+        const bytes = Buffer.from(out);
+        res.writeHead(up.statusCode, {
+          ...own,
+          ...clientHeaders(up.headers, true),
+          ...svc,
+          'x-svc-rehydrated-count': String(restored),
+          'content-length': String(bytes.length),
+        });
+        res.end(bytes);
+        note(usageRow(call, up.statusCode < 300 ? reported : null, up.statusCode < 300 ? 'ok' : 'error'));
+        return restored;
+      }
+
+      res.writeHead(up.statusCode, {
+        ...own,
+        ...clientHeaders(up.headers, true),
+        ...svc,
+        'cache-control': 'no-cache',
+        trailer: 'x-svc-rehydrated-count',
+      });
+      const rewriter = rewriterFor(call.op as Operation, session.map);
+      const crlf = call.provider === 'google' ? '\r\n' : '\n';
+      let outcome: NetUsage['outcome'] = 'ok';
+      let lastUsage: Json | null = null;
+      const write = (text: string) => (res.write(text) ? Promise.resolve() : drained(res));
+      try {
+        if (isSse) {
+          const parser = new SseParser();
+          const frame = (event: string | undefined, data: string) =>
+            `${event ? `event: ${event}${crlf}` : ''}data: ${data}${crlf}${crlf}`;
+          const handle = async (events: { event: string | undefined; data: string }[]) => {
+            for (const e of events) {
+              let parsed: unknown;
+              try {
+                parsed = JSON.parse(e.data);
+              } catch {
+                await write(frame(e.event, e.data)); // [DONE] and other plain data
+                continue;
+              }
+              if (!parsed || typeof parsed !== 'object') {
+                await write(frame(e.event, e.data));
+                continue;
+              }
+              lastUsage = usageIn(parsed as Json) ?? lastUsage;
+              for (const out of rewriter.event(parsed as Json)) {
+                const name = e.event && typeof out['type'] === 'string' ? out['type'] : e.event;
+                await write(frame(name, JSON.stringify(out)));
+              }
+            }
+          };
+          for await (const chunk of body) {
+            if (res.destroyed) throw new Error('client gone');
+            await handle(parser.push((chunk as Buffer).toString('utf8')));
+          }
+          // The held-back tail goes before a closing [DONE], which has to stay last.
+          const rest = parser.end();
+          const done = rest.filter((e) => e.data === '[DONE]');
+          await handle(rest.filter((e) => e.data !== '[DONE]'));
+          for (const tail of rewriter.end()) await write(frame(undefined, JSON.stringify(tail)));
+          for (const e of done) await write(frame(e.event, e.data));
+        } else {
+          const splitter = new JsonArraySplitter();
+          let first = true;
+          await write('[');
+          for await (const chunk of body) {
+            if (res.destroyed) throw new Error('client gone');
+            for (const element of splitter.push((chunk as Buffer).toString('utf8'))) {
+              const parsed = JSON.parse(element) as Json;
+              lastUsage = usageIn(parsed) ?? lastUsage;
+              for (const out of rewriter.event(parsed)) {
+                await write(`${first ? '' : `,${crlf}`}${JSON.stringify(out)}`);
+                first = false;
+              }
+            }
+          }
+          for (const tail of rewriter.end()) {
+            await write(`${first ? '' : `,${crlf}`}${JSON.stringify(tail)}`);
+            first = false;
+          }
+          await write(']');
+        }
+      } catch (err) {
+        outcome = res.destroyed ? 'aborted' : 'error';
+        if (!res.destroyed) {
+          const message = `Parapet network proxy: the ${call.provider} stream failed${(err as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT' ? ' (no data in time)' : ''}.`;
+          res.write(streamErrorFrame(call.provider, isSse, message));
+        }
+        if (!body.destroyed) body.destroy();
+      }
+      if (!res.destroyed) {
+        res.addTrailers({ 'x-svc-rehydrated-count': String(rewriter.restored) });
+        res.end();
+      }
+      note(usageRow(call, outcome === 'ok' ? lastUsage : null, outcome));
+      return rewriter.restored;
+    },
+
+    close(): Promise<void> {
+      return agent.close();
+    },
+  };
+}
+
+export type NetProxy = ReturnType<typeof createNetProxy>;
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
+
+/** The upstream body without its content coding (asked for identity, but a provider may ignore that). */
+function decompressed(
+  up: Dispatcher.ResponseData,
+): NodeJS.ReadableStream & { destroyed: boolean; destroy(): void } {
+  const coding = String(up.headers['content-encoding'] ?? '').toLowerCase();
+  const decoder =
+    coding === 'gzip'
+      ? createGunzip()
+      : coding === 'br'
+        ? createBrotliDecompress()
+        : coding === 'deflate'
+          ? createInflate()
+          : null;
+  if (!decoder) return up.body;
+  up.body.on('error', (err) => decoder.destroy(err));
+  return up.body.pipe(decoder);
+}
+
+async function readAll(body: AsyncIterable<unknown>): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const chunk of body) parts.push(chunk as Buffer);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** Relays an unchanged answer byte for byte; a stream cut upstream ends with an in-band error, never a hang. */
+async function pipeRaw(
+  up: Dispatcher.ResponseData,
+  res: ServerResponse,
+  call: NetCall,
+  sse: boolean,
+): Promise<NetUsage['outcome']> {
+  try {
+    for await (const chunk of up.body) {
+      if (res.destroyed) {
+        up.body.destroy();
+        return 'aborted';
+      }
+      if (!res.write(chunk as Buffer)) await drained(res);
+    }
+    res.end();
+    return 'ok';
+  } catch {
+    if (!res.destroyed) {
+      // Without a content-length the client sees where the stream stopped; with one, a cut connection.
+      if (sse && !res.getHeader('content-length'))
+        res.end(
+          streamErrorFrame(call.provider, true, `Parapet network proxy: the ${call.provider} stream failed.`),
+        );
+      else res.destroy();
+    }
+    return 'error';
+  }
+}
+
+/** Token counts in a provider's answer (or stream event), whichever format it is in. */
+function usageIn(body: Json): Json | null {
+  const u = (body['usage'] ?? body['usageMetadata'] ?? (body['response'] as Json | undefined)?.['usage']) as
+    | Json
+    | undefined;
+  if (u && typeof u === 'object') return u;
+  const delta = body['delta'] as Json | undefined;
+  const cohere = delta?.['usage'] as Json | undefined;
+  return cohere && typeof cohere === 'object' ? cohere : null;
+}
+
+function countsOf(u: Json | null): { prompt: number; completion: number } | null {
+  if (!u) return null;
+  const tokens = (u['tokens'] ?? u['billed_units']) as Json | undefined;
+  const num = (...vs: unknown[]) => vs.find((v): v is number => typeof v === 'number');
+  const prompt = num(u['prompt_tokens'], u['input_tokens'], u['promptTokenCount'], tokens?.['input_tokens']);
+  const completion = num(
+    u['completion_tokens'],
+    u['output_tokens'],
+    u['candidatesTokenCount'],
+    tokens?.['output_tokens'],
+  );
+  return prompt === undefined && completion === undefined
+    ? null
+    : { prompt: prompt ?? 0, completion: completion ?? 0 };
+}
+
+function usageRow(
+  call: NetCall,
+  reported: Json | null,
+  outcome: NetUsage['outcome'],
+): NetUsage & { op: Operation | null } {
+  const counts = countsOf(reported ? (usageIn(reported) ?? reported) : null);
+  // Estimated from the characters of the prompt's text fields when the provider reported nothing.
+  const prompt = counts?.prompt ?? Math.ceil(call.promptChars / 4);
+  const completion = counts?.completion ?? 0;
+  const model = findModel(`${call.provider}/${call.model}`);
+  return {
+    op: call.op,
+    orgId: call.orgId,
+    endpoint: 'proxy',
+    provider: call.provider,
+    model: model?.key ?? `${call.provider}/${call.model}`,
+    promptTokens: prompt,
+    completionTokens: completion,
+    cost: model ? estimateCost(model, prompt, completion) : 0,
+    source: counts ? 'provider' : 'estimated',
+    outcome,
+  };
+}

@@ -1,0 +1,169 @@
+import type { TokenMap } from '../../engines/dlp/index.js';
+import type { ChatChunk } from '../providers/index.js';
+import { ChunkRehydrator, type DeltaFormat, type DeltaRef, DeltaRehydrator } from '../protection/index.js';
+import type { Operation } from './formats.js';
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Anthropic Messages: content_block_delta events, per content block index. */
+const anthropic: DeltaFormat = {
+  deltas(e) {
+    if (e['type'] !== 'content_block_delta' || !isObj(e['delta'])) return [];
+    const key = String(e['index']);
+    if (e['delta']['type'] === 'text_delta') return [{ key, path: ['delta', 'text'] }];
+    if (e['delta']['type'] === 'input_json_delta')
+      return [{ key, path: ['delta', 'partial_json'], json: true }];
+    return [];
+  },
+};
+
+/** Cohere v2 chat: content-delta, tool-plan-delta and tool-call-delta events. */
+const cohere: DeltaFormat = {
+  deltas(e) {
+    const key = `${String(e['type'])}:${String(e['index'] ?? 0)}`;
+    switch (e['type']) {
+      case 'content-delta':
+        return [{ key, path: ['delta', 'message', 'content', 'text'] }];
+      case 'tool-plan-delta':
+        return [{ key, path: ['delta', 'message', 'tool_plan'] }];
+      case 'tool-call-delta':
+        return [{ key, path: ['delta', 'message', 'tool_calls', 'function', 'arguments'], json: true }];
+      default:
+        return [];
+    }
+  },
+};
+
+/** OpenAI Responses: output text, refusal and function-call argument deltas, per output item and part. */
+const responses: DeltaFormat = {
+  deltas(e) {
+    const at = `${String(e['output_index'])}:${String(e['content_index'] ?? '')}`;
+    switch (e['type']) {
+      case 'response.output_text.delta':
+      case 'response.refusal.delta':
+        return [{ key: `t${at}`, path: ['delta'] }];
+      case 'response.function_call_arguments.delta':
+        return [{ key: `f${at}`, path: ['delta'], json: true }];
+      default:
+        return [];
+    }
+  },
+};
+
+/** Gemini: every chunk is a whole response; text parts continue per candidate until its finish reason. */
+const gemini: DeltaFormat = {
+  deltas(e) {
+    const refs: DeltaRef[] = [];
+    const candidates = Array.isArray(e['candidates']) ? e['candidates'] : [];
+    candidates.forEach((c: unknown, i) => {
+      if (!isObj(c) || !isObj(c['content']) || !Array.isArray(c['content']['parts'])) return;
+      const key = String(c['index'] ?? i);
+      c['content']['parts'].forEach((p: unknown, j) => {
+        if (isObj(p) && typeof p['text'] === 'string' && p['thought'] !== true)
+          refs.push({ key, path: ['candidates', i, 'content', 'parts', j, 'text'] });
+      });
+    });
+    return refs;
+  },
+  closes(e) {
+    return Array.isArray(e['candidates']) && e['candidates'].some((c) => isObj(c) && c['finishReason']);
+  },
+};
+
+/** Rewrites the JSON events of one response stream; `end` gives what was still held back. */
+export interface EventRewriter {
+  event(e: Json): Json[];
+  end(): Json[];
+  readonly restored: number;
+}
+
+/** OpenAI chat chunks (OpenAI, Mistral, Groq) through the provider proxy's chunk rehydrator. */
+class ChatChunkRewriter implements EventRewriter {
+  private readonly r: ChunkRehydrator;
+  private last: ChatChunk | undefined;
+
+  constructor(map: TokenMap) {
+    this.r = new ChunkRehydrator(map);
+  }
+
+  get restored(): number {
+    return this.r.restored;
+  }
+
+  event(e: Json): Json[] {
+    if (!Array.isArray(e['choices'])) return [e];
+    const chunk = e as unknown as ChatChunk;
+    this.last = chunk;
+    return this.r.transform(chunk) ? [e] : [];
+  }
+
+  end(): Json[] {
+    const tail = this.r.finish(this.last);
+    return tail ? [tail as unknown as Json] : [];
+  }
+}
+
+export function rewriterFor(op: Operation, map: TokenMap): EventRewriter {
+  switch (op) {
+    case 'openai-chat':
+    case 'embeddings':
+      return new ChatChunkRewriter(map);
+    case 'openai-responses':
+      return new DeltaRehydrator(map, responses);
+    case 'anthropic-messages':
+      return new DeltaRehydrator(map, anthropic);
+    case 'gemini-generate':
+      return new DeltaRehydrator(map, gemini);
+    case 'cohere-chat':
+      return new DeltaRehydrator(map, cohere);
+  }
+}
+
+/**
+ * Splits a streamed JSON array (Gemini's streamGenerateContent without alt=sse) into its elements as
+ * they complete: brackets and braces are counted outside strings.
+ */
+export class JsonArraySplitter {
+  private buffer = '';
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private start = -1;
+  private scanned = 0;
+
+  push(text: string): string[] {
+    this.buffer += text;
+    const out: string[] = [];
+    for (let i = this.scanned; i < this.buffer.length; i++) {
+      const ch = this.buffer[i];
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (ch === '\\') this.escaped = true;
+        else if (ch === '"') this.inString = false;
+        continue;
+      }
+      if (ch === '"') this.inString = true;
+      else if (ch === '{' || ch === '[') {
+        if (this.depth === 1 && this.start === -1) this.start = i;
+        this.depth++;
+      } else if (ch === '}' || ch === ']') {
+        this.depth--;
+        if (this.depth === 1 && this.start !== -1) {
+          out.push(this.buffer.slice(this.start, i + 1));
+          this.start = -1;
+        }
+      }
+    }
+    // Keep only what an unfinished element needs.
+    if (this.start === -1) {
+      this.buffer = '';
+      this.scanned = 0;
+    } else {
+      this.buffer = this.buffer.slice(this.start);
+      this.start = 0;
+      this.scanned = this.buffer.length;
+    }
+    return out;
+  }
+}

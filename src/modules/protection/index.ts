@@ -1,0 +1,19 @@
+// Public surface of the protection module: the one pipeline behind the chat and both proxies.
+export { createProtection } from './protection.service.js';
+export type {
+  Protection,
+  ProtectedCaller,
+  ProtectionPublish,
+  TokenizeOptions,
+} from './protection.service.js';
+export { ChunkRehydrator, rehydrateResponse } from './rehydrate.js';
+export { KEEP_ALIVE_MS, openSse, type SseSink } from './sse.js';
+export {
+  collectLeaves,
+  jsonTextFields,
+  PropertyField,
+  type TextField,
+  textFieldsOf,
+} from './text-fields.js';
+export { foundCacheStats, type FieldsOutcome, redactedPreview } from './tokenize.js';
+export { type DeltaFormat, type DeltaRef, DeltaRehydrator, rehydrateJson } from './json-rehydrate.js';

@@ -1,0 +1,309 @@
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import { Mistral } from '@mistralai/mistralai';
+import { CohereClientV2 } from 'cohere-ai';
+import Groq from 'groq-sdk';
+import OpenAI from 'openai';
+import type { FakeProviderServer } from '../fakes/provider-server.js';
+import type { Tenant } from '../support/harness.js';
+import { startNetProxy } from './netproxy-support.js';
+
+// The official SDKs, unmodified but for their base URL and one default header, against the network
+// proxy in front of a fake upstream that speaks each wire format: the upstream never sees the personal
+// data, the client gets it back, and the x-svc-* headers say so.
+const EMAIL = 'marta.lindqvist@example.com';
+const PHONE = '+44 20 7946 0958';
+const PROMPT = `Please confirm the booking for ${EMAIL}, phone ${PHONE}.`;
+const TOOL_ARGS = { to: EMAIL, note: 'she said "hi" \\ bye' };
+
+let env: Awaited<ReturnType<typeof startNetProxy>>;
+let fake: FakeProviderServer;
+let mine: Tenant;
+let base: string;
+
+before(async () => {
+  env = await startNetProxy();
+  fake = env.fake;
+  mine = await env.t.tenant({ name: 'SDK users' });
+  base = `${env.proxyUrl}/proxy`;
+});
+after(async () => env.close());
+beforeEach(() => fake.reset());
+
+const serviceHeaders = () => ({ 'x-service-key': mine.al, 'x-service-organization': mine.org.id });
+
+/** The fake upstream saw tokens, never the values. */
+function assertUpstreamClean() {
+  const seen = JSON.stringify(fake.requests.map((r) => r.body));
+  assert.ok(fake.requests.length > 0, 'the upstream was called');
+  assert.ok(!seen.includes(EMAIL), `upstream saw ${EMAIL}: ${seen}`);
+  assert.ok(!seen.includes(PHONE), `upstream saw ${PHONE}`);
+  assert.match(seen, /TKN_EMAIL_/);
+}
+
+function assertSvcHeaders(h: Headers, restored: boolean) {
+  assert.match(h.get('x-svc-vault-session') ?? '', /^sess_/);
+  assert.ok(Number(h.get('x-svc-tokenized-count')) >= 2, `tokenized ${h.get('x-svc-tokenized-count')}`);
+  if (restored)
+    assert.ok(Number(h.get('x-svc-rehydrated-count')) >= 2, `rehydrated ${h.get('x-svc-rehydrated-count')}`);
+}
+
+describe('openai SDK through the network proxy', () => {
+  const client = () =>
+    new OpenAI({
+      apiKey: 'sk-caller-key',
+      baseURL: `${base}/openai/v1`,
+      defaultHeaders: serviceHeaders(),
+      maxRetries: 0,
+    });
+
+  it('plain: tokenized up, rehydrated down, headers right, provider key passed through', async () => {
+    const { data, response } = await client()
+      .chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: PROMPT }] })
+      .withResponse();
+    assert.equal(data.choices[0]?.message.content, PROMPT);
+    assertUpstreamClean();
+    assertSvcHeaders(response.headers, true);
+    assert.equal(fake.lastRequest()?.headers['authorization'], 'Bearer sk-caller-key');
+    assert.equal(fake.lastRequest()?.headers['x-service-key'], undefined, 'the service key stays with us');
+  });
+
+  it('streamed, in small chunks so tokens split across events', async () => {
+    fake.setBehavior({ chunkSize: 3 });
+    const stream = await client().chat.completions.create({
+      model: 'gpt-4o-mini',
+      stream: true,
+      messages: [{ role: 'user', content: PROMPT }],
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    assert.equal(text, PROMPT);
+    assertUpstreamClean();
+  });
+
+  it('tool call: arguments rehydrated and still valid JSON, tool results tokenized', async () => {
+    fake.setBehavior({ toolCalls: [{ name: 'send_mail', arguments: { to: 'TKN_PLACEHOLDER' } }] });
+    // The fake echoes what it is told; the model "answers" with the token it received.
+    const first = await client().chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [
+        { role: 'user', content: PROMPT },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'c1',
+              type: 'function',
+              function: { name: 'send_mail', arguments: JSON.stringify(TOOL_ARGS) },
+            },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: `sent to ${EMAIL}` },
+      ],
+    });
+    assert.ok(first.choices[0]?.message.tool_calls?.length);
+    assertUpstreamClean();
+    const sent = fake.lastRequest()?.body as {
+      messages: Array<{ tool_calls?: Array<{ function: { arguments: string } }>; content?: string }>;
+    };
+    const args = JSON.parse(sent.messages[1]?.tool_calls?.[0]?.function.arguments ?? '{}');
+    assert.match(args.to, /^TKN_EMAIL_/);
+    assert.equal(args.note, TOOL_ARGS.note);
+    // Streamed tool call whose arguments carry the token back: the client gets the address, valid JSON.
+    const token = args.to as string;
+    fake.setBehavior({
+      toolCalls: [{ name: 'send_mail', arguments: { to: token, note: TOOL_ARGS.note } }],
+      chunkSize: 4,
+    });
+    const stream = await client().chat.completions.create({
+      model: 'gpt-4o-mini',
+      stream: true,
+      messages: [{ role: 'user', content: PROMPT }],
+    });
+    let argText = '';
+    for await (const chunk of stream)
+      argText += chunk.choices[0]?.delta?.tool_calls?.[0]?.function?.arguments ?? '';
+    // A new request has a new session: its token for the address is a different one, so the old token
+    // comes back as it was sent, still valid JSON.
+    assert.deepEqual(Object.keys(JSON.parse(argText)).sort(), ['note', 'to']);
+  });
+});
+
+describe('anthropic SDK through the network proxy', () => {
+  const client = () =>
+    new Anthropic({
+      apiKey: 'sk-ant-caller',
+      baseURL: `${base}/anthropic`,
+      defaultHeaders: serviceHeaders(),
+      maxRetries: 0,
+    });
+
+  it('plain, with x-api-key and anthropic-version passed through', async () => {
+    const { data, response } = await client()
+      .messages.create({
+        model: 'claude-3-5-haiku-latest',
+        max_tokens: 200,
+        messages: [{ role: 'user', content: PROMPT }],
+      })
+      .withResponse();
+    const block = data.content[0];
+    assert.equal(block?.type === 'text' ? block.text : '', PROMPT);
+    assertUpstreamClean();
+    assertSvcHeaders(response.headers, true);
+    // This SDK version sends the key as a bearer token; older ones as x-api-key: either passes through.
+    const h = fake.lastRequest()?.headers ?? {};
+    assert.ok(h['x-api-key'] === 'sk-ant-caller' || h['authorization'] === 'Bearer sk-ant-caller');
+    assert.ok(fake.lastRequest()?.headers['anthropic-version']);
+  });
+
+  it('streamed content_block_delta events, tokens split across them', async () => {
+    fake.setBehavior({ chunkSize: 2 });
+    const stream = client().messages.stream({
+      model: 'claude-3-5-haiku-latest',
+      max_tokens: 200,
+      messages: [{ role: 'user', content: [{ type: 'text', text: PROMPT }] }],
+    });
+    const final = await stream.finalMessage();
+    const block = final.content[0];
+    assert.equal(block?.type === 'text' ? block.text : '', PROMPT);
+    assertUpstreamClean();
+  });
+
+  it('tool_use and tool_result blocks are tokenized; streamed tool input comes back as valid JSON', async () => {
+    await client().messages.create({
+      model: 'claude-3-5-haiku-latest',
+      max_tokens: 200,
+      messages: [
+        { role: 'user', content: PROMPT },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'send_mail', input: TOOL_ARGS }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: `sent to ${EMAIL}` }] },
+      ],
+    });
+    assertUpstreamClean();
+    const sent = fake.lastRequest()?.body as {
+      messages: Array<{ content: Array<{ input?: { to: string } }> }>;
+    };
+    assert.match(sent.messages[1]?.content[0]?.input?.to ?? '', /^TKN_EMAIL_/);
+    fake.setBehavior({ toolCalls: [{ name: 'lookup', arguments: { q: 'x' } }] });
+    const final = await client()
+      .messages.stream({
+        model: 'claude-3-5-haiku-latest',
+        max_tokens: 200,
+        messages: [{ role: 'user', content: PROMPT }],
+      })
+      .finalMessage();
+    const tool = final.content.find((b) => b.type === 'tool_use');
+    assert.deepEqual(tool?.type === 'tool_use' ? tool.input : null, { q: 'x' });
+  });
+});
+
+describe('google genai SDK through the network proxy', () => {
+  const client = () =>
+    new GoogleGenAI({
+      apiKey: 'g-caller-key',
+      httpOptions: { baseUrl: `${base}/google`, headers: serviceHeaders() },
+    });
+
+  it('generateContent: plain', async () => {
+    const res = await client().models.generateContent({ model: 'gemini-2.0-flash', contents: PROMPT });
+    assert.equal(res.text, PROMPT);
+    assertUpstreamClean();
+    assert.equal(fake.lastRequest()?.headers['x-goog-api-key'], 'g-caller-key');
+  });
+
+  it('streamGenerateContent?alt=sse: CRLF frames, tokens split across chunks', async () => {
+    fake.setBehavior({ chunkSize: 3 });
+    const stream = await client().models.generateContentStream({
+      model: 'gemini-2.0-flash',
+      contents: PROMPT,
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.text ?? '';
+    assert.equal(text, PROMPT);
+    assertUpstreamClean();
+    assert.equal(fake.lastRequest()?.query['alt'], 'sse');
+  });
+});
+
+describe('groq SDK through the network proxy', () => {
+  const client = () =>
+    new Groq({
+      apiKey: 'gsk-caller',
+      baseURL: `${base}/groq`,
+      defaultHeaders: serviceHeaders(),
+      maxRetries: 0,
+    });
+
+  it('plain and streamed', async () => {
+    const plain = await client().chat.completions.create({
+      model: 'llama-3.1-8b-instant',
+      messages: [{ role: 'user', content: PROMPT }],
+    });
+    assert.equal(plain.choices[0]?.message.content, PROMPT);
+    assertUpstreamClean();
+    fake.setBehavior({ chunkSize: 5 });
+    const stream = await client().chat.completions.create({
+      model: 'llama-3.1-8b-instant',
+      stream: true,
+      messages: [{ role: 'user', content: PROMPT }],
+    });
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+    assert.equal(text, PROMPT);
+  });
+});
+
+describe('mistral SDK through the network proxy', () => {
+  const client = () => new Mistral({ apiKey: 'mistral-caller', serverURL: `${base}/mistral` });
+  const options = () => ({
+    fetchOptions: { headers: { ...serviceHeaders(), authorization: 'Bearer mistral-caller' } },
+  });
+
+  it('plain and streamed', async () => {
+    const plain = await client().chat.complete(
+      { model: 'mistral-small-latest', messages: [{ role: 'user', content: PROMPT }] },
+      options(),
+    );
+    assert.equal(plain.choices?.[0]?.message?.content, PROMPT);
+    assertUpstreamClean();
+    fake.setBehavior({ chunkSize: 4 });
+    const stream = await client().chat.stream(
+      { model: 'mistral-small-latest', messages: [{ role: 'user', content: PROMPT }] },
+      options(),
+    );
+    let text = '';
+    for await (const event of stream) {
+      const c = event.data.choices[0]?.delta?.content;
+      if (typeof c === 'string') text += c;
+    }
+    assert.equal(text, PROMPT);
+  });
+});
+
+describe('cohere SDK (v2) through the network proxy', () => {
+  const client = () => new CohereClientV2({ token: 'co-caller', environment: `${base}/cohere` });
+  const options = () => ({ headers: serviceHeaders(), maxRetries: 0 });
+
+  it('plain and streamed (content-delta, message-end)', async () => {
+    const plain = await client().chat(
+      { model: 'command-r-plus', messages: [{ role: 'user', content: PROMPT }] },
+      options(),
+    );
+    const part = plain.message?.content?.[0];
+    assert.equal(part && 'text' in part ? part.text : '', PROMPT);
+    assertUpstreamClean();
+    fake.setBehavior({ chunkSize: 3 });
+    const stream = await client().chatStream(
+      { model: 'command-r-plus', messages: [{ role: 'user', content: PROMPT }] },
+      options(),
+    );
+    let text = '';
+    for await (const event of stream) {
+      if (event.type === 'content-delta') text += event.delta?.message?.content?.text ?? '';
+    }
+    assert.equal(text, PROMPT);
+  });
+});
