@@ -24,7 +24,10 @@ export const SiemSeveritySchema = Type.Union(
 const common = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   enabled: Type.Optional(Type.Boolean({ default: true })),
-  eventTypes: Type.Optional(Type.Array(SiemEventCategorySchema, { uniqueItems: true, maxItems: 4 })),
+  // Empty would forward nothing without saying so: omit the field to forward every category.
+  eventTypes: Type.Optional(
+    Type.Array(SiemEventCategorySchema, { uniqueItems: true, minItems: 1, maxItems: 4 }),
+  ),
   minSeverity: Type.Optional(SiemSeveritySchema),
 };
 
