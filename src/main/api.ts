@@ -25,6 +25,7 @@ export async function buildApi(ctx: Context): Promise<App> {
     orgs: ctx.orgs,
     limits: ctx.limits,
     authFailuresPerMinute: ctx.config.authFailuresPerMinute,
+    anonymousPerMinute: ctx.config.anonymousPerMinute,
     cookieSecure: ctx.config.cookieSecure,
     sessionTtlHours: ctx.config.sessionTtlHours,
   });

@@ -3,6 +3,7 @@ import { type Clock, systemClock } from '../platform/clock/index.js';
 import type { Config } from '../platform/config/index.js';
 import { type Sealer, createSealer } from '../platform/crypto/index.js';
 import { type Logger, createLogger } from '../platform/log/index.js';
+import { createAddressPolicy, normalizeHost } from '../platform/net/index.js';
 import { type Storage, createGroupCommit, openStorage, sqliteFileIn } from '../platform/storage/index.js';
 import { type AuthService, createAuthService } from '../modules/auth/index.js';
 import { type DetectionService, createDetectionService } from '../modules/detection/index.js';
@@ -116,6 +117,13 @@ export async function createContext(config: Config, options: ContextOptions = {}
       limits,
       providerBaseUrls: config.providerBaseUrls,
       publish: events.publish,
+      allowPrivateTargets: config.allowPrivateTargets,
+      // The operator's own base URLs (an internal model gateway) are trusted exceptions; the organizations'
+      // are not.
+      addressPolicy: createAddressPolicy({
+        allowPrivate: config.allowPrivateTargets,
+        allowHosts: Object.values(config.providerBaseUrls).map((u) => normalizeHost(new URL(u).hostname)),
+      }),
     });
     const hallucination = createHallucinationService({ db: storage.db, clock, limits });
     const reports = createReportsService({ db: storage.db, clock, flushUsage: limits.flush });

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateMasterKey, parseMasterKey } from '../platform/crypto/index.js';
+import { restrictFile } from '../platform/storage/index.js';
 
 /**
  * The key that seals secrets at rest. A deployment on PostgreSQL must provide it, because a key generated
@@ -14,7 +15,11 @@ export function loadMasterKey(opts: { configured: string; dataDir: string; embed
     );
   }
   const file = join(opts.dataDir, 'master.key');
-  if (existsSync(file)) return parseMasterKey(readFileSync(file, 'utf8'));
+  if (existsSync(file)) {
+    // A key file copied in or restored from a backup may have come with a looser mode.
+    restrictFile(file);
+    return parseMasterKey(readFileSync(file, 'utf8'));
+  }
   const key = generateMasterKey();
   writeFileSync(file, `${key}\n`, { mode: 0o600, flag: 'wx' });
   return parseMasterKey(key);

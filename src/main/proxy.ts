@@ -27,6 +27,7 @@ export async function buildProxy(
     orgs: ctx.orgs,
     limits: ctx.limits,
     authFailuresPerMinute: ctx.config.authFailuresPerMinute,
+    anonymousPerMinute: ctx.config.anonymousPerMinute,
     cookieSecure: ctx.config.cookieSecure,
     sessionTtlHours: ctx.config.sessionTtlHours,
   });

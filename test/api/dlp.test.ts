@@ -148,7 +148,7 @@ describe('POST /api/v1/dlp/analyze', () => {
     assert.equal(wrongOrg.status, 403);
   });
 
-  it('applies the organization settings: allow-listed values and custom patterns; refuses a ReDoS pattern', async () => {
+  it('applies the organization settings: allow-listed values and custom patterns; refuses a backreference', async () => {
     const org = await t.tenant({ plan: 'pro' });
     const cookie = await org.session('admin');
     const put = await t.request('PUT', '/api/dashboard/dlp/settings', {
@@ -167,9 +167,77 @@ describe('POST /api/v1/dlp/analyze', () => {
     assert.equal(res.body.tokenized.includes('EMP-123456'), false);
     const bad = await t.request('PUT', '/api/dashboard/dlp/settings', {
       cookie,
-      body: { customPatterns: [{ name: 'BAD', domain: 'CORPORATE', regex: '(a+)+$' }] },
+      body: { customPatterns: [{ name: 'BAD', domain: 'CORPORATE', regex: '(a+)\\1' }] },
     });
     assert.equal(bad.status, 400);
     assert.match(bad.body.message, /BAD/);
+    assert.match(bad.body.message, /customPatterns\[0\]\.regex/);
+    assert.match(bad.body.message, /backreference/);
+  });
+});
+
+describe('DLP settings are checked against the closed lists they name', () => {
+  const put = async (cookie: string, body: unknown) =>
+    t.request('PUT', '/api/dashboard/dlp/settings', { cookie, body });
+
+  it('refuses unknown or empty type lists, naming the field, and keeps tokenizing', async () => {
+    const org = await t.tenant({ plan: 'pro' });
+    const cookie = await org.session('admin');
+    const refused: Array<[unknown, RegExp]> = [
+      [{ types: ['emial'] }, /'types\[0\]'.*emial/],
+      [{ types: [] }, /'types' is empty/],
+      [{ types: ['EMAIL', 'nope'] }, /'types\[1\]'/],
+      [{ ignoreTypes: ['EMAIL', 'phne'] }, /'ignoreTypes\[1\]'/],
+      [{ blockTypes: ['IBANN'] }, /'blockTypes\[0\]'/],
+      [{ types: ['EMAIL'], blockTypes: ['IBAN'] }, /'blockTypes'.*IBAN/],
+      [{ types: ['EMAIL'], ignoreTypes: ['EMAIL'] }, /'ignoreTypes' leaves no type/],
+      [
+        { customPatterns: [{ name: 'EMP', domain: 'CORPRATE', regex: 'EMP-\\d{6}' }] },
+        /'customPatterns\[0\]\.domain'/,
+      ],
+      [
+        { customPatterns: [{ name: 'IBAN', domain: 'FINANCIAL', regex: 'X-\\d{6}' }] },
+        /'customPatterns\[0\]\.name'/,
+      ],
+      [
+        { customPatterns: [{ name: 'SLOW', domain: 'CORPORATE', regex: '\\d+(?=x)' }] },
+        /'customPatterns\[0\]\.regex'.*lookahead/,
+      ],
+    ];
+    for (const [body, message] of refused) {
+      const res = await put(cookie, body);
+      assert.equal(res.status, 400, `${JSON.stringify(body)} → ${res.text}`);
+      assert.equal(res.body.error, 'invalid_request');
+      assert.match(res.body.message, message, JSON.stringify(body));
+    }
+    // Nothing refused was stored: personal data is still tokenized.
+    const res = await t.request('POST', '/api/v1/dlp/analyze', {
+      key: org.al,
+      body: { text: 'Write to anna.meier@example.com today.' },
+    });
+    assert.equal(res.body.tokenized.includes('anna.meier@example.com'), false);
+  });
+
+  it('accepts aliases and custom pattern names, stored in their canonical spelling', async () => {
+    const org = await t.tenant({ plan: 'pro' });
+    const cookie = await org.session('admin');
+    const res = await put(cookie, {
+      types: ['email', 'CREDIT_CARD', 'employee_id'],
+      blockTypes: ['credit-card'],
+      customPatterns: [{ name: 'EMPLOYEE_ID', domain: 'CORPORATE', regex: '\\d+\\d+\\d+\\d+x' }],
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.types, ['EMAIL', 'CARD', 'EMPLOYEE_ID']);
+    assert.deepEqual(res.body.blockTypes, ['CARD']);
+    // The pattern that froze the service under a backtracking engine: 400 digits now answer at once.
+    const analyzed = await t.request('POST', '/api/v1/dlp/analyze', {
+      key: org.al,
+      body: { text: `${'1'.repeat(400)} and ${'2'.repeat(12)}x` },
+    });
+    assert.equal(analyzed.status, 200, analyzed.text);
+    assert.deepEqual(
+      analyzed.body.tokens.map((x: { type: string }) => x.type),
+      ['employee_id'],
+    );
   });
 });

@@ -1,7 +1,14 @@
+import { RE2JS } from 're2js';
 import type { Candidate, CustomPattern } from './types.js';
 
 const MAX_LENGTH = 512;
 const ALLOWED_FLAGS = /^[imsu]*$/;
+/**
+ * Instructions of the compiled automaton. Matching is linear in the text, but the constant is the size of
+ * the program: `[\s\S]{1000}` compiles to about a thousand states, and fifty such patterns over a 1 MB text
+ * would be linear and still slow. Real identifiers (employee numbers, contract codes) need a few dozen.
+ */
+export const MAX_PROGRAM_SIZE = 2_000;
 
 /** Type name of a custom pattern: upper-case letters, digits and underscores, as tokens require. */
 export function customTypeName(name: string): string {
@@ -11,43 +18,91 @@ export function customTypeName(name: string): string {
     .replace(/^_+|_+$/g, '');
 }
 
-// Catastrophic backtracking needs a quantified group whose body can itself repeat or branch. Flag those
-// shapes statically instead of timing a regex, which would be non-deterministic.
-function redosReason(source: string): string | null {
-  if (/\\[1-9]|\\k</.test(source)) return 'backreferences are not allowed';
-  if (/\(\?<[=!]/.test(source)) return 'lookbehind is not allowed';
-  const stack: Array<{ quantified: boolean; alternation: boolean }> = [];
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i]!;
-    if (ch === '\\') {
+// What RE2 refuses, named the way an administrator who wrote a JavaScript or PCRE pattern would look for it.
+const UNSUPPORTED: ReadonlyArray<[RegExp, string]> = [
+  [/`\(\?[=!]/, 'lookahead (?= or (?! is not supported'],
+  [/`\(\?<[=!]/, 'lookbehind (?<= or (?<! is not supported'],
+  [/escape sequence: `\\(?:[1-9]|k)/, 'backreferences (\\1, \\k<name>) are not supported'],
+  [/`\(\?>/, 'atomic groups (?> are not supported'],
+  [/nested repetition operator: `[*+?}]\+/, 'possessive quantifiers (a++, a*+) are not supported'],
+  [/repeat count/, 'repeat counts above 1000 (or nested to more than 1000) are not supported'],
+];
+
+function describeSyntaxError(message: string): string {
+  for (const [shape, text] of UNSUPPORTED) if (shape.test(message)) return text;
+  return message.replace(/^error parsing regexp: /, '');
+}
+
+function re2Flags(flags: string): number {
+  let f = 0;
+  if (flags.includes('i')) f |= RE2JS.CASE_INSENSITIVE;
+  if (flags.includes('m')) f |= RE2JS.MULTILINE;
+  if (flags.includes('s')) f |= RE2JS.DOTALL;
+  // "u" needs nothing: RE2 always matches code points.
+  return f;
+}
+
+/**
+ * \uXXXX and \u{X…} (JavaScript) become \x{…} (RE2). Only these: re2js's own translateRegExp also turns
+ * an unknown escape such as \k into a literal letter, which would silently change what a pattern means.
+ */
+function translateUnicodeEscapes(regex: string): string {
+  let out = '';
+  for (let i = 0; i < regex.length; i++) {
+    const ch = regex[i];
+    if (ch !== '\\') {
+      out += ch;
+      continue;
+    }
+    const rest = regex.slice(i + 1);
+    const m = /^u(?:([0-9a-fA-F]{4})|\{([0-9a-fA-F]{1,6})\})/.exec(rest);
+    if (m) {
+      out += `\\x{${m[1] ?? m[2]}}`;
+      i += m[0].length;
+    } else {
+      out += ch + (regex[i + 1] ?? '');
       i++;
-      continue;
-    }
-    if (inClass) {
-      if (ch === ']') inClass = false;
-      continue;
-    }
-    if (ch === '[') inClass = true;
-    else if (ch === '(') stack.push({ quantified: false, alternation: false });
-    else if (ch === '|' && stack.length > 0) stack[stack.length - 1]!.alternation = true;
-    else if (ch === ')') {
-      const group = stack.pop();
-      const next = source[i + 1];
-      const quantifiedAfter =
-        next === '*' || next === '+' || (next === '{' && /^\{\d*,\d*\}/.test(source.slice(i + 1)));
-      if (group && quantifiedAfter && (group.quantified || group.alternation)) {
-        return 'nested quantifier or quantified alternation (catastrophic backtracking)';
-      }
-      if (group?.quantified || quantifiedAfter) {
-        const parent = stack[stack.length - 1];
-        if (parent) parent.quantified = true;
-      }
-    } else if ((ch === '*' || ch === '+' || ch === '{') && stack.length > 0) {
-      stack[stack.length - 1]!.quantified = true;
     }
   }
-  return null;
+  return out;
+}
+
+type Compiled = { ok: true; re: RE2JS } | { ok: false; reason: string };
+
+// Settings change rarely and every request of an organization uses the same patterns: compile each once.
+const cache = new Map<string, Compiled>();
+const CACHE_LIMIT = 1_000;
+
+/**
+ * Compiles with RE2 semantics (re2js: a pure-JavaScript port of RE2, so it runs in the browser extension
+ * too). Matching time is linear in the text whatever the pattern: there is no backtracking to blow up.
+ * JavaScript's \uXXXX and \u{…} escapes are translated; constructs that need backtracking are
+ * refused with their name.
+ */
+export function compileCustomPattern(regex: string, flags = ''): Compiled {
+  const key = `${flags}/${regex}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  let out: Compiled;
+  try {
+    const re = RE2JS.compile(translateUnicodeEscapes(regex), re2Flags(flags));
+    const size = programSize(re);
+    out =
+      size > MAX_PROGRAM_SIZE
+        ? { ok: false, reason: `the pattern is too large (${size} states; at most ${MAX_PROGRAM_SIZE})` }
+        : { ok: true, re };
+  } catch (err) {
+    out = { ok: false, reason: describeSyntaxError((err as Error).message) };
+  }
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(key, out);
+  return out;
+}
+
+function programSize(re: RE2JS): number {
+  // re2js exposes the compiled program without typing it; a missing count is treated as small.
+  const prog = (re.re2() as unknown as { prog?: { numInst?: () => number } }).prog;
+  return prog?.numInst?.() ?? 0;
 }
 
 export function validateCustomPattern(p: CustomPattern): { ok: true } | { ok: false; reason: string } {
@@ -58,15 +113,9 @@ export function validateCustomPattern(p: CustomPattern): { ok: true } | { ok: fa
     return { ok: false, reason: `regex is longer than ${MAX_LENGTH} characters` };
   const flags = p.flags ?? '';
   if (!ALLOWED_FLAGS.test(flags)) return { ok: false, reason: 'flags may only contain i, m, s, u' };
-  let re: RegExp;
-  try {
-    re = new RegExp(p.regex, flags);
-  } catch (err) {
-    return { ok: false, reason: `invalid regex: ${(err as Error).message}` };
-  }
-  if (re.test('')) return { ok: false, reason: 'regex matches the empty string' };
-  const redos = redosReason(p.regex);
-  if (redos) return { ok: false, reason: redos };
+  const compiled = compileCustomPattern(p.regex, flags);
+  if (!compiled.ok) return { ok: false, reason: compiled.reason };
+  if (compiled.re.test('')) return { ok: false, reason: 'regex matches the empty string' };
   return { ok: true };
 }
 
@@ -74,16 +123,21 @@ export function detectCustom(text: string, patterns: CustomPattern[]): Candidate
   const out: Candidate[] = [];
   for (const p of patterns) {
     if (!validateCustomPattern(p).ok) continue;
+    const compiled = compileCustomPattern(p.regex, p.flags ?? '');
+    if (!compiled.ok) continue;
     const type = customTypeName(p.name);
-    const re = new RegExp(p.regex, `${(p.flags ?? '').replace(/g/g, '')}g`);
-    for (const m of text.matchAll(re)) {
-      if (m[0].length === 0) continue;
+    // Offsets are UTF-16 indices, like those of the built-in detectors.
+    const m = compiled.re.matcher(text);
+    while (m.find()) {
+      const start = m.start();
+      const end = m.end();
+      if (end <= start) continue;
       out.push({
         type,
         domain: p.domain,
-        start: m.index,
-        end: m.index + m[0].length,
-        value: m[0],
+        start,
+        end,
+        value: text.slice(start, end),
         confidence: 0.9,
         detector: `custom:${p.name}`,
       });

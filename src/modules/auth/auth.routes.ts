@@ -2,7 +2,13 @@ import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../platform/errors/index.js';
-import { type App, errorResponses, sendError, toAppError } from '../../platform/http/index.js';
+import {
+  type App,
+  errorResponses,
+  sendError,
+  setAnonymousRateLimiter,
+  toAppError,
+} from '../../platform/http/index.js';
 import { type LimitsService, type RateState, rateLimitHeaders, rateLimitedError } from '../limits/index.js';
 import type { OrgsService } from '../orgs/index.js';
 import type { Feature, Role } from '../plans/index.js';
@@ -26,6 +32,8 @@ export interface AuthDeps {
   orgs: OrgsService;
   limits: LimitsService;
   authFailuresPerMinute: number;
+  /** Requests per minute and client address to public and unknown routes (PARAPET_ANONYMOUS_PER_MINUTE). */
+  anonymousPerMinute: number;
   cookieSecure: 'auto' | 'true' | 'false';
   sessionTtlHours: number;
 }
@@ -52,14 +60,25 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
   await app.register(cookie);
   app.decorateRequest('caller', null);
 
+  // What never reaches a route (parser and framework errors) is counted by the HTTP layer with this.
+  setAnonymousRateLimiter(app, async (ip) =>
+    rateLimitHeaders(await deps.limits.hitWindow(`rl:anon:${ip}`, deps.anonymousPerMinute)),
+  );
+
   app.addHook('onRequest', async (request, reply) => {
     const need = request.routeOptions.config.auth;
     if (!need) {
       const url = request.routeOptions.url ?? '';
-      if (!url?.startsWith('/api/') || PUBLIC_PREFIXES.some((p) => url.startsWith(p))) return;
-      throw new AppError('internal_error', `route ${url} declares no authentication mode`);
+      if (url.startsWith('/api/') && !PUBLIC_PREFIXES.some((p) => url.startsWith(p))) {
+        throw new AppError('internal_error', `route ${url} declares no authentication mode`);
+      }
     }
-    if (need.mode === 'public') return;
+    if (!need || need.mode === 'public') {
+      // Public routes (health, pattern count, docs) and unknown routes: counted per client address, and
+      // refused with 429 past the limit like everything else (SPEC: every response carries the headers).
+      applyRate(reply, await deps.limits.hitWindow(`rl:anon:${request.ip}`, deps.anonymousPerMinute));
+      return;
+    }
 
     if (need.mode === 'session') return sessionCaller(request, reply, need);
     if (need.mode === 'apiKeyOrSession') {

@@ -90,13 +90,6 @@ export function createAuthService(deps: { keys: KeysService; orgs: OrgsService; 
       }
       const org = await loadOrg(key.orgId);
       if (!org) throw new AppError('unauthorized', 'The API key is invalid, revoked or expired.');
-      const kinds = req.product ? PRODUCT_KEY_KINDS[req.product] : [key.kind];
-      if (!kinds.includes(key.kind)) {
-        throw new AppError(
-          'forbidden',
-          `This endpoint needs a ${kinds.map((k) => `${k}_live_`).join(' or ')} key; the key sent is a ${key.kind}_live_ key.`,
-        );
-      }
       return { org, via: 'apiKey', key };
     },
 
@@ -105,6 +98,16 @@ export function createAuthService(deps: { keys: KeysService; orgs: OrgsService; 
       caller: Caller,
       need: { product?: Product; feature?: Feature; roles?: readonly Role[] },
     ): void {
+      // The key kind is checked here, after the rate limit, so that the 403 carries X-RateLimit-* and counts.
+      if (need.product && caller.key) {
+        const kinds = PRODUCT_KEY_KINDS[need.product];
+        if (!kinds.includes(caller.key.kind)) {
+          throw new AppError(
+            'forbidden',
+            `This endpoint needs a ${kinds.map((k) => `${k}_live_`).join(' or ')} key; the key sent is a ${caller.key.kind}_live_ key.`,
+          );
+        }
+      }
       if (need.roles && (!caller.user || !need.roles.includes(caller.user.role))) {
         throw new AppError('forbidden', `This operation needs one of the roles: ${need.roles.join(', ')}.`);
       }

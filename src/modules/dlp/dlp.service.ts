@@ -74,7 +74,7 @@ export function createDlpService(deps: {
     },
 
     async updateSettings(org: Organization, next: DlpSettings): Promise<DlpSettings> {
-      checkDlpSettings(next);
+      next = checkDlpSettings(next);
       const fresh = (await deps.orgs.getOrg(org.id)) ?? org;
       await deps.orgs.updateOrg(org.id, { settings: { ...fresh.settings, dlp: next } });
       deps.forgetOrg(org.id);

@@ -1,4 +1,11 @@
-import { type CustomPattern, type DetectOptions, validateCustomPattern } from '../../engines/dlp/index.js';
+import {
+  type CustomPattern,
+  canonicalType,
+  customTypeName,
+  type DetectOptions,
+  ENTITY_TYPES,
+  validateCustomPattern,
+} from '../../engines/dlp/index.js';
 import { AppError } from '../../platform/errors/index.js';
 
 /** Per-organization DLP settings, kept under `dlp` in the organization's settings (docs/dlp.md). */
@@ -32,13 +39,89 @@ export function detectOptionsOf(s: DlpSettings): DetectOptions {
   };
 }
 
-export function checkDlpSettings(s: DlpSettings): void {
-  for (const p of s.customPatterns ?? []) {
+/** The closed lists DLP settings refer to: built-in entity types (aliases accepted) and data domains. */
+const BUILT_IN_TYPES: ReadonlySet<string> = new Set(ENTITY_TYPES.map((t) => t.type));
+const DOMAINS: readonly string[] = [
+  'PERSONAL',
+  'FINANCIAL',
+  'IDENTITY',
+  'CREDENTIALS',
+  'CORPORATE',
+  'HEALTH',
+];
+
+const refuse = (field: string, why: string) => new AppError('invalid_request', `The field '${field}' ${why}`);
+
+/**
+ * Refuses settings that name what does not exist, or that would switch protection off without saying so
+ * (`types: []`, a misspelt type, ignoring every type), with the field named; returns them with type names
+ * in their canonical spelling, so that every consumer compares like with like.
+ */
+export function checkDlpSettings(s: DlpSettings): DlpSettings {
+  const patterns = s.customPatterns ?? [];
+  if (patterns.length > MAX_CUSTOM_PATTERNS) {
+    throw refuse('customPatterns', `may hold at most ${MAX_CUSTOM_PATTERNS} patterns.`);
+  }
+  const customTypes = new Set<string>();
+  patterns.forEach((p, i) => {
+    if (!DOMAINS.includes(p.domain)) {
+      throw refuse(`customPatterns[${i}].domain`, `must be one of ${DOMAINS.join(', ')}.`);
+    }
     const verdict = validateCustomPattern(p);
-    if (!verdict.ok)
-      throw new AppError('invalid_request', `Custom pattern '${p.name}' is refused: ${verdict.reason}`);
+    if (!verdict.ok) {
+      const field = verdict.reason.startsWith('name')
+        ? 'name'
+        : verdict.reason.startsWith('flags')
+          ? 'flags'
+          : 'regex';
+      throw refuse(`customPatterns[${i}].${field}`, `(pattern '${p.name}') is refused: ${verdict.reason}.`);
+    }
+    const type = customTypeName(p.name);
+    if (BUILT_IN_TYPES.has(canonicalType(type)) || customTypes.has(type)) {
+      throw refuse(`customPatterns[${i}].name`, `'${p.name}' is already the name of another type.`);
+    }
+    customTypes.add(type);
+  });
+
+  const known = (field: string, list: string[] | undefined): string[] | undefined => {
+    if (list === undefined) return undefined;
+    return [
+      ...new Set(
+        list.map((raw, i) => {
+          const type = canonicalType(raw);
+          if (!BUILT_IN_TYPES.has(type) && !customTypes.has(type)) {
+            throw refuse(
+              `${field}[${i}]`,
+              `names an unknown type '${raw}'; GET /api/v1/dlp/types lists them (custom pattern names count too).`,
+            );
+          }
+          return type;
+        }),
+      ),
+    ];
+  };
+  const types = known('types', s.types);
+  const ignoreTypes = known('ignoreTypes', s.ignoreTypes);
+  const blockTypes = known('blockTypes', s.blockTypes);
+  const ignored = new Set(ignoreTypes);
+  const active = (types ?? [...BUILT_IN_TYPES, ...customTypes]).filter((t) => !ignored.has(t));
+  if (types !== undefined && types.length === 0) {
+    throw refuse('types', 'is empty, which would detect nothing; omit it to detect every type.');
   }
-  if ((s.customPatterns?.length ?? 0) > MAX_CUSTOM_PATTERNS) {
-    throw new AppError('invalid_request', `At most ${MAX_CUSTOM_PATTERNS} custom patterns are allowed.`);
+  if (active.length === 0) {
+    throw refuse('ignoreTypes', 'leaves no type to detect; personal data would reach the model.');
   }
+  const unseen = blockTypes?.find((t) => !active.includes(t));
+  if (unseen !== undefined) {
+    throw refuse(
+      'blockTypes',
+      `names '${unseen}', which the settings do not detect, so it could never block.`,
+    );
+  }
+  return {
+    ...s,
+    ...(types ? { types } : {}),
+    ...(ignoreTypes ? { ignoreTypes } : {}),
+    ...(blockTypes ? { blockTypes } : {}),
+  };
 }

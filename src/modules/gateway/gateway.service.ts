@@ -4,7 +4,13 @@ import type { Db } from '../../platform/storage/index.js';
 import type { Vault } from '../dlp/index.js';
 import { createProtection } from '../protection/index.js';
 import type { LimitsService } from '../limits/index.js';
-import { createProviders, type ProviderId, type Providers } from '../providers/index.js';
+import type { AddressPolicy } from '../../platform/net/index.js';
+import {
+  createProviders,
+  type ProviderId,
+  type Providers,
+  useProviderAddressPolicy,
+} from '../providers/index.js';
 import { createChatService, type GatewayPublish } from './chat.service.js';
 import { createForceService, type ForcePublish } from './force.service.js';
 import { createProviderKeysService } from './provider-keys.service.js';
@@ -23,16 +29,26 @@ export interface GatewayDeps {
   providers?: Providers;
   publish: GatewayPublish & ForcePublish;
   idleTimeoutMs?: number;
+  /** Outbound address policy of every provider connection (organizations supply base URLs). */
+  addressPolicy?: AddressPolicy;
+  /** Whether private targets are allowed: decides which organization base URLs are accepted. */
+  allowPrivateTargets?: boolean;
 }
 
 /** Everything the gateway routes need, built once per process. */
 export function createGateway(deps: GatewayDeps) {
+  if (deps.addressPolicy) useProviderAddressPolicy(deps.addressPolicy);
   const providers =
     deps.providers ??
     createProviders({ baseUrls: (deps.providerBaseUrls ?? {}) as Partial<Record<ProviderId, string>> });
   const usage = createUsageRecorder({ db: deps.db, clock: deps.clock });
   const force = createForceService({ db: deps.db, clock: deps.clock, publish: deps.publish });
-  const keys = createProviderKeysService({ db: deps.db, sealer: deps.sealer, clock: deps.clock });
+  const keys = createProviderKeysService({
+    db: deps.db,
+    sealer: deps.sealer,
+    clock: deps.clock,
+    allowPrivateTargets: deps.allowPrivateTargets ?? false,
+  });
   const protection = createProtection({ db: deps.db, vault: deps.vault, publish: deps.publish });
   const common = {
     protection,

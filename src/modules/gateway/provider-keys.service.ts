@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock/index.js';
 import type { Sealer } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
+import { targetUrlProblem } from '../../platform/net/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import { isProviderId, PROVIDER_IDS, type ProviderId } from '../providers/index.js';
 import { createGatewayRepo } from './gateway.repo.js';
@@ -29,7 +30,13 @@ export interface OrgCredentials {
 }
 
 /** The organization's own provider keys for the protected chat, sealed at rest and never returned. */
-export function createProviderKeysService(deps: { db: Db; sealer: Sealer; clock: Clock }) {
+export function createProviderKeysService(deps: {
+  db: Db;
+  sealer: Sealer;
+  clock: Clock;
+  /** PARAPET_ALLOW_PRIVATE_TARGETS: whether a base URL may name a private or loopback host. */
+  allowPrivateTargets: boolean;
+}) {
   const repo = createGatewayRepo(deps.db);
   const aad = (orgId: string, provider: string) => `gateway-key:${orgId}:${provider}`;
 
@@ -80,15 +87,14 @@ export function createProviderKeysService(deps: { db: Db; sealer: Sealer; clock:
         throw new AppError('invalid_request', "The field 'apiKey' is too short to be a provider key.");
       let baseUrl: string | null = null;
       if (input.baseUrl !== undefined && input.baseUrl !== '') {
-        let url: URL;
-        try {
-          url = new URL(input.baseUrl);
-        } catch {
-          throw new AppError('invalid_request', "The field 'baseUrl' must be an absolute https URL.");
-        }
-        if (url.protocol !== 'https:')
-          throw new AppError('invalid_request', "The field 'baseUrl' must use https.");
-        baseUrl = url.toString().replace(/\/+$/, '');
+        // The chat sends the organization's provider key there: the outbound policy of every target.
+        const problem = targetUrlProblem(input.baseUrl, {
+          kind: 'provider',
+          field: 'baseUrl',
+          allowPrivate: deps.allowPrivateTargets,
+        });
+        if (problem !== null) throw new AppError('invalid_request', problem);
+        baseUrl = new URL(input.baseUrl).toString().replace(/\/+$/, '');
       } else if (id === 'azure') {
         throw new AppError(
           'invalid_request',

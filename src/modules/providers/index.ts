@@ -24,6 +24,7 @@ export {
 } from './registry.js';
 export { AbortEmitter, type CancelSignal } from './shared/abort.js';
 export { SseParser, type SseEvent } from './shared/sse.js';
+export { useProviderAddressPolicy } from './shared/transport.js';
 export {
   type CallContext,
   type ChatChunk,

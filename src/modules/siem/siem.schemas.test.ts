@@ -97,12 +97,14 @@ describe('SiemIntegrationCreateSchema', () => {
     });
   }
 
-  it('rejects wrong enums, missing secrets and non-http URLs', () => {
+  // Schemes and destinations of URLs are the outbound policy's (siem-targets.test.ts), not the schema's.
+  it('rejects wrong enums, missing secrets and empty lists', () => {
     const bad = [
       { ...common, platform: 'SYSLOG', config: { host: 'h', port: 514, protocol: 'SCTP' } },
       { ...common, platform: 'SYSLOG', config: { host: 'h', port: 70000, protocol: 'TCP' } },
       { ...common, platform: 'SPLUNK', config: { hecUrl: 'https://s' } },
-      { ...common, platform: 'SPLUNK', config: { hecUrl: 'file:///etc/passwd', hecToken: 't' } },
+      { ...common, platform: 'SPLUNK', config: { hecUrl: '', hecToken: 't' } },
+      { ...common, eventTypes: [], platform: 'DATADOG', config: { apiKey: 'k' } },
       { ...common, minSeverity: 'SEVERE', platform: 'DATADOG', config: { apiKey: 'k' } },
       { ...common, eventTypes: ['EVERYTHING'], platform: 'DATADOG', config: { apiKey: 'k' } },
       { name: 'w', type: 'WAZUH', endpoint: 'https://w', credentials: { username: 'u' } },

@@ -8,8 +8,9 @@ import { Type } from 'typebox';
  * at rest and never returned; see SIEM_SECRET_PATHS.
  */
 
-const Url = (description: string) =>
-  Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 2048, description });
+// The shape only: what a URL may point at is the outbound policy's call (siem-targets.ts), whose 400 names
+// the field; a pattern here would fail the whole union with a message about another platform.
+const Url = (description: string) => Type.String({ minLength: 1, maxLength: 2048, description });
 
 export const SiemEventCategorySchema = Type.Union(
   [Type.Literal('DETECTION'), Type.Literal('DLP'), Type.Literal('AUTHENTICATION'), Type.Literal('AUDIT')],
@@ -24,7 +25,10 @@ export const SiemSeveritySchema = Type.Union(
 const common = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   enabled: Type.Optional(Type.Boolean({ default: true })),
-  eventTypes: Type.Optional(Type.Array(SiemEventCategorySchema, { uniqueItems: true, maxItems: 4 })),
+  // Empty would forward nothing without saying so: omit the field to forward every category.
+  eventTypes: Type.Optional(
+    Type.Array(SiemEventCategorySchema, { uniqueItems: true, minItems: 1, maxItems: 4 }),
+  ),
   minSeverity: Type.Optional(SiemSeveritySchema),
 };
 
@@ -160,7 +164,7 @@ export const PreludeIntegrationSchema = Type.Object({
   ...reseller,
   type: Type.Literal('PRELUDE'),
   endpoint: Type.String({
-    pattern: '^(https?|prelude)://[^\\s]+$',
+    minLength: 1,
     maxLength: 2048,
     description: 'https:// IDMEF XML collector, or prelude://manager:4690 for native libprelude delivery',
   }),

@@ -6,6 +6,7 @@ import type { Outbound } from '../../platform/net/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import { type IntegrationBody, mergeBody, openBody, publicPart, sealBody } from './integration-secrets.js';
 import type { SiemForwarder } from './siem-forwarder.js';
+import { siemTargetProblem } from './siem-targets.js';
 import { createSiemRepo, type IntegrationRow } from './siem.repo.js';
 import { SiemIntegrationCreateSchema } from './siem.schemas.js';
 import { createSink, toSinkIntegration } from './sinks/index.js';
@@ -59,8 +60,16 @@ export function createSiemService(deps: SiemServiceDeps) {
         `invalid integration: ${first ? `${first.instancePath || '/'} ${first.message}` : 'shape not recognised'}`,
       );
     }
+    let integration: ReturnType<typeof toSinkIntegration>['integration'];
     try {
-      const { integration } = toSinkIntegration(body);
+      integration = toSinkIntegration(body).integration;
+    } catch (err) {
+      throw invalid(`invalid integration: ${(err as Error).message}`);
+    }
+    // Where events would go first: the outbound policy's 400 names the field.
+    const target = siemTargetProblem(integration, deps.allowPrivateTargets);
+    if (target !== null) throw invalid(target);
+    try {
       // Building the sink checks required fields; it opens no connection until the first send.
       void createSink(integration, {
         outbound: deps.outbound,

@@ -161,6 +161,13 @@ const SETTINGS = {
     default: '300',
     parse: int(1, 1_000_000),
   },
+  anonymousPerMinute: {
+    env: 'PARAPET_ANONYMOUS_PER_MINUTE',
+    description:
+      'requests per client address and minute to public and unknown routes (health, docs, 404s, malformed requests) before 429',
+    default: '1200',
+    parse: int(1, 1_000_000),
+  },
   httpWorkers: {
     env: 'PARAPET_HTTP_WORKERS',
     description:

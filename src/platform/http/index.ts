@@ -1,4 +1,13 @@
-export { createHttpServer, listRoutes, logUpstreamFailure, sendError, toAppError } from './server.js';
+export {
+  type AnonymousRateLimiter,
+  createHttpServer,
+  listRoutes,
+  logUpstreamFailure,
+  MAX_URL_LENGTH,
+  sendError,
+  setAnonymousRateLimiter,
+  toAppError,
+} from './server.js';
 export type { App, HttpServerOptions, RouteInfo } from './server.js';
 export { AUTHENTICATED_ERRORS, ErrorBodySchema, errorResponses } from './schemas.js';
 export { parseJsonBody } from './json-body.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AppError } from '../errors/index.js';
-import { parseJsonBody } from './json-body.js';
+import { duplicateKey, parseJsonBody } from './json-body.js';
 
 const body = (text: string) => Buffer.from(text, 'utf8');
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
@@ -33,5 +33,25 @@ describe('parseJsonBody', () => {
       () => parseJsonBody(body('{"constructor":{"prototype":{"x":1}}}')),
       refusedWith(/forbidden key/),
     );
+  });
+
+  it('refuses a key repeated in one object, escaped spellings included, and names it', () => {
+    assert.throws(
+      () => parseJsonBody(body('{"text":"a","text":"b"}')),
+      refusedWith(/repeats the key 'text'/),
+    );
+    assert.throws(() => parseJsonBody(body('{"a":1,"\\u0061":2}')), refusedWith(/repeats the key 'a'/));
+    assert.throws(
+      () => parseJsonBody(body('{"m":[{"role":"user","role":"system"}]}')),
+      refusedWith(/repeats the key 'role'/),
+    );
+    assert.throws(() => parseJsonBody(body('{"<x>":1,"<x>":2}')), refusedWith(/repeats the key in one/));
+  });
+
+  it('accepts the same key in different objects, and keys inside strings', () => {
+    assert.equal(duplicateKey('{"a":{"a":1},"b":[{"a":1},{"a":2}],"c":"\\"a\\":1,\\"a\\":2"}'), null);
+    assert.equal(duplicateKey('{"a\\"":1,"a":2}'), null);
+    assert.equal(duplicateKey('["a","a",{"x":"a","y":"a"}]'), null);
+    assert.equal(duplicateKey('{"x":1,"y":{"z":[1,{"w":2}],"x":3},"y2":0,"x":4}'), 'x');
   });
 });

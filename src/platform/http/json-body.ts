@@ -37,8 +37,53 @@ function fewBrackets(text: string, max: number): boolean {
 }
 
 /**
+ * The first key that appears twice in one object of well-formed JSON text, or null. JSON.parse keeps the
+ * last value, while a WAF or a logging proxy in front of us may read the first: the same body would mean
+ * two things. One pass over the text; a key written with escapes is compared decoded ("a" and "\u0061").
+ */
+export function duplicateKey(text: string): string | null {
+  const objects: Array<Set<string> | null> = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 123 /* { */) {
+      objects.push(new Set());
+      expectKey = true;
+    } else if (c === 91 /* [ */) {
+      objects.push(null);
+      expectKey = false;
+    } else if (c === 125 /* } */ || c === 93 /* ] */) {
+      objects.pop();
+      expectKey = false;
+    } else if (c === 44 /* , */) {
+      expectKey = objects[objects.length - 1] != null;
+    } else if (c === 34 /* " */) {
+      let end = i + 1;
+      let escaped = false;
+      for (; end < text.length; end++) {
+        const d = text.charCodeAt(end);
+        if (d === 92 /* \ */) {
+          escaped = true;
+          end++;
+        } else if (d === 34) break;
+      }
+      if (expectKey) {
+        const raw = text.slice(i + 1, end);
+        const key = escaped ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
+        const seen = objects[objects.length - 1];
+        if (seen?.has(key)) return key;
+        seen?.add(key);
+        expectKey = false;
+      }
+      i = end;
+    }
+  }
+  return null;
+}
+
+/**
  * Strict JSON for request bodies: invalid UTF-8 is refused rather than silently replaced, prototype keys
- * are refused rather than stripped, and nesting is bounded.
+ * are refused rather than stripped, nesting is bounded, and a key repeated in one object is refused.
  */
 export function parseJsonBody(raw: Buffer): unknown {
   if (raw.length === 0)
@@ -52,8 +97,9 @@ export function parseJsonBody(raw: Buffer): unknown {
   if (!fewBrackets(text, MAX_DEPTH) && exceedsDepth(text, MAX_DEPTH)) {
     throw new AppError('invalid_request', `The request body nests deeper than ${MAX_DEPTH} levels.`);
   }
+  let value: unknown;
   try {
-    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+    value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
   } catch (err) {
     const msg = (err as Error).message ?? '';
     if (/prototype|constructor/i.test(msg)) {
@@ -64,4 +110,14 @@ export function parseJsonBody(raw: Buffer): unknown {
     }
     throw new AppError('invalid_request', 'The request body is not valid JSON.');
   }
+  const dup = typeof value === 'object' && value !== null ? duplicateKey(text) : null;
+  if (dup !== null) {
+    // The key is named when it looks like a field name; anything else is not echoed back.
+    const named = /^[A-Za-z0-9_.-]{1,64}$/.test(dup) ? ` '${dup}'` : '';
+    throw new AppError(
+      'invalid_request',
+      `The request body repeats the key${named} in one object; each key may appear once.`,
+    );
+  }
+  return value;
 }

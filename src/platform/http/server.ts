@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -46,6 +47,77 @@ export function listRoutes(app: object): RouteInfo[] {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+/** Longest request target (path and query) answered normally; longer ones get 414 uri_too_long. */
+export const MAX_URL_LENGTH = 8 * 1024;
+
+/**
+ * Counts one response to a caller the server could not authenticate (an unknown route, a public route, a
+ * malformed request) in the window of its address and returns the X-RateLimit-* headers to send. Installed
+ * by the auth layer; the HTTP layer calls it for what never reaches a route (framework and parser errors).
+ */
+export type AnonymousRateLimiter = (ip: string) => Promise<Record<string, string>>;
+const anonymousLimiters = new WeakMap<object, AnonymousRateLimiter>();
+
+export function setAnonymousRateLimiter(app: object, limiter: AnonymousRateLimiter): void {
+  anonymousLimiters.set(app, limiter);
+}
+
+async function anonymousRateHeaders(app: object, ip: string | undefined): Promise<Record<string, string>> {
+  const limiter = anonymousLimiters.get(app);
+  if (!limiter || !ip) return {};
+  try {
+    return await limiter(ip);
+  } catch {
+    // A cache that is down must not turn a 400 into a hung socket.
+    return {};
+  }
+}
+
+const newRequestId = () => `req_${randomUUID()}`;
+
+/**
+ * Errors of the HTTP parser, before Fastify has a request: the spec's error body with our codes, a fresh
+ * request id, the rate-limit headers of the client address, and nothing of what the client sent.
+ */
+function clientErrorResponse(err: NodeJS.ErrnoException): AppError {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new AppError(
+        'headers_too_large',
+        'The request line and headers are larger than this server accepts.',
+      );
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+    case 'ERR_HTTP_HEADERS_TIMEOUT':
+      return new AppError('request_timeout', 'The request was not received completely in time.');
+    default:
+      return new AppError(
+        'invalid_request',
+        'The request is not valid HTTP/1.1 (for example a body shorter than its Content-Length).',
+      );
+  }
+}
+
+function writeClientError(app: object, err: NodeJS.ErrnoException, socket: import('node:net').Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const appErr = clientErrorResponse(err);
+  const id = newRequestId();
+  void anonymousRateHeaders(app, socket.remoteAddress).then((rate) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const body = JSON.stringify(errorBody(appErr, id));
+    const head = [
+      `HTTP/1.1 ${appErr.statusCode} ${STATUS_CODES[appErr.statusCode] ?? 'Error'}`,
+      'content-type: application/json; charset=utf-8',
+      `content-length: ${Buffer.byteLength(body)}`,
+      `x-request-id: ${id}`,
+      ...Object.entries(rate).map(([k, v]) => `${k}: ${v}`),
+      'connection: close',
+    ];
+    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+  });
+}
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
 /** Maps any thrown value to the one error body; internal messages never reach the client. */
@@ -69,7 +141,12 @@ export function toAppError(err: unknown): AppError {
       return new AppError('invalid_request', 'The Content-Length header does not match the body.');
     case 'FST_ERR_BAD_URL':
     case 'FST_ERR_ASYNC_CONSTRAINT':
-      return new AppError('invalid_request', 'The request URL is malformed.');
+      return new AppError('invalid_request', 'The request URL is malformed (for example a bad %-escape).');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError(
+        'uri_too_long',
+        'A segment of the request path is longer than this server accepts.',
+      );
   }
   if (typeof fe?.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     if (fe.statusCode === 413) return new AppError('payload_too_large', 'The request body is too large.');
@@ -107,7 +184,10 @@ export function logUpstreamFailure(request: FastifyRequest, code: string, detail
 const DEPENDENCY_FAILURES: ReadonlySet<string> = new Set(['upstream_error', 'upstream_timeout']);
 
 export async function createHttpServer(options: HttpServerOptions): Promise<App> {
-  const app = Fastify({
+  // Referenced by the handlers below, which only run once the server listens.
+  // biome-ignore lint/style/useConst: assigned once, after the options that close over it
+  let app: App;
+  app = Fastify({
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit,
     // a hop count is accepted at run time although the type omits it
@@ -115,8 +195,19 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
     requestIdHeader: false,
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : `req_${randomUUID()}`;
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : newRequestId();
     },
+    // Errors Fastify raises before routing (a bad %-escape, an over-long path segment) get the same
+    // treatment as every other error instead of Fastify's own body with its FST_* code and the URL.
+    frameworkErrors: (err, request, reply) => {
+      const appErr = toAppError(err);
+      void anonymousRateHeaders(app, request.ip).then((rate) => {
+        reply.header('x-request-id', request.id);
+        for (const [k, v] of Object.entries(rate)) reply.header(k, v);
+        sendError(request, reply, appErr);
+      });
+    },
+    clientErrorHandler: (err, socket) => writeClientError(app, err, socket),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     ajv: { customOptions: { coerceTypes: false } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
@@ -156,6 +247,19 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     markStarted(request);
+    if (request.url.length > MAX_URL_LENGTH) {
+      // Refused before any route or authentication, so it is counted here in the address's window.
+      void anonymousRateHeaders(app, request.ip).then((rate) => {
+        for (const [k, v] of Object.entries(rate)) reply.header(k, v);
+        done(
+          new AppError(
+            'uri_too_long',
+            `The request path and query are longer than ${MAX_URL_LENGTH} characters.`,
+          ),
+        );
+      });
+      return;
+    }
     done();
   });
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -188,7 +292,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
         ),
       );
     }
-    return sendError(request, reply, new AppError('not_found', `No route ${request.method} ${path}.`));
+    // The path is not echoed: an error body never repeats what the client sent.
+    return sendError(request, reply, new AppError('not_found', 'No route matches this method and path.'));
   });
 
   await app.register(swagger, {

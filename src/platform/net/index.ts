@@ -15,3 +15,12 @@ export {
   type OutboundResponse,
 } from './outbound.js';
 export { OutboundError, type OutboundErrorCode, toOutboundError } from './outbound-error.js';
+export { guardedConnector } from './guarded-connector.js';
+export {
+  MAX_TARGET_URL_LENGTH,
+  normalizeHost,
+  type TargetKind,
+  type TargetUrlOptions,
+  targetHostProblem,
+  targetUrlProblem,
+} from './target-url.js';

@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { type CountingServer, startCountingServer } from '../../../test/support/counting-server.js';
 import { createOutbound } from './outbound.js';
 import { OutboundError } from './outbound-error.js';
 
-let server: http.Server;
+let server: CountingServer;
 let port = 0;
-let connections = 0;
 const hits: string[] = [];
 
 before(async () => {
-  server = http.createServer((req, res) => {
+  server = await startCountingServer((req, res) => {
     hits.push(req.url ?? '');
     if (req.url === '/redirect') {
       res.writeHead(302, { location: `http://127.0.0.1:${port}/target` }).end();
@@ -25,17 +25,10 @@ before(async () => {
       req.on('end', () => res.writeHead(200, { 'x-echo': req.method ?? '' }).end(`ok:${body}`));
     }
   });
-  server.on('connection', () => {
-    connections++;
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  port = (server.address() as AddressInfo).port;
+  port = server.port;
 });
 
-after(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
-});
+after(async () => server.close());
 
 async function rejectsWith(p: Promise<unknown>, code: string) {
   await assert.rejects(p, (err: unknown) => {
@@ -48,7 +41,7 @@ async function rejectsWith(p: Promise<unknown>, code: string) {
 describe('createOutbound SSRF guard', () => {
   it('refuses loopback IP literals, localhost and encoded forms without connecting', async () => {
     const out = createOutbound({ allowPrivate: false, timeoutMs: 2000 });
-    const before = connections;
+    const before = server.connections();
     for (const url of [
       `http://127.0.0.1:${port}/`,
       `http://localhost:${port}/`,
@@ -65,7 +58,7 @@ describe('createOutbound SSRF guard', () => {
     ]) {
       await rejectsWith(out.request(url), 'ssrf_blocked');
     }
-    assert.equal(connections, before, 'no connection may reach the server');
+    assert.equal(server.connections(), before, 'no connection may reach the server');
     await out.close();
   });
 

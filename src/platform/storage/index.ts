@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, type Migration, type MigrationProvider, Migrator, SqliteDialect, sql } from 'kysely';
@@ -41,9 +41,25 @@ class StaticMigrations implements MigrationProvider {
   }
 }
 
+/**
+ * The embedded database file in the data folder, with the folder made 0700 and the database 0600 (its
+ * -wal and -shm files too, when they exist; SQLite creates new ones with the database's mode). Modes of an
+ * existing folder and files are tightened at every start: mkdir's mode is filtered by the umask and does
+ * not touch a folder that exists, and SQLite would create the file world-readable under a 022 umask.
+ */
 export function sqliteFileIn(dataDir: string): string {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  return join(dataDir, 'parapet.db');
+  chmodSync(dataDir, 0o700);
+  const file = join(dataDir, 'parapet.db');
+  // An empty file is an empty database: creating it here gives it its mode before SQLite opens it.
+  if (!existsSync(file)) writeFileSync(file, '', { mode: 0o600, flag: 'wx' });
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) restrictFile(f);
+  return file;
+}
+
+/** Owner-only access to a file of the data folder (database, WAL, master key), when it exists. */
+export function restrictFile(file: string): void {
+  if (existsSync(file)) chmodSync(file, 0o600);
 }
 
 export async function openStorage(options: StorageOptions): Promise<Storage> {

@@ -1,4 +1,5 @@
 import { Agent, type Dispatcher } from 'undici';
+import { type AddressPolicy, createAddressPolicy, guardedConnector } from '../../../platform/net/index.js';
 import type { AbortEmitter } from './abort.js';
 
 /** What an upstream call answers: status, lower-cased headers and a body to read once (text or chunks). */
@@ -7,8 +8,31 @@ export type UpstreamResponse = Dispatcher.ResponseData;
 // One pooled dispatcher for every provider origin. The deadlines are CallSignal's (call timeout, idle
 // timeout per chunk), so undici's own header and body timeouts are off rather than a second, shorter
 // limit on slow models. Idle connections are kept longer than undici's 4 s default, so that a request
-// every few seconds still finds a warm TLS connection.
-const dispatcher = new Agent({ headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: 30_000 });
+// every few seconds still finds a warm TLS connection. Every connection passes the outbound address policy
+// (an organization's base URL is user-supplied and the request carries its provider key): IP literals,
+// every resolved address and the connected peer are checked.
+const agentFor = (policy: AddressPolicy) =>
+  new Agent({
+    headersTimeout: 0,
+    bodyTimeout: 0,
+    keepAliveTimeout: 30_000,
+    connect: guardedConnector(policy),
+  });
+
+// Until the process sets its policy (useProviderAddressPolicy, from the configuration), private addresses
+// are reachable, as in tests of the adapters against local fakes; metadata and unspecified ones never are.
+let dispatcher: Agent = agentFor(createAddressPolicy({ allowPrivate: true }));
+
+/**
+ * Sets the address policy of every provider call: the deployment's PARAPET_ALLOW_PRIVATE_TARGETS, with
+ * the hosts of operator-configured base URLs (PARAPET_PROVIDER_<ID>_BASE_URL) as explicit exceptions.
+ * Calls in flight finish on the previous pool.
+ */
+export function useProviderAddressPolicy(policy: AddressPolicy): void {
+  const previous = dispatcher;
+  dispatcher = agentFor(policy);
+  void previous.close().catch(() => undefined);
+}
 
 /**
  * POSTs with undici's pooled client. Abort goes through `signal` (before and after the headers); the body
