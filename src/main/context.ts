@@ -10,7 +10,9 @@ import { type DlpService, type Vault, createDlpService, createVault } from '../m
 import { type EventPublisher, createEventPublisher } from '../modules/events/index.js';
 import { type Gateway, createGateway } from '../modules/gateway/index.js';
 import { type HallucinationService, createHallucinationService } from '../modules/hallucination/index.js';
-import { type KeysService, createKeysService } from '../modules/keys/index.js';
+import { type DeviceTokens, type KeysService, createDeviceTokens, createKeysService } from '../modules/keys/index.js';
+import { type Endpoint, createEndpoint } from '../modules/endpoint/index.js';
+import { type Licensing, createLicensing, licenseSecret } from '../modules/licensing/index.js';
 import { type LimitsService, createLimitsService } from '../modules/limits/index.js';
 import { type OrgsService, createOrgsService } from '../modules/orgs/index.js';
 import { loadMasterKey } from './master-key.js';
@@ -33,6 +35,9 @@ export interface Context {
   gateway: Gateway;
   hallucination: HallucinationService;
   detection: DetectionService;
+  deviceTokens: DeviceTokens;
+  endpoint: Endpoint;
+  licensing: Licensing;
   close(): Promise<void>;
 }
 
@@ -58,9 +63,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
   });
   try {
     if (options.migrate !== false) await storage.migrate();
-    const sealer = createSealer(
-      loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, embedded }),
-    );
+    const masterKey = loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, embedded });
+    const sealer = createSealer(masterKey);
     const cache =
       options.cache ??
       (config.redisUrl ? createRedisCache(config.redisUrl, config.redisPrefix) : createMemoryCache(clock));
@@ -82,7 +86,20 @@ export async function createContext(config: Config, options: ContextOptions = {}
       clock,
       emit: (org, type, data) => events.publish(storage.db, org, type, data),
     });
-    const auth = createAuthService({ keys, orgs, clock });
+    const deviceTokens = createDeviceTokens({ db: storage.db, clock });
+    const auth = createAuthService({ keys, orgs, clock, deviceTokens });
+    const licensing = createLicensing({
+      db: storage.db,
+      clock,
+      secret: licenseSecret(config.licenseSecret, masterKey),
+    });
+    const endpoint = createEndpoint({
+      db: storage.db,
+      clock,
+      tokens: deviceTokens,
+      publish: events.publish,
+      seats: (orgId) => licensing.endpointSeats(orgId),
+    });
     const vault = createVault({
       db: storage.db,
       sealer,
@@ -133,6 +150,9 @@ export async function createContext(config: Config, options: ContextOptions = {}
       gateway,
       hallucination,
       detection,
+      deviceTokens,
+      endpoint,
+      licensing,
       async close() {
         await gateway.close();
         await limits.close();

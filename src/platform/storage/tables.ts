@@ -16,11 +16,25 @@ import type {
   GatewayProviderKeysTable,
   GatewayUsageTable,
 } from './tables-gateway.js';
+import type {
+  DeviceTokensTable,
+  EndpointAlertsTable,
+  EndpointDevicesTable,
+  EndpointEnrollmentLinksTable,
+  EndpointGroupMembersTable,
+  EndpointGroupsTable,
+  EndpointLogsTable,
+  EndpointOrgStateTable,
+  EndpointPoliciesTable,
+  EndpointStatsTable,
+  LicensesTable,
+} from './tables-endpoint.js';
 import type { HallucinationCorrectionsTable } from './tables-hallucination.js';
 
 export type * from './tables-events.js';
 export type * from './tables-gateway.js';
 export type * from './tables-hallucination.js';
+export type * from './tables-endpoint.js';
 
 export interface OrganizationsTable {
   id: string;
@@ -121,4 +135,15 @@ export interface Database {
   gateway_provider_keys: GatewayProviderKeysTable;
   gateway_force: GatewayForceTable;
   gateway_usage: GatewayUsageTable;
+  endpoint_devices: EndpointDevicesTable;
+  device_tokens: DeviceTokensTable;
+  endpoint_groups: EndpointGroupsTable;
+  endpoint_group_members: EndpointGroupMembersTable;
+  endpoint_enrollment_links: EndpointEnrollmentLinksTable;
+  endpoint_policies: EndpointPoliciesTable;
+  endpoint_org_state: EndpointOrgStateTable;
+  endpoint_alerts: EndpointAlertsTable;
+  endpoint_logs: EndpointLogsTable;
+  endpoint_stats: EndpointStatsTable;
+  licenses: LicensesTable;
 }
