@@ -2,7 +2,9 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../platform/config/index.js';
 import { AppError } from '../platform/errors/index.js';
 import { KEY_KINDS, type KeyKind } from '../modules/keys/index.js';
+import { LICENSE_PRODUCTS, type LicenseProduct } from '../modules/licensing/index.js';
 import { PLANS, PRODUCTS, ROLES, isPlan, isProduct, isRole } from '../modules/plans/index.js';
+import { runDns } from './dns.js';
 import { type Context, createContext } from './context.js';
 import { serve } from './serve.js';
 import { runWorker } from './worker.js';
@@ -21,6 +23,11 @@ Usage: parapet <command> [options]        (every command accepts --json)
   key create --org ID --kind al|sw [--name N] [--expires ISO-DATE]      prints the secret once
   key list --org ID
   key revoke --org ID --id KEY_ID
+  license issue --org ID --seats N --expires ISO-DATE [--plan P] [--products endpoint,onprem] [--features a,b]
+                                          prints the HMAC-signed licence key (plk_…)
+  license list --org ID
+  license revoke --org ID --id LICENSE_ID
+  dns [--org ID]                          run the filtering DNS forwarder (PARAPET_DNS_PORT, UDP and TCP)
   version
 
 Configuration comes from the environment (see README.md): DATABASE_URL, PARAPET_DATA_DIR, ...
@@ -41,6 +48,8 @@ const OPTIONS = {
   kind: { type: 'string' },
   expires: { type: 'string' },
   id: { type: 'string' },
+  seats: { type: 'string' },
+  features: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -76,6 +85,68 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
     case 'serve':
       await serve();
       return null;
+    case 'dns':
+      await runDns(values.org);
+      return null;
+    case 'license issue': {
+      const orgId = need(values, 'org');
+      const seats = Number(need(values, 'seats'));
+      if (!Number.isInteger(seats) || seats < 1) throw new UsageError('--seats must be a positive integer');
+      const expires = new Date(need(values, 'expires'));
+      if (Number.isNaN(expires.getTime())) throw new UsageError('--expires must be an ISO 8601 date');
+      const products = (values.products ?? 'endpoint,onprem')
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean);
+      const bad = products.find((p) => !(LICENSE_PRODUCTS as readonly string[]).includes(p));
+      if (bad)
+        throw new UsageError(`unknown licence product ${bad}; products are ${LICENSE_PRODUCTS.join(', ')}`);
+      const features =
+        values.features
+          ?.split(',')
+          .map((f) => f.trim())
+          .filter(Boolean) ?? [];
+      const res = await withContext(async (ctx) => {
+        const org = await requireOrg(ctx, orgId);
+        const plan = values.plan ?? org.plan;
+        if (!isPlan(plan)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
+        return ctx.licensing.issue({
+          orgId,
+          plan,
+          seats,
+          products: products as LicenseProduct[],
+          features,
+          expiresAt: expires.toISOString(),
+        });
+      });
+      return {
+        json: res,
+        text: `issued licence ${res.license.id} (${res.license.seats} seats, ${res.license.products.join('+')}, until ${res.license.expiresAt})\nlicence key: ${res.key}`,
+      };
+    }
+    case 'license list': {
+      const orgId = need(values, 'org');
+      const licenses = await withContext(async (ctx) => {
+        await requireOrg(ctx, orgId);
+        return ctx.licensing.list(orgId);
+      });
+      return {
+        json: { licenses },
+        text:
+          licenses
+            .map(
+              (l) =>
+                `${l.id}  ${l.status.padEnd(8)} ${String(l.seats).padStart(6)} seats  until ${l.expiresAt}`,
+            )
+            .join('\n') || '(none)',
+      };
+    }
+    case 'license revoke': {
+      const license = await withContext((ctx) =>
+        ctx.licensing.revoke(need(values, 'org'), need(values, 'id')),
+      );
+      return { json: { license }, text: `revoked licence ${license.id}` };
+    }
     case 'version':
       return { json: { version: VERSION }, text: VERSION };
     case 'migrate': {

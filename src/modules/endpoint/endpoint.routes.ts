@@ -32,6 +32,20 @@ function deviceOf(request: FastifyRequest): { orgId: string; deviceId: string } 
   return { orgId: c.org.id, deviceId: c.device.deviceId };
 }
 
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+
+function blockPageHtml(page: { message: string; contactEmail: string }): string {
+  const email = escapeHtml(page.contactEmail);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blocked</title></head><body><h1>This AI service is blocked</h1><p>${escapeHtml(page.message)}</p><p>Questions: <a href="mailto:${email}">${email}</a></p></body></html>`;
+}
+
 export interface EndpointRouteDeps {
   endpoint: Endpoint;
   limits: LimitsService;
@@ -82,6 +96,26 @@ export function endpointRoutes(deps: EndpointRouteDeps) {
         const enrolled = await endpoint.devices.enroll(request.body, deps.loadOrg);
         reply.header('cache-control', 'no-store');
         return reply.status(201).send(enrolled);
+      },
+    );
+
+    app.get(
+      '/api/v1/endpoint/block-page',
+      {
+        // Browsers reach it through the DNS block address; they carry no credentials.
+        config: { auth: { mode: 'public' } },
+        schema: {
+          operationId: 'dnsBlockPage',
+          tags: TAGS,
+          summary: 'The page a name blocked by DNS filtering shows (blockPage.message and contactEmail)',
+          querystring: Type.Object({ org: Type.String({ minLength: 1, maxLength: 100 }) }),
+          response: { 403: Type.String({ description: 'text/html' }), ...errorResponses(404) },
+        },
+      },
+      async (request, reply) => {
+        const dns = (await endpoint.state.get(request.query.org)).dns;
+        if (!dns?.blockPage.enabled) throw notFound('Block page');
+        return reply.status(403).type('text/html; charset=utf-8').send(blockPageHtml(dns.blockPage));
       },
     );
 

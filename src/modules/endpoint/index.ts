@@ -13,6 +13,8 @@ export type { EndpointAuditType, EndpointPublish } from './endpoint.events.js';
 export type { DnsConfig } from './endpoint.schemas.js';
 export { createDomainSet, minimalBases, normalizeHost } from './domains.js';
 export { exportDnsConfig } from './dns-export.js';
+export { createDnsForwarder, parseForwarder } from './dns-forwarder.js';
+export type { DnsForwarder, DnsForwarderOptions } from './dns-forwarder.js';
 export { endpointRoutes } from './endpoint.routes.js';
 export { endpointAdminRoutes } from './endpoint-admin.routes.js';
 export { DEFAULT_SETTINGS } from './state.js';
