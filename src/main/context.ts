@@ -132,6 +132,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
       providerBaseUrls: config.providerBaseUrls,
       publish: events.publish,
     });
+    // Force mode as the extension needs it (it redirects users to the protected chat while enabled).
+    endpoint.config.registerSection('forceMode', async ({ orgId }) => ({
+      enabled: await gateway.force.isEnabled(orgId),
+    }));
     const hallucination = createHallucinationService({ db: storage.db, clock, limits });
     return {
       config,
@@ -154,6 +158,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       endpoint,
       licensing,
       async close() {
+        await endpoint.close();
         await gateway.close();
         await limits.close();
         await cache.close();

@@ -8,6 +8,7 @@ import { createEndpointRepo, type StatsDelta } from './endpoint.repo.js';
 import { type AlertBody, type LogBody, PERIODS, type Period } from './endpoint.schemas.js';
 import type { OrgRef } from './devices.service.js';
 import { assertNoRawValues } from './raw-values.js';
+import type { HeartbeatRecorder } from './heartbeat.recorder.js';
 import type { OrgStateStore } from './state.js';
 
 /** Logs are kept this long when no enabled policy sets rules.logging.retentionDays. */
@@ -20,6 +21,7 @@ export function createActivityService(deps: {
   clock: Clock;
   state: OrgStateStore;
   publish: EndpointPublish;
+  recorder: HeartbeatRecorder;
 }) {
   const { db, clock } = deps;
   const repo = createEndpointRepo(db);
@@ -117,6 +119,7 @@ export function createActivityService(deps: {
 
     /** The spec's Endpoint monitoring statistics. */
     async stats(orgId: string, period: Period) {
+      await deps.recorder.flush();
       const st = await deps.state.get(orgId);
       const now = clock.now().getTime();
       const fromHour = new Date(now - (PERIODS[period] - 1) * 3_600_000).toISOString().slice(0, 13);

@@ -3,6 +3,7 @@ import { newId, randomBase62, sha256Hex } from '../../platform/crypto/index.js';
 import { AppError, invalid, notFound } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import type { DeviceTokens } from '../keys/index.js';
+import { isPlan, planHasFeature } from '../plans/index.js';
 import { type Actor, type EndpointPublish, auditData } from './endpoint.events.js';
 import { createEndpointRepo, type DeviceRow, type LinkRow } from './endpoint.repo.js';
 import type {
@@ -13,6 +14,7 @@ import type {
   HeartbeatBody,
   RegisterBody,
 } from './endpoint.schemas.js';
+import type { HeartbeatRecorder } from './heartbeat.recorder.js';
 import type { OrgStateStore } from './state.js';
 
 export interface OrgRef {
@@ -84,6 +86,7 @@ export function createDevicesService(deps: {
   tokens: DeviceTokens;
   state: OrgStateStore;
   publish: EndpointPublish;
+  recorder: HeartbeatRecorder;
   /** Seats of the organization's endpoint licence; null when no licence caps it. */
   seats: (orgId: string) => Promise<number | null>;
 }) {
@@ -192,6 +195,9 @@ export function createDevicesService(deps: {
       }
       const org = await orgOf(link.org_id);
       if (!org) throw new AppError('unauthorized', 'The enrollment code is not valid.');
+      if (!isPlan(org.plan) || !planHasFeature(org.plan, 'endpoint')) {
+        throw new AppError('plan_required', `Endpoint protection needs a higher plan than ${org.plan}.`);
+      }
       const pre = await before(org.id);
       return db.transaction().execute(async (trx) => {
         const r = createEndpointRepo(trx);
@@ -302,6 +308,7 @@ export function createDevicesService(deps: {
       });
     },
 
+    /** Answers from memory; the device's facts and statistics are written by the recorder's next flush. */
     async heartbeat(orgId: string, deviceId: string, body: HeartbeatBody) {
       const now = clock.now();
       const set: Partial<DeviceRow> = { last_seen_at: now.toISOString() };
@@ -333,15 +340,7 @@ export function createDevicesService(deps: {
           policy: b.policy_violation ?? 0,
         });
       }
-      if (deltas.length === 0) {
-        if (!(await repo.updateDevice(orgId, deviceId, set))) throw notFound('Device');
-      } else {
-        await db.transaction().execute(async (trx) => {
-          const r = createEndpointRepo(trx);
-          if (!(await r.updateDevice(orgId, deviceId, set))) throw notFound('Device');
-          await r.addStats(orgId, deltas);
-        });
-      }
+      deps.recorder.record(orgId, deviceId, set, deltas);
       return {
         configVersion: st.version,
         heartbeatIntervalSeconds: st.settings.heartbeatIntervalSeconds,
@@ -386,6 +385,7 @@ export function createDevicesService(deps: {
     },
 
     async list(orgId: string, q: DeviceListQuery) {
+      await deps.recorder.flush();
       const st = await deps.state.get(orgId);
       const onlineSince = new Date(
         clock.now().getTime() - st.settings.offlineAfterMinutes * 60_000,

@@ -6,6 +6,7 @@ import { createAdminService } from './admin.service.js';
 import { createConfigService } from './config.service.js';
 import { createDevicesService } from './devices.service.js';
 import type { EndpointPublish } from './endpoint.events.js';
+import { createHeartbeatRecorder } from './heartbeat.recorder.js';
 import { createOrgStateStore } from './state.js';
 
 export type { ConfigSection, ConfigSubject } from './config.service.js';
@@ -28,13 +29,16 @@ export function createEndpoint(deps: {
   seats: (orgId: string) => Promise<number | null>;
 }) {
   const state = createOrgStateStore({ db: deps.db, clock: deps.clock });
+  const recorder = createHeartbeatRecorder({ db: deps.db });
   const base = { db: deps.db, clock: deps.clock, state, publish: deps.publish };
   return {
     state,
-    devices: createDevicesService({ ...base, tokens: deps.tokens, seats: deps.seats }),
+    devices: createDevicesService({ ...base, recorder, tokens: deps.tokens, seats: deps.seats }),
     admin: createAdminService(base),
     config: createConfigService({ db: deps.db, state }),
-    activity: createActivityService(base),
+    activity: createActivityService({ ...base, recorder }),
+    /** Writes the heartbeats still in memory; call before closing the database. */
+    close: () => recorder.close(),
     /** For other modules whose config section changed: call in the transaction of the change. */
     bumpConfigVersion: (trx: Db, orgId: string) => state.bump(trx, orgId),
   };
