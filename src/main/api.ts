@@ -6,6 +6,8 @@ import { createGatewayHistory, gatewayHistoryRoutes, gatewayRoutes } from '../mo
 import { hallucinationRoutes } from '../modules/hallucination/index.js';
 import { healthRoutes } from '../modules/health/index.js';
 import { keysRoutes } from '../modules/keys/index.js';
+import { endpointAdminRoutes, endpointRoutes } from '../modules/endpoint/index.js';
+import { licensingRoutes } from '../modules/licensing/index.js';
 import { orgsRoutes } from '../modules/orgs/index.js';
 import { reportsRoutes } from '../modules/reports/index.js';
 import type { Context } from './context.js';
@@ -28,6 +30,7 @@ export async function buildApi(ctx: Context): Promise<App> {
     anonymousPerMinute: ctx.config.anonymousPerMinute,
     cookieSecure: ctx.config.cookieSecure,
     sessionTtlHours: ctx.config.sessionTtlHours,
+    deviceRatePerMinute: ctx.config.deviceRatePerMinute,
   });
   await app.register(
     healthRoutes({ version: VERSION, startedAt: new Date(), database: ctx.storage, cache: ctx.cache }),
@@ -40,6 +43,22 @@ export async function buildApi(ctx: Context): Promise<App> {
   await app.register(gatewayHistoryRoutes(createGatewayHistory(ctx)));
   await app.register(hallucinationRoutes(ctx.hallucination, { bodyLimit: ctx.config.bodyLimit }));
   await app.register(reportsRoutes(ctx.reports));
+  await app.register(
+    endpointRoutes({
+      endpoint: ctx.endpoint,
+      limits: ctx.limits,
+      loadOrg: (id) => ctx.auth.loadOrg(id),
+      forceEnabled: (orgId) => ctx.gateway.force.isEnabled(orgId),
+    }),
+  );
+  await app.register(
+    endpointAdminRoutes({
+      endpoint: ctx.endpoint,
+      licenses: (orgId) => ctx.licensing.list(orgId),
+      blockAddress: ctx.config.dnsBlockAddress,
+    }),
+  );
+  await app.register(licensingRoutes({ licensing: ctx.licensing, limits: ctx.limits }));
   await registerEventsOut(app, ctx);
   return app;
 }

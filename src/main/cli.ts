@@ -7,11 +7,13 @@ import type { KeyKind } from '../modules/keys/index.js';
 import { PLANS, PRODUCTS, ROLES, isPlan, isProduct, isRole } from '../modules/plans/index.js';
 import type { PeriodName } from '../modules/reports/index.js';
 import type { Context } from './context.js';
+import type { LicenseProduct } from '../modules/licensing/index.js';
 import { VERSION } from './version.js';
 
 // Commands load what they use: `parapet version` or a usage error should not load the whole service.
 // Copies of the modules' lists, tied to their types so that a change there fails the typecheck here.
 const KEY_KINDS = ['al', 'sw'] as const satisfies readonly KeyKind[];
+const LICENSE_PRODUCTS = ['endpoint', 'onprem'] as const satisfies readonly LicenseProduct[];
 const PERIODS = { '24h': 1, '7d': 7, '30d': 30, '90d': 90, '365d': 365 } as const satisfies Record<
   PeriodName,
   number
@@ -37,6 +39,11 @@ Usage: parapet <command> [options]        (every command accepts --json)
   scan FILE [--field F] [--input jsonl|csv|lines] [--out FILE] [--format jsonl|csv]
                                           offline injection and personal-data scan of a file of prompts
   openapi                                 print the OpenAPI document (parapet openapi > openapi.json)
+  license issue --org ID --seats N --expires ISO-DATE [--plan P] [--products endpoint,onprem] [--features a,b]
+                                          prints the HMAC-signed licence key (plk_…)
+  license list --org ID
+  license revoke --org ID --id LICENSE_ID
+  dns [--org ID]                          run the filtering DNS forwarder (PARAPET_DNS_PORT, UDP and TCP)
   version
 
 Configuration comes from the environment (see README.md): DATABASE_URL, PARAPET_DATA_DIR, ...
@@ -65,6 +72,8 @@ const OPTIONS = {
   all: { type: 'boolean' },
   field: { type: 'string' },
   input: { type: 'string' },
+  seats: { type: 'string' },
+  features: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -131,6 +140,68 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
     case 'proxy':
       await (await import('./proxy.js')).runProxy();
       return null;
+    case 'dns':
+      await (await import('./dns.js')).runDns(values.org);
+      return null;
+    case 'license issue': {
+      const orgId = need(values, 'org');
+      const seats = Number(need(values, 'seats'));
+      if (!Number.isInteger(seats) || seats < 1) throw new UsageError('--seats must be a positive integer');
+      const expires = new Date(need(values, 'expires'));
+      if (Number.isNaN(expires.getTime())) throw new UsageError('--expires must be an ISO 8601 date');
+      const products = (values.products ?? 'endpoint,onprem')
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean);
+      const bad = products.find((p) => !(LICENSE_PRODUCTS as readonly string[]).includes(p));
+      if (bad)
+        throw new UsageError(`unknown licence product ${bad}; products are ${LICENSE_PRODUCTS.join(', ')}`);
+      const features =
+        values.features
+          ?.split(',')
+          .map((f) => f.trim())
+          .filter(Boolean) ?? [];
+      const res = await withContext(async (ctx) => {
+        const org = await requireOrg(ctx, orgId);
+        const plan = values.plan ?? org.plan;
+        if (!isPlan(plan)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
+        return ctx.licensing.issue({
+          orgId,
+          plan,
+          seats,
+          products: products as LicenseProduct[],
+          features,
+          expiresAt: expires.toISOString(),
+        });
+      });
+      return {
+        json: res,
+        text: `issued licence ${res.license.id} (${res.license.seats} seats, ${res.license.products.join('+')}, until ${res.license.expiresAt})\nlicence key: ${res.key}`,
+      };
+    }
+    case 'license list': {
+      const orgId = need(values, 'org');
+      const licenses = await withContext(async (ctx) => {
+        await requireOrg(ctx, orgId);
+        return ctx.licensing.list(orgId);
+      });
+      return {
+        json: { licenses },
+        text:
+          licenses
+            .map(
+              (l) =>
+                `${l.id}  ${l.status.padEnd(8)} ${String(l.seats).padStart(6)} seats  until ${l.expiresAt}`,
+            )
+            .join('\n') || '(none)',
+      };
+    }
+    case 'license revoke': {
+      const license = await withContext((ctx) =>
+        ctx.licensing.revoke(need(values, 'org'), need(values, 'id')),
+      );
+      return { json: { license }, text: `revoked licence ${license.id}` };
+    }
     case 'version':
       return { json: { version: VERSION }, text: VERSION };
     case 'migrate': {

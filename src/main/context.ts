@@ -11,7 +11,9 @@ import { type DlpService, type Vault, createDlpService, createVault } from '../m
 import { type EventPublisher, createEventPublisher } from '../modules/events/index.js';
 import { type Gateway, createGateway } from '../modules/gateway/index.js';
 import { type HallucinationService, createHallucinationService } from '../modules/hallucination/index.js';
-import { type KeysService, createKeysService } from '../modules/keys/index.js';
+import { type DeviceTokens, type KeysService, createDeviceTokens, createKeysService } from '../modules/keys/index.js';
+import { type Endpoint, createEndpoint } from '../modules/endpoint/index.js';
+import { type Licensing, createLicensing, licenseSecret } from '../modules/licensing/index.js';
 import { type LimitsService, createLimitsService } from '../modules/limits/index.js';
 import { type OrgsService, createOrgsService } from '../modules/orgs/index.js';
 import { type ReportsService, createReportsService } from '../modules/reports/index.js';
@@ -36,6 +38,9 @@ export interface Context {
   hallucination: HallucinationService;
   detection: DetectionService;
   reports: ReportsService;
+  deviceTokens: DeviceTokens;
+  endpoint: Endpoint;
+  licensing: Licensing;
   close(): Promise<void>;
 }
 
@@ -61,9 +66,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
   });
   try {
     if (options.migrate !== false) await storage.migrate();
-    const sealer = createSealer(
-      loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, embedded }),
-    );
+    const masterKey = loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, embedded });
+    const sealer = createSealer(masterKey);
     const cache =
       options.cache ??
       (config.redisUrl ? createRedisCache(config.redisUrl, config.redisPrefix) : createMemoryCache(clock));
@@ -85,7 +89,20 @@ export async function createContext(config: Config, options: ContextOptions = {}
       clock,
       emit: (org, type, data) => events.publish(storage.db, org, type, data),
     });
-    const auth = createAuthService({ keys, orgs, clock });
+    const deviceTokens = createDeviceTokens({ db: storage.db, clock });
+    const auth = createAuthService({ keys, orgs, clock, deviceTokens });
+    const licensing = createLicensing({
+      db: storage.db,
+      clock,
+      secret: licenseSecret(config.licenseSecret, masterKey),
+    });
+    const endpoint = createEndpoint({
+      db: storage.db,
+      clock,
+      tokens: deviceTokens,
+      publish: events.publish,
+      seats: (orgId) => licensing.endpointSeats(orgId),
+    });
     const vault = createVault({
       db: storage.db,
       sealer,
@@ -125,6 +142,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
         allowHosts: Object.values(config.providerBaseUrls).map((u) => normalizeHost(new URL(u).hostname)),
       }),
     });
+    // Force mode as the extension needs it (it redirects users to the protected chat while enabled).
+    endpoint.config.registerSection('forceMode', async ({ orgId }) => ({
+      enabled: await gateway.force.isEnabled(orgId),
+    }));
     const hallucination = createHallucinationService({ db: storage.db, clock, limits });
     const reports = createReportsService({ db: storage.db, clock, flushUsage: limits.flush });
     return {
@@ -145,8 +166,12 @@ export async function createContext(config: Config, options: ContextOptions = {}
       hallucination,
       detection,
       reports,
+      deviceTokens,
+      endpoint,
+      licensing,
       async close() {
         await reports.close();
+        await endpoint.close();
         await gateway.close();
         await limits.close();
         await cache.close();

@@ -4,6 +4,7 @@ import { listRoutes } from '../../src/platform/http/index.js';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
 import { ROUTE_CASES } from '../support/route-cases.js';
 import '../support/all-cases.js';
+import { newDevice } from '../support/endpoint-cases.js';
 
 /** The shared suite: every authenticated route, checked for the same promises. */
 let t: TestServer;
@@ -34,9 +35,7 @@ describe('route coverage', () => {
 
   it('every /api route declares an authentication mode', () => {
     const undeclared = listRoutes(t.app)
-      .filter(
-        (r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.url !== '/api/openapi.json',
-      )
+      .filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.url !== '/api/openapi.json')
       .filter((r) => !(r.auth as { mode?: string } | undefined)?.mode)
       .map((r) => caseKey(r.method, r.url));
     assert.deepEqual(undeclared, []);
@@ -60,6 +59,18 @@ function assertErrorBody(
 for (const c of ROUTE_CASES) {
   describe(`${c.method} ${c.route}`, () => {
     const credentials = async (tenant: Tenant, allowedOnly = true) => {
+      if (c.auth === 'endpoint') {
+        const kind = allowedOnly ? c.allowed[0] : ['device', 'al', 'sw'].find((k) => !c.allowed.includes(k));
+        // A fresh device per request: some cases rotate or revoke the calling device's token.
+        return {
+          key:
+            kind === 'device'
+              ? (await newDevice(t, tenant)).deviceToken
+              : kind === 'al'
+                ? tenant.al
+                : tenant.sw,
+        };
+      }
       if (c.auth === 'session')
         return { cookie: await tenant.session((allowedOnly ? c.allowed[0] : 'viewer') as never) };
       const kind = allowedOnly ? c.allowed[0] : ['al', 'sw'].find((k) => !c.allowed.includes(k));
@@ -89,7 +100,34 @@ for (const c of ROUTE_CASES) {
       assert.ok(res.headers.get('x-ratelimit-limit'), 'rate-limit headers on errors too');
     });
 
-    if (c.auth !== 'session') {
+    if (c.auth === 'endpoint' && c.allowed[0] === 'device') {
+      it('refuses an unknown and a revoked device token with 401 and reenroll', async () => {
+        const req = await c.happy(t, mine);
+        const fake = `dt_live_${'x'.repeat(43)}`;
+        const unknown = await t.request(c.method, req.path, { key: fake, body: req.body });
+        assertErrorBody(unknown, 401, 'unauthorized');
+        assert.equal(unknown.body.reenroll, true);
+        const device = await newDevice(t, mine);
+        await t.ctx.endpoint.devices.revoke(mine.org, device.deviceId, {
+          userId: null,
+          apiKeyId: null,
+          deviceId: null,
+        });
+        const revoked = await t.request(c.method, req.path, { key: device.deviceToken, body: req.body });
+        assertErrorBody(revoked, 401, 'unauthorized');
+        assert.equal(revoked.body.reenroll, true);
+      });
+      if (c.allowed.length < 3) {
+        it('refuses an API key where only a device token is accepted with 403', async () => {
+          const req = await c.happy(t, mine);
+          assertErrorBody(
+            await t.request(c.method, req.path, { key: mine.sw, body: req.body }),
+            403,
+            'forbidden',
+          );
+        });
+      }
+    } else if (c.auth !== 'session') {
       it('refuses an unknown and a revoked key with 401', async () => {
         const req = await c.happy(t, mine);
         const fake = `${c.allowed[0]}_live_${'x'.repeat(43)}`;

@@ -7,3 +7,4 @@ import './events-cases.js';
 import './gateway-cases.js';
 import './gateway-history-cases.js';
 import './reports-cases.js';
+import './endpoint-cases.js';

@@ -8,8 +8,11 @@ export interface RouteCase {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The route pattern as registered (with :params). */
   route: string;
-  auth: 'apiKey' | 'serviceKey' | 'session';
-  /** Key kinds accepted (apiKey routes) or roles accepted (session routes). */
+  auth: 'apiKey' | 'serviceKey' | 'session' | 'endpoint';
+  /**
+   * Key kinds accepted (apiKey routes), roles accepted (session routes), or credentials accepted
+   * (endpoint routes: 'device' for a device token, 'al', 'sw'); the first is used for the happy path.
+   */
   allowed: string[];
   /** Builds a concrete request: path, and a valid body; may create resources in the tenant first. */
   happy(

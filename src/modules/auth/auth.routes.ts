@@ -36,6 +36,8 @@ export interface AuthDeps {
   anonymousPerMinute: number;
   cookieSecure: 'auto' | 'true' | 'false';
   sessionTtlHours: number;
+  /** Requests per minute and device token (device operations). */
+  deviceRatePerMinute?: number;
 }
 
 /** The caller of a route that declared an authentication mode; routes call this instead of reading request.caller. */
@@ -93,6 +95,33 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
       }
       applyRate(reply, await deps.limits.hitRate(request.caller.org));
       deps.auth.checkAccess(request.caller, need.feature ? { feature: need.feature } : {});
+      return;
+    }
+
+    if (need.mode === 'endpoint') {
+      let caller: Caller;
+      try {
+        caller = await deps.auth.authenticateEndpoint(
+          apiKeyFromHeaders(request.headers, 'apiKey'),
+          need.accept,
+        );
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'unauthorized') await countFailure(request, reply);
+        throw err;
+      }
+      request.caller = caller;
+      // A fleet of devices shares one organization: each device has its own window instead of the
+      // plan's per-organization one, which 10,000 heartbeating devices would exhaust.
+      applyRate(
+        reply,
+        caller.device
+          ? await deps.limits.hitWindow(
+              `rl:device:${caller.device.deviceId}`,
+              deps.deviceRatePerMinute ?? 120,
+            )
+          : await deps.limits.hitRate(caller.org),
+      );
+      deps.auth.checkAccess(caller, need.feature ? { feature: need.feature } : {});
       return;
     }
 

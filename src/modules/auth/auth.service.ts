@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock/index.js';
 import { AppError } from '../../platform/errors/index.js';
-import type { ApiKey, KeyKind, KeysService } from '../keys/index.js';
+import type { ApiKey, DeviceIdentity, DeviceTokens, KeyKind, KeysService } from '../keys/index.js';
 import type { Organization, OrgsService, User } from '../orgs/index.js';
 import { type Feature, type Product, type Role, planHasFeature } from '../plans/index.js';
 
@@ -23,13 +23,30 @@ export type AuthRequirement =
    * Organization-wide read-outs (reports): an API key of any kind, counted against the rate limit but no
    * product quota, or a dashboard session with one of `roles`.
    */
-  | { mode: 'apiKeyOrSession'; roles?: readonly Role[]; feature?: Feature };
+  | { mode: 'apiKeyOrSession'; roles?: readonly Role[]; feature?: Feature }
+  /**
+   * Device operations and endpoint administration by API: a device token (`dt_live_`) and/or API keys of
+   * the listed kinds, in Authorization: Bearer (or X-API-Key). No product quota is spent; devices have a
+   * rate limit of their own (docs/endpoint.md).
+   */
+  | { mode: 'endpoint'; accept: readonly EndpointCredential[]; feature?: Feature };
+
+export type EndpointCredential = 'device' | KeyKind;
 
 export interface Caller {
   org: Organization;
-  via: 'apiKey' | 'session';
+  via: 'apiKey' | 'session' | 'device';
   key?: ApiKey;
   user?: User;
+  /** Set when a device token authenticated the request. */
+  device?: DeviceIdentity;
+}
+
+/** The 401 a device acts on: its token is unknown or revoked, so it enrolls again (like osquery's node_invalid). */
+export function reenrollError(): AppError {
+  return new AppError('unauthorized', 'The device token is unknown or revoked; enroll the device again.', {
+    fields: { reenroll: true },
+  });
 }
 
 const ORG_CACHE_MS = 5_000;
@@ -52,7 +69,12 @@ export function apiKeyFromHeaders(
   return typeof x === 'string' ? x.trim() : undefined;
 }
 
-export function createAuthService(deps: { keys: KeysService; orgs: OrgsService; clock: Clock }) {
+export function createAuthService(deps: {
+  keys: KeysService;
+  orgs: OrgsService;
+  clock: Clock;
+  deviceTokens?: DeviceTokens;
+}) {
   const orgCache = new Map<string, { org: Organization; until: number }>();
 
   async function loadOrg(id: string): Promise<Organization | undefined> {
@@ -90,6 +112,35 @@ export function createAuthService(deps: { keys: KeysService; orgs: OrgsService; 
       }
       const org = await loadOrg(key.orgId);
       if (!org) throw new AppError('unauthorized', 'The API key is invalid, revoked or expired.');
+      return { org, via: 'apiKey', key };
+    },
+
+    /** A device token or an API key of an accepted kind (the `endpoint` mode). */
+    async authenticateEndpoint(
+      secret: string | undefined,
+      accept: readonly EndpointCredential[],
+    ): Promise<Caller> {
+      const names = accept.map((k) => (k === 'device' ? 'a device token' : `a ${k}_live_ key`)).join(' or ');
+      if (!secret)
+        throw new AppError('unauthorized', `This operation needs ${names} in Authorization: Bearer.`);
+      if (deps.deviceTokens?.owns(secret)) {
+        const device = await deps.deviceTokens.verify(secret);
+        const org = device ? await loadOrg(device.orgId) : undefined;
+        if (!device || !org) throw reenrollError();
+        if (!accept.includes('device')) {
+          throw new AppError('forbidden', `This operation needs ${names}; a device token cannot call it.`);
+        }
+        return { org, via: 'device', device };
+      }
+      const key = await deps.keys.verify(secret);
+      const org = key ? await loadOrg(key.orgId) : undefined;
+      if (!key || !org) throw new AppError('unauthorized', 'The API key is invalid, revoked or expired.');
+      if (!accept.includes(key.kind)) {
+        throw new AppError(
+          'forbidden',
+          `This operation needs ${names}; the key sent is a ${key.kind}_live_ key.`,
+        );
+      }
       return { org, via: 'apiKey', key };
     },
 

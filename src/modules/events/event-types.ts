@@ -22,6 +22,11 @@ export const AUDIT_EVENT_TYPES = [
   'audit.login',
   'audit.login_failed',
   'audit.settings',
+  'audit.endpoint_policy',
+  'audit.endpoint_settings',
+  'audit.endpoint_device',
+  'audit.endpoint_enrollment',
+  'audit.endpoint_dns',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

@@ -175,6 +175,46 @@ const SETTINGS = {
     default: '1',
     parse: int(1, 64),
   },
+  licenseSecret: {
+    env: 'PARAPET_LICENSE_SECRET',
+    description: 'key signing and verifying licences (HMAC-SHA256); derived from the master key when unset',
+    default: '',
+    secret: true,
+    parse: str,
+  },
+  deviceRatePerMinute: {
+    env: 'PARAPET_DEVICE_RATE_PER_MINUTE',
+    description: 'requests per minute and device token on the device operations',
+    default: '120',
+    parse: int(1, 1_000_000),
+  },
+  dnsPort: {
+    env: 'PARAPET_DNS_PORT',
+    description: '`parapet dns`: UDP and TCP port of the filtering DNS forwarder',
+    default: '5353',
+    parse: int(0, 65535),
+  },
+  dnsOrg: {
+    env: 'PARAPET_DNS_ORG',
+    description: '`parapet dns`: the organization whose DNS filtering configuration it serves (or --org)',
+    default: '',
+    parse: str,
+  },
+  dnsBlockAddress: {
+    env: 'PARAPET_DNS_BLOCK_ADDRESS',
+    description: 'IPv4 address blocked names resolve to: the host serving the block page',
+    default: '127.0.0.1',
+    parse: (raw: string, name: string) => {
+      if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(raw)) throw new Error(`${name} must be an IPv4 address`);
+      return raw;
+    },
+  },
+  dnsUpstreamTimeoutMs: {
+    env: 'PARAPET_DNS_UPSTREAM_TIMEOUT_MS',
+    description: '`parapet dns`: how long to wait for a forwarder before trying the next one',
+    default: '2000',
+    parse: int(100, 30_000),
+  },
   runWorkers: {
     env: 'PARAPET_RUN_WORKERS',
     description: 'run event delivery and retention jobs inside the API process',

@@ -32,11 +32,18 @@ export class AppError extends Error {
   readonly statusCode: number;
   readonly retryAfter: number | undefined;
   readonly headers: Record<string, string>;
+  /** Extra body fields a client acts on (e.g. `reenroll` on a device token refused); documented per route. */
+  readonly fields: Record<string, unknown> | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    extra: { retryAfter?: number; headers?: Record<string, string>; cause?: unknown } = {},
+    extra: {
+      retryAfter?: number;
+      headers?: Record<string, string>;
+      cause?: unknown;
+      fields?: Record<string, unknown>;
+    } = {},
   ) {
     super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
     this.name = 'AppError';
@@ -44,6 +51,7 @@ export class AppError extends Error {
     this.statusCode = ERROR_STATUS[code];
     this.retryAfter = extra.retryAfter;
     this.headers = extra.headers ?? {};
+    this.fields = extra.fields;
   }
 }
 
@@ -53,10 +61,16 @@ export interface ErrorBody {
   statusCode: number;
   retryAfter?: number;
   requestId?: string;
+  [field: string]: unknown;
 }
 
 export function errorBody(err: AppError, requestId?: string): ErrorBody {
-  const body: ErrorBody = { error: err.code, message: err.message, statusCode: err.statusCode };
+  const body: ErrorBody = {
+    ...err.fields,
+    error: err.code,
+    message: err.message,
+    statusCode: err.statusCode,
+  };
   if (err.retryAfter !== undefined) body.retryAfter = err.retryAfter;
   if (requestId !== undefined) body.requestId = requestId;
   return body;

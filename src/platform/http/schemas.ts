@@ -7,6 +7,11 @@ export const ErrorBodySchema = Type.Object(
     message: Type.String({ description: 'human-readable explanation' }),
     statusCode: Type.Integer({ description: 'HTTP status' }),
     retryAfter: Type.Optional(Type.Integer({ description: 'seconds to wait; rate-limit errors only' })),
+    reenroll: Type.Optional(
+      Type.Boolean({
+        description: 'device operations: the device token is unknown or revoked; enroll again',
+      }),
+    ),
     requestId: Type.Optional(
       Type.String({ description: 'id of the request, also in the X-Request-Id header' }),
     ),
@@ -29,3 +34,13 @@ export function errorResponses(...statuses: number[]): Record<number, TSchema> {
 }
 
 export const AUTHENTICATED_ERRORS = [400, 401, 403, 429, 500] as const;
+
+/** A string that is one of the given values, typed as their union (Type.Union over a mapped list is not). */
+export function oneOf<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
+  return Type.Unsafe<T[number]>(
+    Type.Union(
+      values.map((v) => Type.Literal(v)),
+      options,
+    ),
+  );
+}

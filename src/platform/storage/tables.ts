@@ -16,6 +16,19 @@ import type {
   GatewayProviderKeysTable,
   GatewayUsageTable,
 } from './tables-gateway.js';
+import type {
+  DeviceTokensTable,
+  EndpointAlertsTable,
+  EndpointDevicesTable,
+  EndpointEnrollmentLinksTable,
+  EndpointGroupMembersTable,
+  EndpointGroupsTable,
+  EndpointLogsTable,
+  EndpointOrgStateTable,
+  EndpointPoliciesTable,
+  EndpointStatsTable,
+  LicensesTable,
+} from './tables-endpoint.js';
 import type { HallucinationCorrectionsTable } from './tables-hallucination.js';
 import type { ReportsTable } from './tables-reports.js';
 
@@ -23,6 +36,7 @@ export type * from './tables-events.js';
 export type * from './tables-gateway.js';
 export type * from './tables-hallucination.js';
 export type * from './tables-reports.js';
+export type * from './tables-endpoint.js';
 
 export interface OrganizationsTable {
   id: string;
@@ -124,4 +138,15 @@ export interface Database {
   gateway_force: GatewayForceTable;
   gateway_usage: GatewayUsageTable;
   reports: ReportsTable;
+  endpoint_devices: EndpointDevicesTable;
+  device_tokens: DeviceTokensTable;
+  endpoint_groups: EndpointGroupsTable;
+  endpoint_group_members: EndpointGroupMembersTable;
+  endpoint_enrollment_links: EndpointEnrollmentLinksTable;
+  endpoint_policies: EndpointPoliciesTable;
+  endpoint_org_state: EndpointOrgStateTable;
+  endpoint_alerts: EndpointAlertsTable;
+  endpoint_logs: EndpointLogsTable;
+  endpoint_stats: EndpointStatsTable;
+  licenses: LicensesTable;
 }

@@ -1,0 +1,281 @@
+import type { Clock } from '../../platform/clock/index.js';
+import { newId } from '../../platform/crypto/index.js';
+import { invalid, notFound } from '../../platform/errors/index.js';
+import type { Db } from '../../platform/storage/index.js';
+import { normalizeHost } from './domains.js';
+import { type Actor, type EndpointPublish, auditData } from './endpoint.events.js';
+import { createEndpointRepo, type PolicyRow } from './endpoint.repo.js';
+import type {
+  DnsConfig,
+  GroupBody,
+  PolicyBody,
+  PolicyPatch,
+  PolicyRules,
+  SettingsBody,
+} from './endpoint.schemas.js';
+import type { StoredPolicy } from './policy-merge.js';
+import type { OrgRef } from './devices.service.js';
+import type { OrgStateStore } from './state.js';
+
+export function toPolicy(row: PolicyRow): StoredPolicy & { createdAt: string } {
+  return {
+    id: row.id,
+    name: row.name,
+    scope: { type: row.scope_type as StoredPolicy['scope']['type'], targets: JSON.parse(row.scope_targets) },
+    rules: JSON.parse(row.rules) as PolicyRules,
+    enforcement: row.enforcement as StoredPolicy['enforcement'],
+    enabled: row.enabled === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Domains in rules are stored lower-case, without duplicates. */
+function normalizeRules(rules: PolicyRules): PolicyRules {
+  const out: PolicyRules = structuredClone(rules);
+  if (out.aiServices) {
+    out.aiServices.allowed = out.aiServices.allowed?.map((a) => ({ ...a, domain: normalizeHost(a.domain) }));
+    out.aiServices.blocked = out.aiServices.blocked?.map((b) => ({
+      ...b,
+      domain: normalizeHost(b.domain),
+      ...(b.except ? { except: b.except.map(normalizeHost) } : {}),
+    }));
+  }
+  if (out.dataProtection?.blockCopyPaste) {
+    out.dataProtection.blockCopyPaste.patterns = [...new Set(out.dataProtection.blockCopyPaste.patterns)];
+  }
+  return out;
+}
+
+/** Policies, settings, groups and DNS configuration: every change audited and bumping the config version. */
+export function createAdminService(deps: {
+  db: Db;
+  clock: Clock;
+  state: OrgStateStore;
+  publish: EndpointPublish;
+}) {
+  const { db, clock } = deps;
+  const repo = createEndpointRepo(db);
+
+  /** Scope targets must exist in the organization: a typo would otherwise silently apply to nobody. */
+  async function checkScope(
+    r: ReturnType<typeof createEndpointRepo>,
+    orgId: string,
+    p: PolicyBody,
+  ): Promise<string[]> {
+    const targets = [...new Set(p.scope.targets.map((t) => t.trim()))];
+    if (p.scope.type === 'organization') {
+      const bad = targets.find((t) => t !== orgId);
+      if (bad)
+        throw invalid(
+          `scope.targets of an organization policy may only name this organization (${orgId}); got ${bad}.`,
+        );
+      return targets;
+    }
+    if (targets.length === 0) throw invalid(`scope.targets must name at least one ${p.scope.type}.`);
+    const known =
+      p.scope.type === 'group'
+        ? await r.existingGroups(orgId, targets)
+        : await r.existingUsers(orgId, targets);
+    const missing = targets.filter(
+      (t) => !known.has(p.scope.type === 'user' ? t.toLowerCase() : t) && !known.has(t),
+    );
+    if (missing.length > 0)
+      throw invalid(
+        `scope.targets: no ${p.scope.type} ${missing.slice(0, 5).join(', ')} in this organization.`,
+      );
+    return p.scope.type === 'user' ? targets.map((t) => (t.includes('@') ? t.toLowerCase() : t)) : targets;
+  }
+
+  function checkRules(rules: PolicyRules): void {
+    const ai = rules.aiServices;
+    if (ai?.mode === 'allowlist' && ai.blocked?.length && !ai.allowed?.length) {
+      throw invalid(
+        'rules.aiServices: an allowlist needs rules.aiServices.allowed (blocked is for blocklists).',
+      );
+    }
+    if (ai?.mode === 'blocklist' && !ai.blocked?.length) {
+      throw invalid('rules.aiServices: a blocklist needs at least one rules.aiServices.blocked entry.');
+    }
+    for (const a of ai?.allowed ?? []) {
+      if (a.conditions?.maxInputLength !== undefined && a.conditions.maxInputLength < 1) {
+        throw invalid('rules.aiServices.allowed[].conditions.maxInputLength must be positive.');
+      }
+    }
+  }
+
+  async function writePolicy(org: OrgRef, by: Actor, id: string | null, body: PolicyBody) {
+    checkRules(body.rules);
+    return db.transaction().execute(async (trx) => {
+      const r = createEndpointRepo(trx);
+      const targets = await checkScope(r, org.id, body);
+      const now = clock.now().toISOString();
+      const fields = {
+        name: body.name.trim(),
+        scope_type: body.scope.type,
+        scope_targets: JSON.stringify(targets),
+        rules: JSON.stringify(normalizeRules(body.rules)),
+        enforcement: body.enforcement,
+        enabled: body.enabled === false ? 0 : 1,
+        updated_at: now,
+      };
+      let row: PolicyRow;
+      if (id === null) {
+        row = { id: newId('pol'), org_id: org.id, created_at: now, ...fields };
+        await r.insertPolicy(row);
+      } else {
+        await r.updatePolicy(org.id, id, fields);
+        row = (await r.policy(org.id, id)) as PolicyRow;
+      }
+      const configVersion = await deps.state.bump(trx, org.id);
+      await deps.publish(
+        trx,
+        org,
+        'audit.endpoint_policy',
+        auditData(id === null ? 'created' : 'updated', { kind: 'policy', id: row.id }, by, {
+          name: row.name,
+          scope: body.scope.type,
+          enforcement: row.enforcement,
+          enabled: row.enabled === 1,
+          configVersion,
+        }),
+      );
+      return toPolicy(row);
+    });
+  }
+
+  return {
+    createPolicy: (org: OrgRef, body: PolicyBody, by: Actor) => writePolicy(org, by, null, body),
+
+    async updatePolicy(org: OrgRef, id: string, patch: PolicyPatch, by: Actor) {
+      const existing = await repo.policy(org.id, id);
+      if (!existing) throw notFound('Policy');
+      const cur = toPolicy(existing);
+      const merged: PolicyBody = {
+        name: patch.name ?? cur.name,
+        scope: patch.scope ?? cur.scope,
+        rules: patch.rules ?? cur.rules,
+        enforcement: patch.enforcement ?? cur.enforcement,
+        enabled: patch.enabled ?? cur.enabled,
+      };
+      return writePolicy(org, by, id, merged);
+    },
+
+    async deletePolicy(org: OrgRef, id: string, by: Actor) {
+      await db.transaction().execute(async (trx) => {
+        const r = createEndpointRepo(trx);
+        const existing = await r.policy(org.id, id);
+        if (!existing || !(await r.deletePolicy(org.id, id))) throw notFound('Policy');
+        const configVersion = await deps.state.bump(trx, org.id);
+        await deps.publish(
+          trx,
+          org,
+          'audit.endpoint_policy',
+          auditData('deleted', { kind: 'policy', id }, by, { name: existing.name, configVersion }),
+        );
+      });
+      return { success: true, id };
+    },
+
+    async listPolicies(orgId: string) {
+      return (await repo.policies(orgId)).map(toPolicy);
+    },
+
+    async settings(orgId: string) {
+      const st = await deps.state.get(orgId);
+      return { ...st.settings, configVersion: st.version };
+    },
+
+    async updateSettings(org: OrgRef, body: SettingsBody, by: Actor) {
+      const cur = (await deps.state.get(org.id)).settings;
+      const next = { ...cur, ...body };
+      const version = await db.transaction().execute(async (trx) => {
+        const v = await deps.state.bump(trx, org.id, { settings: next });
+        await deps.publish(
+          trx,
+          org,
+          'audit.endpoint_settings',
+          auditData('updated', { kind: 'settings', id: org.id }, by, {
+            changed: Object.keys(body),
+            configVersion: v,
+          }),
+        );
+        return v;
+      });
+      deps.state.forget(org.id);
+      return { ...next, configVersion: version };
+    },
+
+    async createGroup(org: OrgRef, body: GroupBody, by: Actor) {
+      const now = clock.now().toISOString();
+      const id = newId('grp');
+      const userIds = [...new Set(body.userIds ?? [])];
+      await db.transaction().execute(async (trx) => {
+        const r = createEndpointRepo(trx);
+        const known = await r.existingUsers(org.id, userIds);
+        const missing = userIds.filter((u) => !known.has(u));
+        if (missing.length > 0)
+          throw invalid(`userIds: no user ${missing.slice(0, 5).join(', ')} in this organization.`);
+        await r.insertGroup(org.id, id, body.name.trim(), now, userIds);
+        await deps.state.bump(trx, org.id);
+        await deps.publish(
+          trx,
+          org,
+          'audit.endpoint_settings',
+          auditData('group_created', { kind: 'group', id }, by, { members: userIds.length }),
+        );
+      });
+      return { id, name: body.name.trim(), userIds, createdAt: now };
+    },
+
+    async listGroups(orgId: string) {
+      return (await repo.groups(orgId)).map((g) => ({
+        id: g.id,
+        name: g.name,
+        userIds: g.userIds,
+        createdAt: g.created_at,
+      }));
+    },
+
+    async dnsConfig(orgId: string) {
+      const st = await deps.state.get(orgId);
+      return st.dns ? { ...st.dns, updatedAt: st.updatedAt } : null;
+    },
+
+    async setDnsConfig(org: OrgRef, body: DnsConfig, by: Actor) {
+      if (
+        body.enabled &&
+        body.integration.type === 'dns_forwarder' &&
+        body.integration.forwarders.length === 0
+      ) {
+        throw invalid(
+          'integration.forwarders must name at least one upstream resolver for the dns_forwarder type.',
+        );
+      }
+      const dns: DnsConfig = {
+        ...body,
+        blockedDomains: [...new Set(body.blockedDomains.map(normalizeHost))],
+        allowedDomains: [...new Set(body.allowedDomains.map(normalizeHost))],
+      };
+      await db.transaction().execute(async (trx) => {
+        const v = await deps.state.bump(trx, org.id, { dns });
+        await deps.publish(
+          trx,
+          org,
+          'audit.endpoint_dns',
+          auditData('updated', { kind: 'dns_config', id: org.id }, by, {
+            enabled: dns.enabled,
+            blockedDomains: dns.blockedDomains.length,
+            allowedDomains: dns.allowedDomains.length,
+            integration: dns.integration.type,
+            configVersion: v,
+          }),
+        );
+      });
+      deps.state.forget(org.id);
+      return { ...dns, updatedAt: clock.now().toISOString() };
+    },
+  };
+}
+
+export type AdminService = ReturnType<typeof createAdminService>;

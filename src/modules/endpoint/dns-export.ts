@@ -1,0 +1,50 @@
+import { minimalBases } from './domains.js';
+import type { DnsConfig } from './endpoint.schemas.js';
+
+export type ExportFormat = 'rpz' | 'hosts' | 'adguard' | 'domains';
+
+export const EXPORT_TYPES: Record<ExportFormat, string> = {
+  rpz: 'text/dns; charset=utf-8',
+  hosts: 'text/plain; charset=utf-8',
+  adguard: 'text/plain; charset=utf-8',
+  domains: 'text/plain; charset=utf-8',
+};
+
+/**
+ * The DNS configuration as files other resolvers and firewalls load. Every blocked domain covers its
+ * subdomains (as `parapet dns` does); allowed domains are exceptions, so they are written as
+ * pass-through rules where the format has them (RPZ rpz-passthru, AdGuard @@) and left out of the hosts
+ * and plain lists, which have no exceptions.
+ */
+export function exportDnsConfig(
+  cfg: DnsConfig,
+  format: ExportFormat,
+  opts: { serial: number; blockAddress: string; generatedAt: string },
+): string {
+  const blocked = minimalBases(cfg.blockedDomains);
+  const allowed = minimalBases(cfg.allowedDomains);
+  const head = `Parapet DNS filtering, configuration of ${opts.generatedAt}; ${blocked.length} blocked, ${allowed.length} allowed`;
+  switch (format) {
+    case 'rpz': {
+      const lines = [
+        `; ${head}`,
+        '$TTL 300',
+        `@ IN SOA localhost. hostmaster.localhost. ( ${opts.serial} 3600 600 86400 300 )`,
+        '  IN NS localhost.',
+      ];
+      // Pass-through first: RPZ gives an exact QNAME match precedence over a wildcard either way.
+      for (const d of allowed) lines.push(`${d} CNAME rpz-passthru.`, `*.${d} CNAME rpz-passthru.`);
+      for (const d of blocked) lines.push(`${d} CNAME .`, `*.${d} CNAME .`);
+      return `${lines.join('\n')}\n`;
+    }
+    case 'hosts':
+      return `# ${head}\n${blocked
+        .filter((d) => !allowed.includes(d))
+        .map((d) => `${opts.blockAddress} ${d}`)
+        .join('\n')}\n`;
+    case 'adguard':
+      return `! ${head}\n${[...blocked.map((d) => `||${d}^`), ...allowed.map((d) => `@@||${d}^`)].join('\n')}\n`;
+    case 'domains':
+      return `${blocked.filter((d) => !allowed.includes(d)).join('\n')}\n`;
+  }
+}

@@ -1,0 +1,390 @@
+import { Type } from 'typebox';
+import { AppError } from '../../platform/errors/index.js';
+import { type App, errorResponses } from '../../platform/http/index.js';
+import { callerOf } from '../auth/index.js';
+import { exportDnsConfig, EXPORT_TYPES } from './dns-export.js';
+import {
+  DeviceListQuery,
+  DeviceView,
+  DnsConfigBody,
+  DnsConfigView,
+  EnrollmentBody,
+  EnrollmentView,
+  ExportQuery,
+  GroupBody,
+  GroupView,
+  IdParams,
+  PolicyBody,
+  PolicyPatch,
+  PolicyView,
+  SettingsBody,
+  SettingsView,
+  StatsQuery,
+  StatsView,
+} from './endpoint.schemas.js';
+import { actorOf } from './endpoint.routes.js';
+import type { Endpoint } from './index.js';
+
+const TAGS = ['endpoint-admin'];
+const READ = { mode: 'session', feature: 'endpoint' } as const;
+const MANAGE = { mode: 'session', roles: ['owner', 'admin'], feature: 'endpoint' } as const;
+/** /api/saas/*: the administration API for scripts, with a key of the full-protection (sw) kind. */
+const SAAS = { mode: 'endpoint', accept: ['sw'], feature: 'endpoint' } as const;
+const E = (...s: number[]) => errorResponses(401, 403, 429, ...s);
+
+export type LicenseSummary = (orgId: string) => Promise<object[]>;
+
+/** Endpoint dashboard and administration (docs/endpoint.md). */
+export function endpointAdminRoutes(deps: {
+  endpoint: Endpoint;
+  licenses: LicenseSummary;
+  blockAddress: string;
+}) {
+  const { endpoint } = deps;
+  return async (app: App) => {
+    app.get(
+      '/api/dashboard/endpoint',
+      {
+        config: { auth: READ },
+        schema: {
+          operationId: 'endpointOverview',
+          tags: TAGS,
+          summary: 'Statistics (24h), devices (paged, filter by status and last seen) and licences',
+          querystring: DeviceListQuery,
+          response: {
+            200: Type.Object({
+              stats: StatsView,
+              devices: Type.Object({
+                items: Type.Array(DeviceView),
+                total: Type.Integer(),
+                page: Type.Integer(),
+                perPage: Type.Integer(),
+              }),
+              licenses: Type.Array(Type.Object({}, { additionalProperties: true })),
+            }),
+            ...E(),
+          },
+        },
+      },
+      async (request) => {
+        const orgId = callerOf(request).org.id;
+        const [stats, devices, licenses] = await Promise.all([
+          endpoint.activity.stats(orgId, '24h'),
+          endpoint.devices.list(orgId, request.query),
+          deps.licenses(orgId),
+        ]);
+        return { stats, devices, licenses };
+      },
+    );
+
+    app.delete(
+      '/api/dashboard/endpoint/devices/:id',
+      {
+        config: { auth: MANAGE },
+        schema: {
+          operationId: 'revokeDevice',
+          tags: TAGS,
+          summary: 'Revoke a device: its tokens stop working and it must enroll again',
+          params: IdParams,
+          response: { 200: Type.Object({ device: DeviceView }), ...E(404) },
+        },
+      },
+      async (request) => {
+        const c = callerOf(request);
+        return { device: await endpoint.devices.revoke(c.org, request.params.id, actorOf(c)) };
+      },
+    );
+
+    app.get(
+      '/api/dashboard/endpoint/policies',
+      {
+        config: { auth: READ },
+        schema: {
+          operationId: 'listEndpointPolicies',
+          tags: TAGS,
+          summary: 'Endpoint policies of the organization',
+          response: { 200: Type.Object({ policies: Type.Array(PolicyView) }), ...E() },
+        },
+      },
+      async (request) => ({ policies: await endpoint.admin.listPolicies(callerOf(request).org.id) }),
+    );
+
+    const createPolicy = {
+      schema: {
+        tags: TAGS,
+        summary: 'Create an endpoint policy (the spec Endpoint policy body)',
+        body: PolicyBody,
+        response: { 201: Type.Object({ policy: PolicyView }), ...E() },
+      },
+    };
+    app.post(
+      '/api/dashboard/endpoint/policies',
+      {
+        ...createPolicy,
+        config: { auth: MANAGE },
+        schema: { ...createPolicy.schema, operationId: 'createEndpointPolicy' },
+      },
+      async (request, reply) => {
+        const c = callerOf(request);
+        return reply
+          .status(201)
+          .send({ policy: await endpoint.admin.createPolicy(c.org, request.body, actorOf(c)) });
+      },
+    );
+    app.post(
+      '/api/saas/endpoint/policies',
+      {
+        ...createPolicy,
+        config: { auth: SAAS },
+        schema: { ...createPolicy.schema, operationId: 'createEndpointPolicyByKey' },
+      },
+      async (request, reply) => {
+        const c = callerOf(request);
+        return reply
+          .status(201)
+          .send({ policy: await endpoint.admin.createPolicy(c.org, request.body, actorOf(c)) });
+      },
+    );
+
+    app.patch(
+      '/api/dashboard/endpoint/policies/:id',
+      {
+        config: { auth: MANAGE },
+        schema: {
+          operationId: 'updateEndpointPolicy',
+          tags: TAGS,
+          summary:
+            'Change an endpoint policy (fields given replace the stored ones; the result is validated whole)',
+          params: IdParams,
+          body: PolicyPatch,
+          response: { 200: Type.Object({ policy: PolicyView }), ...E(404) },
+        },
+      },
+      async (request) => {
+        const c = callerOf(request);
+        return {
+          policy: await endpoint.admin.updatePolicy(c.org, request.params.id, request.body, actorOf(c)),
+        };
+      },
+    );
+
+    app.delete(
+      '/api/dashboard/endpoint/policies/:id',
+      {
+        config: { auth: MANAGE },
+        schema: {
+          operationId: 'deleteEndpointPolicy',
+          tags: TAGS,
+          summary: 'Delete an endpoint policy',
+          params: IdParams,
+          response: { 200: Type.Object({ success: Type.Boolean(), id: Type.String() }), ...E(404) },
+        },
+      },
+      async (request) => {
+        const c = callerOf(request);
+        return endpoint.admin.deletePolicy(c.org, request.params.id, actorOf(c));
+      },
+    );
+
+    app.get(
+      '/api/dashboard/endpoint/enrollment',
+      {
+        config: { auth: READ },
+        schema: {
+          operationId: 'listEnrollmentLinks',
+          tags: TAGS,
+          summary: 'Enrollment links (their codes are never shown again)',
+          response: { 200: Type.Object({ links: Type.Array(EnrollmentView) }), ...E() },
+        },
+      },
+      async (request) => ({ links: await endpoint.devices.listLinks(callerOf(request).org.id) }),
+    );
+
+    app.post(
+      '/api/dashboard/endpoint/enrollment',
+      {
+        config: { auth: MANAGE },
+        schema: {
+          operationId: 'createEnrollmentLink',
+          tags: TAGS,
+          summary: 'Create an enrollment link: single use or N uses, an expiry, an optional group or user',
+          body: EnrollmentBody,
+          response: {
+            201: Type.Object({ link: EnrollmentView, code: Type.String({ description: 'shown once' }) }),
+            ...E(),
+          },
+        },
+      },
+      async (request, reply) => {
+        const c = callerOf(request);
+        reply.header('cache-control', 'no-store');
+        return reply.status(201).send(await endpoint.devices.createLink(c.org, request.body, actorOf(c)));
+      },
+    );
+
+    app.delete(
+      '/api/dashboard/endpoint/enrollment/:id',
+      {
+        config: { auth: MANAGE },
+        schema: {
+          operationId: 'revokeEnrollmentLink',
+          tags: TAGS,
+          summary: 'Revoke an enrollment link; devices already enrolled keep working',
+          params: IdParams,
+          response: { 200: Type.Object({ link: EnrollmentView }), ...E(404) },
+        },
+      },
+      async (request) => {
+        const c = callerOf(request);
+        return { link: await endpoint.devices.revokeLink(c.org, request.params.id, actorOf(c)) };
+      },
+    );
+
+    app.get(
+      '/api/dashboard/endpoint/settings',
+      {
+        config: { auth: READ },
+        schema: {
+          operationId: 'endpointSettings',
+          tags: TAGS,
+          summary: 'Organization endpoint settings',
+          response: { 200: SettingsView, ...E() },
+        },
+      },
+      async (request) => endpoint.admin.settings(callerOf(request).org.id),
+    );
+
+    app.post(
+      '/api/dashboard/endpoint/settings',
+      {
+        config: { auth: MANAGE },
+        schema: {
+          operationId: 'updateEndpointSettings',
+          tags: TAGS,
+          summary: 'Change organization endpoint settings (fields given replace the stored ones)',
+          body: SettingsBody,
+          response: { 200: SettingsView, ...E() },
+        },
+      },
+      async (request) => {
+        const c = callerOf(request);
+        return endpoint.admin.updateSettings(c.org, request.body, actorOf(c));
+      },
+    );
+
+    app.get(
+      '/api/dashboard/endpoint/groups',
+      {
+        config: { auth: READ },
+        schema: {
+          operationId: 'listEndpointGroups',
+          tags: TAGS,
+          summary: 'Groups of users that group-scoped policies and enrollment links name',
+          response: { 200: Type.Object({ groups: Type.Array(GroupView) }), ...E() },
+        },
+      },
+      async (request) => ({ groups: await endpoint.admin.listGroups(callerOf(request).org.id) }),
+    );
+
+    app.post(
+      '/api/dashboard/endpoint/groups',
+      {
+        config: { auth: MANAGE },
+        schema: {
+          operationId: 'createEndpointGroup',
+          tags: TAGS,
+          summary: 'Create a group of users',
+          body: GroupBody,
+          response: { 201: Type.Object({ group: GroupView }), ...E() },
+        },
+      },
+      async (request, reply) => {
+        const c = callerOf(request);
+        return reply
+          .status(201)
+          .send({ group: await endpoint.admin.createGroup(c.org, request.body, actorOf(c)) });
+      },
+    );
+
+    app.get(
+      '/api/saas/endpoint/dns-config',
+      {
+        config: { auth: SAAS },
+        schema: {
+          operationId: 'dnsConfig',
+          tags: TAGS,
+          summary: 'The DNS filtering configuration',
+          response: { 200: DnsConfigView, ...E(404) },
+        },
+      },
+      async (request) => {
+        const cfg = await endpoint.admin.dnsConfig(callerOf(request).org.id);
+        if (!cfg) throw new AppError('not_found', 'No DNS filtering configuration was set yet.');
+        return cfg;
+      },
+    );
+
+    app.post(
+      '/api/saas/endpoint/dns-config',
+      {
+        config: { auth: SAAS },
+        schema: {
+          operationId: 'setDnsConfig',
+          tags: TAGS,
+          summary: 'Set the DNS filtering configuration (the spec body); `parapet dns` serves it',
+          body: DnsConfigBody,
+          response: { 200: DnsConfigView, ...E() },
+        },
+      },
+      async (request) => {
+        const c = callerOf(request);
+        return endpoint.admin.setDnsConfig(c.org, request.body, actorOf(c));
+      },
+    );
+
+    app.get(
+      '/api/saas/endpoint/dns-config/export',
+      {
+        config: { auth: SAAS },
+        schema: {
+          operationId: 'exportDnsConfig',
+          tags: TAGS,
+          summary: 'The block list as an RPZ zone, a hosts file, an AdGuard list or plain domains',
+          querystring: ExportQuery,
+          response: { 200: Type.String(), ...E(404) },
+        },
+      },
+      async (request, reply) => {
+        const orgId = callerOf(request).org.id;
+        const st = await endpoint.state.get(orgId);
+        if (!st.dns) throw new AppError('not_found', 'No DNS filtering configuration was set yet.');
+        const format = request.query.format;
+        const text = exportDnsConfig(st.dns, format, {
+          serial: st.version,
+          blockAddress: deps.blockAddress,
+          generatedAt: st.updatedAt ?? '',
+        });
+        return reply
+          .type(EXPORT_TYPES[format])
+          .header('content-disposition', `attachment; filename="parapet-${format}.txt"`)
+          .send(text);
+      },
+    );
+
+    app.get(
+      '/api/saas/endpoint/stats',
+      {
+        config: { auth: SAAS },
+        schema: {
+          operationId: 'endpointStats',
+          tags: TAGS,
+          summary: 'Endpoint monitoring statistics for 24h, 7d or 30d',
+          querystring: StatsQuery,
+          response: { 200: StatsView, ...E() },
+        },
+      },
+      async (request) =>
+        endpoint.activity.stats(callerOf(request).org.id, (request.query.period ?? '24h') as '24h'),
+    );
+  };
+}

@@ -1,0 +1,279 @@
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { AppError, notFound } from '../../platform/errors/index.js';
+import { type App, errorResponses } from '../../platform/http/index.js';
+import { type Caller, callerOf } from '../auth/index.js';
+import { type LimitsService, rateLimitHeaders, rateLimitedError } from '../limits/index.js';
+import type { Actor } from './endpoint.events.js';
+import {
+  AlertBody,
+  BindUserBody,
+  Enrolled,
+  EnrollBody,
+  HeartbeatBody,
+  HeartbeatReply,
+  LogBody,
+  RegisterBody,
+} from './endpoint.schemas.js';
+import type { Endpoint } from './index.js';
+
+const TAGS = ['endpoint-devices'];
+const DEVICE = { mode: 'endpoint', accept: ['device'], feature: 'endpoint' } as const;
+const ENROLL_ATTEMPTS_PER_MINUTE = 30;
+
+export function actorOf(c: Caller): Actor {
+  return { userId: c.user?.id ?? null, apiKeyId: c.key?.id ?? null, deviceId: c.device?.deviceId ?? null };
+}
+
+/** The calling device; routes that only a device token reaches. */
+function deviceOf(request: FastifyRequest): { orgId: string; deviceId: string } {
+  const c = callerOf(request);
+  if (!c.device) throw new AppError('forbidden', 'This operation needs a device token.');
+  return { orgId: c.org.id, deviceId: c.device.deviceId };
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
+
+function blockPageHtml(page: { message: string; contactEmail: string }): string {
+  const email = escapeHtml(page.contactEmail);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blocked</title></head><body><h1>This AI service is blocked</h1><p>${escapeHtml(page.message)}</p><p>Questions: <a href="mailto:${email}">${email}</a></p></body></html>`;
+}
+
+export interface EndpointRouteDeps {
+  endpoint: Endpoint;
+  limits: LimitsService;
+  loadOrg: (id: string) => Promise<{ id: string; plan: string } | undefined>;
+  forceEnabled: (orgId: string) => Promise<boolean>;
+}
+
+/** The device operations, `/api/v1/endpoint/*` (docs/endpoint.md has every payload). */
+export function endpointRoutes(deps: EndpointRouteDeps) {
+  const { endpoint } = deps;
+  return async (app: App) => {
+    app.post(
+      '/api/v1/endpoint/register',
+      {
+        config: { auth: { mode: 'endpoint', accept: ['al', 'sw'], feature: 'endpoint' } },
+        schema: {
+          operationId: 'registerDevice',
+          tags: TAGS,
+          summary: 'Register a device with an API key of its organization; the device token is shown once',
+          body: RegisterBody,
+          response: { 201: Enrolled, ...errorResponses(401, 403, 429) },
+        },
+      },
+      async (request, reply) => {
+        const c = callerOf(request);
+        reply.header('cache-control', 'no-store');
+        return reply.status(201).send(await endpoint.devices.register(c.org, request.body, c.key?.id ?? ''));
+      },
+    );
+
+    app.post(
+      '/api/v1/endpoint/enroll',
+      {
+        // The enrollment code is the credential: it names the organization, group and user.
+        config: { auth: { mode: 'public' } },
+        schema: {
+          operationId: 'enrollDevice',
+          tags: TAGS,
+          summary: 'Enroll a device with the code of an enrollment link; the device token is shown once',
+          body: EnrollBody,
+          response: { 201: Enrolled, ...errorResponses(401, 403, 429) },
+        },
+      },
+      async (request, reply) => {
+        const rate = await deps.limits.hitWindow(`rl:enroll:${request.ip}`, ENROLL_ATTEMPTS_PER_MINUTE);
+        for (const [k, v] of Object.entries(rateLimitHeaders(rate))) reply.header(k, v);
+        if (rate.exceeded) throw rateLimitedError(rate);
+        const enrolled = await endpoint.devices.enroll(request.body, deps.loadOrg);
+        reply.header('cache-control', 'no-store');
+        return reply.status(201).send(enrolled);
+      },
+    );
+
+    app.get(
+      '/api/v1/endpoint/block-page',
+      {
+        // Browsers reach it through the DNS block address; they carry no credentials.
+        config: { auth: { mode: 'public' } },
+        schema: {
+          operationId: 'dnsBlockPage',
+          tags: TAGS,
+          summary: 'The page a name blocked by DNS filtering shows (blockPage.message and contactEmail)',
+          querystring: Type.Object({ org: Type.String({ minLength: 1, maxLength: 100 }) }),
+          response: { 403: Type.String({ description: 'text/html' }), ...errorResponses(404) },
+        },
+      },
+      async (request, reply) => {
+        const dns = (await endpoint.state.get(request.query.org)).dns;
+        if (!dns?.blockPage.enabled) throw notFound('Block page');
+        return reply.status(403).type('text/html; charset=utf-8').send(blockPageHtml(dns.blockPage));
+      },
+    );
+
+    app.post(
+      '/api/v1/endpoint/bind-user',
+      {
+        config: { auth: { mode: 'endpoint', accept: ['device', 'al', 'sw'], feature: 'endpoint' } },
+        schema: {
+          operationId: 'bindDeviceUser',
+          tags: TAGS,
+          summary:
+            'Associate a user (id or e-mail) with a device: the calling device, or deviceId with an API key',
+          body: BindUserBody,
+          response: {
+            200: Type.Object({ deviceId: Type.String(), userId: Type.String() }),
+            ...errorResponses(401, 403, 404, 429),
+          },
+        },
+      },
+      async (request) => {
+        const c = callerOf(request);
+        const own = c.device?.deviceId;
+        const deviceId = own ?? request.body.deviceId;
+        if (!deviceId)
+          throw new AppError('invalid_request', 'deviceId is required when an API key calls bind-user.');
+        if (own && request.body.deviceId && request.body.deviceId !== own) throw notFound('Device');
+        return endpoint.devices.bindUser(c.org, deviceId, request.body, actorOf(c));
+      },
+    );
+
+    app.post(
+      '/api/v1/endpoint/heartbeat',
+      {
+        config: { auth: DEVICE },
+        schema: {
+          operationId: 'deviceHeartbeat',
+          tags: TAGS,
+          summary: 'Last seen, versions and statistics; answers the config version to compare',
+          body: HeartbeatBody,
+          response: { 200: HeartbeatReply, ...errorResponses(401, 403, 404, 429) },
+        },
+      },
+      async (request) => {
+        const d = deviceOf(request);
+        const [beat, forceMode] = await Promise.all([
+          endpoint.devices.heartbeat(d.orgId, d.deviceId, request.body),
+          deps.forceEnabled(d.orgId),
+        ]);
+        return { ...beat, forceMode };
+      },
+    );
+
+    app.get(
+      '/api/v1/endpoint/config',
+      {
+        config: { auth: DEVICE },
+        schema: {
+          operationId: 'deviceConfig',
+          tags: TAGS,
+          summary: 'Effective policies and settings of the calling device; ETag / If-None-Match answers 304',
+          response: {
+            200: Type.Object({}, { additionalProperties: true }),
+            304: Type.Null({ description: 'the config is the one named in If-None-Match' }),
+            ...errorResponses(401, 403, 404, 429),
+          },
+        },
+      },
+      async (request, reply) => {
+        const d = deviceOf(request);
+        const { etag, body } = await endpoint.config.forDevice(d.orgId, d.deviceId);
+        reply.header('etag', etag).header('cache-control', 'private, no-cache');
+        const match = request.headers['if-none-match'];
+        if (
+          typeof match === 'string' &&
+          match.split(',').some((m) => m.trim().replace(/^W\//, '') === etag)
+        ) {
+          return reply.status(304).send(null);
+        }
+        return body;
+      },
+    );
+
+    app.post(
+      '/api/v1/endpoint/alert',
+      {
+        config: { auth: DEVICE },
+        schema: {
+          operationId: 'deviceAlert',
+          tags: TAGS,
+          summary: 'Report a DLP alert (redacted preview only); published as dlp.blocked or dlp.violation',
+          body: AlertBody,
+          response: {
+            201: Type.Object({
+              id: Type.String(),
+              duplicate: Type.Boolean(),
+              event: Type.Union([Type.String(), Type.Null()]),
+            }),
+            200: Type.Object({
+              id: Type.String(),
+              duplicate: Type.Boolean(),
+              event: Type.Union([Type.String(), Type.Null()]),
+            }),
+            ...errorResponses(401, 403, 404, 429),
+          },
+        },
+      },
+      async (request, reply) => {
+        const d = deviceOf(request);
+        const org = callerOf(request).org;
+        const out = await endpoint.activity.alert(org, d.deviceId, request.body, request.ip);
+        return reply.status(out.duplicate ? 200 : 201).send(out);
+      },
+    );
+
+    app.post(
+      '/api/v1/endpoint/log',
+      {
+        config: { auth: DEVICE },
+        schema: {
+          operationId: 'deviceLog',
+          tags: TAGS,
+          summary: 'Send a batch of activity logs; entries are idempotent by their client id',
+          body: LogBody,
+          response: {
+            200: Type.Object({
+              received: Type.Integer(),
+              stored: Type.Integer(),
+              duplicates: Type.Integer(),
+            }),
+            ...errorResponses(401, 403, 404, 413, 429),
+          },
+        },
+      },
+      async (request) => {
+        const d = deviceOf(request);
+        return endpoint.activity.log(d.orgId, d.deviceId, request.body);
+      },
+    );
+
+    app.post(
+      '/api/v1/endpoint/token/rotate',
+      {
+        config: { auth: DEVICE },
+        schema: {
+          operationId: 'rotateDeviceToken',
+          tags: TAGS,
+          summary: 'Replace the calling device token with a new one (shown once); the old one stops working',
+          response: {
+            200: Type.Object({ deviceId: Type.String(), deviceToken: Type.String() }),
+            ...errorResponses(401, 403, 404, 429),
+          },
+        },
+      },
+      async (request, reply) => {
+        const d = deviceOf(request);
+        reply.header('cache-control', 'no-store');
+        return endpoint.devices.rotate(d.orgId, d.deviceId);
+      },
+    );
+  };
+}

@@ -1,0 +1,467 @@
+import { type Static, Type } from 'typebox';
+import { oneOf } from '../../platform/http/index.js';
+
+/** Host names as typed by admins: labels, an optional `*.` prefix for "this domain and its subdomains". */
+const HOST =
+  '^(\\*\\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z][A-Za-z0-9-]{0,61}[A-Za-z0-9]$';
+const PLAIN_HOST = '^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z][A-Za-z0-9-]{0,61}[A-Za-z0-9]$';
+export const Domain = Type.String({
+  pattern: HOST,
+  maxLength: 253,
+  description: 'host name; *.x.y for x.y and its subdomains',
+});
+export const PlainDomain = Type.String({
+  pattern: PLAIN_HOST,
+  maxLength: 253,
+  description: 'host name (no wildcard)',
+});
+const Version = Type.String({ minLength: 1, maxLength: 40, pattern: '^[0-9A-Za-z.+_-]+$' });
+const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
+const Time = Type.String({ format: 'date-time' });
+const Id = Type.String({ minLength: 1, maxLength: 100 });
+
+export const ENFORCEMENTS = ['block', 'warn', 'log'] as const;
+export const Enforcement = oneOf(ENFORCEMENTS);
+/** The closed list of copy-paste patterns the extension's engine knows (SPEC shows the first four). */
+export const PASTE_PATTERNS = [
+  'CREDIT_CARD',
+  'SSN',
+  'API_KEY',
+  'PASSWORD',
+  'IBAN',
+  'EMAIL',
+  'PHONE',
+] as const;
+export const DLP_DOMAINS = [
+  'PERSONAL',
+  'FINANCIAL',
+  'CORPORATE',
+  'CREDENTIALS',
+  'HEALTH',
+  'IDENTITY',
+] as const;
+export const BLOCK_REASONS = ['unapproved_service', 'dlp_violation', 'policy_violation'] as const;
+export type BlockReason = (typeof BLOCK_REASONS)[number];
+export const MAX_RETENTION_DAYS = 3650;
+
+const strict = { additionalProperties: false } as const;
+
+// ---------- Endpoint policy (the spec's create body) ----------
+
+export const PolicyRules = Type.Object(
+  {
+    aiServices: Type.Optional(
+      Type.Object(
+        {
+          mode: Type.Union([Type.Literal('allowlist'), Type.Literal('blocklist')]),
+          allowed: Type.Optional(
+            Type.Array(
+              Type.Object(
+                {
+                  domain: Domain,
+                  name: Type.Optional(Text(200)),
+                  conditions: Type.Optional(
+                    Type.Object(
+                      {
+                        requireDlp: Type.Optional(Type.Boolean()),
+                        maxInputLength: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+                        allowedDomains: Type.Optional(Type.Array(oneOf(DLP_DOMAINS), { maxItems: 20 })),
+                      },
+                      strict,
+                    ),
+                  ),
+                },
+                strict,
+              ),
+              { maxItems: 500 },
+            ),
+          ),
+          blocked: Type.Optional(
+            Type.Array(
+              Type.Object(
+                { domain: Domain, except: Type.Optional(Type.Array(Domain, { maxItems: 100 })) },
+                strict,
+              ),
+              { maxItems: 1000 },
+            ),
+          ),
+        },
+        strict,
+      ),
+    ),
+    dataProtection: Type.Optional(
+      Type.Object(
+        {
+          blockCopyPaste: Type.Optional(
+            Type.Object(
+              {
+                enabled: Type.Boolean(),
+                patterns: Type.Array(oneOf(PASTE_PATTERNS), {
+                  maxItems: PASTE_PATTERNS.length,
+                }),
+              },
+              strict,
+            ),
+          ),
+          warnBeforeSubmit: Type.Optional(
+            Type.Object(
+              { enabled: Type.Boolean(), threshold: Type.Integer({ minimum: 0, maximum: 100 }) },
+              strict,
+            ),
+          ),
+          preventScreenshot: Type.Optional(Type.Boolean()),
+        },
+        strict,
+      ),
+    ),
+    logging: Type.Optional(
+      Type.Object(
+        {
+          logAllInteractions: Type.Optional(Type.Boolean()),
+          logBlockedAttempts: Type.Optional(Type.Boolean()),
+          retentionDays: Type.Integer({ minimum: 1, maximum: MAX_RETENTION_DAYS }),
+        },
+        strict,
+      ),
+    ),
+  },
+  strict,
+);
+export type PolicyRules = Static<typeof PolicyRules>;
+
+export const PolicyScope = Type.Object(
+  {
+    type: Type.Union([Type.Literal('organization'), Type.Literal('group'), Type.Literal('user')]),
+    targets: Type.Array(Type.String({ minLength: 1, maxLength: 320 }), { maxItems: 500 }),
+  },
+  strict,
+);
+export type PolicyScope = Static<typeof PolicyScope>;
+
+export const PolicyBody = Type.Object(
+  {
+    name: Text(200),
+    scope: PolicyScope,
+    rules: PolicyRules,
+    enforcement: Enforcement,
+    enabled: Type.Optional(Type.Boolean({ default: true })),
+  },
+  strict,
+);
+export type PolicyBody = Static<typeof PolicyBody>;
+
+export const PolicyPatch = Type.Partial(PolicyBody, strict);
+export type PolicyPatch = Static<typeof PolicyPatch>;
+
+export const PolicyView = Type.Object({
+  id: Type.String({ description: 'prefix pol_' }),
+  name: Type.String(),
+  scope: Type.Object({ type: Type.String(), targets: Type.Array(Type.String()) }),
+  rules: Type.Unknown(),
+  enforcement: Type.String(),
+  enabled: Type.Boolean(),
+  createdAt: Time,
+  updatedAt: Time,
+});
+
+// ---------- Settings ----------
+
+export const SettingsBody = Type.Object(
+  {
+    defaultEnforcement: Type.Optional(Enforcement),
+    heartbeatIntervalSeconds: Type.Optional(Type.Integer({ minimum: 30, maximum: 3600 })),
+    offlineAfterMinutes: Type.Optional(Type.Integer({ minimum: 2, maximum: 10_080 })),
+    allowedExtensionVersions: Type.Optional(
+      Type.Array(Type.String({ pattern: '^\\d+(\\.(\\d+|\\*)){0,2}$', maxLength: 40 }), { maxItems: 50 }),
+    ),
+    requireUserBinding: Type.Optional(Type.Boolean()),
+  },
+  strict,
+);
+export type SettingsBody = Static<typeof SettingsBody>;
+
+export const SettingsView = Type.Object({
+  defaultEnforcement: Type.String(),
+  heartbeatIntervalSeconds: Type.Integer(),
+  offlineAfterMinutes: Type.Integer(),
+  allowedExtensionVersions: Type.Array(Type.String()),
+  requireUserBinding: Type.Boolean(),
+  configVersion: Type.Integer(),
+});
+
+// ---------- DNS filtering configuration (the spec's body) ----------
+
+const FORWARDER =
+  '^(\\d{1,3}(\\.\\d{1,3}){3}|\\[[0-9A-Fa-f:.]+\\]|[0-9A-Fa-f:]+:[0-9A-Fa-f:.]*)(:\\d{1,5})?$';
+
+export const DnsConfigBody = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    mode: Type.Literal('blocklist'),
+    blockedDomains: Type.Array(Domain, { maxItems: 10_000 }),
+    allowedDomains: Type.Array(Domain, { maxItems: 10_000 }),
+    blockPage: Type.Object(
+      {
+        enabled: Type.Boolean(),
+        message: Type.String({ maxLength: 1000 }),
+        contactEmail: Type.String({ format: 'email', maxLength: 320 }),
+      },
+      strict,
+    ),
+    integration: Type.Object(
+      {
+        type: Type.Union([Type.Literal('dns_forwarder'), Type.Literal('proxy'), Type.Literal('firewall')]),
+        forwarders: Type.Array(Type.String({ pattern: FORWARDER, maxLength: 60 }), { maxItems: 10 }),
+      },
+      strict,
+    ),
+  },
+  strict,
+);
+export type DnsConfig = Static<typeof DnsConfigBody>;
+
+export const DnsConfigView = Type.Object({
+  enabled: Type.Boolean(),
+  mode: Type.String(),
+  blockedDomains: Type.Array(Type.String()),
+  allowedDomains: Type.Array(Type.String()),
+  blockPage: Type.Object({ enabled: Type.Boolean(), message: Type.String(), contactEmail: Type.String() }),
+  integration: Type.Object({ type: Type.String(), forwarders: Type.Array(Type.String()) }),
+  updatedAt: Type.Union([Time, Type.Null()]),
+});
+
+// ---------- Device operations ----------
+
+const DeviceFacts = {
+  os: Type.Optional(Text(100)),
+  browser: Type.Optional(Text(100)),
+  extensionVersion: Type.Optional(Version),
+};
+
+export const RegisterBody = Type.Object(
+  {
+    name: Text(200),
+    ...DeviceFacts,
+    userId: Type.Optional(Id),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
+    groupId: Type.Optional(Id),
+  },
+  strict,
+);
+export type RegisterBody = Static<typeof RegisterBody>;
+
+export const EnrollBody = Type.Object(
+  { code: Type.String({ minLength: 10, maxLength: 100 }), name: Text(200), ...DeviceFacts },
+  strict,
+);
+export type EnrollBody = Static<typeof EnrollBody>;
+
+export const Enrolled = Type.Object({
+  deviceId: Type.String({ description: 'prefix dev_' }),
+  deviceToken: Type.String({ description: 'dt_live_…; shown once' }),
+  organizationId: Type.String(),
+  configVersion: Type.Integer(),
+  heartbeatIntervalSeconds: Type.Integer(),
+});
+
+export const BindUserBody = Type.Object(
+  {
+    deviceId: Type.Optional(Id),
+    userId: Type.Optional(Id),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
+  },
+  strict,
+);
+export type BindUserBody = Static<typeof BindUserBody>;
+
+const Count = Type.Integer({ minimum: 0, maximum: 1_000_000 });
+
+export const HeartbeatBody = Type.Object(
+  {
+    ...DeviceFacts,
+    stats: Type.Optional(
+      Type.Object(
+        {
+          interactions: Type.Optional(
+            Type.Record(Type.String({ pattern: PLAIN_HOST, maxLength: 253 }), Count, { maxProperties: 500 }),
+          ),
+          blocked: Type.Optional(
+            Type.Object(
+              {
+                unapproved_service: Type.Optional(Count),
+                dlp_violation: Type.Optional(Count),
+                policy_violation: Type.Optional(Count),
+              },
+              strict,
+            ),
+          ),
+        },
+        strict,
+      ),
+    ),
+  },
+  strict,
+);
+export type HeartbeatBody = Static<typeof HeartbeatBody>;
+
+export const HeartbeatReply = Type.Object({
+  configVersion: Type.Integer({ description: 'fetch config again when this differs from the one held' }),
+  heartbeatIntervalSeconds: Type.Integer(),
+  forceMode: Type.Boolean(),
+  updateRequired: Type.Boolean({ description: 'the extension version is not in allowedExtensionVersions' }),
+  serverTime: Time,
+});
+
+export const ALERT_ACTIONS = ['blocked', 'warned', 'redacted', 'logged'] as const;
+
+export const AlertBody = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 100, description: 'client id; a repeated id is stored once' }),
+    type: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Z0-9_]+$' }),
+    dlpDomain: Type.Optional(oneOf(DLP_DOMAINS)),
+    domain: PlainDomain,
+    action: oneOf(ALERT_ACTIONS),
+    severity: Type.Optional(oneOf(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const)),
+    findingsCount: Type.Integer({ minimum: 1, maximum: 10_000 }),
+    redactedPreview: Type.String({ maxLength: 500 }),
+    occurredAt: Type.Optional(Time),
+  },
+  strict,
+);
+export type AlertBody = Static<typeof AlertBody>;
+
+export const MAX_LOG_BATCH = 500;
+export const LOG_KINDS = [
+  'interaction',
+  'blocked',
+  'warned',
+  'redacted',
+  'paste_blocked',
+  'override',
+] as const;
+
+export const LogBody = Type.Object(
+  {
+    entries: Type.Array(
+      Type.Object(
+        {
+          id: Type.String({ minLength: 1, maxLength: 100 }),
+          kind: oneOf(LOG_KINDS),
+          domain: Type.Optional(PlainDomain),
+          occurredAt: Time,
+          detail: Type.Optional(
+            Type.Record(
+              Type.String({ maxLength: 64 }),
+              Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean()]),
+              { maxProperties: 20 },
+            ),
+          ),
+        },
+        strict,
+      ),
+      { minItems: 1, maxItems: MAX_LOG_BATCH },
+    ),
+  },
+  strict,
+);
+export type LogBody = Static<typeof LogBody>;
+
+// ---------- Administration ----------
+
+export const EnrollmentBody = Type.Object(
+  {
+    name: Type.Optional(Text(200)),
+    maxUses: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
+    expiresInHours: Type.Optional(Type.Integer({ minimum: 1, maximum: 24 * 365, default: 72 })),
+    groupId: Type.Optional(Id),
+    userId: Type.Optional(Id),
+  },
+  strict,
+);
+export type EnrollmentBody = Static<typeof EnrollmentBody>;
+
+export const EnrollmentView = Type.Object({
+  id: Type.String({ description: 'prefix enr_' }),
+  name: Type.String(),
+  codePrefix: Type.String(),
+  maxUses: Type.Integer(),
+  uses: Type.Integer(),
+  status: oneOf(['active', 'expired', 'used_up', 'revoked'] as const),
+  expiresAt: Time,
+  groupId: Type.Union([Type.String(), Type.Null()]),
+  userId: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Time,
+});
+
+export const GroupBody = Type.Object(
+  { name: Text(200), userIds: Type.Optional(Type.Array(Id, { maxItems: 10_000 })) },
+  strict,
+);
+export type GroupBody = Static<typeof GroupBody>;
+
+export const GroupView = Type.Object({
+  id: Type.String({ description: 'prefix grp_' }),
+  name: Type.String(),
+  userIds: Type.Array(Type.String()),
+  createdAt: Time,
+});
+
+export const DeviceView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  os: Type.Union([Type.String(), Type.Null()]),
+  browser: Type.Union([Type.String(), Type.Null()]),
+  extensionVersion: Type.Union([Type.String(), Type.Null()]),
+  userId: Type.Union([Type.String(), Type.Null()]),
+  groupId: Type.Union([Type.String(), Type.Null()]),
+  status: oneOf(['active', 'offline', 'revoked'] as const),
+  createdAt: Time,
+  lastSeenAt: Type.Union([Time, Type.Null()]),
+});
+
+export const DeviceListQuery = Type.Object(
+  {
+    status: Type.Optional(oneOf(['active', 'offline', 'revoked'] as const)),
+    lastSeenBefore: Type.Optional(Time),
+    lastSeenAfter: Type.Optional(Time),
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 })),
+    perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  },
+  strict,
+);
+export type DeviceListQuery = Static<typeof DeviceListQuery>;
+
+export const PERIODS = { '24h': 24, '7d': 24 * 7, '30d': 24 * 30 } as const;
+export type Period = keyof typeof PERIODS;
+export const StatsQuery = Type.Object(
+  { period: Type.Optional(oneOf(['24h', '7d', '30d'] as const, { default: '24h' })) },
+  strict,
+);
+
+export const StatsView = Type.Object({
+  period: Type.String(),
+  endpoints: Type.Object({ total: Type.Integer(), active: Type.Integer(), offline: Type.Integer() }),
+  interactions: Type.Object({
+    total: Type.Integer(),
+    byService: Type.Record(Type.String(), Type.Integer()),
+  }),
+  blocked: Type.Object({
+    total: Type.Integer(),
+    byReason: Type.Object({
+      unapproved_service: Type.Integer(),
+      dlp_violation: Type.Integer(),
+      policy_violation: Type.Integer(),
+    }),
+  }),
+  topUsers: Type.Array(
+    Type.Object({ userId: Type.String(), interactions: Type.Integer(), blocked: Type.Integer() }),
+  ),
+});
+
+export const IdParams = Type.Object({ id: Id });
+export const ExportQuery = Type.Object(
+  {
+    format: oneOf(['rpz', 'hosts', 'adguard', 'domains'] as const),
+  },
+  strict,
+);

@@ -1,0 +1,47 @@
+import type { Clock } from '../../platform/clock/index.js';
+import type { Db } from '../../platform/storage/index.js';
+import type { DeviceTokens } from '../keys/index.js';
+import { createActivityService } from './activity.service.js';
+import { createAdminService } from './admin.service.js';
+import { createConfigService } from './config.service.js';
+import { createDevicesService } from './devices.service.js';
+import type { EndpointPublish } from './endpoint.events.js';
+import { createHeartbeatRecorder } from './heartbeat.recorder.js';
+import { createOrgStateStore } from './state.js';
+
+export type { ConfigSection, ConfigSubject } from './config.service.js';
+export type { EndpointAuditType, EndpointPublish } from './endpoint.events.js';
+export type { DnsConfig } from './endpoint.schemas.js';
+export { createDomainSet, minimalBases, normalizeHost } from './domains.js';
+export { exportDnsConfig } from './dns-export.js';
+export { createDnsForwarder, parseForwarder } from './dns-forwarder.js';
+export type { DnsForwarder, DnsForwarderOptions } from './dns-forwarder.js';
+export { endpointRoutes } from './endpoint.routes.js';
+export { endpointAdminRoutes } from './endpoint-admin.routes.js';
+export { DEFAULT_SETTINGS } from './state.js';
+
+/** The endpoint product: devices, enrollment, policies, settings, DNS configuration, alerts, logs, statistics. */
+export function createEndpoint(deps: {
+  db: Db;
+  clock: Clock;
+  tokens: DeviceTokens;
+  publish: EndpointPublish;
+  seats: (orgId: string) => Promise<number | null>;
+}) {
+  const state = createOrgStateStore({ db: deps.db, clock: deps.clock });
+  const recorder = createHeartbeatRecorder({ db: deps.db });
+  const base = { db: deps.db, clock: deps.clock, state, publish: deps.publish };
+  return {
+    state,
+    devices: createDevicesService({ ...base, recorder, tokens: deps.tokens, seats: deps.seats }),
+    admin: createAdminService(base),
+    config: createConfigService({ db: deps.db, state }),
+    activity: createActivityService({ ...base, recorder }),
+    /** Writes the heartbeats still in memory; call before closing the database. */
+    close: () => recorder.close(),
+    /** For other modules whose config section changed: call in the transaction of the change. */
+    bumpConfigVersion: (trx: Db, orgId: string) => state.bump(trx, orgId),
+  };
+}
+
+export type Endpoint = ReturnType<typeof createEndpoint>;

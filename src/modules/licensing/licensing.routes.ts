@@ -1,0 +1,102 @@
+import { Type } from 'typebox';
+import { notFound } from '../../platform/errors/index.js';
+import { type App, errorResponses, oneOf } from '../../platform/http/index.js';
+import { callerOf } from '../auth/index.js';
+import { type LimitsService, rateLimitHeaders, rateLimitedError } from '../limits/index.js';
+import type { Licensing } from './licensing.service.js';
+
+const TAGS = ['licenses'];
+const VALIDATE_PER_MINUTE = 60;
+
+const LicenseView = Type.Object({
+  id: Type.String({ description: 'prefix lic_' }),
+  organizationId: Type.String(),
+  plan: Type.String(),
+  seats: Type.Integer(),
+  products: Type.Array(Type.String()),
+  features: Type.Array(Type.String()),
+  issuedAt: Type.String({ format: 'date-time' }),
+  expiresAt: Type.String({ format: 'date-time' }),
+  status: oneOf(['active', 'expired', 'revoked'] as const),
+});
+
+const ValidateBody = Type.Object(
+  { licenseKey: Type.String({ minLength: 1, maxLength: 8000, description: 'plk_…' }) },
+  { additionalProperties: false },
+);
+
+const Validation = Type.Object({
+  valid: Type.Boolean(),
+  reason: Type.Optional(oneOf(['malformed', 'bad_signature', 'expired', 'revoked', 'unknown'] as const)),
+  license: Type.Union([LicenseView, Type.Null()]),
+});
+
+/** `/api/v1/license/*` (on-premise and endpoint licences) and `/api/v1/endpoint/license/validate`. */
+export function licensingRoutes(deps: { licensing: Licensing; limits: LimitsService }) {
+  const { licensing } = deps;
+  return async (app: App) => {
+    app.post(
+      '/api/v1/license/validate',
+      {
+        // The licence itself is the credential (an on-premise container may hold nothing else).
+        config: { auth: { mode: 'public' } },
+        schema: {
+          operationId: 'validateLicense',
+          tags: TAGS,
+          summary: 'Validate a licence key: signature, expiry and the revocation list',
+          body: ValidateBody,
+          response: { 200: Validation, ...errorResponses(429) },
+        },
+      },
+      async (request, reply) => {
+        const rate = await deps.limits.hitWindow(`rl:license:${request.ip}`, VALIDATE_PER_MINUTE);
+        for (const [k, v] of Object.entries(rateLimitHeaders(rate))) reply.header(k, v);
+        if (rate.exceeded) throw rateLimitedError(rate);
+        return licensing.validate(request.body.licenseKey);
+      },
+    );
+
+    app.get(
+      '/api/v1/license/status',
+      {
+        config: { auth: { mode: 'endpoint', accept: ['device', 'al', 'sw'] } },
+        schema: {
+          operationId: 'licenseStatus',
+          tags: TAGS,
+          summary: "The calling organization's licences and whether one is active",
+          response: {
+            200: Type.Object({ licensed: Type.Boolean(), licenses: Type.Array(LicenseView) }),
+            ...errorResponses(401, 403, 429),
+          },
+        },
+      },
+      async (request) => {
+        const licenses = await licensing.list(callerOf(request).org.id);
+        return { licensed: licenses.some((l) => l.status === 'active'), licenses };
+      },
+    );
+
+    app.post(
+      '/api/v1/endpoint/license/validate',
+      {
+        config: { auth: { mode: 'endpoint', accept: ['device', 'al', 'sw'], feature: 'endpoint' } },
+        schema: {
+          operationId: 'validateEndpointLicense',
+          tags: ['endpoint-devices'],
+          summary: "Validate an endpoint licence key of the caller's organization",
+          body: ValidateBody,
+          response: { 200: Validation, ...errorResponses(401, 403, 404, 429) },
+        },
+      },
+      async (request) => {
+        const out = await licensing.validate(request.body.licenseKey);
+        // Another organization's licence is not this caller's to learn about.
+        if (out.license && out.license.organizationId !== callerOf(request).org.id) throw notFound('License');
+        if (out.valid && !out.license.products.includes('endpoint')) {
+          return { valid: false, reason: 'unknown' as const, license: out.license };
+        }
+        return out;
+      },
+    );
+  };
+}

@@ -1,0 +1,581 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ManualClock } from '../../src/platform/clock/index.js';
+import { sha256Hex } from '../../src/platform/crypto/index.js';
+import { newUser, validDns, validPolicy } from '../support/endpoint-cases.js';
+import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
+
+const clock = new ManualClock('2026-06-01T09:00:00.000Z');
+let t: TestServer;
+let a: Tenant;
+let b: Tenant;
+let cookieA: string;
+
+before(async () => {
+  t = await startTestServer({ clock });
+  a = await t.tenant({ name: 'A', plan: 'business' });
+  b = await t.tenant({ name: 'B', plan: 'business' });
+  cookieA = await a.session('admin');
+});
+after(async () => t.close());
+
+const count = async (
+  table:
+    | 'endpoint_devices'
+    | 'endpoint_alerts'
+    | 'endpoint_logs'
+    | 'endpoint_policies'
+    | 'endpoint_enrollment_links',
+  orgId: string,
+) =>
+  Number(
+    (
+      await t.ctx.storage.db
+        .selectFrom(table)
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('org_id', '=', orgId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+const eventsOf = (orgId: string, type: string) =>
+  t.ctx.storage.db
+    .selectFrom('events')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('type', '=', type)
+    .execute();
+
+async function register(tenant: Tenant, body: Record<string, unknown> = {}) {
+  const res = await t.request('POST', '/api/v1/endpoint/register', {
+    key: tenant.al,
+    body: { name: 'Laptop', os: 'macOS 15', browser: 'Chrome 141', extensionVersion: '1.4.0', ...body },
+  });
+  assert.equal(res.status, 201, res.text);
+  return res.body as { deviceId: string; deviceToken: string; configVersion: number };
+}
+
+const heartbeat = (token: string, body: unknown = {}) =>
+  t.request('POST', '/api/v1/endpoint/heartbeat', { key: token, body });
+
+describe('device lifecycle', () => {
+  it('registers with an API key: token shown once, stored as a hash, prefix dt_live_, device id dev_', async () => {
+    const d = await register(a);
+    assert.match(d.deviceToken, /^dt_live_[0-9A-Za-z]{43}$/);
+    assert.match(d.deviceId, /^dev_/);
+    assert.equal(typeof d.configVersion, 'number');
+    const rows = await t.ctx.storage.db
+      .selectFrom('device_tokens')
+      .selectAll()
+      .where('device_id', '=', d.deviceId)
+      .execute();
+    assert.equal(rows.length, 1);
+    assert.equal(rows[0]?.hash, sha256Hex(d.deviceToken));
+    assert.ok(!JSON.stringify(rows).includes(d.deviceToken));
+  });
+
+  it('heartbeat → config with ETag → 304 → a policy change moves the version and the config', async () => {
+    const d = await register(a);
+    const hb1 = await heartbeat(d.deviceToken, { extensionVersion: '1.4.1' });
+    assert.equal(hb1.status, 200, hb1.text);
+    assert.equal(hb1.body.forceMode, false);
+    assert.equal(hb1.body.updateRequired, false);
+    const cfg = await t.request('GET', '/api/v1/endpoint/config', { key: d.deviceToken });
+    assert.equal(cfg.status, 200);
+    const etag = cfg.headers.get('etag') ?? '';
+    assert.match(etag, /^"[0-9a-f]{32}"$/);
+    assert.equal(cfg.body.configVersion, hb1.body.configVersion);
+    const again = await t.request('GET', '/api/v1/endpoint/config', {
+      key: d.deviceToken,
+      headers: { 'if-none-match': etag },
+    });
+    assert.equal(again.status, 304);
+    assert.equal(again.text, '');
+
+    const created = await t.request('POST', '/api/dashboard/endpoint/policies', {
+      cookie: cookieA,
+      body: validPolicy(),
+    });
+    assert.equal(created.status, 201, created.text);
+    const hb2 = await heartbeat(d.deviceToken);
+    assert.ok(hb2.body.configVersion > hb1.body.configVersion);
+    const changed = await t.request('GET', '/api/v1/endpoint/config', {
+      key: d.deviceToken,
+      headers: { 'if-none-match': etag },
+    });
+    assert.equal(changed.status, 200);
+    assert.notEqual(changed.headers.get('etag'), etag);
+    assert.equal(changed.body.policy.enforcement, 'block');
+    assert.deepEqual(changed.body.policy.rules.aiServices.blocked, [
+      { domain: '*.chat.example', except: ['docs.chat.example'] },
+    ]);
+    assert.equal((await eventsOf(a.org.id, 'audit.endpoint_policy')).length >= 1, true);
+  });
+
+  it('a revoked device gets 401 with reenroll, and enrolls again through a link', async () => {
+    const d = await register(a);
+    const res = await t.request('DELETE', `/api/dashboard/endpoint/devices/${d.deviceId}`, {
+      cookie: cookieA,
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.device.status, 'revoked');
+    const hb = await heartbeat(d.deviceToken);
+    assert.equal(hb.status, 401);
+    assert.equal(hb.body.error, 'unauthorized');
+    assert.equal(hb.body.reenroll, true);
+    const link = await t.request('POST', '/api/dashboard/endpoint/enrollment', { cookie: cookieA, body: {} });
+    const enrolled = await t.request('POST', '/api/v1/endpoint/enroll', {
+      body: { code: link.body.code, name: 'Laptop again' },
+    });
+    assert.equal(enrolled.status, 201, enrolled.text);
+    assert.equal((await heartbeat(enrolled.body.deviceToken)).status, 200);
+  });
+
+  it('rotation: the new token works, the old one is refused', async () => {
+    const d = await register(a);
+    const rot = await t.request('POST', '/api/v1/endpoint/token/rotate', { key: d.deviceToken });
+    assert.equal(rot.status, 200);
+    assert.notEqual(rot.body.deviceToken, d.deviceToken);
+    assert.equal((await heartbeat(d.deviceToken)).status, 401);
+    assert.equal((await heartbeat(rot.body.deviceToken)).status, 200);
+  });
+
+  it('flags an extension version outside allowedExtensionVersions', async () => {
+    const t2 = await t.tenant({ plan: 'business' });
+    const cookie = await t2.session('owner');
+    const set = await t.request('POST', '/api/dashboard/endpoint/settings', {
+      cookie,
+      body: { allowedExtensionVersions: ['1.5.*'] },
+    });
+    assert.equal(set.status, 200, set.text);
+    const d = await register(t2);
+    assert.equal((await heartbeat(d.deviceToken, { extensionVersion: '1.4.0' })).body.updateRequired, true);
+    assert.equal((await heartbeat(d.deviceToken, { extensionVersion: '1.5.2' })).body.updateRequired, false);
+  });
+});
+
+describe('enrollment links', () => {
+  it('single use: the second enrollment is refused and creates nothing', async () => {
+    const link = await t.request('POST', '/api/dashboard/endpoint/enrollment', {
+      cookie: cookieA,
+      body: { maxUses: 1 },
+    });
+    assert.equal(link.status, 201);
+    assert.match(link.body.code, /^enr_/);
+    const first = await t.request('POST', '/api/v1/endpoint/enroll', {
+      body: { code: link.body.code, name: 'One' },
+    });
+    assert.equal(first.status, 201);
+    const before = await count('endpoint_devices', a.org.id);
+    const second = await t.request('POST', '/api/v1/endpoint/enroll', {
+      body: { code: link.body.code, name: 'Two' },
+    });
+    assert.equal(second.status, 403);
+    assert.match(second.body.message, /no uses left/);
+    assert.equal(await count('endpoint_devices', a.org.id), before);
+  });
+
+  it('expired and revoked links are refused with a clear message; unknown codes get 401', async () => {
+    const exp = await t.request('POST', '/api/dashboard/endpoint/enrollment', {
+      cookie: cookieA,
+      body: { expiresInHours: 1 },
+    });
+    const rev = await t.request('POST', '/api/dashboard/endpoint/enrollment', { cookie: cookieA, body: {} });
+    const del = await t.request('DELETE', `/api/dashboard/endpoint/enrollment/${rev.body.link.id}`, {
+      cookie: cookieA,
+    });
+    assert.equal(del.body.link.status, 'revoked');
+    clock.advance(2 * 3_600_000);
+    const before = await count('endpoint_devices', a.org.id);
+    const e = await t.request('POST', '/api/v1/endpoint/enroll', {
+      body: { code: exp.body.code, name: 'x' },
+    });
+    assert.equal(e.status, 403);
+    assert.match(e.body.message, /expired/);
+    const r = await t.request('POST', '/api/v1/endpoint/enroll', {
+      body: { code: rev.body.code, name: 'x' },
+    });
+    assert.equal(r.status, 403);
+    assert.match(r.body.message, /revoked/);
+    const u = await t.request('POST', '/api/v1/endpoint/enroll', {
+      body: { code: 'enr_unknown_code_000000', name: 'x' },
+    });
+    assert.equal(u.status, 401);
+    assert.equal(await count('endpoint_devices', a.org.id), before);
+  });
+
+  it('a link bound to a group and user gives its devices that group and user', async () => {
+    const user = await newUser(t, a);
+    const group = await t.request('POST', '/api/dashboard/endpoint/groups', {
+      cookie: cookieA,
+      body: { name: 'Sales' },
+    });
+    assert.equal(group.status, 201, group.text);
+    const link = await t.request('POST', '/api/dashboard/endpoint/enrollment', {
+      cookie: cookieA,
+      body: { groupId: group.body.group.id, userId: user.id, maxUses: 3 },
+    });
+    const d = await t.request('POST', '/api/v1/endpoint/enroll', {
+      body: { code: link.body.code, name: 'S1' },
+    });
+    const cfg = await t.request('GET', '/api/v1/endpoint/config', { key: d.body.deviceToken });
+    assert.equal(cfg.body.device.userId, user.id);
+    assert.deepEqual(cfg.body.device.groupIds, [group.body.group.id]);
+  });
+});
+
+describe('policies: validation and precedence', () => {
+  it('refuses malformed policies with the error body and stores nothing', async () => {
+    const t3 = await t.tenant({ plan: 'business' });
+    const cookie = await t3.session('admin');
+    const base = validPolicy();
+    const bad = [
+      { ...base, rules: { aiServices: { mode: 'blocklist', blocked: [{ domain: 'chat.*.example' }] } } },
+      {
+        ...base,
+        rules: { dataProtection: { blockCopyPaste: { enabled: true, patterns: ['CREDIT_CARD', 'DNA'] } } },
+      },
+      { ...base, rules: { dataProtection: { warnBeforeSubmit: { enabled: true, threshold: -1 } } } },
+      { ...base, rules: { logging: { retentionDays: 0 } } },
+      { ...base, rules: { logging: { retentionDays: 100_000 } } },
+      { ...base, scope: { type: 'user', targets: ['nobody@example.test'] } },
+      { ...base, scope: { type: 'group', targets: [] } },
+      { ...base, scope: { type: 'organization', targets: [b.org.id] } },
+      { ...base, scope: { type: 'department', targets: [] } },
+      { ...base, enforcement: 'shout' },
+      { ...base, rules: { aiServices: { mode: 'blocklist', blocked: [] } } },
+    ];
+    for (const body of bad) {
+      const res = await t.request('POST', '/api/dashboard/endpoint/policies', { cookie, body });
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.body.error, 'invalid_request');
+      assert.equal(res.body.statusCode, 400);
+    }
+    assert.equal(await count('endpoint_policies', t3.org.id), 0);
+  });
+
+  it('organization → group → user: the most specific policy decides', async () => {
+    const t4 = await t.tenant({ plan: 'enterprise' });
+    const cookie = await t4.session('owner');
+    const u1 = await newUser(t, t4);
+    const u2 = await newUser(t, t4);
+    const group = await t.request('POST', '/api/dashboard/endpoint/groups', {
+      cookie,
+      body: { name: 'Engineering', userIds: [u1.id, u2.id] },
+    });
+    const post = (body: unknown) => t.request('POST', '/api/dashboard/endpoint/policies', { cookie, body });
+    assert.equal((await post({ ...validPolicy('org'), enforcement: 'block' })).status, 201);
+    assert.equal(
+      (
+        await post({
+          ...validPolicy('group'),
+          scope: { type: 'group', targets: [group.body.group.id] },
+          enforcement: 'warn',
+          rules: { dataProtection: { warnBeforeSubmit: { enabled: true, threshold: 40 } } },
+        })
+      ).status,
+      201,
+    );
+    assert.equal(
+      (
+        await post({
+          ...validPolicy('user'),
+          scope: { type: 'user', targets: [u1.email] },
+          enforcement: 'log',
+          rules: { logging: { retentionDays: 7 } },
+        })
+      ).status,
+      201,
+    );
+    const cfgOf = async (userId: string | null) => {
+      const d = await t.ctx.endpoint.devices.register(
+        t4.org,
+        { name: 'd', ...(userId ? { userId } : {}) },
+        'k',
+      );
+      return (await t.request('GET', '/api/v1/endpoint/config', { key: d.deviceToken })).body;
+    };
+    const none = await cfgOf(null);
+    assert.equal(none.policy.enforcement, 'block');
+    assert.deepEqual(
+      none.policy.applied.map((p: { name: string }) => p.name),
+      ['org'],
+    );
+    const grouped = await cfgOf(u2.id);
+    assert.equal(grouped.policy.enforcement, 'warn');
+    assert.equal(grouped.policy.rules.dataProtection.warnBeforeSubmit.threshold, 40);
+    // the organization's copy-paste rule stays: sections merge field by field
+    assert.equal(grouped.policy.rules.dataProtection.blockCopyPaste.enabled, true);
+    const personal = await cfgOf(u1.id);
+    assert.equal(personal.policy.enforcement, 'log');
+    assert.equal(personal.policy.rules.logging.retentionDays, 7);
+    assert.deepEqual(
+      personal.policy.applied.map((p: { name: string }) => p.name),
+      ['org', 'group', 'user'],
+    );
+  });
+});
+
+describe('bind-user', () => {
+  it('binds, audits a rebinding, and bumps the config version', async () => {
+    const d = await register(a);
+    const u1 = await newUser(t, a);
+    const u2 = await newUser(t, a);
+    const v0 = (await heartbeat(d.deviceToken)).body.configVersion;
+    const r1 = await t.request('POST', '/api/v1/endpoint/bind-user', {
+      key: d.deviceToken,
+      body: { email: u1.email },
+    });
+    assert.equal(r1.status, 200);
+    assert.equal(r1.body.userId, u1.id);
+    const r2 = await t.request('POST', '/api/v1/endpoint/bind-user', {
+      key: a.sw,
+      body: { deviceId: d.deviceId, userId: u2.id },
+    });
+    assert.equal(r2.status, 200);
+    const audits = (await eventsOf(a.org.id, 'audit.endpoint_device')).map((e) => JSON.parse(e.data));
+    const rebound = audits.find((x) => x.action === 'user_rebound' && x.targetId === d.deviceId);
+    assert.equal(rebound.previousUserId, u1.id);
+    assert.equal(rebound.userId, u2.id);
+    assert.ok((await heartbeat(d.deviceToken)).body.configVersion > v0);
+    const unknown = await t.request('POST', '/api/v1/endpoint/bind-user', {
+      key: d.deviceToken,
+      body: { email: 'ghost@example.test' },
+    });
+    assert.equal(unknown.status, 400);
+  });
+});
+
+describe('organizations are apart', () => {
+  it('a device token of A never reads or changes anything of B', async () => {
+    const da = await register(a);
+    const db = await register(b);
+    const ub = await newUser(t, b);
+    await t.request('POST', '/api/saas/endpoint/policies', {
+      key: b.sw,
+      body: { ...validPolicy('B only'), enforcement: 'log' },
+    });
+    const bind = await t.request('POST', '/api/v1/endpoint/bind-user', {
+      key: da.deviceToken,
+      body: { deviceId: db.deviceId, userId: ub.id },
+    });
+    assert.equal(bind.status, 404);
+    const byKey = await t.request('POST', '/api/v1/endpoint/bind-user', {
+      key: a.sw,
+      body: { deviceId: db.deviceId, userId: ub.id },
+    });
+    assert.equal(byKey.status, 404);
+    const cfg = await t.request('GET', '/api/v1/endpoint/config', { key: da.deviceToken });
+    assert.ok(!JSON.stringify(cfg.body).includes('B only'));
+    const revoke = await t.request('DELETE', `/api/dashboard/endpoint/devices/${db.deviceId}`, {
+      cookie: cookieA,
+    });
+    assert.equal(revoke.status, 404);
+    assert.equal((await heartbeat(db.deviceToken)).status, 200);
+  });
+});
+
+describe('alerts and logs', () => {
+  const alert = (id: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    type: 'IBAN',
+    dlpDomain: 'FINANCIAL',
+    domain: 'chat.example',
+    action: 'blocked',
+    findingsCount: 1,
+    redactedPreview: 'pay to [IBAN_1] today',
+    ...extra,
+  });
+
+  it('stores an alert once and publishes dlp.blocked once; dlp.violation for a warning', async () => {
+    const d = await register(a);
+    const first = await t.request('POST', '/api/v1/endpoint/alert', {
+      key: d.deviceToken,
+      body: alert('x1'),
+    });
+    assert.equal(first.status, 201, first.text);
+    assert.equal(first.body.event, 'dlp.blocked');
+    const retry = await t.request('POST', '/api/v1/endpoint/alert', {
+      key: d.deviceToken,
+      body: alert('x1'),
+    });
+    assert.equal(retry.status, 200);
+    assert.equal(retry.body.duplicate, true);
+    assert.equal(retry.body.id, first.body.id);
+    const blocked = (await eventsOf(a.org.id, 'dlp.blocked'))
+      .map((e) => JSON.parse(e.data))
+      .filter((e) => e.deviceId === d.deviceId);
+    assert.equal(blocked.length, 1);
+    assert.equal(blocked[0].type, 'IBAN');
+    assert.equal(blocked[0].action, 'BLOCKED');
+    assert.equal(blocked[0].redactedPreview, 'pay to [IBAN_1] today');
+    const warn = await t.request('POST', '/api/v1/endpoint/alert', {
+      key: d.deviceToken,
+      body: alert('x2', { action: 'warned' }),
+    });
+    assert.equal(warn.body.event, 'dlp.violation');
+  });
+
+  it('refuses an alert carrying a raw IBAN or card number and stores nothing', async () => {
+    const d = await register(a);
+    const before = await count('endpoint_alerts', a.org.id);
+    for (const preview of ['pay to CH93 0076 2011 6238 5295 7 today', 'card 4111111111111111 ok']) {
+      const res = await t.request('POST', '/api/v1/endpoint/alert', {
+        key: d.deviceToken,
+        body: alert(`raw-${preview.length}`, { redactedPreview: preview }),
+      });
+      assert.equal(res.status, 400);
+      assert.equal(res.body.error, 'invalid_request');
+      assert.ok(!res.text.includes('4111111111111111'));
+    }
+    assert.equal(await count('endpoint_alerts', a.org.id), before);
+  });
+
+  it('log batches are idempotent by client id, bounded, and purged past retentionDays', async () => {
+    const t5 = await t.tenant({ plan: 'business' });
+    const d = await register(t5);
+    const entries = Array.from({ length: 3 }, (_, i) => ({
+      id: `log-${i}`,
+      kind: 'interaction',
+      domain: 'chat.example',
+      occurredAt: clock.now().toISOString(),
+    }));
+    const first = await t.request('POST', '/api/v1/endpoint/log', { key: d.deviceToken, body: { entries } });
+    assert.deepEqual(first.body, { received: 3, stored: 3, duplicates: 0 });
+    const retry = await t.request('POST', '/api/v1/endpoint/log', { key: d.deviceToken, body: { entries } });
+    assert.deepEqual(retry.body, { received: 3, stored: 0, duplicates: 3 });
+    const tooMany = Array.from({ length: 501 }, (_, i) => ({ ...entries[0], id: `m-${i}` }));
+    assert.equal(
+      (await t.request('POST', '/api/v1/endpoint/log', { key: d.deviceToken, body: { entries: tooMany } }))
+        .status,
+      400,
+    );
+    const raw = await t.request('POST', '/api/v1/endpoint/log', {
+      key: d.deviceToken,
+      body: { entries: [{ ...entries[0], id: 'raw', detail: { text: 'card 4111 1111 1111 1111' } }] },
+    });
+    assert.equal(raw.status, 400);
+    assert.equal(await count('endpoint_logs', t5.org.id), 3);
+
+    await t.ctx.endpoint.admin.createPolicy(
+      t5.org,
+      { ...validPolicy(), rules: { logging: { retentionDays: 10 } } } as never,
+      { userId: null, apiKeyId: null, deviceId: null },
+    );
+    clock.advance(9 * 86_400_000);
+    await t.ctx.endpoint.activity.purgeLogs();
+    assert.equal(await count('endpoint_logs', t5.org.id), 3);
+    clock.advance(2 * 86_400_000);
+    await t.ctx.endpoint.activity.purgeLogs();
+    assert.equal(await count('endpoint_logs', t5.org.id), 0);
+  });
+});
+
+describe('statistics', () => {
+  it('answers exactly the spec fields from heartbeats', async () => {
+    const t6 = await t.tenant({ plan: 'business' });
+    const u = await newUser(t, t6);
+    const d1 = await register(t6, { userId: u.id });
+    const d2 = await register(t6);
+    await heartbeat(d1.deviceToken, {
+      stats: {
+        interactions: { 'chat.example': 5, 'Write.Example': 2 },
+        blocked: { unapproved_service: 2, dlp_violation: 1 },
+      },
+    });
+    await heartbeat(d2.deviceToken, {
+      stats: { interactions: { 'chat.example': 1 }, blocked: { policy_violation: 4 } },
+    });
+    await heartbeat(d1.deviceToken, { stats: { interactions: { 'chat.example': 1 } } });
+    const res = await t.request('GET', '/api/saas/endpoint/stats?period=24h', { key: t6.sw });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body, {
+      period: '24h',
+      endpoints: { total: 2, active: 2, offline: 0 },
+      interactions: { total: 9, byService: { 'chat.example': 7, 'write.example': 2 } },
+      blocked: { total: 7, byReason: { unapproved_service: 2, dlp_violation: 1, policy_violation: 4 } },
+      topUsers: [{ userId: u.id, interactions: 8, blocked: 3 }],
+    });
+    clock.advance(20 * 60_000);
+    await heartbeat(d2.deviceToken);
+    const later = await t.request('GET', '/api/saas/endpoint/stats', { key: t6.sw });
+    assert.deepEqual(later.body.endpoints, { total: 2, active: 1, offline: 1 });
+    const offline = await t.request('GET', '/api/dashboard/endpoint?status=offline', {
+      cookie: await t6.session('viewer'),
+    });
+    assert.deepEqual(
+      offline.body.devices.items.map((x: { id: string }) => x.id),
+      [d1.deviceId],
+    );
+    clock.advance(2 * 86_400_000);
+    const gone = await t.request('GET', '/api/saas/endpoint/stats?period=24h', { key: t6.sw });
+    assert.equal(gone.body.interactions.total, 0);
+    const week = await t.request('GET', '/api/saas/endpoint/stats?period=7d', { key: t6.sw });
+    assert.equal(week.body.interactions.total, 9);
+  });
+});
+
+describe('plans and seats', () => {
+  it('the endpoint product needs Business or higher (403 plan_required)', async () => {
+    const pro = await t.tenant({ plan: 'pro' });
+    const res = await t.request('POST', '/api/v1/endpoint/register', { key: pro.al, body: { name: 'x' } });
+    assert.equal(res.status, 403);
+    assert.equal(res.body.error, 'plan_required');
+    const dash = await t.request('GET', '/api/dashboard/endpoint', { cookie: await pro.session('owner') });
+    assert.equal(dash.body.error, 'plan_required');
+  });
+
+  it('seats of the endpoint licence are enforced at register and enroll', async () => {
+    const t7 = await t.tenant({ plan: 'business' });
+    await t.ctx.licensing.issue({
+      orgId: t7.org.id,
+      plan: 'business',
+      seats: 1,
+      products: ['endpoint'],
+      expiresAt: new Date(clock.now().getTime() + 86_400_000).toISOString(),
+    });
+    await register(t7);
+    const second = await t.request('POST', '/api/v1/endpoint/register', {
+      key: t7.al,
+      body: { name: 'two' },
+    });
+    assert.equal(second.status, 403);
+    assert.match(second.body.message, /seats/);
+    const cookie = await t7.session('owner');
+    const link = await t.request('POST', '/api/dashboard/endpoint/enrollment', { cookie, body: {} });
+    const enr = await t.request('POST', '/api/v1/endpoint/enroll', {
+      body: { code: link.body.code, name: 'three' },
+    });
+    assert.equal(enr.status, 403);
+    assert.equal(await count('endpoint_devices', t7.org.id), 1);
+    // nothing half-done: the link's use was not spent
+    const links = await t.request('GET', '/api/dashboard/endpoint/enrollment', { cookie });
+    assert.equal(links.body.links[0].uses, 0);
+  });
+});
+
+describe('DNS configuration', () => {
+  it('stores the spec body and exports rpz, hosts, adguard and plain lists', async () => {
+    const set = await t.request('POST', '/api/saas/endpoint/dns-config', { key: a.sw, body: validDns() });
+    assert.equal(set.status, 200, set.text);
+    const get = await t.request('GET', '/api/saas/endpoint/dns-config', { key: a.sw });
+    assert.deepEqual(get.body.blockedDomains, ['chat.example', '*.assistant.example']);
+    const rpz = await t.request('GET', '/api/saas/endpoint/dns-config/export?format=rpz', { key: a.sw });
+    assert.match(rpz.text, /^chat\.example CNAME \.$/m);
+    assert.match(rpz.text, /^\*\.chat\.example CNAME \.$/m);
+    assert.match(rpz.text, /^\*\.assistant\.example CNAME \.$/m);
+    assert.match(rpz.text, /^docs\.chat\.example CNAME rpz-passthru\.$/m);
+    const hosts = await t.request('GET', '/api/saas/endpoint/dns-config/export?format=hosts', { key: a.sw });
+    assert.match(hosts.text, /^127\.0\.0\.1 chat\.example$/m);
+    const ag = await t.request('GET', '/api/saas/endpoint/dns-config/export?format=adguard', { key: a.sw });
+    assert.match(ag.text, /^\|\|assistant\.example\^$/m);
+    assert.match(ag.text, /^@@\|\|docs\.chat\.example\^$/m);
+    const none = await t.request('GET', '/api/saas/endpoint/dns-config', { key: b.sw });
+    assert.equal(none.status, 404);
+    const bad = await t.request('POST', '/api/saas/endpoint/dns-config', {
+      key: a.sw,
+      body: { ...validDns(), integration: { type: 'dns_forwarder', forwarders: [] } },
+    });
+    assert.equal(bad.status, 400);
+  });
+});
