@@ -7,6 +7,7 @@ import { type Context, createContext } from './context.js';
 import { serve } from './serve.js';
 import { runWorker } from './worker.js';
 import { VERSION } from './version.js';
+import { VERIFIER_USAGE, VerifierUsageError, verifierCommand } from './verifier-cli.js';
 
 const USAGE = `parapet ${VERSION}: the Parapet service and its administration
 
@@ -22,7 +23,7 @@ Usage: parapet <command> [options]        (every command accepts --json)
   key list --org ID
   key revoke --org ID --id KEY_ID
   version
-
+${VERIFIER_USAGE}
 Configuration comes from the environment (see README.md): DATABASE_URL, PARAPET_DATA_DIR, ...
 `;
 
@@ -41,6 +42,12 @@ const OPTIONS = {
   kind: { type: 'string' },
   expires: { type: 'string' },
   id: { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  user: { type: 'string' },
+  'api-host': { type: 'string' },
+  'api-port': { type: 'string' },
+  fingerprint: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -199,19 +206,25 @@ export async function main(argv: string[]): Promise<number> {
   }
   const [command = '', sub] = positionals;
   try {
-    const out = await run(command, sub, values);
+    const out =
+      command === 'verifier'
+        ? await verifierCommand(positionals.slice(1), values)
+        : await run(command, sub, values);
     if (out) process.stdout.write(`${values.json ? JSON.stringify(out.json, null, 2) : out.text}\n`);
     return 0;
   } catch (err) {
     const message =
-      err instanceof UsageError || err instanceof AppError || (err as Error).name === 'ConfigError'
+      err instanceof UsageError ||
+      err instanceof VerifierUsageError ||
+      err instanceof AppError ||
+      (err as Error).name === 'ConfigError'
         ? (err as Error).message
         : `unexpected failure: ${(err as Error).message}`;
     if (values.json) process.stderr.write(`${JSON.stringify({ error: message })}\n`);
     else
       process.stderr.write(
-        `parapet: ${message}${err instanceof UsageError ? '\n(run parapet --help)' : ''}\n`,
+        `parapet: ${message}${err instanceof UsageError || err instanceof VerifierUsageError ? '\n(run parapet --help)' : ''}\n`,
       );
-    return err instanceof UsageError ? 2 : 1;
+    return err instanceof UsageError || err instanceof VerifierUsageError ? 2 : 1;
   }
 }

@@ -12,8 +12,17 @@ after(async () => t.close());
 describe('first-start bootstrap', () => {
   it('completes a bootstrap that died half-way, with fresh secrets, and then never again', async () => {
     // A first start that died after creating the organization and its owner, before printing anything.
-    const org = await t.ctx.orgs.createOrg({ name: 'Default organization', plan: 'enterprise', settings: { bootstrapPending: true } });
-    await t.ctx.orgs.createUser({ org, email: BOOTSTRAP_OWNER_EMAIL, role: 'owner', password: 'never-shown-password' });
+    const org = await t.ctx.orgs.createOrg({
+      name: 'Default organization',
+      plan: 'enterprise',
+      settings: { bootstrapPending: true },
+    });
+    await t.ctx.orgs.createUser({
+      org,
+      email: BOOTSTRAP_OWNER_EMAIL,
+      role: 'owner',
+      password: 'never-shown-password',
+    });
     const lost = await t.ctx.keys.create({ orgId: org.id, kind: 'al', name: 'never shown' });
 
     const result = await bootstrapIfEmpty(t.ctx);
@@ -25,7 +34,11 @@ describe('first-start bootstrap', () => {
     });
     assert.equal(login.status, 200);
     assert.equal((await t.request('GET', '/api/v1/stats', { key: result.keys.al })).status, 200);
-    assert.equal((await t.request('GET', '/api/v1/stats', { key: lost.secret })).status, 401, 'unshown keys are revoked');
+    assert.equal(
+      (await t.request('GET', '/api/v1/stats', { key: lost.secret })).status,
+      401,
+      'unshown keys are revoked',
+    );
 
     assert.equal(await bootstrapIfEmpty(t.ctx), null);
     assert.equal((await t.ctx.orgs.listOrgs()).length, 1);

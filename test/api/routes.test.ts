@@ -168,7 +168,12 @@ describe('OpenAPI', () => {
   it('documents every route with an operationId, tags, and a schema for each response status', async () => {
     const res = await t.request('GET', '/api/openapi.json');
     assert.equal(res.status, 200);
-    const doc = res.body as { paths: Record<string, Record<string, { operationId?: string; tags?: string[]; responses?: Record<string, unknown> }>> };
+    const doc = res.body as {
+      paths: Record<
+        string,
+        Record<string, { operationId?: string; tags?: string[]; responses?: Record<string, unknown> }>
+      >;
+    };
     const problems: string[] = [];
     const ids = new Set<string>();
     for (const [path, ops] of Object.entries(doc.paths)) {
@@ -184,7 +189,9 @@ describe('OpenAPI', () => {
     assert.deepEqual(problems, []);
     const documented = new Set(Object.keys(doc.paths).map((p) => p.replace(/\{(\w+)\}/g, ':$1')));
     const missing = listRoutes(t.app)
-      .filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.url !== '/api/openapi.json')
+      .filter(
+        (r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.url !== '/api/openapi.json',
+      )
       .filter((r) => !documented.has(r.url))
       .map((r) => r.url);
     assert.deepEqual([...new Set(missing)], []);

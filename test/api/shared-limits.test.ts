@@ -35,7 +35,10 @@ describe('two API servers on one Redis', { skip: redisUrl ? false : 'TEST_REDIS_
     const b = await startTestServer({ shareWith: a });
     try {
       const tenant = await a.tenant({ plan: 'pro' });
-      const first = await a.request('POST', '/api/v1/dlp/analyze', { key: tenant.al, body: { text: 'Mail eve@example.org' } });
+      const first = await a.request('POST', '/api/v1/dlp/analyze', {
+        key: tenant.al,
+        body: { text: 'Mail eve@example.org' },
+      });
       assert.equal(first.status, 200);
       // b caches the session (via Redis or the database), then a adds a token b has not seen.
       const warm = await b.request('POST', '/api/v1/dlp/rehydrate', {

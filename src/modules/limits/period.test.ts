@@ -13,6 +13,9 @@ describe('quota period', () => {
 
   it('wraps the year', () => {
     assert.equal(quotaPeriod(new Date('2026-01-02T00:00:00Z'), 5).label, '2025-12');
-    assert.equal(quotaPeriod(new Date('2026-12-20T00:00:00Z'), 5).end.toISOString(), '2027-01-05T00:00:00.000Z');
+    assert.equal(
+      quotaPeriod(new Date('2026-12-20T00:00:00Z'), 5).end.toISOString(),
+      '2027-01-05T00:00:00.000Z',
+    );
   });
 });

@@ -57,7 +57,12 @@ export function createOrgsRepo(db: Db) {
         .execute();
     },
     async setPasswordHash(orgId: string, id: string, hash: string): Promise<void> {
-      await db.updateTable('users').set({ password_hash: hash }).where('org_id', '=', orgId).where('id', '=', id).execute();
+      await db
+        .updateTable('users')
+        .set({ password_hash: hash })
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .execute();
     },
     async removeUser(orgId: string, id: string, at: string): Promise<boolean> {
       // The e-mail is freed so that the person can be invited again later.

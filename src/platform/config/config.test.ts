@@ -17,13 +17,18 @@ describe('configuration', () => {
   });
 
   it('parses values and reports every bad one at once', () => {
-    const c = loadConfig({ PORT: '8080', PARAPET_TRUST_PROXY: '10.0.0.1, 10.0.0.2', PARAPET_ALLOW_PRIVATE_TARGETS: 'yes' });
+    const c = loadConfig({
+      PORT: '8080',
+      PARAPET_TRUST_PROXY: '10.0.0.1, 10.0.0.2',
+      PARAPET_ALLOW_PRIVATE_TARGETS: 'yes',
+    });
     assert.equal(c.port, 8080);
     assert.deepEqual(c.trustProxy, ['10.0.0.1', '10.0.0.2']);
     assert.equal(c.allowPrivateTargets, true);
     assert.throws(
       () => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' }),
-      (err: Error) => /PORT/.test(err.message) && /DATABASE_URL/.test(err.message) && /LOG_LEVEL/.test(err.message),
+      (err: Error) =>
+        /PORT/.test(err.message) && /DATABASE_URL/.test(err.message) && /LOG_LEVEL/.test(err.message),
     );
   });
 
@@ -33,7 +38,8 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ PARAPET_PROVIDER_OPENAI_BASE_URL: 'ftp://x' }));
     assert.throws(
       () => loadConfig({ PARAPET_PROVIDER_OPENAI_BASE_URL: 'https://user:secret@llm.example/v1' }),
-      (err: Error) => /must not carry a user name or password/.test(err.message) && !/secret/.test(err.message),
+      (err: Error) =>
+        /must not carry a user name or password/.test(err.message) && !/secret/.test(err.message),
     );
   });
 

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createSealer, generateMasterKey, hashPassword, newId, parseMasterKey, randomBase62, verifyPassword } from './index.js';
+import {
+  createSealer,
+  generateMasterKey,
+  hashPassword,
+  newId,
+  parseMasterKey,
+  randomBase62,
+  verifyPassword,
+} from './index.js';
 
 describe('crypto', () => {
   it('seals and opens, and refuses a tampered value or the wrong associated data', () => {

@@ -11,6 +11,8 @@ import type { Database } from './tables.js';
 export type { Database } from './tables.js';
 export type * from './tables.js';
 export type Db = Kysely<Database>;
+export type { VerifierDatabase } from './tables-verifier.js';
+export { VERIFIER_MIGRATIONS } from './verifier-migrations/index.js';
 export type DialectName = 'sqlite' | 'postgres';
 
 // COUNT(*) and bigint columns arrive as strings from node-postgres; our counters fit a double exactly.
@@ -25,6 +27,11 @@ export interface StorageOptions {
    * serve (API, worker); a CLI command that runs a few statements is better off without the thread.
    */
   backgroundCheckpoints?: boolean;
+  /**
+   * Another process's own migration list and bookkeeping tables (the verification server keeps its own
+   * store); the API server's list by default.
+   */
+  migrations?: { list: Record<string, Migration>; table: string; lockTable: string };
 }
 
 export interface Storage {
@@ -36,14 +43,15 @@ export interface Storage {
 }
 
 class StaticMigrations implements MigrationProvider {
+  constructor(private readonly list: Record<string, Migration>) {}
   async getMigrations(): Promise<Record<string, Migration>> {
-    return MIGRATIONS;
+    return this.list;
   }
 }
 
-export function sqliteFileIn(dataDir: string): string {
+export function sqliteFileIn(dataDir: string, name = 'parapet.db'): string {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  return join(dataDir, 'parapet.db');
+  return join(dataDir, name);
 }
 
 export async function openStorage(options: StorageOptions): Promise<Storage> {
@@ -96,7 +104,13 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     async migrate() {
       const migrator = new Migrator({
         db,
-        provider: new StaticMigrations(),
+        provider: new StaticMigrations(options.migrations?.list ?? MIGRATIONS),
+        ...(options.migrations
+          ? {
+              migrationTableName: options.migrations.table,
+              migrationLockTableName: options.migrations.lockTable,
+            }
+          : {}),
         ...(migrationSchema ? { migrationTableSchema: migrationSchema } : {}),
       });
       const { error, results } = await migrator.migrateToLatest();
