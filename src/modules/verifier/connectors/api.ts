@@ -37,11 +37,14 @@ export async function readApi(target: SourceTarget, deps: ConnectorDeps): Promis
   } catch {
     throw new SourceError('the api did not answer with JSON');
   }
+  // Citations are shown to every key holder: the query (which may carry an API key) stays out of them.
+  const parsed = new URL(url);
+  const citeBase = `${parsed.origin}${parsed.pathname}`;
   const records = recordsOf(body);
   const documents: FetchedDocument[] = [];
   records.slice(0, deps.maxRows).forEach((r, i) => {
     const id = recordId(r) ?? String(i);
-    const citation = `${target.url}#${recordId(r) ? `id=${id}` : id}`;
+    const citation = `${citeBase}#${recordId(r) ? `id=${id}` : id}`;
     const cells = flatten(r);
     const passage = rowSentence(`record ${id}`, cells);
     documents.push({ citation, title: null, text: passage, passages: [passage] });
