@@ -2,8 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildVerifierApp, createVerifierContext, type VerifierContext } from '../../src/main/verifier.js';
-import type { LlmModel } from '../../src/modules/verifier/index.js';
+import {
+  buildVerifierApp,
+  createVerifierContext,
+  openVerifierStorage,
+  type VerifierContext,
+  verifierDb,
+} from '../../src/main/verifier.js';
+import { createVerifierRepo, type LlmModel, type VerifierRepo } from '../../src/modules/verifier/index.js';
+import { createSealer, type Sealer } from '../../src/platform/crypto/index.js';
 import type { Clock } from '../../src/platform/clock/index.js';
 import { loadConfig } from '../../src/platform/config/index.js';
 import type { App } from '../../src/platform/http/index.js';
@@ -27,7 +34,15 @@ export interface TestVerifier {
 }
 
 export async function startTestVerifier(
-  options: { clock?: Clock; models?: LlmModel[]; env?: Record<string, string> } = {},
+  options: {
+    clock?: Clock;
+    models?: LlmModel[];
+    env?: Record<string, string>;
+    /** Runs on the fresh store before the server starts (e.g. `register` with the cloud). */
+    prepare?: (repo: VerifierRepo, sealer: Sealer) => Promise<void>;
+    /** Open the SSH tunnel as `parapet verifier` does. */
+    connectCloud?: boolean;
+  } = {},
 ): Promise<TestVerifier> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parapet-verifier-test-'));
   const id = randomBytes(6).toString('hex');
@@ -43,7 +58,17 @@ export async function startTestVerifier(
     ...options.env,
   };
   const config = loadConfig(env);
+  if (options.prepare) {
+    const storage = await openVerifierStorage(config);
+    try {
+      const sealer = createSealer(Buffer.from(env['PARAPET_VERIFIER_MASTER_KEY']!, 'hex'));
+      await options.prepare(createVerifierRepo(verifierDb(storage)), sealer);
+    } finally {
+      await storage.close();
+    }
+  }
   const ctx = await createVerifierContext(config, {
+    ...(options.connectCloud ? { connectCloud: true } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.models ? { models: options.models } : {}),
   });
