@@ -9,6 +9,7 @@ import type { PeriodName } from '../modules/reports/index.js';
 import type { Context } from './context.js';
 import type { LicenseProduct } from '../modules/licensing/index.js';
 import { VERSION } from './version.js';
+import { VERIFIER_USAGE, VerifierUsageError, verifierCommand } from './verifier-cli.js';
 
 // Commands load what they use: `parapet version` or a usage error should not load the whole service.
 // Copies of the modules' lists, tied to their types so that a change there fails the typecheck here.
@@ -45,7 +46,7 @@ Usage: parapet <command> [options]        (every command accepts --json)
   license revoke --org ID --id LICENSE_ID
   dns [--org ID]                          run the filtering DNS forwarder (PARAPET_DNS_PORT, UDP and TCP)
   version
-
+${VERIFIER_USAGE}
 Configuration comes from the environment (see README.md): DATABASE_URL, PARAPET_DATA_DIR, ...
 `;
 
@@ -74,6 +75,12 @@ const OPTIONS = {
   input: { type: 'string' },
   seats: { type: 'string' },
   features: { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  user: { type: 'string' },
+  'api-host': { type: 'string' },
+  'api-port': { type: 'string' },
+  fingerprint: { type: 'string' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -466,21 +473,27 @@ export async function main(argv: string[]): Promise<number> {
   const [command = '', sub] = positionals;
   jsonOutput = values.json === true;
   try {
-    const out = await run(command, sub, values);
+    const out =
+      command === 'verifier'
+        ? await verifierCommand(positionals.slice(1), values)
+        : await run(command, sub, values);
     // A report written to standard output has already been printed.
     if (out && (out.json !== null || out.text !== ''))
       process.stdout.write(`${values.json ? JSON.stringify(out.json, null, 2) : out.text}\n`);
     return 0;
   } catch (err) {
     const message =
-      err instanceof UsageError || err instanceof AppError || (err as Error).name === 'ConfigError'
+      err instanceof UsageError ||
+      err instanceof VerifierUsageError ||
+      err instanceof AppError ||
+      (err as Error).name === 'ConfigError'
         ? (err as Error).message
         : `unexpected failure: ${(err as Error).message}`;
     if (values.json) process.stderr.write(`${JSON.stringify({ error: message })}\n`);
     else
       process.stderr.write(
-        `parapet: ${message}${err instanceof UsageError ? '\n(run parapet --help)' : ''}\n`,
+        `parapet: ${message}${err instanceof UsageError || err instanceof VerifierUsageError ? '\n(run parapet --help)' : ''}\n`,
       );
-    return err instanceof UsageError ? 2 : 1;
+    return err instanceof UsageError || err instanceof VerifierUsageError ? 2 : 1;
   }
 }

@@ -7,11 +7,17 @@ import { restrictFile } from '../platform/storage/index.js';
  * The key that seals secrets at rest. A deployment on PostgreSQL must provide it, because a key generated
  * on one server would not open what another sealed; the embedded default keeps one beside its database.
  */
-export function loadMasterKey(opts: { configured: string; dataDir: string; embedded: boolean }): Buffer {
+export function loadMasterKey(opts: {
+  configured: string;
+  dataDir: string;
+  embedded: boolean;
+  /** The variable named in the error (the verification server has its own). */
+  variable?: string;
+}): Buffer {
   if (opts.configured) return parseMasterKey(opts.configured);
   if (!opts.embedded) {
     throw new Error(
-      'PARAPET_MASTER_KEY is required when DATABASE_URL is set (64 hex characters; see README).',
+      `${opts.variable ?? 'PARAPET_MASTER_KEY'} is required with a PostgreSQL store (64 hex characters; see README).`,
     );
   }
   const file = join(opts.dataDir, 'master.key');

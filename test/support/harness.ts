@@ -38,6 +38,8 @@ export interface Tenant {
 export interface RequestInit2 {
   body?: unknown;
   rawBody?: string | Buffer;
+  /** A multipart body (fetch sets its content type). */
+  form?: FormData;
   key?: string;
   cookie?: string;
   headers?: Record<string, string>;
@@ -56,6 +58,33 @@ export interface TestServerOptions {
   env?: Record<string, string>;
   /** Share the database and Redis prefix of another server (for multi-instance tests). */
   shareWith?: TestServer;
+}
+
+/** JSON requests to a test server, parsed back (text kept when the answer is not JSON). */
+export function requester(
+  url: string,
+): (method: string, path: string, init?: RequestInit2) => Promise<TestResponse> {
+  return async (method, path, init = {}) => {
+    const headers: Record<string, string> = { ...init.headers };
+    if (init.key) headers['authorization'] = `Bearer ${init.key}`;
+    if (init.cookie && !headers['cookie']) headers['cookie'] = init.cookie;
+    let body: string | Buffer | FormData | undefined;
+    if (init.form !== undefined) body = init.form;
+    else if (init.rawBody !== undefined) body = init.rawBody;
+    else if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(url + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  };
 }
 
 const shared = new WeakMap<TestServer, { env: Record<string, string> }>();
@@ -104,26 +133,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const addr = app.server.address();
   const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
 
-  const request = async (method: string, path: string, init: RequestInit2 = {}): Promise<TestResponse> => {
-    const headers: Record<string, string> = { ...init.headers };
-    if (init.key) headers['authorization'] = `Bearer ${init.key}`;
-    if (init.cookie && !headers['cookie']) headers['cookie'] = init.cookie;
-    let body: string | Buffer | undefined;
-    if (init.rawBody !== undefined) body = init.rawBody;
-    else if (init.body !== undefined) {
-      body = JSON.stringify(init.body);
-      headers['content-type'] ??= 'application/json';
-    }
-    const res = await fetch(url + path, { method, headers, ...(body !== undefined ? { body } : {}) });
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: res.status, headers: res.headers, body: parsed, text };
-  };
+  const request = requester(url);
 
   let counter = 0;
   const server: TestServer = {

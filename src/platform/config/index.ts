@@ -74,6 +74,55 @@ const SETTINGS = {
     default: '8080',
     parse: int(0, 65535),
   },
+  verifierDataDir: {
+    env: 'PARAPET_VERIFIER_DATA_DIR',
+    description:
+      "verification server's folder (its SQLite store, master key and SSH key pair), relative to the working directory",
+    default: './data/verifier',
+    parse: str,
+  },
+  verifierDatabaseUrl: {
+    env: 'PARAPET_VERIFIER_DATABASE_URL',
+    description: "postgres://… for the verification server's own store instead of its SQLite file",
+    default: '',
+    secret: true,
+    parse: optionalUrl('postgres:', 'postgresql:'),
+  },
+  verifierMasterKey: {
+    env: 'PARAPET_VERIFIER_MASTER_KEY',
+    description:
+      "key sealing the verification server's source credentials (64 hex characters); generated into its folder when unset on SQLite",
+    default: '',
+    secret: true,
+    parse: str,
+  },
+  verifierLlms: {
+    env: 'PARAPET_VERIFIER_LLMS',
+    description:
+      'models for multi-LLM consensus: JSON array of {name, baseUrl, model, apiKey?, viaTunnel?} (OpenAI-compatible endpoints)',
+    default: '[]',
+    secret: true,
+    parse: str,
+  },
+  verifierLlmTimeoutMs: {
+    env: 'PARAPET_VERIFIER_LLM_TIMEOUT_MS',
+    description: 'time a consensus model has to answer before it counts as abstaining',
+    default: '15000',
+    parse: int(100, 600_000),
+  },
+  verifierMaxPages: {
+    env: 'PARAPET_VERIFIER_MAX_PAGES',
+    description: 'most pages one website source crawls',
+    default: '500',
+    parse: int(1, 100_000),
+  },
+  verifierLicense: {
+    env: 'PARAPET_VERIFIER_LICENSE',
+    description: 'licence key the verification server validates through the tunnel (empty: no cloud use)',
+    default: '',
+    secret: true,
+    parse: str,
+  },
   dataDir: {
     env: 'PARAPET_DATA_DIR',
     description:

@@ -11,6 +11,8 @@ import type { Database } from './tables.js';
 export type { Database } from './tables.js';
 export type * from './tables.js';
 export type Db = Kysely<Database>;
+export type { VerifierDatabase } from './tables-verifier.js';
+export { VERIFIER_MIGRATIONS } from './verifier-migrations/index.js';
 export type DialectName = 'sqlite' | 'postgres';
 
 // COUNT(*) and bigint columns arrive as strings from node-postgres; our counters fit a double exactly.
@@ -25,6 +27,11 @@ export interface StorageOptions {
    * serve (API, worker); a CLI command that runs a few statements is better off without the thread.
    */
   backgroundCheckpoints?: boolean;
+  /**
+   * Another process's own migration list and bookkeeping tables (the verification server keeps its own
+   * store); the API server's list by default.
+   */
+  migrations?: { list: Record<string, Migration>; table: string; lockTable: string };
 }
 
 export interface Storage {
@@ -36,8 +43,9 @@ export interface Storage {
 }
 
 class StaticMigrations implements MigrationProvider {
+  constructor(private readonly list: Record<string, Migration>) {}
   async getMigrations(): Promise<Record<string, Migration>> {
-    return MIGRATIONS;
+    return this.list;
   }
 }
 
@@ -47,10 +55,10 @@ class StaticMigrations implements MigrationProvider {
  * existing folder and files are tightened at every start: mkdir's mode is filtered by the umask and does
  * not touch a folder that exists, and SQLite would create the file world-readable under a 022 umask.
  */
-export function sqliteFileIn(dataDir: string): string {
+export function sqliteFileIn(dataDir: string, name = 'parapet.db'): string {
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   chmodSync(dataDir, 0o700);
-  const file = join(dataDir, 'parapet.db');
+  const file = join(dataDir, name);
   // An empty file is an empty database: creating it here gives it its mode before SQLite opens it.
   if (!existsSync(file)) writeFileSync(file, '', { mode: 0o600, flag: 'wx' });
   for (const f of [file, `${file}-wal`, `${file}-shm`]) restrictFile(f);
@@ -112,10 +120,16 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     async migrate() {
       const migrator = new Migrator({
         db,
-        provider: new StaticMigrations(),
+        provider: new StaticMigrations(options.migrations?.list ?? MIGRATIONS),
         // Features land in parallel with numbered migrations of their own; a database that already ran a
         // later number must still accept an earlier one that arrived afterwards.
         allowUnorderedMigrations: true,
+        ...(options.migrations
+          ? {
+              migrationTableName: options.migrations.table,
+              migrationLockTableName: options.migrations.lockTable,
+            }
+          : {}),
         ...(migrationSchema ? { migrationTableSchema: migrationSchema } : {}),
       });
       const { error, results } = await migrator.migrateToLatest();

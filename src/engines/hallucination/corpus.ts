@@ -1,0 +1,216 @@
+import { type AlignContext, align, type SourceInfo, type Unit } from './align.js';
+import { Bm25Index } from './bm25.js';
+import { matchesCorrection, type PreparedCorrection, prepareCorrections } from './corrections.js';
+import { isNameLike } from './entities.js';
+import { type Prepared, prepare } from './prepare.js';
+import { resolveRelativeYears } from './relative-dates.js';
+import { splitClauses, splitSentences } from './split.js';
+import { termsMatch } from './terms.js';
+import { detectLanguage } from './text.js';
+import type { CheckOptions, ClaimPart, Evidence } from './types.js';
+import { decide, rank } from './verdict.js';
+
+/** Candidate units per sub-claim that get the full slot comparison after BM25. */
+const CANDIDATES = 8;
+/** Weight of the surrounding sentence in a sub-claim's retrieval query (it supplies the subject). */
+const CONTEXT_WEIGHT = 0.3;
+/** Characters of the sources read to guess the language of a claim that shows none. */
+const LANGUAGE_SAMPLE = 5000;
+
+interface Gazetteer {
+  names: Set<string>;
+  lowerStems: Set<string>;
+}
+
+/**
+ * Source texts analysed and indexed once, to check many claims against: `checkClaim` builds one per call,
+ * the verification server keeps one for all its connected passages. Passages of one `group` (one
+ * document) share their "whole source" information: a name stated in another paragraph of the same
+ * document still counts as stated.
+ */
+export interface Corpus {
+  readonly units: Unit[];
+  readonly index: Bm25Index;
+  readonly passages: number;
+  readonly sentences: Prepared[][];
+  readonly languageSample: string;
+  /** Names and lower-case stems per language, computed on first use (name rules differ by language). */
+  readonly gazetteers: Map<string, Gazetteer>;
+}
+
+export function buildCorpus(passages: readonly string[], groups?: readonly number[]): Corpus {
+  const sentences = passages.map((s) => {
+    const list = splitSentences(s).map((sp) => prepare(sp.text));
+    resolveRelativeYears(list);
+    return list;
+  });
+  const wholes = new Map<number, SourceInfo>();
+  sentences.forEach((list, i) => {
+    const g = groups?.[i] ?? i;
+    let w = wholes.get(g);
+    if (!w) {
+      w = { terms: [], numbers: [], dates: [], tokens: [] };
+      wholes.set(g, w);
+    }
+    for (const p of list) {
+      w.terms.push(...p.terms);
+      w.numbers.push(...p.numbers);
+      w.dates.push(...p.dates);
+      w.tokens.push(...p.tokens);
+    }
+  });
+  const units: Unit[] = [];
+  sentences.forEach((list, source) => {
+    const whole = wholes.get(groups?.[source] ?? source)!;
+    for (let i = 0; i < list.length; i++) {
+      // Single sentences, plus two-sentence windows for facts stated across a sentence boundary.
+      for (const size of [1, 2]) {
+        const parts = list.slice(i, i + size);
+        if (parts.length < size) continue;
+        units.push({
+          source,
+          text: parts.map((p) => p.text).join(' '),
+          sentences: parts,
+          terms: parts.flatMap((p) => p.terms),
+          numbers: parts.flatMap((p) => p.numbers),
+          whole,
+        });
+      }
+    }
+  });
+  let languageSample = '';
+  for (const p of passages) {
+    if (languageSample.length >= LANGUAGE_SAMPLE) break;
+    languageSample += `${languageSample ? ' ' : ''}${p}`;
+  }
+  return {
+    units,
+    index: new Bm25Index(units),
+    passages: passages.length,
+    sentences,
+    languageSample: languageSample.slice(0, LANGUAGE_SAMPLE),
+    gazetteers: new Map(),
+  };
+}
+
+function gazetteer(corpus: Corpus, lang: string): Gazetteer {
+  const cached = corpus.gazetteers.get(lang);
+  if (cached) return cached;
+  const names = new Set<string>();
+  const lowerStems = new Set<string>();
+  for (const list of corpus.sentences)
+    for (const s of list)
+      for (let i = 0; i < s.tokens.length; i++) {
+        const t = s.tokens[i]!;
+        if (!t.capital) lowerStems.add(t.stem);
+        else if (i > 0 && isNameLike(s.tokens, i, lang)) names.add(t.norm);
+      }
+  const g = { names, lowerStems };
+  corpus.gazetteers.set(lang, g);
+  return g;
+}
+
+function query(clause: Prepared, sentence: Prepared): Map<string, number> {
+  const q = new Map<string, number>();
+  for (const t of sentence.terms) q.set(t, CONTEXT_WEIGHT);
+  for (const t of clause.terms) q.set(t, 1);
+  return q;
+}
+
+/** One atomic sub-claim with its decision and, when something was retrieved, its best evidence. */
+export interface ClauseOutcome {
+  part: ClaimPart;
+  evidence?: Evidence;
+}
+
+/** A correction whose wrong claim this clause restates, alone or as part of a sentence that restates it. */
+function correctionFor(
+  clause: Prepared,
+  all: PreparedCorrection[],
+  sentenceMatches: PreparedCorrection[],
+): PreparedCorrection | undefined {
+  return (
+    all.find((pc) => matchesCorrection(clause, pc)) ??
+    sentenceMatches.find(
+      (pc) =>
+        pc.wrongWords.some((w) => clause.words.some((u) => termsMatch(w, u))) ||
+        pc.wrongNumbers.some((n) => clause.numbers.some((m) => m.value === n.value)),
+    )
+  );
+}
+
+function checkClause(
+  text: string,
+  clause: Prepared,
+  sentence: Prepared,
+  corpus: Corpus,
+  ctx: AlignContext,
+): ClauseOutcome {
+  const hits = corpus.index.search(query(clause, sentence), CANDIDATES);
+  let best: { unit: Unit; decision: ReturnType<typeof decide>; rank: number } | undefined;
+  for (const h of hits) {
+    const unit = corpus.units[h.doc]!;
+    const a = align(clause, unit, ctx);
+    const decision = decide(a);
+    const r = rank(decision, a.coverage);
+    if (!best || r > best.rank) best = { unit, decision, rank: r };
+  }
+  if (!best) return { part: { text, verdict: 'unsupported', score: 0 } };
+  const { unit, decision } = best;
+  return {
+    part: { text, verdict: decision.verdict, score: round(decision.score) },
+    evidence: {
+      claim: text,
+      source_index: unit.source,
+      match: unit.text,
+      confidence: round(decision.confidence),
+      verdict: decision.verdict,
+    },
+  };
+}
+
+export const round = (x: number): number => Math.round(x * 1000) / 1000;
+
+/**
+ * Splits `claim` into sentences and atomic sub-claims and decides each against the corpus (and the
+ * corrections). `source_index` of the evidence is the passage index given to buildCorpus.
+ */
+export function checkInCorpus(
+  corpus: Corpus,
+  claim: string,
+  options: CheckOptions = {},
+): { outcomes: ClauseOutcome[]; language: string } {
+  let language = detectLanguage(claim);
+  if (language === 'und') language = detectLanguage(corpus.languageSample);
+  const ctx: AlignContext = {
+    idf: (t) => corpus.index.idf(t),
+    lang: language,
+    ...gazetteer(corpus, language),
+  };
+  const corrections = prepareCorrections(options.corrections ?? []);
+  const outcomes: ClauseOutcome[] = [];
+  for (const s of splitSentences(claim)) {
+    const sentence = prepare(s.text);
+    const matched = corrections.filter((pc) => matchesCorrection(sentence, pc));
+    for (const text of splitClauses(s.text)) {
+      const clause = prepare(text);
+      const pc = corrections.length > 0 ? correctionFor(clause, corrections, matched) : undefined;
+      if (pc) {
+        outcomes.push({
+          part: { text, verdict: 'contradicted', score: 0 },
+          evidence: {
+            claim: text,
+            source_index: -1,
+            match: pc.correction.correctedClaim,
+            confidence: 0.9,
+            verdict: 'contradicted',
+            ...(pc.correction.id !== undefined ? { correctionId: pc.correction.id } : {}),
+          },
+        });
+        continue;
+      }
+      outcomes.push(checkClause(text, clause, sentence, corpus, ctx));
+    }
+  }
+  return { outcomes, language };
+}

@@ -1,0 +1,185 @@
+import { join } from 'node:path';
+import { type Clock, systemClock } from '../platform/clock/index.js';
+import type { Config } from '../platform/config/index.js';
+import { createSealer } from '../platform/crypto/index.js';
+import { createHttpServer, type App } from '../platform/http/index.js';
+import { createLogger, type Logger } from '../platform/log/index.js';
+import { createOutbound, type Outbound } from '../platform/net/index.js';
+import { openStorage, sqliteFileIn, type Storage, VERIFIER_MIGRATIONS } from '../platform/storage/index.js';
+import {
+  createLicenceGate,
+  createVerifierRepo,
+  createVerifierService,
+  type LicenceGate,
+  type LlmModel,
+  openCloudTunnel,
+  parseModels,
+  readRegistration,
+  startScheduler,
+  type CloudTunnel,
+  type VerifierDb,
+  type VerifierRepo,
+  type VerifierService,
+  verifierRoutes,
+} from '../modules/verifier/index.js';
+import { loadMasterKey } from './master-key.js';
+import { shownUrl, stopOnSignals } from './signals.js';
+import { VERSION } from './version.js';
+
+/** Honest: who we are and where to read about us, on every request the crawler makes (robots.txt too). */
+export const VERIFIER_USER_AGENT = `ParapetVerifier/${VERSION} (+https://parapet.dev/docs/verifier)`;
+
+export interface VerifierContext {
+  config: Config;
+  logger: Logger;
+  storage: Storage;
+  repo: VerifierRepo;
+  service: VerifierService;
+  outbound: Outbound;
+  licence: LicenceGate;
+  tunnel: CloudTunnel | null;
+  close(): Promise<void>;
+}
+
+export interface VerifierContextOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /** Replaces PARAPET_VERIFIER_LLMS (tests). */
+  models?: LlmModel[];
+  /** Open the SSH tunnel when the verifier is registered (serving processes; not the CLI). */
+  connectCloud?: boolean;
+}
+
+/** The verifier's own store: a SQLite file in its folder, or its own PostgreSQL database. */
+export async function openVerifierStorage(config: Config): Promise<Storage> {
+  const embedded = !config.verifierDatabaseUrl;
+  const storage = await openStorage({
+    databaseUrl: config.verifierDatabaseUrl,
+    schema: config.databaseSchema,
+    ...(embedded ? { sqliteFile: sqliteFileIn(config.verifierDataDir, 'verifier.db') } : {}),
+    migrations: VERIFIER_MIGRATIONS,
+  });
+  try {
+    await storage.migrate();
+  } catch (err) {
+    await storage.close();
+    throw err;
+  }
+  return storage;
+}
+
+export const verifierDb = (storage: Storage): VerifierDb => storage.db as unknown as VerifierDb;
+
+export async function createVerifierContext(
+  config: Config,
+  options: VerifierContextOptions = {},
+): Promise<VerifierContext> {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const storage = await openVerifierStorage(config);
+  const repo = createVerifierRepo(verifierDb(storage));
+  const sealer = createSealer(
+    loadMasterKey({
+      configured: config.verifierMasterKey,
+      dataDir: config.verifierDataDir,
+      embedded: !config.verifierDatabaseUrl,
+      variable: 'PARAPET_VERIFIER_MASTER_KEY',
+    }),
+  );
+  const outbound = createOutbound({
+    allowPrivate: config.allowPrivateTargets,
+    timeoutMs: 30_000,
+    maxResponseBytes: 20 * 1024 * 1024,
+  });
+  const registration = await readRegistration(repo, sealer);
+  let tunnel: CloudTunnel | null = null;
+  if (options.connectCloud && registration) {
+    tunnel = await openCloudTunnel(registration, { logger }).catch((err: Error) => {
+      logger.warn({ detail: err.message }, 'cloud tunnel could not be opened');
+      return null;
+    });
+  }
+  const licence = await createLicenceGate({
+    repo,
+    clock,
+    licenceKey: config.verifierLicense,
+    tunnelBase: () => tunnel?.baseUrl ?? null,
+  });
+  const service = createVerifierService({
+    repo,
+    sealer,
+    clock,
+    outbound,
+    uploadDir: join(config.verifierDataDir, 'uploads'),
+    userAgent: VERIFIER_USER_AGENT,
+    maxPages: config.verifierMaxPages,
+    models: options.models ?? parseModels(config.verifierLlms),
+    llmTimeoutMs: config.verifierLlmTimeoutMs,
+    tunnelBase: () => tunnel?.baseUrl ?? null,
+    licenceGate: () => licence.assertUsable(),
+    onIndexError: (sourceId, err) =>
+      logger.warn({ sourceId, detail: (err as Error).message }, 'indexing failed'),
+  });
+  await service.start();
+  return {
+    config,
+    logger,
+    storage,
+    repo,
+    service,
+    outbound,
+    licence,
+    tunnel,
+    async close() {
+      await service.idle();
+      await tunnel?.close();
+      await outbound.close();
+      await storage.close();
+    },
+  };
+}
+
+export async function buildVerifierApp(ctx: VerifierContext): Promise<App> {
+  const app = await createHttpServer({
+    logger: ctx.logger,
+    bodyLimit: ctx.config.bodyLimit,
+    trustProxy: ctx.config.trustProxy,
+    version: VERSION,
+    title: 'Parapet verification server',
+    description: "Checks LLM answers against the organization's own sources, on its own premises.",
+  });
+  await app.register(verifierRoutes(ctx.service));
+  return app;
+}
+
+/** `parapet verifier`: its store, its index, the scheduler, the licence checks and the HTTP server. */
+export async function runVerifier(
+  config: Config,
+  out: (text: string) => void = (t) => process.stdout.write(t),
+): Promise<void> {
+  const ctx = await createVerifierContext(config, { connectCloud: true });
+  const app = await buildVerifierApp(ctx);
+  await app.listen({ port: config.verifierPort, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.verifierPort;
+  const scheduler = startScheduler(
+    () => ctx.service.refreshDue(),
+    (err) => ctx.logger.error({ err }, 'scheduled refresh failed'),
+  );
+  const licenceTimer = ctx.licence.startChecks((err) =>
+    ctx.logger.warn({ detail: (err as Error).message }, 'licence check failed'),
+  );
+  const keys = await ctx.repo.listKeys();
+  out(
+    `Parapet verification server listening on ${shownUrl(config.host, port)} (${ctx.storage.dialect}, ${ctx.service.indexSize()} passages${ctx.tunnel ? ', cloud tunnel up' : ''})\n`,
+  );
+  if (keys.length === 0)
+    out('No API key yet: run `parapet verifier init` to create the administrator key.\n');
+  stopOnSignals(async (signal) => {
+    ctx.logger.info({ signal }, 'stopping');
+    scheduler.stop();
+    licenceTimer.stop();
+    await app.close();
+    await ctx.close();
+  }, 10_000);
+}

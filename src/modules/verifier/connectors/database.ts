@@ -1,0 +1,186 @@
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { rowSentence } from './rows.js';
+import {
+  type ConnectorDeps,
+  type ConnectorResult,
+  type FetchedDocument,
+  SourceError,
+  type SourceTarget,
+} from './types.js';
+
+type Row = Record<string, unknown>;
+
+/** One read: the rows of a table (with its primary key columns) or of a query (with its key column). */
+interface Reader {
+  primaryKey(table: string): Promise<string[]>;
+  rows(sql: string): Promise<Row[]>;
+  quote(identifier: string): string;
+  close(): Promise<void>;
+}
+
+export function databaseKind(url: string): 'postgres' | 'mysql' | 'sqlite' | null {
+  if (/^postgres(ql)?:\/\//i.test(url)) return 'postgres';
+  if (/^(mysql|mariadb):\/\//i.test(url)) return 'mysql';
+  if (/^sqlite:/i.test(url)) return 'sqlite';
+  return null;
+}
+
+/** The connection string as listings show it: the password (and query options) removed. */
+export function redactConnection(url: string): string {
+  if (databaseKind(url) === 'sqlite') return url;
+  try {
+    const u = new URL(url);
+    u.password = '';
+    u.search = '';
+    return u.toString();
+  } catch {
+    return '(unparsable connection string)';
+  }
+}
+
+const quoteWith = (q: string) => (identifier: string) =>
+  identifier
+    .split('.')
+    .map((p) => `${q}${p.replaceAll(q, q + q)}${q}`)
+    .join('.');
+
+async function openPostgres(url: string): Promise<Reader> {
+  const client = new pg.Client({ connectionString: url, statement_timeout: 60_000 });
+  await client.connect();
+  // Every statement runs in a read-only transaction: a query given as a source can never write.
+  await client.query('BEGIN TRANSACTION READ ONLY');
+  return {
+    quote: quoteWith('"'),
+    async primaryKey(table) {
+      const r = await client.query<{ attname: string }>(
+        `SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)
+         WHERE i.indrelid = $1::regclass AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)`,
+        [quoteWith('"')(table)],
+      );
+      return r.rows.map((x) => x.attname);
+    },
+    async rows(sql) {
+      return (await client.query(sql)).rows as Row[];
+    },
+    async close() {
+      await client.query('ROLLBACK').catch(() => {});
+      await client.end();
+    },
+  };
+}
+
+async function openMysql(url: string): Promise<Reader> {
+  const mysql = await import('mysql2/promise');
+  const conn = await mysql.createConnection({ uri: url.replace(/^mariadb:/i, 'mysql:'), dateStrings: true });
+  await conn.query('START TRANSACTION READ ONLY');
+  return {
+    quote: quoteWith('`'),
+    async primaryKey(table) {
+      const [schema, name] = table.includes('.') ? table.split('.', 2) : [null, table];
+      const [rows] = await conn.query(
+        `SELECT COLUMN_NAME AS c FROM information_schema.KEY_COLUMN_USAGE
+         WHERE CONSTRAINT_NAME = 'PRIMARY' AND TABLE_NAME = ? AND TABLE_SCHEMA = COALESCE(?, DATABASE())
+         ORDER BY ORDINAL_POSITION`,
+        [name, schema],
+      );
+      return (rows as Array<{ c: string }>).map((r) => r.c);
+    },
+    async rows(sql) {
+      const [rows] = await conn.query(sql);
+      return rows as Row[];
+    },
+    async close() {
+      await conn.query('ROLLBACK').catch(() => {});
+      await conn.end();
+    },
+  };
+}
+
+function openSqlite(url: string): Reader {
+  const file = url.replace(/^sqlite:(\/\/)?/i, '');
+  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+  return {
+    quote: quoteWith('"'),
+    async primaryKey(table) {
+      const cols = db.prepare(`PRAGMA table_info(${quoteWith('"')(table)})`).all() as Array<{
+        name: string;
+        pk: number;
+      }>;
+      return cols
+        .filter((c) => c.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((c) => c.name);
+    },
+    async rows(sql) {
+      return db.prepare(sql).all() as Row[];
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
+
+async function open(url: string): Promise<Reader> {
+  const kind = databaseKind(url);
+  try {
+    if (kind === 'postgres') return await openPostgres(url);
+    if (kind === 'mysql') return await openMysql(url);
+    if (kind === 'sqlite') return openSqlite(url);
+  } catch (err) {
+    throw new SourceError(`cannot connect to the database: ${(err as Error).message}`);
+  }
+  throw new SourceError('the connection string must start with postgres://, mysql://, mariadb:// or sqlite:');
+}
+
+const READ_ONLY_QUERY = /^\s*(select|with)\b/i;
+
+/**
+ * A database, read only: each listed table row by row (cited by its primary key), or the rows of one
+ * SELECT (cited by `keyColumn`). Each row is one passage.
+ */
+export async function readDatabase(target: SourceTarget, deps: ConnectorDeps): Promise<ConnectorResult> {
+  if (!target.tables?.length && !target.query)
+    throw new SourceError('a database source needs tables or a query');
+  if (target.query && !READ_ONLY_QUERY.test(target.query))
+    throw new SourceError('the query must be a SELECT');
+  if (target.query && !target.keyColumn)
+    throw new SourceError('a query needs keyColumn, the column a passage cites');
+  const reader = await open(target.url);
+  const documents: FetchedDocument[] = [];
+  const skipped: ConnectorResult['skipped'] = [];
+  try {
+    const jobs = target.query
+      ? [{ label: 'query', sql: target.query, key: [target.keyColumn!] }]
+      : await Promise.all(
+          (target.tables ?? []).map(async (t) => {
+            const key = await reader.primaryKey(t).catch((err: Error) => {
+              throw new SourceError(`table ${t}: ${err.message}`);
+            });
+            return { label: t, sql: `SELECT * FROM ${reader.quote(t)}`, key };
+          }),
+        );
+    for (const job of jobs) {
+      let rows: Row[];
+      try {
+        rows = await reader.rows(`${job.sql.replace(/;\s*$/, '')} LIMIT ${deps.maxRows + 1}`);
+      } catch (err) {
+        throw new SourceError(`${job.label}: ${(err as Error).message}`);
+      }
+      if (rows.length > deps.maxRows)
+        skipped.push({ what: job.label, reason: `more than ${deps.maxRows} rows` });
+      rows.slice(0, deps.maxRows).forEach((row, i) => {
+        const key =
+          job.key.length > 0 ? job.key.map((k) => `${k}=${String(row[k])}`).join(',') : `row=${i + 1}`;
+        const passage = rowSentence(
+          `${job.label} ${job.key.map((k) => String(row[k])).join(' ') || i + 1}`,
+          Object.entries(row),
+        );
+        documents.push({ citation: `${job.label}#${key}`, title: null, text: passage, passages: [passage] });
+      });
+    }
+  } finally {
+    await reader.close();
+  }
+  return { documents, unchanged: [], skipped };
+}

@@ -1,0 +1,367 @@
+import assert from 'node:assert/strict';
+import { createHash, randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
+import BetterSqlite3 from 'better-sqlite3';
+import { Document, Packer, Paragraph } from 'docx';
+import pg from 'pg';
+import { ManualClock } from '../../platform/clock/index.js';
+import { startTestVerifier, type TestVerifier } from '../../../test/support/verifier-harness.js';
+
+interface SiteRequest {
+  path: string;
+  userAgent: string | undefined;
+  ifNoneMatch: string | undefined;
+}
+
+/** A small website of linked pages on loopback, with a robots.txt, ETags and a log of every request. */
+function startSite() {
+  const requests: SiteRequest[] = [];
+  const pages: Record<string, string> = {
+    '/': '<html><head><title>Acme handbook</title></head><body><nav><a href="/menu">Menu</a></nav><p>Acme was founded in 1998 in Lyon.</p><a href="/a">A</a> <a href="/b#part">B</a> <a href="/private/secret">P</a> <a href="http://elsewhere.invalid/x">off-site</a></body></html>',
+    '/a': '<html><body><h1>Holidays</h1><p>Every employee has 27 days of paid holiday a year.</p><a href="/a/deep">deeper</a></body></html>',
+    '/b': '<html><body><p>The office in Lyon opens at 8 am.</p><script>var hidden = "not text";</script></body></html>',
+    '/a/deep': '<html><body><p>The canteen serves lunch until 2 pm.</p></body></html>',
+    '/private/secret': '<html><body><p>The safe code is 4711.</p></body></html>',
+    '/menu': '<html><body><p>Menu page.</p></body></html>',
+  };
+  const etag = (path: string) =>
+    `"${createHash('sha256')
+      .update(pages[path] ?? '')
+      .digest('hex')
+      .slice(0, 16)}"`;
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    requests.push({
+      path,
+      userAgent: req.headers['user-agent'],
+      ifNoneMatch: req.headers['if-none-match'] as string | undefined,
+    });
+    if (path === '/robots.txt') {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('User-agent: ParapetVerifier\nDisallow: /private/\n\nUser-agent: *\nDisallow: /\n');
+      return;
+    }
+    const page = pages[path];
+    if (page === undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    if (req.headers['if-none-match'] === etag(path)) {
+      res.writeHead(304, { etag: etag(path) }).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', etag: etag(path) });
+    res.end(page);
+  });
+  return {
+    requests,
+    pages,
+    async start(): Promise<string> {
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+async function verifyOne(v: TestVerifier, response: string) {
+  const res = await v.request('POST', '/api/verify', { key: v.user, body: { response } });
+  assert.equal(res.status, 200, res.text);
+  return res.body.claims[0];
+}
+
+describe('verifier sources', () => {
+  let v: TestVerifier;
+  const clock = new ManualClock('2026-03-02T08:00:00.000Z');
+  before(async () => {
+    v = await startTestVerifier({ clock });
+  });
+  after(() => v.close());
+
+  describe('website', () => {
+    const site = startSite();
+    let base: string;
+    let id: string;
+    before(async () => {
+      base = await site.start();
+    });
+    after(() => site.close());
+
+    it('crawls to crawlDepth on the same site, honours robots.txt and says who it is', async () => {
+      const res = await v.request('POST', '/api/sources', {
+        key: v.admin,
+        body: { type: 'website', url: `${base}/`, crawlDepth: 1, refreshInterval: 'daily' },
+      });
+      assert.equal(res.status, 202);
+      id = res.body.id;
+      const ready = await v.settled(id);
+      assert.equal(ready.status, 'ready', ready.statusReason);
+      const fetched = new Set(site.requests.map((r) => r.path));
+      // Depth 1: the start page and the pages it links to (menu links too), not /a/deep, not /private/.
+      assert.deepEqual([...fetched].sort(), ['/', '/a', '/b', '/menu', '/robots.txt']);
+      assert.equal(ready.documents, 4);
+      for (const r of site.requests) assert.match(r.userAgent ?? '', /^ParapetVerifier\/\S+ \(\+https?:\/\//);
+      assert.equal(site.requests[0]!.path, '/robots.txt', 'robots.txt is read before any page');
+
+      assert.equal(
+        (await verifyOne(v, 'Every employee has 27 days of paid holiday a year.')).verdict,
+        'supported',
+      );
+      assert.equal((await verifyOne(v, 'Acme was founded in 2001 in Lyon.')).verdict, 'contradicted');
+      const canteen = await verifyOne(v, 'The canteen serves lunch until 2 pm.');
+      assert.equal(canteen.verdict, 'not_found', 'a page beyond crawlDepth is not indexed');
+      assert.equal((await verifyOne(v, 'The safe code is 4711.')).verdict, 'not_found', 'robots.txt');
+      assert.equal((await verifyOne(v, 'The variable hidden is not text.')).verdict, 'not_found', 'scripts');
+      const cited = await verifyOne(v, 'The office in Lyon opens at 8 am.');
+      assert.equal(cited.source, `${base}/b`, 'the page is cited without its fragment');
+    });
+
+    it('refreshes with If-None-Match: unchanged pages stay, a changed page is read again', async () => {
+      site.requests.length = 0;
+      site.pages['/b'] = '<html><body><p>The office in Lyon opens at 9 am.</p></body></html>';
+      clock.advance(25 * 60 * 60 * 1000);
+      assert.deepEqual(await v.ctx.service.refreshDue(), [id], 'the daily refresh is due after a day');
+      const ready = await v.settled(id);
+      assert.equal(ready.status, 'ready');
+      assert.equal(ready.documents, 4);
+      const conditional = site.requests.filter((r) => r.path === '/' || r.path === '/a');
+      assert.ok(conditional.length === 2 && conditional.every((r) => r.ifNoneMatch), 'asked conditionally');
+      assert.equal((await verifyOne(v, 'The office in Lyon opens at 9 am.')).verdict, 'supported');
+      assert.equal(
+        (await verifyOne(v, 'Every employee has 27 days of paid holiday a year.')).verdict,
+        'supported',
+      );
+      assert.deepEqual(await v.ctx.service.refreshDue(), [], 'not due again until the next day');
+    });
+  });
+
+  describe('file', () => {
+    it('reads a PDF page by page and a DOCX, uploaded as multipart', async () => {
+      const pdf = await PDFDocument.create();
+      const font = await pdf.embedFont(StandardFonts.Helvetica);
+      pdf
+        .addPage()
+        .drawText('The warranty period of the X200 pump is 24 months.', { x: 50, y: 700, size: 12, font });
+      pdf
+        .addPage()
+        .drawText('Service visits are free during the first year.', { x: 50, y: 700, size: 12, font });
+      const form = new FormData();
+      form.append('type', 'file');
+      form.append('name', 'Pump manual');
+      form.append('file', new Blob([Buffer.from(await pdf.save())]), 'manual.pdf');
+      const res = await v.request('POST', '/api/sources', { key: v.admin, form });
+      assert.equal(res.status, 202, res.text);
+      assert.equal(res.body.name, 'Pump manual');
+      const ready = await v.settled(res.body.id);
+      assert.equal(ready.status, 'ready', ready.statusReason);
+      assert.equal(ready.documents, 2);
+      const pump = await verifyOne(v, 'The X200 pump has a warranty period of 36 months.');
+      assert.equal(pump.verdict, 'contradicted');
+      assert.equal(pump.source, 'manual.pdf#page=1');
+      assert.equal(
+        (await verifyOne(v, 'Service visits are free during the first year.')).source,
+        'manual.pdf#page=2',
+      );
+
+      const docx = await Packer.toBuffer(
+        new Document({
+          sections: [{ children: [new Paragraph('Refunds are paid within 14 days of a return.')] }],
+        }),
+      );
+      const form2 = new FormData();
+      form2.append('file', new Blob([docx]), 'terms.docx');
+      const res2 = await v.request('POST', '/api/sources', { key: v.admin, form: form2 });
+      assert.equal((await v.settled(res2.body.id)).status, 'ready');
+      assert.equal(
+        (await verifyOne(v, 'Refunds are paid within 30 days of a return.')).verdict,
+        'contradicted',
+      );
+    });
+
+    it('reads HTML, TXT and CSV files from a path; refuses a multipart upload without a file', async () => {
+      writeFileSync(join(v.dataDir, 'page.html'), '<p>The help desk number is extension 5500.</p>');
+      writeFileSync(join(v.dataDir, 'notes.txt'), 'Parking permits cost 40 euros a month.');
+      writeFileSync(join(v.dataDir, 'rooms.csv'), 'room,floor,seats\nAtlas,3,12\n"Boreal, east",5,8\n');
+      for (const f of ['page.html', 'notes.txt', 'rooms.csv']) {
+        const res = await v.request('POST', '/api/sources', {
+          key: v.admin,
+          body: { type: 'file', url: join(v.dataDir, f) },
+        });
+        assert.equal((await v.settled(res.body.id)).status, 'ready', f);
+      }
+      assert.equal((await verifyOne(v, 'The help desk number is extension 5500.')).verdict, 'supported');
+      assert.equal((await verifyOne(v, 'Parking permits cost 60 euros a month.')).verdict, 'contradicted');
+      const room = await verifyOne(v, 'Room Boreal, east is on floor 5 and has 8 seats.');
+      assert.equal(room.verdict, 'supported');
+      assert.equal(room.source, 'rooms.csv');
+
+      const form = new FormData();
+      form.append('type', 'file');
+      const res = await v.request('POST', '/api/sources', { key: v.admin, form });
+      assert.equal(res.status, 400);
+      assert.equal(res.body.error, 'invalid_request');
+    });
+  });
+
+  describe('api', () => {
+    let server: http.Server;
+    let url: string;
+    const token = randomBytes(12).toString('hex');
+    before(async () => {
+      server = http.createServer((req, res) => {
+        if (req.headers.authorization !== `Bearer ${token}`) {
+          res.writeHead(401).end();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            data: [
+              { id: 'P-1', product: 'Kettle K2', price: { amount: 49, currency: 'EUR' }, stock: 120 },
+              { id: 'P-2', product: 'Toaster T9', price: { amount: 89, currency: 'EUR' }, stock: 0 },
+            ],
+          }),
+        );
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/products?api_key=${token}`;
+    });
+    after(() => new Promise<void>((r) => server.close(() => r())));
+
+    it('reads records with sealed headers; the credentials are never shown', async () => {
+      const res = await v.request('POST', '/api/sources', {
+        key: v.admin,
+        body: { type: 'api', url, headers: { authorization: `Bearer ${token}` } },
+      });
+      assert.equal(res.status, 202);
+      assert.ok(!res.text.includes(token), 'neither the header nor the query secret is shown');
+      const ready = await v.settled(res.body.id);
+      assert.equal(ready.status, 'ready', ready.statusReason);
+      assert.equal(ready.documents, 2);
+      const list = await v.request('GET', '/api/sources', { key: v.admin });
+      assert.ok(!list.text.includes(token));
+      const kettle = await verifyOne(v, 'The Kettle K2 has a stock of 80.');
+      assert.equal(kettle.verdict, 'contradicted');
+      assert.match(kettle.source, /#id=P-1$/);
+      assert.ok(!kettle.source.includes(token), 'citations carry no query secret either');
+    });
+
+    it('fails with the reason when the endpoint refuses', async () => {
+      const res = await v.request('POST', '/api/sources', { key: v.admin, body: { type: 'api', url } });
+      const failed = await v.settled(res.body.id);
+      assert.equal(failed.status, 'failed');
+      assert.equal(failed.statusReason, 'the api answered HTTP 401');
+    });
+  });
+
+  describe('database', () => {
+    it('reads SQLite tables read-only, each row cited by its primary key', async () => {
+      const file = join(v.dataDir, 'hr.sqlite');
+      const db = new BetterSqlite3(file);
+      db.exec(
+        "CREATE TABLE employees (id INTEGER PRIMARY KEY, name TEXT, city TEXT, team TEXT); INSERT INTO employees VALUES (7, 'Anna Muster', 'Bern', 'payroll'), (8, 'Luc Favre', 'Geneva', 'sales');",
+      );
+      db.close();
+      const res = await v.request('POST', '/api/sources', {
+        key: v.admin,
+        body: { type: 'database', url: `sqlite:${file}`, tables: ['employees'] },
+      });
+      const ready = await v.settled(res.body.id);
+      assert.equal(ready.status, 'ready', ready.statusReason);
+      assert.equal(ready.passages, 2);
+      const anna = await verifyOne(v, 'Anna Muster is in the payroll team in Geneva.');
+      assert.equal(anna.verdict, 'contradicted');
+      assert.equal(anna.source, 'employees#id=7');
+
+      const q = await v.request('POST', '/api/sources', {
+        key: v.admin,
+        body: {
+          type: 'database',
+          url: `sqlite:${file}`,
+          query: "SELECT name, city FROM employees WHERE team = 'sales'",
+          keyColumn: 'name',
+        },
+      });
+      assert.equal((await v.settled(q.body.id)).passages, 1);
+    });
+
+    if (process.env.TEST_MYSQL_URL) {
+      it('reads a MariaDB/MySQL table in a read-only transaction', async () => {
+        const mysql = await import('mysql2/promise');
+        const dbName = `vsrc_${randomBytes(5).toString('hex')}`;
+        const conn = await mysql.createConnection({
+          uri: process.env.TEST_MYSQL_URL!,
+          multipleStatements: true,
+        });
+        try {
+          await conn.query(
+            `CREATE DATABASE ${dbName}; CREATE TABLE ${dbName}.suppliers (code VARCHAR(10) PRIMARY KEY, name TEXT, country TEXT); INSERT INTO ${dbName}.suppliers VALUES ('S-4', 'Nordic Steel', 'Norway');`,
+          );
+          const res = await v.request('POST', '/api/sources', {
+            key: v.admin,
+            body: { type: 'database', url: process.env.TEST_MYSQL_URL, tables: [`${dbName}.suppliers`] },
+          });
+          const ready = await v.settled(res.body.id);
+          assert.equal(ready.status, 'ready', ready.statusReason);
+          const s = await verifyOne(v, 'The supplier Nordic Steel is from the country Norway.');
+          assert.equal(s.verdict, 'supported');
+          assert.equal(s.source, `${dbName}.suppliers#code=S-4`);
+        } finally {
+          await conn.query(`DROP DATABASE IF EXISTS ${dbName}`);
+          await conn.end();
+        }
+      });
+    }
+
+    if (process.env.TEST_DATABASE_URL) {
+      it('reads a PostgreSQL table in a read-only transaction; the password is not shown', async () => {
+        const schema = `vsrc_${randomBytes(5).toString('hex')}`;
+        const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+        await admin.connect();
+        try {
+          await admin.query(`CREATE SCHEMA ${schema}`);
+          await admin.query(
+            `CREATE TABLE ${schema}.contracts (ref text PRIMARY KEY, customer text, renewal date)`,
+          );
+          await admin.query(
+            `INSERT INTO ${schema}.contracts VALUES ('C-19', 'Helvetia Foods', '2027-01-31')`,
+          );
+          const u = new URL(process.env.TEST_DATABASE_URL!);
+          u.password = 'not-shown-secret';
+          const res = await v.request('POST', '/api/sources', {
+            key: v.admin,
+            body: { type: 'database', url: u.toString(), tables: [`${schema}.contracts`] },
+          });
+          assert.ok(!res.text.includes('not-shown-secret'));
+          const ready = await v.settled(res.body.id);
+          assert.equal(ready.status, 'ready', ready.statusReason);
+          const c = await verifyOne(v, 'The contract of Helvetia Foods renews on 31 January 2027.');
+          assert.equal(c.verdict, 'supported');
+          assert.equal(c.source, `${schema}.contracts#ref=C-19`);
+          const write = await v.request('POST', '/api/sources', {
+            key: v.admin,
+            body: {
+              type: 'database',
+              url: process.env.TEST_DATABASE_URL,
+              query: `WITH gone AS (DELETE FROM ${schema}.contracts RETURNING *) SELECT * FROM gone`,
+              keyColumn: 'ref',
+            },
+          });
+          const refused = await v.settled(write.body.id);
+          assert.equal(refused.status, 'failed');
+          assert.match(refused.statusReason, /read-only transaction/);
+          const left = await admin.query(`SELECT count(*)::int AS n FROM ${schema}.contracts`);
+          assert.equal(left.rows[0].n, 1);
+        } finally {
+          await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+          await admin.end();
+        }
+      });
+    }
+  });
+});

@@ -1,0 +1,196 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { startTestVerifier, type TestVerifier } from '../../../test/support/verifier-harness.js';
+
+const POLICY = `# Travel policy
+
+Employees may book business class for flights longer than 6 hours.
+
+The daily meal allowance is 80 euros.
+`;
+
+describe('verification server routes', () => {
+  let v: TestVerifier;
+  let sourceId: string;
+  before(async () => {
+    v = await startTestVerifier();
+    writeFileSync(join(v.dataDir, 'policy.md'), POLICY);
+  });
+  after(() => v.close());
+
+  it('refuses calls without a verifier key (401) and source changes with a user key (403)', async () => {
+    for (const [method, path] of [
+      ['POST', '/api/verify'],
+      ['GET', '/api/sources'],
+      ['GET', '/api/score'],
+      ['POST', '/api/sources'],
+      ['GET', '/api/sources/src_x'],
+      ['DELETE', '/api/sources/src_x'],
+      ['POST', '/api/sources/src_x/refresh'],
+      ['POST', '/api/sources/src_x/validate'],
+    ] as const) {
+      const body = method === 'GET' ? {} : { body: {} };
+      const none = await v.request(method, path, body);
+      assert.equal(none.status, 401, `${method} ${path}`);
+      assert.equal(none.body.error, 'unauthorized');
+      const wrong = await v.request(method, path, { key: 'vf_live_notakey', ...body });
+      assert.equal(wrong.status, 401);
+    }
+    for (const [method, path] of [
+      ['POST', '/api/sources'],
+      ['DELETE', '/api/sources/src_x'],
+      ['POST', '/api/sources/src_x/refresh'],
+      ['POST', '/api/sources/src_x/validate'],
+    ] as const) {
+      const res = await v.request(method, path, { key: v.user, body: { type: 'file', url: '/x.txt' } });
+      assert.equal(res.status, 403, `${method} ${path}`);
+      assert.equal(res.body.error, 'forbidden');
+    }
+  });
+
+  it('answers 400 with the error body for bad sources and bad verify requests', async () => {
+    const cases: unknown[] = [
+      {},
+      { type: 'ftp', url: 'x' },
+      { type: 'website', url: 'not a url' },
+      { type: 'website', url: 'http://user:pw@example.com/' },
+      { type: 'website', url: 'https://example.com/', crawlDepth: 9 },
+      { type: 'database', url: 'postgres://localhost/db' },
+      { type: 'database', url: 'postgres://localhost/db', query: 'DELETE FROM x', keyColumn: 'id' },
+      { type: 'file', url: '/etc/passwd' },
+      { type: 'file', url: '/x.txt', headers: { a: 'b' } },
+      { type: 'file', url: '/x.txt', refreshInterval: 'hourly' },
+    ];
+    for (const body of cases) {
+      const res = await v.request('POST', '/api/sources', { key: v.admin, body });
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.body.error, 'invalid_request');
+      assert.equal(typeof res.body.message, 'string');
+    }
+    for (const body of [
+      {},
+      { response: '' },
+      { response: '   ' },
+      { response: 'x', options: { llmCount: 1 } },
+      { response: 'x', options: { llmCount: 31 } },
+      { response: 'x', extra: 1 },
+    ]) {
+      const res = await v.request('POST', '/api/verify', { key: v.user, body });
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.body.error, 'invalid_request');
+    }
+  });
+
+  it('answers 404 for an unknown source', async () => {
+    for (const [method, path] of [
+      ['GET', '/api/sources/src_unknown'],
+      ['DELETE', '/api/sources/src_unknown'],
+      ['POST', '/api/sources/src_unknown/refresh'],
+      ['POST', '/api/sources/src_unknown/validate'],
+    ] as const) {
+      const res = await v.request(method, path, { key: v.admin });
+      assert.equal(res.status, 404, `${method} ${path}`);
+      assert.equal(res.body.error, 'not_found');
+    }
+  });
+
+  it('indexes a file source, verifies against it, and validation raises a decided claim to 100', async () => {
+    const created = await v.request('POST', '/api/sources', {
+      key: v.admin,
+      body: { type: 'file', url: join(v.dataDir, 'policy.md'), refreshInterval: 'manual' },
+    });
+    assert.equal(created.status, 202);
+    assert.equal(created.body.status, 'pending');
+    assert.equal(created.body.url, 'policy.md', 'the server path is not shown');
+    sourceId = created.body.id;
+    const ready = await v.settled(sourceId);
+    assert.equal(ready.status, 'ready');
+    assert.equal(ready.documents, 1);
+    assert.ok(ready.passages >= 1);
+
+    const first = await v.request('POST', '/api/verify', {
+      key: v.user,
+      body: { response: 'The daily meal allowance is 80 euros. The company pays for spouses.' },
+    });
+    assert.equal(first.status, 200);
+    const [meal, spouses] = first.body.claims;
+    assert.equal(meal.verdict, 'supported');
+    assert.equal(meal.decidedBy, 'source');
+    assert.ok(meal.confidence > 0 && meal.confidence <= 70);
+    assert.equal(meal.source, 'policy.md');
+    assert.equal(spouses.verdict, 'not_found');
+    assert.equal(spouses.verified, false);
+    assert.equal(first.body.verified, false);
+
+    const validated = await v.request('POST', `/api/sources/${sourceId}/validate`, { key: v.admin });
+    assert.equal(validated.status, 200);
+    assert.equal(validated.body.validated, true);
+    assert.equal(validated.body.validatedBy, 'test admin');
+
+    const second = await v.request('POST', '/api/verify', {
+      key: v.user,
+      body: { response: 'The daily meal allowance is 90 euros.', options: { includeSourceUrls: false } },
+    });
+    assert.equal(second.body.claims[0].verdict, 'contradicted');
+    assert.equal(second.body.claims[0].confidence, 100);
+    assert.equal(second.body.claims[0].decidedBy, 'validated_source');
+    assert.equal(second.body.claims[0].source, sourceId, 'the source id instead of its URL');
+    assert.deepEqual(second.body.sources, [{ type: 'file', url: sourceId, confidence: 100 }]);
+    assert.equal(second.body.score, 0);
+
+    const third = await v.request('POST', '/api/verify', {
+      key: v.user,
+      body: { response: 'Employees may book business class for flights longer than 6 hours.' },
+    });
+    assert.equal(third.body.verified, true);
+    assert.equal(third.body.score, 100);
+
+    const score = await v.request('GET', '/api/score', { key: v.user });
+    assert.equal(score.status, 200);
+    assert.deepEqual(score.body.sources, { connected: 1, validated: 1 });
+    assert.equal(score.body.lastUpdate, ready.lastIndexedAt);
+    assert.equal(score.body.verifications, 3);
+
+    const withdrawn = await v.request('POST', `/api/sources/${sourceId}/validate`, {
+      key: v.admin,
+      body: { validated: false },
+    });
+    assert.equal(withdrawn.body.validated, false);
+  });
+
+  it('refreshes on demand and deletes a source with its passages', async () => {
+    writeFileSync(join(v.dataDir, 'policy.md'), `${POLICY}\nThe hotel limit is 150 euros a night.\n`);
+    const refreshed = await v.request('POST', `/api/sources/${sourceId}/refresh`, { key: v.admin });
+    assert.equal(refreshed.status, 202);
+    await v.settled(sourceId);
+    const hotel = await v.request('POST', '/api/verify', {
+      key: v.user,
+      body: { response: 'The hotel limit is 150 euros a night.' },
+    });
+    assert.equal(hotel.body.claims[0].verdict, 'supported');
+
+    const list = await v.request('GET', '/api/sources', { key: v.user });
+    assert.equal(list.body.sources.length, 1);
+    const del = await v.request('DELETE', `/api/sources/${sourceId}`, { key: v.admin });
+    assert.deepEqual(del.body, { deleted: true, id: sourceId });
+    assert.equal((await v.request('GET', `/api/sources/${sourceId}`, { key: v.admin })).status, 404);
+    const after = await v.request('POST', '/api/verify', {
+      key: v.user,
+      body: { response: 'The hotel limit is 150 euros a night.' },
+    });
+    assert.equal(after.body.claims[0].verdict, 'not_found');
+    assert.match(after.body.warnings.join(' '), /No source is indexed/);
+  });
+
+  it('records a failed source with its reason', async () => {
+    const res = await v.request('POST', '/api/sources', {
+      key: v.admin,
+      body: { type: 'file', url: join(v.dataDir, 'missing.txt') },
+    });
+    const failed = await v.settled(res.body.id);
+    assert.equal(failed.status, 'failed');
+    assert.match(failed.statusReason, /cannot read the file: ENOENT/);
+  });
+});
