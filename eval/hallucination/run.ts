@@ -16,6 +16,7 @@ import {
   threeWayAccuracy,
 } from './metrics.js';
 import { evaluatePublic } from './public-data.js';
+import { sharedDataDir } from '../shared-data.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -122,7 +123,7 @@ if (parts.includes('test')) {
 }
 
 if (!args['no-public']) {
-  const dir = fileURLToPath(new URL('../../../shared/data/hallucination', import.meta.url));
+  const dir = sharedDataDir('hallucination');
   const limit = Number(args.public);
   const files = evaluatePublic(dir, limit);
   if (files.length === 0) console.log(`\n== public data: ${dir} not found, skipped`);
