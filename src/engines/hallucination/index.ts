@@ -1,4 +1,4 @@
-import { type AlignContext, align, type Unit } from './align.js';
+import { type AlignContext, type Alignment, align, type Unit } from './align.js';
 import { Bm25Index } from './bm25.js';
 import { matchesCorrection, type PreparedCorrection, prepareCorrections } from './corrections.js';
 import { isNameLike } from './entities.js';
@@ -9,12 +9,16 @@ import { splitClauses, splitSentences } from './split.js';
 import { termsMatch } from './terms.js';
 import { detectLanguage } from './text.js';
 import type { CheckOptions, CheckResult, ClaimPart, Evidence, Verdict } from './types.js';
-import { combine, decide, rank } from './verdict.js';
+import { type LogisticModel, probability, shippedModel } from './model.js';
+import { clauseSignals } from './signals.js';
+import { type ClauseDecision, combine, decide, rank } from './verdict.js';
 
 export { LIMITS } from './limits.js';
 export { type Span, splitClauses, splitSentences } from './split.js';
 export type { CheckOptions, CheckResult, ClaimPart, Correction, Evidence, Verdict } from './types.js';
 export { THRESHOLDS } from './verdict.js';
+export { type LogisticModel, probability } from './model.js';
+export { SIGNAL_NAMES } from './signals.js';
 
 /** Candidate units per sub-claim that get the full slot comparison after BM25. */
 const CANDIDATES = 8;
@@ -105,6 +109,16 @@ function correctionFor(
   );
 }
 
+/**
+ * The learned verdict (model.ts): P(supported) from the signals decides support; a claim it does not call
+ * supported stays contradicted when the slot comparison found a conflict, else it is unsupported.
+ */
+function learnedDecision(rule: ClauseDecision, p: number, model: LogisticModel): ClauseDecision {
+  if (p >= model.threshold) return { verdict: 'supported', confidence: p, score: 0.6 + 0.4 * p };
+  if (rule.verdict === 'contradicted') return rule;
+  return { verdict: 'unsupported', confidence: 1 - p, score: 0.45 * p };
+}
+
 function checkClause(
   text: string,
   clause: Prepared,
@@ -112,20 +126,31 @@ function checkClause(
   index: Bm25Index,
   units: Unit[],
   ctx: AlignContext,
+  options: CheckOptions,
 ): ClauseOutcome {
   const hits = index.search(query(clause, sentence), CANDIDATES);
-  let best: { unit: Unit; decision: ReturnType<typeof decide>; rank: number } | undefined;
+  let best: { unit: Unit; a: Alignment; decision: ClauseDecision; rank: number } | undefined;
   for (const h of hits) {
     const unit = units[h.doc]!;
     const a = align(clause, unit, ctx);
     const decision = decide(a);
     const r = rank(decision, a.coverage);
-    if (!best || r > best.rank) best = { unit, decision, rank: r };
+    if (!best || r > best.rank) best = { unit, a, decision, rank: r };
   }
   if (!best) return { part: { text, verdict: 'unsupported', score: 0 } };
-  const { unit, decision } = best;
+  const { unit } = best;
+  const model = options.verdict === 'rules' ? null : (options.model ?? shippedModel());
+  const signals =
+    model || options.signals ? clauseSignals(clause, unit, best.a, best.decision, ctx.idf) : null;
+  const decision =
+    model && signals ? learnedDecision(best.decision, probability(model, signals), model) : best.decision;
   return {
-    part: { text, verdict: decision.verdict, score: round(decision.score) },
+    part: {
+      text,
+      verdict: decision.verdict,
+      score: round(decision.score),
+      ...(options.signals && signals ? { signals } : {}),
+    },
     evidence: {
       claim: text,
       source_index: unit.source,
@@ -172,7 +197,7 @@ export function checkClaim(claim: string, sources: string[], options: CheckOptio
         });
         continue;
       }
-      const outcome = checkClause(text, clause, sentence, index, units, ctx);
+      const outcome = checkClause(text, clause, sentence, index, units, ctx, options);
       parts.push(outcome.part);
       if (outcome.evidence) evidence.push(outcome.evidence);
     }
