@@ -6,10 +6,11 @@ import { fileURLToPath } from 'node:url';
 import { detectEntities } from '../../src/engines/dlp/index.js';
 import type { CorpusRow } from './corpus/generate.js';
 import { printTable, score, type Span, Table } from './metrics.js';
+import { sharedDataDir } from '../shared-data.js';
 import { roundTrip } from './roundtrip.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const sharedDlp = process.env.DLP_DATA_DIR ?? join(here, '../../../shared/data/dlp');
+const sharedDlp = process.env.DLP_DATA_DIR ?? sharedDataDir('dlp');
 const sharedInjection = join(sharedDlp, '../injection');
 
 function readJsonl<T>(file: string): T[] {

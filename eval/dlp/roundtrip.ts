@@ -10,7 +10,7 @@ export interface RoundTrip {
 }
 
 /** tokenize → rehydrate must give the original text back, whole and fed in random chunks. */
-export function roundTrip(texts: string[], seed = 11): RoundTrip {
+export function roundTrip(texts: string[], seed = 11, onFailure?: (text: string) => void): RoundTrip {
   const rng = mulberry32(seed);
   const key = new TextEncoder().encode('eval-session-key');
   const result: RoundTrip = { texts: texts.length, whole: 0, streamed: 0, streamedJson: 0, tokens: 0 };
@@ -18,7 +18,8 @@ export function roundTrip(texts: string[], seed = 11): RoundTrip {
     const map = createTokenMap();
     const t = tokenize(text, map, key);
     result.tokens += t.tokens.length;
-    if (rehydrate(t.tokenized, map).text === text) result.whole++;
+    const whole = rehydrate(t.tokenized, map).text === text;
+    if (whole) result.whole++;
     const stream = new StreamingRehydrator(map);
     let out = '';
     let i = 0;
@@ -35,7 +36,9 @@ export function roundTrip(texts: string[], seed = 11): RoundTrip {
     let jsonOut = '';
     for (let k = 0; k < json.length; k += 7) jsonOut += jsonStream.push(json.slice(k, k + 7));
     jsonOut += jsonStream.flush();
-    if (JSON.parse(`"${jsonOut}"`) === text) result.streamedJson++;
+    const jsonBack = JSON.parse(`"${jsonOut}"`) === text;
+    if (jsonBack) result.streamedJson++;
+    if (onFailure && (!whole || out !== text || !jsonBack)) onFailure(text);
   }
   return result;
 }

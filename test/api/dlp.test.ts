@@ -240,4 +240,27 @@ describe('DLP settings are checked against the closed lists they name', () => {
       ['employee_id'],
     );
   });
+
+  it('reads national phone numbers in the organization region first (phoneRegion)', async () => {
+    const org = await t.tenant({ plan: 'pro' });
+    const cookie = await org.session('admin');
+    const text = 'Please call 912 345 678 today.';
+    const before = await t.request('POST', '/api/v1/dlp/analyze', { key: org.al, body: { text } });
+    assert.equal(before.body.tokenized, text);
+    const put = await t.request('PUT', '/api/dashboard/dlp/settings', {
+      cookie,
+      body: { phoneRegion: 'ES' },
+    });
+    assert.equal(put.status, 200, put.text);
+    const after = await t.request('POST', '/api/v1/dlp/analyze', { key: org.al, body: { text } });
+    assert.deepEqual(
+      after.body.tokens.map((x: { type: string }) => x.type),
+      ['phone'],
+    );
+    const bad = await t.request('PUT', '/api/dashboard/dlp/settings', {
+      cookie,
+      body: { phoneRegion: 'spain' },
+    });
+    assert.equal(bad.status, 400);
+  });
 });

@@ -3,7 +3,8 @@ import { canonicalType } from './entity-types.js';
 import { detectAddresses } from './detectors/address.js';
 import { detectBirthDates } from './detectors/birth-date.js';
 import { hasDigit } from './detectors/context.js';
-import { detectEmails, detectPhones } from './detectors/contact.js';
+import { detectEmails } from './detectors/contact.js';
+import { detectPhones } from './detectors/phones.js';
 import { detectCards, detectCvv, detectIban } from './detectors/financial.js';
 import { detectNames } from './detectors/names.js';
 import {
@@ -17,6 +18,7 @@ import {
 } from './detectors/national-ids.js';
 import { detectSecrets } from './detectors/secrets.js';
 import type { Candidate, DetectOptions, Entity } from './types.js';
+import { mergeTouching, toWholeWords } from './whole-words.js';
 
 export const DEFAULT_MIN_CONFIDENCE = 0.5;
 
@@ -59,7 +61,7 @@ function collect(text: string, options: DetectOptions): Candidate[] {
     ...ifDigits(detectNino),
     ...detectCodiceFiscale(text),
     ...ifDigits(detectSteuerId),
-    ...ifDigits(detectPhones),
+    ...ifDigits((t) => detectPhones(t, options.phoneRegion ? { region: options.phoneRegion } : {})),
     ...ifDigits(detectDocuments),
     ...ifDigits(detectBirthDates),
     ...ifDigits(detectAddresses),
@@ -108,12 +110,12 @@ export function detectEntities(text: string, options: DetectOptions = {}): Entit
   const only = options.types ? new Set(options.types.map(canonicalType)) : null;
   const ignore = new Set((options.ignoreTypes ?? []).map(canonicalType));
   const allowed = new Set((options.allowValues ?? []).map((v) => v.trim().toLowerCase()));
-  const kept = collect(text, options).filter(
+  const kept = toWholeWords(text, collect(text, options)).filter(
     (c) =>
       c.confidence >= minConfidence &&
       (only === null || only.has(c.type)) &&
       !ignore.has(c.type) &&
       (allowed.size === 0 || !allowed.has(c.value.trim().toLowerCase())),
   );
-  return resolveOverlaps(kept, text.length);
+  return mergeTouching(text, resolveOverlaps(kept, text.length));
 }

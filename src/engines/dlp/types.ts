@@ -50,6 +50,8 @@ export interface DetectOptions {
   allowValues?: string[];
   customPatterns?: CustomPattern[];
   minConfidence?: number;
+  /** The organization's country (ISO 3166 alpha-2): national phone numbers are read in its format first. */
+  phoneRegion?: string;
 }
 
 /** What every built-in detector returns before overlap resolution. */

@@ -1,4 +1,4 @@
-import { type AlignContext, align, type SourceInfo, type Unit } from './align.js';
+import { type AlignContext, type Alignment, align, type SourceInfo, type Unit } from './align.js';
 import { Bm25Index } from './bm25.js';
 import { matchesCorrection, type PreparedCorrection, prepareCorrections } from './corrections.js';
 import { isNameLike } from './entities.js';
@@ -8,7 +8,9 @@ import { splitClauses, splitSentences } from './split.js';
 import { termsMatch } from './terms.js';
 import { detectLanguage } from './text.js';
 import type { CheckOptions, ClaimPart, Evidence } from './types.js';
-import { decide, rank } from './verdict.js';
+import { type LogisticModel, probability, shippedModel } from './model.js';
+import { clauseSignals } from './signals.js';
+import { type ClauseDecision, decide, rank } from './verdict.js';
 
 /** Candidate units per sub-claim that get the full slot comparison after BM25. */
 const CANDIDATES = 8;
@@ -139,26 +141,47 @@ function correctionFor(
   );
 }
 
+/**
+ * The learned verdict (model.ts): P(supported) from the signals decides support; a claim it does not call
+ * supported stays contradicted when the slot comparison found a conflict, else it is unsupported.
+ */
+function learnedDecision(rule: ClauseDecision, p: number, model: LogisticModel): ClauseDecision {
+  if (p >= model.threshold) return { verdict: 'supported', confidence: p, score: 0.6 + 0.4 * p };
+  if (rule.verdict === 'contradicted') return rule;
+  return { verdict: 'unsupported', confidence: 1 - p, score: 0.45 * p };
+}
+
 function checkClause(
   text: string,
   clause: Prepared,
   sentence: Prepared,
   corpus: Corpus,
   ctx: AlignContext,
+  options: CheckOptions,
 ): ClauseOutcome {
   const hits = corpus.index.search(query(clause, sentence), CANDIDATES);
-  let best: { unit: Unit; decision: ReturnType<typeof decide>; rank: number } | undefined;
+  let best: { unit: Unit; a: Alignment; decision: ClauseDecision; rank: number } | undefined;
   for (const h of hits) {
     const unit = corpus.units[h.doc]!;
     const a = align(clause, unit, ctx);
     const decision = decide(a);
     const r = rank(decision, a.coverage);
-    if (!best || r > best.rank) best = { unit, decision, rank: r };
+    if (!best || r > best.rank) best = { unit, a, decision, rank: r };
   }
   if (!best) return { part: { text, verdict: 'unsupported', score: 0 } };
-  const { unit, decision } = best;
+  const { unit } = best;
+  const model = options.verdict === 'rules' ? null : (options.model ?? shippedModel());
+  const signals =
+    model || options.signals ? clauseSignals(clause, unit, best.a, best.decision, ctx.idf) : null;
+  const decision =
+    model && signals ? learnedDecision(best.decision, probability(model, signals), model) : best.decision;
   return {
-    part: { text, verdict: decision.verdict, score: round(decision.score) },
+    part: {
+      text,
+      verdict: decision.verdict,
+      score: round(decision.score),
+      ...(options.signals && signals ? { signals } : {}),
+    },
     evidence: {
       claim: text,
       source_index: unit.source,
@@ -209,7 +232,7 @@ export function checkInCorpus(
         });
         continue;
       }
-      outcomes.push(checkClause(text, clause, sentence, corpus, ctx));
+      outcomes.push(checkClause(text, clause, sentence, corpus, ctx, options));
     }
   }
   return { outcomes, language };

@@ -8,6 +8,8 @@ export { LIMITS } from './limits.js';
 export { type Span, splitClauses, splitSentences } from './split.js';
 export type { CheckOptions, CheckResult, ClaimPart, Correction, Evidence, Verdict } from './types.js';
 export { THRESHOLDS } from './verdict.js';
+export { type LogisticModel, probability } from './model.js';
+export { SIGNAL_NAMES } from './signals.js';
 
 function validate(claim: string, sources: string[]): void {
   if (claim.length > LIMITS.maxClaimChars)

@@ -1,3 +1,5 @@
+import type { LogisticModel } from './model.js';
+
 export type Verdict = 'supported' | 'contradicted' | 'unsupported' | 'partially_supported';
 
 /** A correction stored by an organization: `originalClaim` was wrong, `correctedClaim` is right. */
@@ -25,6 +27,8 @@ export interface ClaimPart {
   text: string;
   verdict: Verdict;
   score: number;
+  /** The signals the verdict was learned from (SIGNAL_NAMES order); only with `options.signals`. */
+  signals?: number[];
 }
 
 export interface CheckResult {
@@ -37,4 +41,10 @@ export interface CheckResult {
 
 export interface CheckOptions {
   corrections?: Correction[];
+  /** `learned` (default): the committed model combines the signals; `rules`: the hand thresholds. */
+  verdict?: 'learned' | 'rules';
+  /** A model to use instead of the committed one (leave-one-source-out evaluation trains one per fold). */
+  model?: LogisticModel;
+  /** Return each sub-claim's signals (training and evaluation). */
+  signals?: boolean;
 }

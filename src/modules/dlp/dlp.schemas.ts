@@ -73,6 +73,7 @@ export const DlpSettingsSchema = Type.Object(
     customPatterns: Type.Optional(Type.Array(CustomPatternSchema, { maxItems: 50 })),
     blockTypes: Type.Optional(TypeList),
     sessionTtlHours: Type.Optional(Type.Integer({ minimum: 1, maximum: 24 * 30 })),
+    phoneRegion: Type.Optional(Type.String({ pattern: '^[A-Z]{2}$' })),
   },
   { additionalProperties: false },
 );

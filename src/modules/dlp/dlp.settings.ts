@@ -19,6 +19,8 @@ export interface DlpSettings {
   /** Types whose presence blocks a protected-chat or proxy request (dlp.blocked). */
   blockTypes?: string[];
   sessionTtlHours?: number;
+  /** The organization's country (ISO 3166 alpha-2): national phone numbers are read in its format first. */
+  phoneRegion?: string;
 }
 
 export const DEFAULT_SESSION_TTL_HOURS = 24;
@@ -36,6 +38,7 @@ export function detectOptionsOf(s: DlpSettings): DetectOptions {
     ...(s.ignoreTypes ? { ignoreTypes: s.ignoreTypes } : {}),
     ...(s.allowValues ? { allowValues: s.allowValues } : {}),
     ...(s.customPatterns ? { customPatterns: s.customPatterns } : {}),
+    ...(s.phoneRegion ? { phoneRegion: s.phoneRegion } : {}),
   };
 }
 

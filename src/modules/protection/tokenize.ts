@@ -51,7 +51,13 @@ const DEFAULT_SETTINGS_KEY = keyOf({});
 const settingsKeys = new WeakMap<DlpSettings, SettingsKey>();
 
 function settingsKeyOf(settings: DlpSettings): SettingsKey {
-  if (!settings.types && !settings.ignoreTypes && !settings.allowValues && !settings.customPatterns) {
+  if (
+    !settings.types &&
+    !settings.ignoreTypes &&
+    !settings.allowValues &&
+    !settings.customPatterns &&
+    !settings.phoneRegion
+  ) {
     return DEFAULT_SETTINGS_KEY;
   }
   let key = settingsKeys.get(settings);

@@ -1,5 +1,6 @@
 import { ibanMod97Valid, luhnValid } from '../checksums.js';
 import type { Candidate } from '../types.js';
+import { cardBrand } from './card-brands.js';
 import { candidate, contextBefore, isWordChar } from './context.js';
 import { IBAN_LENGTHS } from './iban-lengths.js';
 
@@ -41,28 +42,12 @@ const CARD_RE = /\b\d(?:[ -]?\d){11,18}\b/g;
 const CARD_CONTEXT =
   /(?:card|carte|karte|carta|visa|master ?card|amex|american express|kreditkarte|cb|pan|cc|numéro|nummer|numero)/i;
 
-function cardBrand(d: string): string | null {
-  const n2 = Number(d.slice(0, 2));
-  const n3 = Number(d.slice(0, 3));
-  const n4 = Number(d.slice(0, 4));
-  const len = d.length;
-  if (d[0] === '4' && (len === 13 || len === 16 || len === 19)) return 'visa';
-  if (((n2 >= 51 && n2 <= 55) || (n4 >= 2221 && n4 <= 2720)) && len === 16) return 'mastercard';
-  if ((n2 === 34 || n2 === 37) && len === 15) return 'amex';
-  if ((n4 === 6011 || (n3 >= 644 && n3 <= 649) || n2 === 65) && len >= 16) return 'discover';
-  if (((n3 >= 300 && n3 <= 305) || n2 === 36 || n2 === 38) && len === 14) return 'diners';
-  if (n4 >= 3528 && n4 <= 3589 && len >= 16) return 'jcb';
-  if (n2 === 62 && len >= 16) return 'unionpay';
-  if ((n2 === 50 || (n2 >= 56 && n2 <= 69)) && len >= 12) return 'maestro';
-  return null;
-}
-
 export function detectCards(text: string): Candidate[] {
   const out: Candidate[] = [];
   for (const m of text.matchAll(CARD_RE)) {
     const raw = m[0];
     const digits = raw.replace(/[ -]/g, '');
-    if (digits.length < 13 || digits.length > 19) continue;
+    if (digits.length < 12 || digits.length > 19) continue;
     if (!luhnValid(digits) || cardBrand(digits) === null) continue;
     // A separator run must look like card grouping (4-4-4-4, 4-6-5), not an arbitrary spaced number.
     const groups = raw.split(/[ -]/).map((g) => g.length);
@@ -70,8 +55,20 @@ export function detectCards(text: string): Candidate[] {
     const separatorsMixed = /-/.test(raw) && / /.test(raw);
     if (groups.length > 1 && (!grouped || separatorsMixed)) continue;
     const context = contextBefore(text, m.index, CARD_CONTEXT, 60);
-    // Luhn alone accepts one random digit run in ten: a bare run needs grouping or a context word.
-    const conf = grouped ? (context ? 0.99 : 0.95) : context ? 0.95 : 0.45;
+    // Luhn alone accepts one random digit run in ten, and a brand's prefix and length cut that by ten again:
+    // a bare run of a brand's usual length counts unless a word before it names another kind of number
+    // (order, invoice, tracking…). A 12-digit Maestro run, which ids share, needs grouping or a card word.
+    const bare = !grouped && !context;
+    const otherNumber = bare && contextBefore(text, m.index, OTHER_NUMBER, 40);
+    const conf = grouped
+      ? context
+        ? 0.99
+        : 0.95
+      : context
+        ? 0.95
+        : digits.length >= 14 && !otherNumber
+          ? 0.6
+          : 0.45;
     out.push(candidate('CARD', 'FINANCIAL', text, m.index, m.index + raw.length, conf, 'card'));
   }
   return out;
@@ -83,6 +80,9 @@ const CVV_WORDS =
 const CVV_CONTEXT = new RegExp(`(?:${CVV_WORDS})\\W{0,12}$`, 'i');
 // Looked for once in the whole text, so that a message without any of the words skips the per-number test.
 const ANY_CVV_WORD = new RegExp(CVV_WORDS, 'i');
+
+const OTHER_NUMBER =
+  /(?:order|invoice|tracking|ticket|ref|reference|id|sku|ean|isbn|serial|account|bestell|rechnung|auftrag|kunden|commande|facture|référence|ordine|fattura|riferimento|n°|nr\.?|no\.)\W{0,3}(?:\w+\W{1,3}){0,2}$/i;
 
 function followsCard(text: string, cards: Candidate[], start: number): boolean {
   for (const c of cards) {

@@ -20,10 +20,10 @@ export function detectAvs(text: string): Candidate[] {
   return out;
 }
 
-const SSN_RE = /\b(\d{3})([- ])(\d{2})\2(\d{4})\b/g;
+const SSN_RE = /\b(\d{3})([- .])(\d{2})\2(\d{4})\b/g;
 const SSN_BARE_RE = /\b(\d{3})(\d{2})(\d{4})\b/g;
 const SSN_CONTEXT =
-  /(?:ssn|social security|soc\.? sec|sozialversicherungsnummer|numéro de sécurité sociale|tax id|itin)/i;
+  /(?:ssn|social security|soc\.? sec|sozialversicherungsnummer|numéro de sécurité sociale|tax id|taxpayer|itin|ss#|ss no|ss number|numero di previdenza|sécurité sociale américain)/i;
 
 export function detectSsn(text: string): Candidate[] {
   const out: Candidate[] = [];
@@ -31,11 +31,11 @@ export function detectSsn(text: string): Candidate[] {
     if (!ssnValid(m[1]!, m[3]!, m[4]!)) continue;
     const context = contextBefore(text, m.index, SSN_CONTEXT, 50);
     // Spaced groups are as often phone fragments as SSNs, so they need the context word.
-    if (m[2] === ' ' && !context) continue;
+    if (m[2] !== '-' && !context) continue;
     out.push(candidate('SSN', 'IDENTITY', text, m.index, m.index + m[0].length, context ? 0.97 : 0.8, 'ssn'));
   }
   for (const m of text.matchAll(SSN_BARE_RE)) {
-    if (!ssnValid(m[1]!, m[2]!, m[3]!) || !contextBefore(text, m.index, SSN_CONTEXT, 30)) continue;
+    if (!ssnValid(m[1]!, m[2]!, m[3]!) || !contextBefore(text, m.index, SSN_CONTEXT, 50)) continue;
     out.push(candidate('SSN', 'IDENTITY', text, m.index, m.index + m[0].length, 0.85, 'ssn'));
   }
   return out;
@@ -67,16 +67,20 @@ export function detectNir(text: string): Candidate[] {
 }
 
 const PASSPORT_WORDS =
-  'passport|passeport|reisepass|pass-?nr|passnummer|passaporto|n° de passeport|numéro de passeport';
+  'passport|passeport|reisepass(?:nummer)?|pass-?nr|passnummer|passaporto|n° de passeport|numéro de passeport';
 const LICENCE_WORDS =
-  "driving licen[cs]e|driver'?s licen[cs]e|licen[cs]e (?:no|number)|permis de conduire|führerschein(?:nummer)?|fuehrerschein|patente(?: di guida)?";
+  "driving licen[cs]e|driver'?s? licen[cs]e|drivers'? licen[cs]e|licen[cs]e (?:no|number)|\\bdl\\b|permis de conduire|permis|führerschein(?:nummer)?|fuehrerschein(?:nummer)?|patente(?: di guida)?";
+// The keyword may be followed by a few words and a label ("passport (US) number", "numéro de passeport
+// français", "Führerschein Nr.", "passport number for Anna is"), then the value.
 const NUMBER_LABEL =
-  '(?:\\s*(?:no\\.?|n\\.|number|nr\\.?|n°|numéro|nummer|numero|#))?\\s*(?:is|est|ist|è|:)?\\s*$';
-const PASSPORT_CONTEXT = new RegExp(`(?:${PASSPORT_WORDS})${NUMBER_LABEL}`, 'i');
-const LICENCE_CONTEXT = new RegExp(`(?:${LICENCE_WORDS})${NUMBER_LABEL}`, 'i');
+  "(?:\\s*\\(?[\\p{L}.'’]{1,14}\\)?){0,3}?(?:\\s*(?:no\\.?|n\\.|number|nr\\.?|n°|n\\.°|numéro|nummer|numero|id|#))?\\s*(?:is|est|ist|è|lautet|:|=|#|-)?\\s*$";
+const PASSPORT_CONTEXT = new RegExp(`(?:${PASSPORT_WORDS})${NUMBER_LABEL}`, 'iu');
+const LICENCE_CONTEXT = new RegExp(`(?:${LICENCE_WORDS})${NUMBER_LABEL}`, 'iu');
 // Without one of the words anywhere, no document number can have it in front of it.
 const DOCUMENT_WORDS = new RegExp(`${PASSPORT_WORDS}|${LICENCE_WORDS}`, 'i');
-const DOC_NUMBER_RE = /\b[A-Z0-9][A-Z0-9-]{4,17}[A-Z0-9]\b/g;
+// Letters of either case (forms copied from a chat are often lower case), at least one digit (checked
+// below); or digit groups written spaced ("123 456 789").
+const DOC_NUMBER_RE = /\b\d{2,4}(?: \d{2,4}){1,4}\b|\b[A-Za-z0-9][A-Za-z0-9-]{4,17}[A-Za-z0-9]\b/g;
 const UK_LICENCE_RE = /\b[A-Z9]{5}\d{6}[A-Z9]{2}\d[A-Z]{2}\b/g;
 // The six-digit birth-date block of a UK licence, looked for first because it is much cheaper to find.
 const SIX_DIGITS = /\d{6}/;
@@ -86,14 +90,13 @@ export function detectDocuments(text: string): Candidate[] {
   const numbers = DOCUMENT_WORDS.test(text) ? text.matchAll(DOC_NUMBER_RE) : [];
   for (const m of numbers) {
     const value = m[0];
-    if (!/\d/.test(value)) continue;
-    const before = text.slice(Math.max(0, m.index - 45), m.index);
+    if (!/\d/.test(value) || value.replace(/\D/g, '').length < 2 || value.length < 6) continue;
+    const before = text.slice(Math.max(0, m.index - 60), m.index);
+    const end = m.index + value.length;
     if (PASSPORT_CONTEXT.test(before)) {
-      out.push(candidate('PASSPORT', 'IDENTITY', text, m.index, m.index + value.length, 0.9, 'passport'));
+      out.push(candidate('PASSPORT', 'IDENTITY', text, m.index, end, 0.9, 'passport'));
     } else if (LICENCE_CONTEXT.test(before)) {
-      out.push(
-        candidate('DRIVING_LICENCE', 'IDENTITY', text, m.index, m.index + value.length, 0.9, 'licence'),
-      );
+      out.push(candidate('DRIVING_LICENCE', 'IDENTITY', text, m.index, end, 0.9, 'licence'));
     }
   }
   const licences = SIX_DIGITS.test(text) ? text.matchAll(UK_LICENCE_RE) : [];

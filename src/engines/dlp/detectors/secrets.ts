@@ -30,10 +30,18 @@ const SECRET_ASSIGN =
   /\b(?:api[_ -]?key|apikey|secret(?:[_ -]?key)?|access[_ -]?(?:key|token)|auth[_ -]?token|bearer|client[_ -]?secret|token|clé api|cle api|api-schlüssel|api-schluessel|chiave api|x-api-key)["']?\s*(?:[:=]|is|est|ist|è)\s*["'`]?([A-Za-z0-9_\-+/=.]{16,200})/gi;
 // The keyword may be followed by a few words ("das Passwort für den Testserver lautet …").
 const PASSWORD_WORDS = "password|passwd|pwd|passcode|mot de passe|mdp|passwort|kennwort|parola d'ordine|pin";
+// The connector words stand alone: "password Winter-2024" once read the "in" inside "Winter" as "in" and
+// cut the value there ("ter-2024"), leaving "Win" in clear before the token (issue 17). The words between
+// the keyword and the connector end on a word boundary for the same reason.
 const PASSWORD_ASSIGN = new RegExp(
-  `\\b(?:${PASSWORD_WORDS})["']?(?:\\s+(?!is\\b|est\\b|ist\\b|è\\b|lautet\\b)[\\p{L}-]+){0,4}?\\s*([:=]|is|est|ist|è|lautet|sarà|sera|will be|wird|to|en|auf|a|in|sur|su|as|comme|come|als)\\s*["'\`]?([^\\s"'\`]{4,64})`,
+  `\\b(?:${PASSWORD_WORDS})["']?(?:\\s+(?!is\\b|est\\b|ist\\b|è\\b|lautet\\b)[\\p{L}-]+(?![\\p{L}\\p{N}])){0,4}?\\s*([:=]|(?<![\\p{L}\\p{N}])(?:is|est|ist|è|lautet|sarà|sera|will be|wird|to|en|auf|a|in|sur|su|as|comme|come|als)(?![\\p{L}\\p{N}]))\\s*["'\`]?([^\\s"'\`]{4,64})`,
   'giu',
 );
+// No connector at all ("use password Winter-2024", "Passwort Sommer2023!", "new password: …" is above): the
+// value right after the keyword counts only when it mixes letters with digits or symbols, as secrets do
+// and prose does not.
+const PASSWORD_BARE = new RegExp(`\\b(?:${PASSWORD_WORDS})["']?\\s+["'\`]?([^\\s"'\`]{6,64})`, 'giu');
+const SECRET_SHAPED = /^(?=.*\p{L})(?=.*[\p{N}\p{P}\p{S}])[^\s]{6,64}$/u;
 const mayMentionPassword = wordHint(PASSWORD_WORDS);
 const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]{1,15}:\/\/[^\s:/@]{1,64}:([^\s@/]{3,64})@/gi;
 const PLACEHOLDER =
@@ -85,6 +93,13 @@ export function detectSecrets(text: string): Candidate[] {
     if (/^[a-z]/i.test(m[1]!) && /^[\p{Ll}-]+$/u.test(value)) continue;
     const start = m.index + m[0].length - m[2]!.length;
     out.push(candidate('PASSWORD', 'CREDENTIALS', text, start, start + value.length, 0.9, 'password'));
+  }
+  const bare = mayMentionPassword(text) && hasDigit(text) ? text.matchAll(PASSWORD_BARE) : [];
+  for (const m of bare) {
+    const value = trimPunctuation(m[1]!);
+    if (!SECRET_SHAPED.test(value) || !/\d/.test(value) || PLACEHOLDER.test(value)) continue;
+    const start = m.index + m[0].length - m[1]!.length;
+    out.push(candidate('PASSWORD', 'CREDENTIALS', text, start, start + value.length, 0.85, 'password:bare'));
   }
   const urls = text.includes('://') ? text.matchAll(URL_CREDENTIALS) : [];
   for (const m of urls) {

@@ -1,0 +1,104 @@
+import type { Alignment, Unit } from './align.js';
+import type { Prepared } from './prepare.js';
+import { termsMatch } from './terms.js';
+import type { ClauseDecision } from './verdict.js';
+
+/**
+ * What the checker measured for one atomic claim against its best evidence unit, as numbers a learned model
+ * combines (model.ts) instead of hand thresholds. The order is the weights' order: append only, and retrain
+ * (`npm run train:hallucination`) after any change.
+ */
+export const SIGNAL_NAMES = [
+  'coverage',
+  'word_share_unit',
+  'word_share_source',
+  'bigram_share',
+  'conflict_number',
+  'conflict_name',
+  'conflict_negation',
+  'conflict_antonym_quantifier',
+  'conflict_other',
+  'missing_number_date',
+  'missing_name',
+  'claim_words_log',
+  'unit_words_log',
+  'rule_supported',
+  'rule_contradicted',
+  'unmatched_capitalised',
+  'missing_words',
+  'missing_idf_max',
+  'missing_idf_share',
+] as const;
+
+function share(words: readonly string[], terms: readonly string[]): number {
+  if (words.length === 0) return 1;
+  let found = 0;
+  for (const w of words) if (terms.some((t) => termsMatch(w, t))) found++;
+  return found / words.length;
+}
+
+// Word order carries who did what to whom: "X defeated Y" and "Y defeated X" share every word but no pair.
+function bigramShare(claim: Prepared, unit: Unit): number {
+  const pairs = new Set<string>();
+  for (const s of unit.sentences)
+    for (let i = 1; i < s.words.length; i++) pairs.add(`${s.words[i - 1]} ${s.words[i]}`);
+  const w = claim.words;
+  if (w.length < 2) return 1;
+  let found = 0;
+  for (let i = 1; i < w.length; i++) if (pairs.has(`${w[i - 1]} ${w[i]}`)) found++;
+  return found / (w.length - 1);
+}
+
+const count = (list: readonly string[], prefix: string): number =>
+  list.filter((x) => x.startsWith(prefix)).length;
+
+/** Claim words the unit does not state: how many, the rarest one's IDF, and their share of the claim's IDF. */
+function missingWords(claim: Prepared, unit: Unit, idf: (t: string) => number): [number, number, number] {
+  let n = 0;
+  let max = 0;
+  let missing = 0;
+  let total = 0;
+  for (const w of new Set(claim.words)) {
+    const weight = idf(w);
+    total += weight;
+    if (unit.terms.some((t) => termsMatch(w, t))) continue;
+    n++;
+    missing += weight;
+    max = Math.max(max, weight);
+  }
+  return [n, max, total === 0 ? 0 : missing / total];
+}
+
+export function clauseSignals(
+  claim: Prepared,
+  unit: Unit,
+  a: Alignment,
+  d: ClauseDecision,
+  idf: (t: string) => number,
+): number[] {
+  const c = a.conflicts;
+  const numberConflicts = count(c, 'number') + count(c, 'year') + count(c, 'date');
+  const nameConflicts = count(c, 'name');
+  const negation = count(c, 'negation');
+  const polar = count(c, 'antonym') + count(c, 'quantifier');
+  const capitalised = [...claim.capitalised];
+  return [
+    a.coverage,
+    share(claim.words, unit.terms),
+    share(claim.words, unit.whole.terms),
+    bigramShare(claim, unit),
+    numberConflicts,
+    nameConflicts,
+    negation,
+    polar,
+    c.length - numberConflicts - nameConflicts - negation - polar,
+    count(a.missing, 'number') + count(a.missing, 'date'),
+    count(a.missing, 'name'),
+    Math.log1p(claim.words.length),
+    Math.log1p(unit.terms.length),
+    d.verdict === 'supported' ? 1 : 0,
+    d.verdict === 'contradicted' ? 1 : 0,
+    1 - share(capitalised, unit.whole.terms),
+    ...missingWords(claim, unit, idf),
+  ];
+}
