@@ -1,25 +1,26 @@
 // Accuracy of the detection engine, measured so that it cannot be tuned to: leave-one-source-out (LOSO).
-// For every source (each public file under ../shared/data/injection, BIPIA split by context, the team's
-// corpus and the team's own training corpus) everything that is fitted is fitted on the other sources only,
-// and the source is then scored. The headline is the mean over sources. The shipped engine is scored on
-// every row as well, for comparison (for the sources it was trained on, that figure is in-sample).
-// Flags: --shipped-only (skip LOSO).
+// For every source (each public file under ../shared/data/injection, BIPIA split by context kind, the team's
+// corpus and the team's own training corpus) the learned signal is trained and calibrated on the other
+// trainable sources only (eval-only files are never trained on), and the held-out source is then scored.
+// Patterns and TF-IDF references are fixed code, the same in every fold. The headline is the mean over
+// sources. The shipped engine (committed weights) is then scored on every row: for the sources it was
+// trained on, that second table is in-sample.
+// Flags: --shipped-only (skip LOSO), --only NAME (LOSO for one source).
 import { analyze } from '../../src/engines/detection/index.js';
+import { maxWindowLogit } from '../../src/engines/detection/model/linear.js';
+import { fitDetector } from '../../src/engines/detection/model/train.js';
+import { combineScore, DEFAULT_THRESHOLDS, modelPoints } from '../../src/engines/detection/scoring.js';
+import { type PreparedRow, prepare } from './prepare.js';
 import { headline, printHeadline, printTables, type Scored } from './report.js';
-import { type EvalRow, loadSources, PUBLIC_DIR } from './sources.js';
+import { loadSources, PUBLIC_DIR } from './sources.js';
 
 const args = process.argv.slice(2);
-const WARN = 45;
-
-function scoreShipped(rows: EvalRow[]): Scored[] {
-  return rows.map((r) => {
-    const a = analyze(r.text, r.context ? { context: r.context } : undefined);
-    return { ...r, score: a.score, flagged: a.score >= WARN };
-  });
-}
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+const WARN = DEFAULT_THRESHOLDS.warn;
 
 const sources = loadSources();
 const all = sources.flatMap((s) => s.rows);
+const trainable = new Set(sources.filter((s) => s.trainable).map((s) => s.name));
 console.log(
   `detection eval: ${sources.length} sources, ${all.length} rows (public data read from ${PUBLIC_DIR})`,
 );
@@ -27,16 +28,37 @@ console.log(
   'A row is flagged when its score reaches warn (45). BIPIA rows are analysed with context "document", team rows with their own context.',
 );
 
-const shipped = scoreShipped(all);
 if (!args.includes('--shipped-only')) {
-  // The engine has nothing fitted yet: patterns and TF-IDF references are fixed, so LOSO equals shipped.
+  const t0 = Date.now();
+  const prepared = prepare(all);
+  const scored: Scored[] = [];
   console.log('\n== leave-one-source-out (headline) ==');
   console.log(
-    'Nothing in this engine is fitted to data, so each held-out source is scored by the same engine.',
+    'For each source: the model is trained and its warn logit calibrated (on out-of-source logits of two halves of the training sources) without that source, then the source is scored.',
   );
-  printTables(shipped, sources);
-  printHeadline('LOSO headline', headline(shipped));
+  for (const s of sources) {
+    if (only && s.name !== only) continue;
+    const train = prepared.filter((p) => p.source !== s.name && trainable.has(p.source));
+    const { model, zWarn } = fitDetector(train, `loso-${s.name}`);
+    const held = prepared.filter((p) => p.source === s.name);
+    for (const p of held) {
+      const z = maxWindowLogit(model, p.tf).logit;
+      const score = Math.round(combineScore({ ...p.parts, modelPoints: modelPoints(z, zWarn) }));
+      scored.push({ ...(p as PreparedRow).row, score, flagged: score >= WARN });
+    }
+    console.log(`  fold ${s.name}: trained on ${train.length} rows, zWarn ${zWarn}`);
+  }
+  printTables(scored, sources);
+  printHeadline('LOSO headline', headline(scored));
+  console.log(`  (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
 }
-console.log('\n== shipped engine, every row ==');
+
+const shipped: Scored[] = all.map((r) => {
+  const a = analyze(r.text, r.context ? { context: r.context } : undefined);
+  return { ...r, score: a.score, flagged: a.score >= WARN };
+});
+console.log(
+  '\n== shipped engine (committed model), every row; in-sample for the sources it was trained on ==',
+);
 printTables(shipped, sources);
 printHeadline('shipped engine', headline(shipped));

@@ -12,6 +12,7 @@ import {
   actionFor,
   combineScore,
   HIDDEN_MATCH_POINTS,
+  modelPoints,
   OBFUSCATION_POINTS,
   resolveThresholds,
   severityFor,
@@ -19,6 +20,8 @@ import {
 } from './scoring.js';
 import { harmfulFraming } from './harm.js';
 import { adversarialSuffix } from './suffix.js';
+import { type LinearModel, maxWindowLogit, shippedModel } from './model/linear.js';
+import { tokenFeatures } from './model/features.js';
 import { similarity, tokens } from './tfidf.js';
 import type { AnalysisResult, DetectionOptions, PatternMatch } from './types.js';
 import { buildViews } from './views.js';
@@ -211,6 +214,16 @@ export function analyzeText(text: string, options: DetectionOptions = {}): Analy
   return analyzeFull(text, options).result;
 }
 
+/** What the score was made of, for the evaluation (which swaps in models fitted without a held-out source). */
+export interface AnalysisParts {
+  patternWeights: number[];
+  similarity: number;
+  obfuscationPoints: number;
+  /** The normalised text the model reads, and whether it came from a document or tool. */
+  normalised: string;
+  indirect: boolean;
+}
+
 /**
  * The analysis plus every match (the result lists at most MAX_MATCHES), for sanitisation, which must
  * remove every malicious span even in a long text full of them.
@@ -218,7 +231,8 @@ export function analyzeText(text: string, options: DetectionOptions = {}): Analy
 export function analyzeFull(
   text: string,
   options: DetectionOptions = {},
-): { result: AnalysisResult; all: PatternMatch[] } {
+  model: LinearModel | null = shippedModel(),
+): { result: AnalysisResult; all: PatternMatch[]; parts: AnalysisParts } {
   const thresholds = resolveThresholds(options.thresholds);
   const kind = contextKind(options.context);
   const { views, signals } = buildViews(text);
@@ -307,11 +321,20 @@ export function analyzeFull(
   for (const s of signals) obfPoints += OBFUSCATION_POINTS[s] ?? 0;
   if (hiddenMatch) obfPoints += HIDDEN_MATCH_POINTS;
 
-  const score = combineScore({
+  // The learned signal reads the normalised text in windows; its most suspicious window counts.
+  const indirect = kind === 'indirect';
+  let learned: { logit: number; points: number; start: number; end: number } | null = null;
+  if (model) {
+    const tf = tokenFeatures(plain.text, indirect);
+    const w = maxWindowLogit(model, tf);
+    learned = { logit: w.logit, points: modelPoints(w.logit, model.zWarn), start: w.start, end: w.end };
+  }
+  const parts = {
     patternWeights: [...bestByPattern.values()],
     similarity: simValue,
     obfuscationPoints: obfPoints,
-  });
+  };
+  const score = combineScore({ ...parts, modelPoints: learned?.points ?? 0 });
   const action = actionFor(score, thresholds);
   const categories = new Set<string>();
   for (const m of matches) if (m.weight >= 15) categories.add(m.category);
@@ -329,6 +352,13 @@ export function analyzeFull(
     semantic_similarity: Math.round(simValue * 1000) / 1000,
     obfuscation: [...obfuscation].sort(),
   };
+  if (learned && model) {
+    details.model = {
+      version: model.version,
+      logit: Math.round(learned.logit * 1000) / 1000,
+      points: Math.round(learned.points * 10) / 10,
+    };
+  }
   const language = guessLanguage(toks);
   if (language) details.language = language;
   const all = matches.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -341,5 +371,5 @@ export function analyzeFull(
     details,
     matches: all.slice(0, MAX_MATCHES),
   };
-  return { result, all };
+  return { result, all, parts: { ...parts, normalised: plain.text, indirect } };
 }

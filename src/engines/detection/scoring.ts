@@ -24,11 +24,22 @@ export const OBFUSCATION_POINTS: Record<string, number> = {
 export const HIDDEN_MATCH_POINTS = 25;
 export const OBFUSCATION_CAP = 45;
 
+/** The learned signal: points per logit unit around the calibrated logit that reaches warn on its own. */
+export const MODEL_SLOPE = 12;
+export const MODEL_MAX = 90;
+
 export interface ScoreParts {
   /** Adjusted weights (0..100) of the distinct patterns that fired. */
   patternWeights: number[];
   similarity: number;
   obfuscationPoints: number;
+  /** Points of the learned signal (modelPoints), 0 when there is no model. */
+  modelPoints?: number;
+}
+
+/** Logit → points: WARN points at the calibrated logit zWarn, MODEL_SLOPE more per unit above it. */
+export function modelPoints(logit: number, zWarn: number): number {
+  return Math.min(MODEL_MAX, Math.max(0, DEFAULT_THRESHOLDS.warn + MODEL_SLOPE * (logit - zWarn)));
 }
 
 function noisyOr(parts: number[]): number {
@@ -44,8 +55,8 @@ export function similarityPoints(sim: number): number {
 
 /**
  * The scoring function. Each signal is a probability-like number of points 0..100 and they combine as a
- * noisy OR: score = 100 * (1 - prod(1 - p_i/100)) over every pattern weight, the similarity points and the
- * obfuscation points. Independent evidence therefore adds up but never passes 100, and one strong
+ * noisy OR: score = 100 * (1 - prod(1 - p_i/100)) over every pattern weight, the similarity points, the
+ * obfuscation points and the learned model's points. Independent evidence therefore adds up but never passes 100, and one strong
  * pattern is enough on its own.
  */
 export function combineScore(parts: ScoreParts): number {
@@ -53,6 +64,7 @@ export function combineScore(parts: ScoreParts): number {
     ...parts.patternWeights,
     similarityPoints(parts.similarity),
     Math.min(OBFUSCATION_CAP, parts.obfuscationPoints),
+    parts.modelPoints ?? 0,
   ];
   return Math.round(noisyOr(p));
 }
