@@ -43,7 +43,7 @@ if (!args.includes('--shipped-only')) {
     const held = prepared.filter((p) => p.source === s.name);
     for (const p of held) {
       const z = maxWindowLogit(model, p.tf).logit;
-      const score = Math.round(combineScore({ ...p.parts, modelPoints: modelPoints(z, zWarn) }));
+      const score = Math.round(combineScore({ ...p.parts, modelPoints: modelPoints(z, zWarn, p.tf.offsets.length - 1) }));
       scored.push({ ...(p as PreparedRow).row, score, flagged: score >= WARN });
     }
     console.log(`  fold ${s.name}: trained on ${train.length} rows, zWarn ${zWarn}`);

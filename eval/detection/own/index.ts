@@ -11,6 +11,7 @@ import { en } from './en.js';
 import { es } from './es.js';
 import { fr } from './fr.js';
 import { it } from './it.js';
+import { rolePlays } from './roleplay.js';
 import type { LangMaterial } from './types.js';
 
 const at = <T>(xs: T[], i: number): T => xs[i % xs.length] as T;
@@ -61,6 +62,7 @@ function rowsOf(m: LangMaterial): EvalRow[] {
     add(`${r} ${at(m.requests, i + 5)}`, 0, 'general');
   });
   for (const h of m.hardNegatives) add(h, 0, 'hard_negative');
+  for (const r of rolePlays(m.lang)) add(r, 0, 'hard_negative');
   m.quoteFrames.forEach((f, i) => {
     for (let j = 0; j < 4; j++) {
       const q = `${at(m.overrides, i * 4 + j)} ${at(m.goals, i + j * 5)}`;

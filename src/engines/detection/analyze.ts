@@ -208,6 +208,18 @@ function suffixMatch(text: string, start: number, end: number, odd: number): Raw
   };
 }
 
+// Quoted runs on one line: "…", «…», “…”, „…“ and '…' of ten characters or more.
+const QUOTED_RUN = /"[^"\n]{3,400}"|«[^»\n]{3,400}»|“[^”\n]{3,400}”|„[^“”\n]{3,400}[“”]|'[^'\n]{10,400}'/g;
+
+/**
+ * What the learned signal reads of a text that discusses attacks: the quoted runs are blanked, as the
+ * patterns weigh quoted matches less in a discussion. "What does 'ignore all previous instructions' mean?"
+ * is a question about an attack, not one.
+ */
+export function maskQuotes(normalised: string): string {
+  return normalised.replace(QUOTED_RUN, (m) => ' '.repeat(m.length));
+}
+
 const overlaps = (a: [number, number], s: number, e: number): boolean => a[0] < e && s < a[1];
 
 export function analyzeText(text: string, options: DetectionOptions = {}): AnalysisResult {
@@ -324,10 +336,12 @@ export function analyzeFull(
   // The learned signal reads the normalised text in windows; its most suspicious window counts.
   const indirect = kind === 'indirect';
   let learned: { logit: number; points: number; start: number; end: number } | null = null;
+  const modelText = discussion ? maskQuotes(plain.text) : plain.text;
   if (model) {
-    const tf = tokenFeatures(plain.text, indirect);
+    const tf = tokenFeatures(modelText, indirect);
     const w = maxWindowLogit(model, tf);
-    learned = { logit: w.logit, points: modelPoints(w.logit, model.zWarn), start: w.start, end: w.end };
+    const points = modelPoints(w.logit, model.zWarn, tf.offsets.length - 1);
+    learned = { logit: w.logit, points, start: w.start, end: w.end };
   }
   const parts = {
     patternWeights: [...bestByPattern.values()],
@@ -371,5 +385,5 @@ export function analyzeFull(
     details,
     matches: all.slice(0, MAX_MATCHES),
   };
-  return { result, all, parts: { ...parts, normalised: plain.text, indirect } };
+  return { result, all, parts: { ...parts, normalised: modelText, indirect } };
 }

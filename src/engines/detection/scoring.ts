@@ -37,9 +37,17 @@ export interface ScoreParts {
   modelPoints?: number;
 }
 
-/** Logit → points: WARN points at the calibrated logit zWarn, MODEL_SLOPE more per unit above it. */
-export function modelPoints(logit: number, zWarn: number): number {
-  return Math.min(MODEL_MAX, Math.max(0, DEFAULT_THRESHOLDS.warn + MODEL_SLOPE * (logit - zWarn)));
+/** Texts shorter than this many words get proportionally fewer model points. */
+export const MODEL_MIN_WORDS = 8;
+
+/**
+ * Logit → points: WARN points at the calibrated logit zWarn, MODEL_SLOPE more per unit above it. A few
+ * words can share one heavy n-gram, so under MODEL_MIN_WORDS words the points are scaled down (as the
+ * TF-IDF windows are): a single word ("jailbreak", "ignore") is never an attack on its own.
+ */
+export function modelPoints(logit: number, zWarn: number, words: number): number {
+  const p = Math.min(MODEL_MAX, Math.max(0, DEFAULT_THRESHOLDS.warn + MODEL_SLOPE * (logit - zWarn)));
+  return p * Math.min(1, words / MODEL_MIN_WORDS);
 }
 
 function noisyOr(parts: number[]): number {

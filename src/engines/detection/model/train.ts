@@ -31,8 +31,8 @@ export interface TrainOptions {
 
 export const DEFAULT_TRAIN: TrainOptions = {
   seed: 20261125,
-  epochs: 5,
-  learningRate: 0.3,
+  epochs: 3,
+  learningRate: 0.2,
   groupCap: 1200,
   maxFpGeneral: 0.007,
   maxFpHard: 0.02,
@@ -191,14 +191,17 @@ const LANGS = ['en', 'fr', 'de', 'it', 'es'];
 export function calibrate(rows: TrainRow[], logits: Float64Array, o: TrainOptions = DEFAULT_TRAIN): number {
   const benign = rows.map((r, i) => ({ r, z: logits[i] as number })).filter((x) => x.r.label === 0);
   const flagged = (x: { r: TrainRow; z: number }, zWarn: number): boolean =>
-    combineScore({ ...x.r.parts, modelPoints: modelPoints(x.z, zWarn) }) >= DEFAULT_THRESHOLDS.warn;
+    combineScore({ ...x.r.parts, modelPoints: modelPoints(x.z, zWarn, x.r.tf.offsets.length - 1) }) >=
+    DEFAULT_THRESHOLDS.warn;
+  // General prompts and documents per language, so a score means the same in each; hard negatives pooled
+  // (a few dozen per language, where one row is already two percent).
   const groups: { members: typeof benign; ceiling: number }[] = [];
   for (const lang of LANGS) {
     const general = benign.filter((x) => x.r.lang === lang && x.r.kind !== 'hard_negative');
     if (general.length >= 30) groups.push({ members: general, ceiling: o.maxFpGeneral });
-    const hard = benign.filter((x) => x.r.lang === lang && x.r.kind === 'hard_negative');
-    if (hard.length >= 30) groups.push({ members: hard, ceiling: o.maxFpHard });
   }
+  const hard = benign.filter((x) => x.r.kind === 'hard_negative');
+  if (hard.length >= 30) groups.push({ members: hard, ceiling: o.maxFpHard });
   const ok = (zWarn: number): boolean =>
     groups.every((g) => g.members.filter((x) => flagged(x, zWarn)).length <= g.ceiling * g.members.length);
   for (let zWarn = -4; zWarn <= 12; zWarn += 0.05) if (ok(zWarn)) return Math.round(zWarn * 100) / 100;
