@@ -3,6 +3,7 @@
 // Run: npm run bench:detection
 import { performance } from 'node:perf_hooks';
 import { analyze } from '../../src/engines/detection/index.js';
+import { shippedModel } from '../../src/engines/detection/model/linear.js';
 
 const SENTENCES = [
   'Could you summarise the attached quarterly report for the board meeting next week?',
@@ -49,9 +50,16 @@ function run(label: string, length: number, iterations: number): void {
   );
 }
 
+const rss0 = process.memoryUsage().rss;
+const tm = performance.now();
+const model = shippedModel();
+console.log(
+  `model ${model?.version ?? 'none'}: load (base64 → int8 → float32) ${(performance.now() - tm).toFixed(1)} ms, resident memory +${((process.memoryUsage().rss - rss0) / 1e6).toFixed(1)} MB`,
+);
 const t0 = performance.now();
 analyze('warm up the lazily built indexes');
 console.log(`first call (builds pattern and TF-IDF indexes): ${(performance.now() - t0).toFixed(1)} ms`);
+console.log(`resident memory after the first call: ${(process.memoryUsage().rss / 1e6).toFixed(1)} MB`);
 run('200 chars', 200, 5000);
 run('2,000 chars', 2000, 2000);
 run('100 KB', 100_000, 60);

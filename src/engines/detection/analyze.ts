@@ -12,6 +12,7 @@ import {
   actionFor,
   combineScore,
   HIDDEN_MATCH_POINTS,
+  modelPoints,
   OBFUSCATION_POINTS,
   resolveThresholds,
   severityFor,
@@ -19,6 +20,8 @@ import {
 } from './scoring.js';
 import { harmfulFraming } from './harm.js';
 import { adversarialSuffix } from './suffix.js';
+import { type LinearModel, maxWindowLogit, shippedModel } from './model/linear.js';
+import { tokenFeatures } from './model/features.js';
 import { similarity, tokens } from './tfidf.js';
 import type { AnalysisResult, DetectionOptions, PatternMatch } from './types.js';
 import { buildViews } from './views.js';
@@ -205,10 +208,32 @@ function suffixMatch(text: string, start: number, end: number, odd: number): Raw
   };
 }
 
+// Quoted runs on one line: "…", «…», “…”, „…“ and '…' of ten characters or more.
+const QUOTED_RUN = /"[^"\n]{3,400}"|«[^»\n]{3,400}»|“[^”\n]{3,400}”|„[^“”\n]{3,400}[“”]|'[^'\n]{10,400}'/g;
+
+/**
+ * What the learned signal reads of a text that discusses attacks: the quoted runs are blanked, as the
+ * patterns weigh quoted matches less in a discussion. "What does 'ignore all previous instructions' mean?"
+ * is a question about an attack, not one.
+ */
+export function maskQuotes(normalised: string): string {
+  return normalised.replace(QUOTED_RUN, (m) => ' '.repeat(m.length));
+}
+
 const overlaps = (a: [number, number], s: number, e: number): boolean => a[0] < e && s < a[1];
 
 export function analyzeText(text: string, options: DetectionOptions = {}): AnalysisResult {
   return analyzeFull(text, options).result;
+}
+
+/** What the score was made of, for the evaluation (which swaps in models fitted without a held-out source). */
+export interface AnalysisParts {
+  patternWeights: number[];
+  similarity: number;
+  obfuscationPoints: number;
+  /** The normalised text the model reads, and whether it came from a document or tool. */
+  normalised: string;
+  indirect: boolean;
 }
 
 /**
@@ -218,7 +243,8 @@ export function analyzeText(text: string, options: DetectionOptions = {}): Analy
 export function analyzeFull(
   text: string,
   options: DetectionOptions = {},
-): { result: AnalysisResult; all: PatternMatch[] } {
+  model: LinearModel | null = shippedModel(),
+): { result: AnalysisResult; all: PatternMatch[]; parts: AnalysisParts } {
   const thresholds = resolveThresholds(options.thresholds);
   const kind = contextKind(options.context);
   const { views, signals } = buildViews(text);
@@ -307,11 +333,22 @@ export function analyzeFull(
   for (const s of signals) obfPoints += OBFUSCATION_POINTS[s] ?? 0;
   if (hiddenMatch) obfPoints += HIDDEN_MATCH_POINTS;
 
-  const score = combineScore({
+  // The learned signal reads the normalised text in windows; its most suspicious window counts.
+  const indirect = kind === 'indirect';
+  let learned: { logit: number; points: number; start: number; end: number } | null = null;
+  const modelText = discussion ? maskQuotes(plain.text) : plain.text;
+  if (model) {
+    const tf = tokenFeatures(modelText, indirect);
+    const w = maxWindowLogit(model, tf);
+    const points = modelPoints(w.logit, model.zWarn, tf.offsets.length - 1);
+    learned = { logit: w.logit, points, start: w.start, end: w.end };
+  }
+  const parts = {
     patternWeights: [...bestByPattern.values()],
     similarity: simValue,
     obfuscationPoints: obfPoints,
-  });
+  };
+  const score = combineScore({ ...parts, modelPoints: learned?.points ?? 0 });
   const action = actionFor(score, thresholds);
   const categories = new Set<string>();
   for (const m of matches) if (m.weight >= 15) categories.add(m.category);
@@ -329,6 +366,13 @@ export function analyzeFull(
     semantic_similarity: Math.round(simValue * 1000) / 1000,
     obfuscation: [...obfuscation].sort(),
   };
+  if (learned && model) {
+    details.model = {
+      version: model.version,
+      logit: Math.round(learned.logit * 1000) / 1000,
+      points: Math.round(learned.points * 10) / 10,
+    };
+  }
   const language = guessLanguage(toks);
   if (language) details.language = language;
   const all = matches.sort((a, b) => a.start - b.start || b.end - a.end);
@@ -341,5 +385,5 @@ export function analyzeFull(
     details,
     matches: all.slice(0, MAX_MATCHES),
   };
-  return { result, all };
+  return { result, all, parts: { ...parts, normalised: modelText, indirect } };
 }

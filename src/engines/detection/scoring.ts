@@ -24,11 +24,30 @@ export const OBFUSCATION_POINTS: Record<string, number> = {
 export const HIDDEN_MATCH_POINTS = 25;
 export const OBFUSCATION_CAP = 45;
 
+/** The learned signal: points per logit unit around the calibrated logit that reaches warn on its own. */
+export const MODEL_SLOPE = 12;
+export const MODEL_MAX = 90;
+
 export interface ScoreParts {
   /** Adjusted weights (0..100) of the distinct patterns that fired. */
   patternWeights: number[];
   similarity: number;
   obfuscationPoints: number;
+  /** Points of the learned signal (modelPoints), 0 when there is no model. */
+  modelPoints?: number;
+}
+
+/** Texts shorter than this many words get proportionally fewer model points. */
+export const MODEL_MIN_WORDS = 8;
+
+/**
+ * Logit → points: WARN points at the calibrated logit zWarn, MODEL_SLOPE more per unit above it. A few
+ * words can share one heavy n-gram, so under MODEL_MIN_WORDS words the points are scaled down (as the
+ * TF-IDF windows are): a single word ("jailbreak", "ignore") is never an attack on its own.
+ */
+export function modelPoints(logit: number, zWarn: number, words: number): number {
+  const p = Math.min(MODEL_MAX, Math.max(0, DEFAULT_THRESHOLDS.warn + MODEL_SLOPE * (logit - zWarn)));
+  return p * Math.min(1, words / MODEL_MIN_WORDS);
 }
 
 function noisyOr(parts: number[]): number {
@@ -44,8 +63,8 @@ export function similarityPoints(sim: number): number {
 
 /**
  * The scoring function. Each signal is a probability-like number of points 0..100 and they combine as a
- * noisy OR: score = 100 * (1 - prod(1 - p_i/100)) over every pattern weight, the similarity points and the
- * obfuscation points. Independent evidence therefore adds up but never passes 100, and one strong
+ * noisy OR: score = 100 * (1 - prod(1 - p_i/100)) over every pattern weight, the similarity points, the
+ * obfuscation points and the learned model's points. Independent evidence therefore adds up but never passes 100, and one strong
  * pattern is enough on its own.
  */
 export function combineScore(parts: ScoreParts): number {
@@ -53,6 +72,7 @@ export function combineScore(parts: ScoreParts): number {
     ...parts.patternWeights,
     similarityPoints(parts.similarity),
     Math.min(OBFUSCATION_CAP, parts.obfuscationPoints),
+    parts.modelPoints ?? 0,
   ];
   return Math.round(noisyOr(p));
 }

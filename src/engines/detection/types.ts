@@ -37,6 +37,8 @@ export interface AnalysisResult {
     semantic_similarity: number;
     obfuscation: string[];
     language?: string;
+    /** The learned signal: model version, logit of its most suspicious window and the points it added. */
+    model?: { version: string; logit: number; points: number };
   };
   matches: PatternMatch[];
 }

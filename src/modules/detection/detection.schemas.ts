@@ -46,6 +46,10 @@ export const AnalysisSchema = Type.Object({
     semantic_similarity: Type.Number(),
     obfuscation: Type.Array(Type.String()),
     language: Type.Optional(Type.String()),
+    // The learned signal's contribution: its version, the logit of the most suspicious window, its points.
+    model: Type.Optional(
+      Type.Object({ version: Type.String(), logit: Type.Number(), points: Type.Number() }),
+    ),
   }),
   matches: Type.Array(
     Type.Object({

@@ -1,0 +1,77 @@
+// The team's own training corpus: hand-written material per language (en, fr, de, it, es), composed into
+// rows. Nothing here is translated from, or copied out of, any evaluation file. Attacks: overrides with a
+// goal (some after an ordinary request), persona set-ups with a goal, and indirect injections, where a
+// sentence addressed to an AI reader sits at the start, middle or end of an e-mail, page, code file, tool
+// result or passage. Benign rows: ordinary requests (role-play and fiction without an override included),
+// the same documents without the planted sentence, document tasks, hard negatives, and attacks quoted to
+// ask about them or to have them translated.
+import type { EvalRow } from '../sources.js';
+import { de } from './de.js';
+import { en } from './en.js';
+import { es } from './es.js';
+import { fr } from './fr.js';
+import { it } from './it.js';
+import { rolePlays } from './roleplay.js';
+import type { LangMaterial } from './types.js';
+
+const at = <T>(xs: T[], i: number): T => xs[i % xs.length] as T;
+
+/** Plants `sentence` at the start, in the middle (at a line or sentence break) or at the end of `doc`. */
+function plant(doc: string, sentence: string, where: number): string {
+  if (where === 0) return `${sentence}\n${doc}`;
+  if (where === 2) return `${doc}\n${sentence}`;
+  const mid = Math.floor(doc.length / 2);
+  let cut = doc.indexOf('\n', mid);
+  if (cut < 0) cut = doc.indexOf('. ', mid) >= 0 ? doc.indexOf('. ', mid) + 1 : doc.indexOf(' ', mid);
+  if (cut < 0) return `${doc}\n${sentence}`;
+  return `${doc.slice(0, cut)} ${sentence} ${doc.slice(cut)}`;
+}
+
+function rowsOf(m: LangMaterial): EvalRow[] {
+  const out: EvalRow[] = [];
+  const add = (text: string, label: 0 | 1, kind: EvalRow['kind'], context?: string): void => {
+    out.push({ text, label, lang: m.lang, kind, source: 'own_training', ...(context ? { context } : {}) });
+  };
+  m.overrides.forEach((o, i) => {
+    m.goals.forEach((g, j) => {
+      const attack = `${o} ${g}.`;
+      add((i + j) % 3 === 0 ? `${at(m.requests, i * 7 + j)} ${attack}` : attack, 1, 'direct');
+    });
+  });
+  m.personas.forEach((p, i) => {
+    m.goals.forEach((g, j) => {
+      if ((i + j) % 2 === 0) add(`${p} ${g}.`, 1, 'jailbreak');
+    });
+  });
+  m.documents.forEach((d, i) => {
+    m.aiAddress.forEach((a, j) => {
+      const doc = plant(d, `${a} ${at(m.goals, i + 3 * j)}.`, (i + j) % 3);
+      const k = i * m.aiAddress.length + j;
+      // The same injected document, as a user pastes it under a task or as a tool hands it over.
+      if (k % 3 === 0) add(`${at(m.docTasks, k)}\n${doc}`, 1, 'indirect');
+      else add(doc, 1, 'indirect', k % 3 === 1 ? 'document' : undefined);
+    });
+    add(d, 0, 'document', 'document');
+    add(d, 0, 'document');
+    m.docTasks.forEach((t, j) => {
+      if ((i + j) % 2 === 0) add(`${t}\n${d}`, 0, 'document');
+    });
+  });
+  for (const r of m.requests) add(r, 0, 'general');
+  m.requests.forEach((r, i) => {
+    add(`${r} ${at(m.requests, i + 5)}`, 0, 'general');
+  });
+  for (const h of m.hardNegatives) add(h, 0, 'hard_negative');
+  for (const r of rolePlays(m.lang)) add(r, 0, 'hard_negative');
+  m.quoteFrames.forEach((f, i) => {
+    for (let j = 0; j < 4; j++) {
+      const q = `${at(m.overrides, i * 4 + j)} ${at(m.goals, i + j * 5)}`;
+      add(f.replace('{q}', q), 0, 'hard_negative');
+    }
+  });
+  return out;
+}
+
+export function ownCorpus(): EvalRow[] {
+  return [en, fr, de, it, es].flatMap(rowsOf);
+}

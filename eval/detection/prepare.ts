@@ -1,0 +1,28 @@
+// Rows ready for fitting and scoring: the engine's other signals (patterns, similarity, obfuscation) are
+// computed once without any model, and the model's features once, so that a refit per held-out source
+// costs only the fit itself.
+import { analyzeFull } from '../../src/engines/detection/analyze.js';
+import { tokenFeatures } from '../../src/engines/detection/model/features.js';
+import type { TrainRow } from '../../src/engines/detection/model/train.js';
+import type { EvalRow } from './sources.js';
+
+export type PreparedRow = TrainRow & { row: EvalRow };
+
+export function prepare(rows: EvalRow[]): PreparedRow[] {
+  return rows.map((r) => {
+    const { parts } = analyzeFull(r.text, r.context ? { context: r.context } : {}, null);
+    return {
+      row: r,
+      tf: tokenFeatures(parts.normalised, parts.indirect),
+      label: r.label,
+      source: r.source,
+      lang: r.lang,
+      kind: r.kind,
+      parts: {
+        patternWeights: parts.patternWeights,
+        similarity: parts.similarity,
+        obfuscationPoints: parts.obfuscationPoints,
+      },
+    };
+  });
+}

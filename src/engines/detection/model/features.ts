@@ -1,0 +1,119 @@
+// Features of the learned signal: hashed word unigrams, word bigrams and character 4-grams of the normalised
+// text (lower case, accents folded, look-alikes and leetspeak undone by normalize.ts). Features are produced
+// token by token, so a window of tokens is a contiguous run of the flat id array and a window's sum is a
+// difference of prefix sums. Text an assistant reads (context 'document', 'email', 'tool'…) gets every
+// feature twice, once plain and once salted, so the model can learn what is suspicious inside a document
+// in particular while sharing what holds everywhere.
+
+export const DIM_BITS = 18;
+export const DIM = 1 << DIM_BITS;
+const MASK = DIM - 1;
+/** Words per window; long texts are read in windows of this many words, overlapping by half. */
+export const WINDOW = 48;
+export const STRIDE = 24;
+const INDIRECT_SALT = 0x5bd1e995;
+
+export interface TokenFeatures {
+  /** Feature ids of every token, token after token. */
+  ids: Uint32Array;
+  /** offsets[t]..offsets[t + 1] are the ids of token t; length = tokens + 1. */
+  offsets: Uint32Array;
+}
+
+const isWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c > 127;
+
+function mix(h: number, kind: number): number {
+  let x = Math.imul(h ^ (kind * 0x9e3779b1), 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  x ^= x >>> 16;
+  return x >>> 0;
+}
+
+function gram(a: number, b: number, c: number, d: number): number {
+  let h = 0x811c9dc5;
+  h = Math.imul(h ^ a, 0x01000193);
+  h = Math.imul(h ^ b, 0x01000193);
+  h = Math.imul(h ^ c, 0x01000193);
+  h = Math.imul(h ^ d, 0x01000193);
+  return mix(h, 3);
+}
+
+let idBuf = new Uint32Array(4096);
+let offBuf = new Uint32Array(1024);
+
+/** Features of `text`, which must already be normalised (normalise(text).plain.text). */
+export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
+  let n = 0;
+  let t = 0;
+  const copies = indirect ? 2 : 1;
+  const push = (h: number): void => {
+    if (n + 2 > idBuf.length) {
+      const bigger = new Uint32Array(idBuf.length * 2);
+      bigger.set(idBuf);
+      idBuf = bigger;
+    }
+    idBuf[n++] = h & MASK;
+    if (copies === 2) idBuf[n++] = (h ^ INDIRECT_SALT) & MASK;
+  };
+  let prev = 0;
+  const len = text.length;
+  let i = 0;
+  while (i < len) {
+    let c = text.charCodeAt(i);
+    if (!isWordCode(c)) {
+      i++;
+      continue;
+    }
+    if (t + 2 > offBuf.length) {
+      const bigger = new Uint32Array(offBuf.length * 2);
+      bigger.set(offBuf);
+      offBuf = bigger;
+    }
+    offBuf[t++] = n;
+    // Word hash (FNV-1a) and character 4-grams of "^word$" (markers 2 and 3), from the last three codes.
+    let h = 0x811c9dc5;
+    let p3 = 0;
+    let p2 = 0;
+    let p1 = 2;
+    let count = 1;
+    const start = i;
+    while (i < len) {
+      c = text.charCodeAt(i);
+      if (!isWordCode(c)) break;
+      h = Math.imul(h ^ c, 0x01000193);
+      if (count >= 3) push(gram(p3, p2, p1, c));
+      p3 = p2;
+      p2 = p1;
+      p1 = c;
+      count++;
+      i++;
+      if (i - start >= 40) {
+        // A very long run (a base64 blob, a URL) is one token; its tail adds nothing.
+        while (i < len && isWordCode(text.charCodeAt(i))) i++;
+        break;
+      }
+    }
+    if (count >= 3) push(gram(p3, p2, p1, 3));
+    h >>>= 0;
+    push(mix(h, 1));
+    if (prev !== 0) push(mix(Math.imul(prev, 0x2f0e1eb9) ^ h, 2));
+    prev = h;
+  }
+  offBuf[t] = n;
+  return { ids: idBuf.slice(0, n), offsets: offBuf.slice(0, t + 1) };
+}
+
+/** Token windows [start, end) of a text of `tokens` tokens: one window, or overlapping ones to the end. */
+export function windows(tokens: number): [number, number][] {
+  if (tokens <= WINDOW) return [[0, tokens]];
+  const out: [number, number][] = [];
+  for (let s = 0; ; s += STRIDE) {
+    if (s + WINDOW >= tokens) {
+      out.push([tokens - WINDOW, tokens]);
+      break;
+    }
+    out.push([s, s + WINDOW]);
+  }
+  return out;
+}

@@ -1,0 +1,238 @@
+// Training of the learned signal (used by scripts/train-detection.ts and by the leave-one-source-out eval,
+// which refits it without the held-out source). Pure and deterministic: a seeded shuffle, AdaGrad logistic
+// regression in float64, weights quantized to int8. Not imported by the engine's index, so the browser
+// bundle does not carry it.
+import { combineScore, DEFAULT_THRESHOLDS, modelPoints } from '../scoring.js';
+import { DIM, type TokenFeatures, windows } from './features.js';
+import { dequantize, type LinearModel, maxWindowLogit } from './linear.js';
+
+export interface TrainRow {
+  tf: TokenFeatures;
+  label: 0 | 1;
+  /** Source name: rows are weighted per source and label, and calibration holds sources out. */
+  source: string;
+  lang: string;
+  /** 'general' | 'document' | 'hard_negative' for benign rows (calibration keeps their false positives low). */
+  kind: string;
+  /** The other signals' parts, so the combined score can be calibrated. */
+  parts: { patternWeights: number[]; similarity: number; obfuscationPoints: number };
+}
+
+export interface TrainOptions {
+  seed: number;
+  epochs: number;
+  learningRate: number;
+  /** A (source, label) group larger than this counts as this many examples. */
+  groupCap: number;
+  /** False-positive ceilings the calibration aims at, below the targets to leave a margin. */
+  maxFpGeneral: number;
+  maxFpHard: number;
+}
+
+export const DEFAULT_TRAIN: TrainOptions = {
+  seed: 20261125,
+  epochs: 3,
+  learningRate: 0.2,
+  groupCap: 1200,
+  maxFpGeneral: 0.007,
+  maxFpHard: 0.02,
+};
+
+interface Example {
+  row: number;
+  start: number;
+  end: number;
+  y: number;
+  weight: number;
+}
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Benign texts give up to this many windows each; attacks give one (the whole text, then its worst window). */
+const BENIGN_WINDOWS = 6;
+
+function examples(rows: TrainRow[], pick: (r: TrainRow, i: number) => [number, number] | null): Example[] {
+  const out: Example[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as TrainRow;
+    const tokens = r.tf.offsets.length - 1;
+    if (tokens === 0) continue;
+    const ws = windows(tokens);
+    if (r.label === 0) {
+      const k = Math.min(BENIGN_WINDOWS, ws.length);
+      for (let j = 0; j < k; j++) {
+        const [s, e] = ws[Math.floor((j * ws.length) / k)] as [number, number];
+        out.push({ row: i, start: s, end: e, y: 0, weight: 1 / k });
+      }
+    } else {
+      const w = ws.length === 1 ? (ws[0] as [number, number]) : pick(r, i);
+      if (w) out.push({ row: i, start: w[0], end: w[1], y: 1, weight: 1 });
+    }
+  }
+  // Every (source, label) group weighs at most groupCap examples, and the two labels weigh the same.
+  return out;
+}
+
+function balance(rows: TrainRow[], ex: Example[], cap: number): void {
+  const groupTotal = new Map<string, number>();
+  const key = (e: Example): string => `${(rows[e.row] as TrainRow).source}|${e.y}`;
+  for (const e of ex) groupTotal.set(key(e), (groupTotal.get(key(e)) ?? 0) + e.weight);
+  for (const e of ex) {
+    const total = groupTotal.get(key(e)) as number;
+    e.weight *= Math.min(total, cap) / total;
+  }
+  const byLabel = [0, 0];
+  for (const e of ex) byLabel[e.y] = (byLabel[e.y] as number) + e.weight;
+  const all = (byLabel[0] as number) + (byLabel[1] as number);
+  for (const e of ex) e.weight *= all / 2 / (byLabel[e.y] as number) / (all / ex.length);
+}
+
+function sgd(rows: TrainRow[], ex: Example[], o: TrainOptions): { weights: Float64Array; bias: number } {
+  const w = new Float64Array(DIM);
+  const g2 = new Float64Array(DIM);
+  let bias = 0;
+  let biasG2 = 0;
+  const rand = mulberry32(o.seed);
+  const order = ex.map((_, i) => i);
+  for (let epoch = 0; epoch < o.epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      const t = order[i] as number;
+      order[i] = order[j] as number;
+      order[j] = t;
+    }
+    for (const k of order) {
+      const e = ex[k] as Example;
+      const tf = (rows[e.row] as TrainRow).tf;
+      const from = tf.offsets[e.start] as number;
+      const to = tf.offsets[e.end] as number;
+      if (to === from) continue;
+      const x = 1 / Math.sqrt(to - from);
+      let z = bias;
+      for (let f = from; f < to; f++) z += (w[tf.ids[f] as number] as number) * x;
+      const p = 1 / (1 + Math.exp(-z));
+      const g = (p - e.y) * e.weight;
+      if (g === 0) continue;
+      const gx = g * x;
+      for (let f = from; f < to; f++) {
+        const id = tf.ids[f] as number;
+        const acc = (g2[id] as number) + gx * gx;
+        g2[id] = acc;
+        w[id] = (w[id] as number) - (o.learningRate * gx) / Math.sqrt(acc);
+      }
+      biasG2 += g * g;
+      bias -= (o.learningRate * g) / Math.sqrt(biasG2);
+    }
+  }
+  return { weights: w, bias };
+}
+
+/** int8 weights with one scale (the largest weight maps to 127). */
+export function quantize(w: Float64Array): { q: Int8Array; scale: number } {
+  let max = 0;
+  for (let i = 0; i < w.length; i++) max = Math.max(max, Math.abs(w[i] as number));
+  const scale = max > 0 ? Math.fround(max / 127) : 1;
+  const q = new Int8Array(w.length);
+  for (let i = 0; i < w.length; i++)
+    q[i] = Math.max(-127, Math.min(127, Math.round((w[i] as number) / scale)));
+  return { q, scale };
+}
+
+export interface FittedWeights {
+  q: Int8Array;
+  scale: number;
+  bias: number;
+}
+
+/**
+ * Two rounds: first every attack text counts whole; then each long attack is represented by its most
+ * suspicious window under the first model (an injection sits in one place of a long e-mail), and the model
+ * is fitted again from scratch.
+ */
+export function fitWeights(rows: TrainRow[], o: TrainOptions = DEFAULT_TRAIN): FittedWeights {
+  const first = examples(rows, (r) => [0, r.tf.offsets.length - 1]);
+  balance(rows, first, o.groupCap);
+  const m1 = sgd(rows, first, o);
+  const probe: LinearModel = {
+    weights: Float32Array.from(m1.weights),
+    bias: m1.bias,
+    zWarn: 0,
+    version: 'probe',
+  };
+  const second = examples(rows, (r) => {
+    const best = maxWindowLogit(probe, r.tf);
+    return [best.start, best.end];
+  });
+  balance(rows, second, o.groupCap);
+  const m2 = sgd(rows, second, o);
+  const { q, scale } = quantize(m2.weights);
+  return { q, scale, bias: Math.fround(m2.bias) };
+}
+
+export function toModel(f: FittedWeights, zWarn: number, version: string): LinearModel {
+  return { weights: dequantize(f.q, f.scale), bias: f.bias, zWarn, version };
+}
+
+const LANGS = ['en', 'fr', 'de', 'it', 'es'];
+
+/**
+ * The smallest zWarn (logit at which the model alone reaches warn) whose combined score keeps false
+ * positives under the ceilings in every language, on logits of rows whose source the model did not see.
+ */
+export function calibrate(rows: TrainRow[], logits: Float64Array, o: TrainOptions = DEFAULT_TRAIN): number {
+  const benign = rows.map((r, i) => ({ r, z: logits[i] as number })).filter((x) => x.r.label === 0);
+  const flagged = (x: { r: TrainRow; z: number }, zWarn: number): boolean =>
+    combineScore({ ...x.r.parts, modelPoints: modelPoints(x.z, zWarn, x.r.tf.offsets.length - 1) }) >=
+    DEFAULT_THRESHOLDS.warn;
+  // General prompts and documents per language, so a score means the same in each; hard negatives pooled
+  // (a few dozen per language, where one row is already two percent).
+  const groups: { members: typeof benign; ceiling: number }[] = [];
+  for (const lang of LANGS) {
+    const general = benign.filter((x) => x.r.lang === lang && x.r.kind !== 'hard_negative');
+    if (general.length >= 30) groups.push({ members: general, ceiling: o.maxFpGeneral });
+  }
+  const hard = benign.filter((x) => x.r.kind === 'hard_negative');
+  if (hard.length >= 30) groups.push({ members: hard, ceiling: o.maxFpHard });
+  const ok = (zWarn: number): boolean =>
+    groups.every((g) => g.members.filter((x) => flagged(x, zWarn)).length <= g.ceiling * g.members.length);
+  for (let zWarn = -4; zWarn <= 12; zWarn += 0.05) if (ok(zWarn)) return Math.round(zWarn * 100) / 100;
+  return 12;
+}
+
+/** Logits of every row from a model fitted without its source: two halves of the sources, each fitted on the other. */
+export function outOfSourceLogits(rows: TrainRow[], o: TrainOptions = DEFAULT_TRAIN): Float64Array {
+  const names = [...new Set(rows.map((r) => r.source))].sort();
+  const half = new Map(names.map((n, i) => [n, i % 2]));
+  const logits = new Float64Array(rows.length);
+  for (const side of [0, 1]) {
+    const fit = fitWeights(
+      rows.filter((r) => half.get(r.source) !== side),
+      o,
+    );
+    const model = toModel(fit, 0, 'calibration');
+    rows.forEach((r, i) => {
+      if (half.get(r.source) === side) logits[i] = maxWindowLogit(model, r.tf).logit;
+    });
+  }
+  return logits;
+}
+
+/** Weights fitted on every row, with zWarn calibrated on out-of-source logits. */
+export function fitDetector(
+  rows: TrainRow[],
+  version: string,
+  o: TrainOptions = DEFAULT_TRAIN,
+): { fitted: FittedWeights; zWarn: number; model: LinearModel } {
+  const fitted = fitWeights(rows, o);
+  const zWarn = calibrate(rows, outOfSourceLogits(rows, o), o);
+  return { fitted, zWarn, model: toModel(fitted, zWarn, version) };
+}
