@@ -7,6 +7,8 @@ import { hallucinationRoutes } from '../modules/hallucination/index.js';
 import { healthRoutes } from '../modules/health/index.js';
 import { keysRoutes } from '../modules/keys/index.js';
 import { orgsRoutes } from '../modules/orgs/index.js';
+import { createOverviewRepo, createOverviewService, overviewRoutes } from '../modules/overview/index.js';
+import { webRoutes } from '../modules/web/index.js';
 import type { Context } from './context.js';
 import { VERSION } from './version.js';
 import { registerEventsOut } from './worker.js';
@@ -37,6 +39,12 @@ export async function buildApi(ctx: Context): Promise<App> {
   await app.register(gatewayRoutes(ctx.gateway));
   await app.register(gatewayHistoryRoutes(createGatewayHistory(ctx)));
   await app.register(hallucinationRoutes(ctx.hallucination, { bodyLimit: ctx.config.bodyLimit }));
+  await app.register(
+    overviewRoutes(
+      createOverviewService({ repo: createOverviewRepo(ctx.storage.db), limits: ctx.limits, clock: ctx.clock }),
+    ),
+  );
   await registerEventsOut(app, ctx);
+  await app.register(webRoutes());
   return app;
 }

@@ -6,3 +6,4 @@ import './hallucination-cases.js';
 import './events-cases.js';
 import './gateway-cases.js';
 import './gateway-history-cases.js';
+import './dashboard-cases.js';

@@ -41,6 +41,33 @@ function applyRate(reply: FastifyReply, state: RateState): void {
 }
 
 const PUBLIC_PREFIXES = ['/api/docs', '/api/openapi.json'];
+const LOGIN_PATH = '/api/dashboard/auth/login';
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * CSRF defence of the cookie-authenticated routes, on top of the SameSite=Strict cookie: a state-changing
+ * request that a browser marks as coming from another site (Origin of another host, or Sec-Fetch-Site
+ * cross-site/same-site) is refused. Browsers send Origin on every cross-origin POST, PUT, PATCH and
+ * DELETE; clients that are not browsers send neither header and carry no ambient cookie to abuse.
+ */
+export function refuseCrossSite(request: FastifyRequest): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const site = request.headers['sec-fetch-site'];
+  if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') {
+    throw new AppError('forbidden', 'Cross-site request refused: dashboard changes must come from the dashboard.');
+  }
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  let host: string | undefined;
+  try {
+    host = origin === 'null' ? undefined : new URL(origin).host;
+  } catch {
+    host = undefined;
+  }
+  if (host === undefined || host !== request.host) {
+    throw new AppError('forbidden', 'Cross-site request refused: the Origin header does not match this server.');
+  }
+}
 
 /**
  * Authentication, rate limits, entitlements and quota checks for every route, driven by the route's
@@ -58,9 +85,18 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
       if (!url?.startsWith('/api/') || PUBLIC_PREFIXES.some((p) => url.startsWith(p))) return;
       throw new AppError('internal_error', `route ${url} declares no authentication mode`);
     }
-    if (need.mode === 'public') return;
+    if (need.mode === 'public') {
+      if (request.routeOptions.url === LOGIN_PATH) refuseCrossSite(request);
+      return;
+    }
 
-    if (need.mode === 'session') {
+    const sessionOnProductRoute =
+      need.mode === 'apiKey' &&
+      need.session === true &&
+      apiKeyFromHeaders(request.headers, 'apiKey') === undefined &&
+      request.cookies[SESSION_COOKIE] !== undefined;
+    if (need.mode === 'session' || sessionOnProductRoute) {
+      refuseCrossSite(request);
       const token = request.cookies[SESSION_COOKIE];
       const found = token ? await deps.orgs.resolveSession(token) : undefined;
       if (!found) {
@@ -69,10 +105,19 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
       }
       request.caller = { org: found.org, via: 'session', user: found.user };
       applyRate(reply, await deps.limits.hitWindow(`rl:session:${found.user.id}`, SESSION_RATE_PER_MINUTE));
+      if (need.mode === 'session') {
+        deps.auth.checkAccess(request.caller, {
+          ...(need.roles ? { roles: need.roles } : {}),
+          ...(need.feature ? { feature: need.feature } : {}),
+        });
+        return;
+      }
+      // A product route reached with a session: the same plan, entitlement and quota checks as a key.
       deps.auth.checkAccess(request.caller, {
-        ...(need.roles ? { roles: need.roles } : {}),
+        product: need.product,
         ...(need.feature ? { feature: need.feature } : {}),
       });
+      await deps.limits.checkQuota(request.caller.org, need.product);
       return;
     }
 
@@ -100,6 +145,7 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
   app.addHook('preHandler', async (request) => {
     const need = request.routeOptions.config.auth;
     if (request.caller && need && (need.mode === 'apiKey' || need.mode === 'serviceKey')) {
+      // counted whether the caller came with a key or with a dashboard session
       await deps.limits.consume(request.caller.org, need.product);
     }
   });
@@ -130,7 +176,7 @@ const SessionView = Type.Object({
 
 function registerSessionRoutes(app: App, deps: AuthDeps): void {
   app.post(
-    '/api/dashboard/auth/login',
+    LOGIN_PATH,
     {
       config: { auth: { mode: 'public' } },
       schema: {

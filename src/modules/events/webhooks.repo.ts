@@ -37,6 +37,15 @@ export interface SendContext {
   webhook: WebhookRow | undefined;
 }
 
+export interface DeliveryListQuery {
+  page: number;
+  perPage: number;
+  status?: string;
+  eventType?: string;
+  /** The last row of the previous page (keyset pagination). */
+  after?: { createdAt: string; id: string };
+}
+
 export function createWebhooksRepo(db: Db) {
   return {
     async insert(row: WebhookRow): Promise<void> {
@@ -94,19 +103,30 @@ export function createWebhooksRepo(db: Db) {
     async listDeliveries(
       orgId: string,
       webhookId: string,
-      page: number,
-      perPage: number,
+      q: DeliveryListQuery,
     ): Promise<{ rows: DeliveryRow[]; total: number }> {
-      const base = db
+      let base = db
         .selectFrom('webhook_deliveries')
         .where('org_id', '=', orgId)
         .where('webhook_id', '=', webhookId);
-      const rows = await base
-        .selectAll()
+      if (q.status) base = base.where('status', '=', q.status);
+      if (q.eventType) base = base.where('event_type', '=', q.eventType);
+      let page = base.selectAll();
+      // Keyset: rows strictly older than the last one shown, in the (created_at, id) order of the index.
+      if (q.after) {
+        const { createdAt, id } = q.after;
+        page = page.where((eb) =>
+          eb.or([
+            eb('created_at', '<', createdAt),
+            eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)]),
+          ]),
+        );
+      }
+      const rows = await page
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
-        .limit(perPage)
-        .offset((page - 1) * perPage)
+        .limit(q.perPage)
+        .offset(q.after ? 0 : (q.page - 1) * q.perPage)
         .execute();
       const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       return { rows, total: Number(count.n) };

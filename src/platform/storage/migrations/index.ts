@@ -4,6 +4,7 @@ import * as m0002 from './0002-dlp-vault.js';
 import * as m0003 from './0003-events-out.js';
 import * as m0004 from './0004-gateway.js';
 import * as m0005 from './0005-hallucination.js';
+import * as m0013 from './0013-dashboard-indexes.js';
 
 /** Ordered by name; a migration, once released, is never edited: add a new one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0003-events-out': m0003,
   '0004-gateway': m0004,
   '0005-hallucination': m0005,
+  '0013-dashboard-indexes': m0013,
 };

@@ -1,0 +1,48 @@
+import type { Kysely } from 'kysely';
+
+/**
+ * Indexes for the dashboard's reads at a million stored events and deliveries (docs/dashboard.md, bench:web):
+ * - events (org_id, created_at, type): the overview's counts per day and type come from the index alone;
+ * - events (org_id, type, created_at): the newest events of one type without sorting the others;
+ * - webhook_deliveries (webhook_id, status|event_type, created_at, id): the filtered delivery log, paged
+ *   by keyset (created_at, id) instead of an offset that reads every skipped row.
+ */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .createIndex('events_org_created_type')
+    .on('events')
+    .columns(['org_id', 'created_at', 'type'])
+    .execute();
+  await db.schema
+    .createIndex('events_org_type_created')
+    .on('events')
+    .columns(['org_id', 'type', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_hook_keyset')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_hook_status')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'status', 'created_at', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_hook_type')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'event_type', 'created_at', 'id'])
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  for (const name of [
+    'webhook_deliveries_hook_type',
+    'webhook_deliveries_hook_status',
+    'webhook_deliveries_hook_keyset',
+    'events_org_type_created',
+    'events_org_created_type',
+  ]) {
+    await db.schema.dropIndex(name).ifExists().execute();
+  }
+}
