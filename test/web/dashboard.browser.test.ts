@@ -113,14 +113,14 @@ describe('the dashboard in Chromium', () => {
     const secret = (await page.getByTestId('secret').textContent()) ?? '';
     assert.match(secret, /^al_live_/);
     assert.ok(await page.getByRole('button', { name: 'Copy' }).isVisible());
-    await page.getByRole('cell', { name: 'browser test key' }).waitFor();
+    await page.getByRole('cell', { name: 'browser test key', exact: true }).waitFor();
     await assertAccessible(page, 'API keys');
     await screenshot(page, 'keys');
     // the key works, and the secret is gone for good once the page is left
     const detect = await t.request('POST', '/api/v1/detect', { key: secret, body: { text: 'hello' } });
     assert.equal(detect.status, 200);
     await page.reload();
-    await page.getByRole('cell', { name: 'browser test key' }).waitFor();
+    await page.getByRole('cell', { name: 'browser test key', exact: true }).waitFor();
     assert.equal(await page.getByTestId('secret').count(), 0);
     assert.doesNotMatch(await page.content(), new RegExp(secret));
     const storage = await page.evaluate('({ local: localStorage.length, session: sessionStorage.length })');
@@ -203,7 +203,7 @@ describe('the dashboard in Chromium', () => {
     await page.getByText('No conversations yet.').waitFor();
     await page.getByLabel('Model (optional)').fill('openai/gpt-4o-mini');
     const message = 'Please write to maria.lopez@example.com about the invoice';
-    await page.getByLabel('Message').fill(message);
+    await page.getByLabel('Message', { exact: true }).fill(message);
     const streamed = page.waitForResponse((r) => r.url().endsWith('/api/v1/gateway/chat'));
     await page.getByRole('button', { name: 'Send' }).click();
     const res = await streamed;

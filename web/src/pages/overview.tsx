@@ -150,9 +150,7 @@ export default function OverviewPage() {
             <tbody>
               {u.byModel.map((m) => (
                 <tr key={`${m.provider}/${m.model}`}>
-                  <td>
-                    {m.provider}/{m.model}
-                  </td>
+                  <td>{m.model.startsWith(`${m.provider}/`) ? m.model : `${m.provider}/${m.model}`}</td>
                   <td>{m.requests}</td>
                   <td>{m.promptTokens}</td>
                   <td>{m.completionTokens}</td>
