@@ -54,6 +54,31 @@ describe('GET /api/dashboard/overview', () => {
     assert.equal(res.body.series.length, 3);
   });
 
+  it('keeps the counts of settled days and counts today from the events', async () => {
+    const cookie = await mine.session('viewer');
+    const today = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await addEvent(mine.org.id, 'evt_late', 'detection.created', '2026-10-02T11:00:00.000Z');
+    await addEvent(mine.org.id, 'evt_today', 'quota.warning', new Date().toISOString());
+    const past = await t.request('GET', '/api/dashboard/overview?from=2026-10-01&to=2026-10-05', { cookie });
+    const created = past.body.series.find((s: { type: string }) => s.type === 'detection.created');
+    // 2026-10-02 was counted by the first request and kept: a row written into it since is not counted
+    assert.deepEqual(created.counts, [0, 2, 0, 1]);
+    const kept = await t.ctx.storage.db
+      .selectFrom('event_day_counts')
+      .selectAll()
+      .where('org_id', '=', mine.org.id)
+      .where('day', '=', '2026-10-02')
+      .execute();
+    assert.deepEqual(kept.map((r) => [r.type, Number(r.count)]), [['detection.created', 2]]);
+    const now = await t.request('GET', `/api/dashboard/overview?from=${today}&to=${tomorrow}`, { cookie });
+    // (the tenant's own set-up wrote api_key.created and user.joined events today too)
+    const warning = now.body.series.find((x: { type: string }) => x.type === 'quota.warning');
+    assert.deepEqual(warning, { type: 'quota.warning', counts: [1], total: 1 });
+    const again = await t.request('GET', `/api/dashboard/overview?from=${today}&to=${tomorrow}`, { cookie });
+    assert.deepEqual(again.body.series, now.body.series);
+  });
+
   it('lists the newest high-severity events first, summarised without previews', async () => {
     const res = await t.request('GET', '/api/dashboard/overview', { cookie: await mine.session('viewer') });
     assert.equal(res.status, 200);

@@ -5628,8 +5628,10 @@ export interface operations {
                             nextCursor?: string;
                             page: number;
                             perPage: number;
-                            /** @description deliveries matching the filters */
+                            /** @description deliveries matching the filters, counted up to 10,000 */
                             total: number;
+                            /** @description true when more than 10,000 match: total is then 10,000 */
+                            totalIsLowerBound?: boolean;
                         };
                     };
                 };

@@ -128,7 +128,10 @@ export const DeliveriesQuery = Type.Object({
 });
 
 export const DeliveriesPagination = Type.Object({
-  total: Type.Integer({ description: 'deliveries matching the filters' }),
+  total: Type.Integer({ description: 'deliveries matching the filters, counted up to 10,000' }),
+  totalIsLowerBound: Type.Optional(
+    Type.Boolean({ description: 'true when more than 10,000 match: total is then 10,000' }),
+  ),
   page: Type.Integer(),
   perPage: Type.Integer(),
   nextCursor: Type.Optional(

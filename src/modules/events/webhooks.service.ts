@@ -7,7 +7,7 @@ import { createEventsRepo } from './events.repo.js';
 import { generateWebhookSecret, isAcceptableWebhookSecret } from './signing.js';
 import type { WebhookDispatcher } from './webhook-delivery.js';
 import { webhookUrlProblem } from './webhook-url.js';
-import { createWebhooksRepo, type DeliveryRow, type WebhookRow } from './webhooks.repo.js';
+import { DELIVERY_COUNT_CAP, createWebhooksRepo, type DeliveryRow, type WebhookRow } from './webhooks.repo.js';
 
 export interface WebhookView {
   id: string;
@@ -261,7 +261,8 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       return {
         deliveries: rows.map(deliveryView),
         pagination: {
-          total,
+          total: Math.min(total, DELIVERY_COUNT_CAP),
+          ...(total > DELIVERY_COUNT_CAP ? { totalIsLowerBound: true } : {}),
           page: q.page,
           perPage: q.perPage,
           ...(last ? { nextCursor: encodeCursor(last.created_at, last.id) } : {}),

@@ -15,13 +15,14 @@ export interface RecentEventRow {
 }
 
 /**
- * The dashboard's aggregated reads over the stored events. Both queries are answered from an index alone
- * (migration 0013): (org_id, created_at, type) covers the daily counts, (org_id, type, created_at) the
- * newest events of a few types, so neither reads a row's JSON except for the handful of rows returned.
+ * The dashboard's aggregated reads over the stored events (migration 0013): (org_id, created_at, type)
+ * covers the counts of a day, (org_id, type, created_at) the newest events of a few types, so neither reads
+ * a row's JSON except for the handful of rows returned; event_day_counts keeps the counts of settled days.
  */
 export function createOverviewRepo(db: Db) {
   return {
-    async dailyCounts(orgId: string, from: string, to: string): Promise<DailyCountRow[]> {
+    /** Counts per day and type of events with from <= created_at < to, read from the events. */
+    async countEvents(orgId: string, from: string, to: string): Promise<DailyCountRow[]> {
       // created_at is an ISO string: its first ten characters are the UTC day.
       const day = sql<string>`substr(created_at, 1, 10)`;
       const rows = await db
@@ -34,6 +35,28 @@ export function createOverviewRepo(db: Db) {
         .execute();
       // PostgreSQL answers count(*) as a bigint string.
       return rows.map((r) => ({ day: r.day, type: r.type, count: Number(r.count) }));
+    },
+
+    /** The kept counts of settled days with firstDay <= day <= lastDay. */
+    async settledCounts(orgId: string, firstDay: string, lastDay: string): Promise<DailyCountRow[]> {
+      const rows = await db
+        .selectFrom('event_day_counts')
+        .select(['day', 'type', 'count'])
+        .where('org_id', '=', orgId)
+        .where('day', '>=', firstDay)
+        .where('day', '<=', lastDay)
+        .execute();
+      return rows.map((r) => ({ day: r.day, type: r.type, count: Number(r.count) }));
+    },
+
+    /** Keeps the counts of settled days; a concurrent request that counted the same day first wins. */
+    async keepCounts(orgId: string, rows: readonly DailyCountRow[]): Promise<void> {
+      if (rows.length === 0) return;
+      await db
+        .insertInto('event_day_counts')
+        .values(rows.map((r) => ({ org_id: orgId, day: r.day, type: r.type, count: r.count })))
+        .onConflict((oc) => oc.columns(['org_id', 'day', 'type']).doNothing())
+        .execute();
     },
 
     async recent(orgId: string, types: readonly string[], limit: number): Promise<RecentEventRow[]> {

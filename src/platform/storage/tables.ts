@@ -16,6 +16,7 @@ import type {
   GatewayProviderKeysTable,
   GatewayUsageTable,
 } from './tables-gateway.js';
+import type { EventDayCountsTable } from './tables-dashboard.js';
 import type { HallucinationCorrectionsTable } from './tables-hallucination.js';
 
 export type * from './tables-events.js';
@@ -103,6 +104,7 @@ export interface DlpTokensTable {
 }
 
 export interface Database {
+  event_day_counts: EventDayCountsTable;
   hallucination_corrections: HallucinationCorrectionsTable;
   dlp_sessions: DlpSessionsTable;
   dlp_tokens: DlpTokensTable;

@@ -207,7 +207,10 @@ function Deliveries({ hook, manage }: { hook: Webhook; manage: boolean }) {
               <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
                 Newer
               </button>
-              <span>{d.pagination.total} in all</span>
+              <span>
+                {d.pagination.total.toLocaleString('en')}
+                {d.pagination.totalIsLowerBound ? '+' : ''} in all
+              </span>
               <button
                 type="button"
                 disabled={!d.pagination.nextCursor}

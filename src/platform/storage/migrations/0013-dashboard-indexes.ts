@@ -1,13 +1,22 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Indexes for the dashboard's reads at a million stored events and deliveries (docs/dashboard.md, bench:web):
+ * The settled-day counts table and indexes for the dashboard's reads at a million stored events and deliveries (docs/dashboard.md, bench:web):
  * - events (org_id, created_at, type): the overview's counts per day and type come from the index alone;
  * - events (org_id, type, created_at): the newest events of one type without sorting the others;
  * - webhook_deliveries (webhook_id, status|event_type, created_at, id): the filtered delivery log, paged
  *   by keyset (created_at, id) instead of an offset that reads every skipped row.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // Counts of settled days (tables-dashboard.ts): the overview's daily series without reading old events.
+  await db.schema
+    .createTable('event_day_counts')
+    .addColumn('org_id', 'varchar(64)', (c) => c.notNull())
+    .addColumn('day', 'varchar(10)', (c) => c.notNull())
+    .addColumn('type', 'varchar(64)', (c) => c.notNull())
+    .addColumn('count', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('event_day_counts_pk', ['org_id', 'day', 'type'])
+    .execute();
   await db.schema
     .createIndex('events_org_created_type')
     .on('events')
@@ -45,4 +54,5 @@ export async function down(db: Kysely<unknown>): Promise<void> {
   ]) {
     await db.schema.dropIndex(name).ifExists().execute();
   }
+  await db.schema.dropTable('event_day_counts').ifExists().execute();
 }
