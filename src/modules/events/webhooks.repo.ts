@@ -119,12 +119,11 @@ export function createWebhooksRepo(db: Db) {
       // Keyset: rows strictly older than the last one shown, in the (created_at, id) order of the index.
       if (q.after) {
         const { createdAt, id } = q.after;
-        page = page.where((eb) =>
-          eb.or([
-            eb('created_at', '<', createdAt),
-            eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)]),
-          ]),
-        );
+        // (created_at, id) < (c, i), written so the first condition bounds the index range on both dialects:
+        // a plain OR makes SQLite walk every newer row first.
+        page = page
+          .where('created_at', '<=', createdAt)
+          .where((eb) => eb.or([eb('created_at', '<', createdAt), eb('id', '<', id)]));
       }
       const rows = await page
         .orderBy('created_at', 'desc')

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
  * The settled-day counts table and indexes for the dashboard's reads at a million stored events and deliveries (docs/dashboard.md, bench:web):
  * - events (org_id, created_at, type): the overview's counts per day and type come from the index alone;
  * - events (org_id, type, created_at): the newest events of one type without sorting the others;
- * - webhook_deliveries (webhook_id, status|event_type, created_at, id): the filtered delivery log, paged
+ * - webhook_deliveries (webhook_id, [status], [event_type], created_at, id): the filtered delivery log, paged
  *   by keyset (created_at, id) instead of an offset that reads every skipped row.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -38,6 +38,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(['webhook_id', 'status', 'created_at', 'id'])
     .execute();
   await db.schema
+    .createIndex('webhook_deliveries_hook_status_type')
+    .on('webhook_deliveries')
+    .columns(['webhook_id', 'status', 'event_type', 'created_at', 'id'])
+    .execute();
+  await db.schema
     .createIndex('webhook_deliveries_hook_type')
     .on('webhook_deliveries')
     .columns(['webhook_id', 'event_type', 'created_at', 'id'])
@@ -47,6 +52,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 export async function down(db: Kysely<unknown>): Promise<void> {
   for (const name of [
     'webhook_deliveries_hook_type',
+    'webhook_deliveries_hook_status_type',
     'webhook_deliveries_hook_status',
     'webhook_deliveries_hook_keyset',
     'events_org_type_created',
