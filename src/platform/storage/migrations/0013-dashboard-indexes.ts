@@ -4,8 +4,9 @@ import type { Kysely } from 'kysely';
  * The settled-day counts table and indexes for the dashboard's reads at a million stored events and deliveries (docs/dashboard.md, bench:web):
  * - events (org_id, created_at, type): the overview's counts per day and type come from the index alone;
  * - events (org_id, type, created_at): the newest events of one type without sorting the others;
- * - webhook_deliveries (webhook_id, [status], [event_type], created_at, id): the filtered delivery log, paged
- *   by keyset (created_at, id) instead of an offset that reads every skipped row.
+ * - webhook_deliveries (org_id, webhook_id, [status], [event_type], created_at, id): the filtered delivery
+ *   log, paged by keyset (created_at, id) instead of an offset that reads every skipped row, and its capped
+ *   count answered from the index alone (org_id leads: every query names it).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   // Counts of settled days (tables-dashboard.ts): the overview's daily series without reading old events.
@@ -30,22 +31,22 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createIndex('webhook_deliveries_hook_keyset')
     .on('webhook_deliveries')
-    .columns(['webhook_id', 'created_at', 'id'])
+    .columns(['org_id', 'webhook_id', 'created_at', 'id'])
     .execute();
   await db.schema
     .createIndex('webhook_deliveries_hook_status')
     .on('webhook_deliveries')
-    .columns(['webhook_id', 'status', 'created_at', 'id'])
+    .columns(['org_id', 'webhook_id', 'status', 'created_at', 'id'])
     .execute();
   await db.schema
     .createIndex('webhook_deliveries_hook_status_type')
     .on('webhook_deliveries')
-    .columns(['webhook_id', 'status', 'event_type', 'created_at', 'id'])
+    .columns(['org_id', 'webhook_id', 'status', 'event_type', 'created_at', 'id'])
     .execute();
   await db.schema
     .createIndex('webhook_deliveries_hook_type')
     .on('webhook_deliveries')
-    .columns(['webhook_id', 'event_type', 'created_at', 'id'])
+    .columns(['org_id', 'webhook_id', 'event_type', 'created_at', 'id'])
     .execute();
 }
 
