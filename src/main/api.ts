@@ -10,6 +10,8 @@ import { endpointAdminRoutes, endpointRoutes } from '../modules/endpoint/index.j
 import { licensingRoutes } from '../modules/licensing/index.js';
 import { orgsRoutes } from '../modules/orgs/index.js';
 import { reportsRoutes } from '../modules/reports/index.js';
+import { createOverviewRepo, createOverviewService, overviewRoutes } from '../modules/overview/index.js';
+import { webRoutes } from '../modules/web/index.js';
 import type { Context } from './context.js';
 import { VERSION } from './version.js';
 import { registerEventsOut } from './worker.js';
@@ -59,6 +61,12 @@ export async function buildApi(ctx: Context): Promise<App> {
     }),
   );
   await app.register(licensingRoutes({ licensing: ctx.licensing, limits: ctx.limits }));
+  await app.register(
+    overviewRoutes(
+      createOverviewService({ repo: createOverviewRepo(ctx.storage.db), limits: ctx.limits, clock: ctx.clock }),
+    ),
+  );
   await registerEventsOut(app, ctx);
+  await app.register(webRoutes());
   return app;
 }

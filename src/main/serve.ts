@@ -27,7 +27,7 @@ export async function serve(out: (text: string) => void = (t) => process.stdout.
   if (boot) out(formatBootstrap(boot, apiUrl));
   const maintenance = config.runWorkers ? startMaintenance(ctx) : null;
   out(
-    `Parapet API listening on ${apiUrl} (docs at ${apiUrl}/api/docs, ${ctx.storage.dialect}, ${ctx.cache.kind} cache)\n`,
+    `Parapet API listening on ${apiUrl} (dashboard at ${apiUrl}/, docs at ${apiUrl}/api/docs, ${ctx.storage.dialect}, ${ctx.cache.kind} cache)\n`,
   );
   out(`Parapet network proxy listening on ${proxy.url}/proxy/<provider>/\n`);
 

@@ -8,3 +8,4 @@ import './gateway-cases.js';
 import './gateway-history-cases.js';
 import './reports-cases.js';
 import './endpoint-cases.js';
+import './dashboard-cases.js';

@@ -52,6 +52,33 @@ function applyRate(reply: FastifyReply, state: RateState): void {
 }
 
 const PUBLIC_PREFIXES = ['/api/docs', '/api/openapi.json'];
+const LOGIN_PATH = '/api/dashboard/auth/login';
+const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * CSRF defence of the cookie-authenticated routes, on top of the SameSite=Strict cookie: a state-changing
+ * request that a browser marks as coming from another site (Origin of another host, or Sec-Fetch-Site
+ * cross-site/same-site) is refused. Browsers send Origin on every cross-origin POST, PUT, PATCH and
+ * DELETE; clients that are not browsers send neither header and carry no ambient cookie to abuse.
+ */
+export function refuseCrossSite(request: FastifyRequest): void {
+  if (SAFE_METHODS.has(request.method)) return;
+  const site = request.headers['sec-fetch-site'];
+  if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') {
+    throw new AppError('forbidden', 'Cross-site request refused: dashboard changes must come from the dashboard.');
+  }
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  let host: string | undefined;
+  try {
+    host = origin === 'null' ? undefined : new URL(origin).host;
+  } catch {
+    host = undefined;
+  }
+  if (host === undefined || host !== request.host) {
+    throw new AppError('forbidden', 'Cross-site request refused: the Origin header does not match this server.');
+  }
+}
 
 /**
  * Authentication, rate limits, entitlements and quota checks for every route, driven by the route's
@@ -76,6 +103,7 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
       }
     }
     if (!need || need.mode === 'public') {
+      if (need && request.routeOptions.url === LOGIN_PATH) refuseCrossSite(request);
       // Public routes (health, pattern count, docs) and unknown routes: counted per client address, and
       // refused with 429 past the limit like everything else (SPEC: every response carries the headers).
       applyRate(reply, await deps.limits.hitWindow(`rl:anon:${request.ip}`, deps.anonymousPerMinute));
@@ -83,6 +111,19 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
     }
 
     if (need.mode === 'session') return sessionCaller(request, reply, need);
+    // A product route the dashboard reaches with its session (the chat page needs no key in the browser):
+    // the same plan, entitlement and quota checks as a key.
+    if (
+      need.mode === 'apiKey' &&
+      need.session === true &&
+      apiKeyFromHeaders(request.headers, 'apiKey') === undefined &&
+      request.cookies[SESSION_COOKIE] !== undefined
+    ) {
+      await sessionCaller(request, reply, need.feature ? { feature: need.feature } : {});
+      deps.auth.checkAccess(callerOf(request), { product: need.product });
+      await deps.limits.checkQuota(callerOf(request).org, need.product);
+      return;
+    }
     if (need.mode === 'apiKeyOrSession') {
       const secret = apiKeyFromHeaders(request.headers, 'apiKey');
       // A key wins when both are sent: a script that also carries a browser cookie means the key.
@@ -149,6 +190,7 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
   app.addHook('preHandler', async (request) => {
     const need = request.routeOptions.config.auth;
     if (request.caller && need && (need.mode === 'apiKey' || need.mode === 'serviceKey')) {
+      // counted whether the caller came with a key or with a dashboard session
       await deps.limits.consume(request.caller.org, need.product);
     }
   });
@@ -158,6 +200,7 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
     reply: FastifyReply,
     need: { roles?: readonly Role[]; feature?: Feature },
   ): Promise<void> {
+    refuseCrossSite(request);
     const token = request.cookies[SESSION_COOKIE];
     const found = token ? await deps.orgs.resolveSession(token) : undefined;
     if (!found) {
@@ -198,7 +241,7 @@ const SessionView = Type.Object({
 
 function registerSessionRoutes(app: App, deps: AuthDeps): void {
   app.post(
-    '/api/dashboard/auth/login',
+    LOGIN_PATH,
     {
       config: { auth: { mode: 'public' } },
       schema: {

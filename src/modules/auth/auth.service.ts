@@ -15,7 +15,8 @@ export const PRODUCT_KEY_KINDS: Record<Product, readonly KeyKind[]> = {
 
 export type AuthRequirement =
   | { mode: 'public' }
-  | { mode: 'apiKey'; product: Product; feature?: Feature }
+  /** `session: true`: a dashboard session is accepted too when no key is sent (the dashboard's chat page). */
+  | { mode: 'apiKey'; product: Product; feature?: Feature; session?: true }
   /** The provider proxy: the service key travels in X-Service-Key, Authorization carries the provider's key. */
   | { mode: 'serviceKey'; product: Product; feature?: Feature }
   | { mode: 'session'; roles?: readonly Role[]; feature?: Feature }

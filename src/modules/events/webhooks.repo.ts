@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db, DialectName, WebhookDeliveriesTable, WebhooksTable } from '../../platform/storage/index.js';
 
 export type WebhookRow = WebhooksTable;
@@ -35,6 +36,18 @@ export interface SendContext {
   event: { id: string; type: string; created_at: string; data: string; org_id: string };
   orgName: string;
   webhook: WebhookRow | undefined;
+}
+
+/** The delivery log counts matching rows up to this many; beyond, its total says "more than". */
+export const DELIVERY_COUNT_CAP = 10_000;
+
+export interface DeliveryListQuery {
+  page: number;
+  perPage: number;
+  status?: string;
+  eventType?: string;
+  /** The last row of the previous page (keyset pagination). */
+  after?: { createdAt: string; id: string };
 }
 
 export function createWebhooksRepo(db: Db) {
@@ -94,22 +107,36 @@ export function createWebhooksRepo(db: Db) {
     async listDeliveries(
       orgId: string,
       webhookId: string,
-      page: number,
-      perPage: number,
+      q: DeliveryListQuery,
     ): Promise<{ rows: DeliveryRow[]; total: number }> {
-      const base = db
+      let base = db
         .selectFrom('webhook_deliveries')
         .where('org_id', '=', orgId)
         .where('webhook_id', '=', webhookId);
-      const rows = await base
-        .selectAll()
+      if (q.status) base = base.where('status', '=', q.status);
+      if (q.eventType) base = base.where('event_type', '=', q.eventType);
+      let page = base.selectAll();
+      // Keyset: rows strictly older than the last one shown, in the (created_at, id) order of the index.
+      if (q.after) {
+        const { createdAt, id } = q.after;
+        // (created_at, id) < (c, i), written so the first condition bounds the index range on both dialects:
+        // a plain OR makes SQLite walk every newer row first.
+        page = page
+          .where('created_at', '<=', createdAt)
+          .where((eb) => eb.or([eb('created_at', '<', createdAt), eb('id', '<', id)]));
+      }
+      const rows = await page
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
-        .limit(perPage)
-        .offset((page - 1) * perPage)
+        .limit(q.perPage)
+        .offset(q.after ? 0 : (q.page - 1) * q.perPage)
         .execute();
-      const count = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-      return { rows, total: Number(count.n) };
+      // Counted up to a cap: an exact count walks every matching row, a million of them for a busy hook.
+      const counted = await db
+        .selectFrom(base.select(sql.lit(1).as('one')).limit(DELIVERY_COUNT_CAP + 1).as('capped'))
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return { rows, total: Number(counted.n) };
     },
     async getDelivery(orgId: string, webhookId: string, id: string): Promise<DeliveryRow | undefined> {
       return db

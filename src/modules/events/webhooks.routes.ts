@@ -6,6 +6,7 @@ import {
   AttemptView,
   CreatedWebhook,
   CreateWebhookBody,
+  DeliveriesPagination,
   DeliveriesQuery,
   DeliveryParams,
   DeliveryView,
@@ -161,23 +162,18 @@ export function webhooksRoutes(webhooks: WebhooksService) {
           response: {
             200: Type.Object({
               deliveries: Type.Array(DeliveryView),
-              pagination: Type.Object({
-                total: Type.Integer(),
-                page: Type.Integer(),
-                perPage: Type.Integer(),
-              }),
+              pagination: DeliveriesPagination,
             }),
             ...errorResponses(401, 404, 429),
           },
         },
       },
       async (request) =>
-        webhooks.deliveries(
-          callerOf(request).org.id,
-          request.params.id,
-          request.query.page ?? 1,
-          request.query.perPage ?? 20,
-        ),
+        webhooks.deliveries(callerOf(request).org.id, request.params.id, {
+          ...request.query,
+          page: request.query.page ?? 1,
+          perPage: request.query.perPage ?? 20,
+        }),
     );
 
     app.get(

@@ -112,6 +112,31 @@ export const AttemptView = Type.Object({
 export const DeliveriesQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100000, default: 1 })),
   perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+  status: Type.Optional(
+    Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')], {
+      description: 'only deliveries in this state',
+    }),
+  ),
+  eventType: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'only this event type' })),
+  cursor: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        'nextCursor of the previous page: the page after it, read by keyset (page is then ignored); stays fast at any depth',
+    }),
+  ),
+});
+
+export const DeliveriesPagination = Type.Object({
+  total: Type.Integer({ description: 'deliveries matching the filters, counted up to 10,000' }),
+  totalIsLowerBound: Type.Optional(
+    Type.Boolean({ description: 'true when more than 10,000 match: total is then 10,000' }),
+  ),
+  page: Type.Integer(),
+  perPage: Type.Integer(),
+  nextCursor: Type.Optional(
+    Type.String({ description: 'pass as cursor for the next page; absent on the last page' }),
+  ),
 });
 
 export const RecoverBody = Type.Object(

@@ -7,7 +7,7 @@ import { createEventsRepo } from './events.repo.js';
 import { generateWebhookSecret, isAcceptableWebhookSecret } from './signing.js';
 import type { WebhookDispatcher } from './webhook-delivery.js';
 import { webhookUrlProblem } from './webhook-url.js';
-import { createWebhooksRepo, type DeliveryRow, type WebhookRow } from './webhooks.repo.js';
+import { DELIVERY_COUNT_CAP, createWebhooksRepo, type DeliveryRow, type WebhookRow } from './webhooks.repo.js';
 
 export interface WebhookView {
   id: string;
@@ -128,6 +128,27 @@ export interface WebhooksServiceDeps {
   wake?: () => void;
 }
 
+export interface DeliveriesFilter {
+  page: number;
+  perPage: number;
+  status?: string;
+  eventType?: string;
+  cursor?: string;
+}
+
+/** The keyset of the delivery log: the (created_at, id) of the last row shown, opaque to clients. */
+function encodeCursor(createdAt: string, id: string): string {
+  return Buffer.from(`${createdAt}|${id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { createdAt: string; id: string } {
+  const [createdAt, id, extra] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (!createdAt || !id || extra !== undefined || Number.isNaN(Date.parse(createdAt))) {
+    throw invalid("The query field 'cursor' is not a nextCursor this service returned.");
+  }
+  return { createdAt, id };
+}
+
 export function createWebhooksService(deps: WebhooksServiceDeps) {
   const repo = createWebhooksRepo(deps.db);
   const now = () => deps.clock.now().toISOString();
@@ -226,10 +247,27 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       });
       return { secret, previousSecretExpiresAt: expires };
     },
-    async deliveries(orgId: string, id: string, page: number, perPage: number) {
+    async deliveries(orgId: string, id: string, q: DeliveriesFilter) {
       await mustGet(orgId, id);
-      const { rows, total } = await repo.listDeliveries(orgId, id, page, perPage);
-      return { deliveries: rows.map(deliveryView), pagination: { total, page, perPage } };
+      const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+      const { rows, total } = await repo.listDeliveries(orgId, id, {
+        page: q.page,
+        perPage: q.perPage,
+        ...(q.status ? { status: q.status } : {}),
+        ...(q.eventType ? { eventType: q.eventType } : {}),
+        ...(after ? { after } : {}),
+      });
+      const last = rows.length === q.perPage ? rows[rows.length - 1] : undefined;
+      return {
+        deliveries: rows.map(deliveryView),
+        pagination: {
+          total: Math.min(total, DELIVERY_COUNT_CAP),
+          ...(total > DELIVERY_COUNT_CAP ? { totalIsLowerBound: true } : {}),
+          page: q.page,
+          perPage: q.perPage,
+          ...(last ? { nextCursor: encodeCursor(last.created_at, last.id) } : {}),
+        },
+      };
     },
     async delivery(orgId: string, id: string, deliveryId: string) {
       await mustGet(orgId, id);

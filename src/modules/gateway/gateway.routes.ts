@@ -83,7 +83,8 @@ export function gatewayRoutes(gw: Gateway) {
     app.post(
       '/api/v1/gateway/chat',
       {
-        config: { auth: { mode: 'apiKey', product: 'chat' } },
+        // session too: the dashboard's protected chat page calls this with its cookie, never with a key
+        config: { auth: { mode: 'apiKey', product: 'chat', session: true } },
         schema: {
           operationId: 'gatewayChat',
           tags: ['gateway'],

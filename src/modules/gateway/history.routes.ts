@@ -12,7 +12,8 @@ import {
 } from './history.schemas.js';
 
 // The same key as the chat that produced the data: whoever may chat for the organization may read it back.
-const AUTH = { auth: { mode: 'apiKey', product: 'chat' } } as const;
+// session too: the dashboard's chat page lists and reads conversations with its cookie.
+const AUTH = { auth: { mode: 'apiKey', product: 'chat', session: true } } as const;
 
 export function gatewayHistoryRoutes(history: GatewayHistory) {
   return async (app: App) => {

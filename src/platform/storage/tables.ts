@@ -29,6 +29,7 @@ import type {
   EndpointStatsTable,
   LicensesTable,
 } from './tables-endpoint.js';
+import type { EventDayCountsTable } from './tables-dashboard.js';
 import type { HallucinationCorrectionsTable } from './tables-hallucination.js';
 import type { ReportsTable } from './tables-reports.js';
 
@@ -119,6 +120,7 @@ export interface DlpTokensTable {
 }
 
 export interface Database {
+  event_day_counts: EventDayCountsTable;
   hallucination_corrections: HallucinationCorrectionsTable;
   dlp_sessions: DlpSessionsTable;
   dlp_tokens: DlpTokensTable;

@@ -1,0 +1,59 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api';
+import { navigate, route } from '../router';
+import { session } from '../session';
+import { ErrorBox, Field, type PageMeta, useAction } from '../ui';
+
+export const meta: PageMeta = { title: 'Sign in', public: true };
+
+export default function Login() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
+  const login = useAction(async () => {
+    session.value = await api('post', '/api/dashboard/auth/login', { body: { email, password } });
+    const next = route.value.searchParams.get('next');
+    // only a path of this app: never an absolute URL handed in by a link
+    navigate(next?.startsWith('/') && !next.startsWith('//') ? next : '/', true);
+  });
+
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const found: typeof errors = {};
+    if (!/^[^\s@]+@[^\s@]+$/.test(email.trim())) found.email = 'Enter the e-mail address of your account.';
+    if (!password) found.password = 'Enter your password.';
+    setErrors(found);
+    if (Object.keys(found).length === 0) void login.run();
+  };
+
+  return (
+    <>
+      <h1>Sign in to Parapet</h1>
+      <p class="muted">
+        First start: use the owner e-mail and password that <code>npm start</code> printed.
+      </p>
+      <form onSubmit={submit} noValidate>
+        <Field label="E-mail" error={errors.email}>
+          {(a) => (
+            <input {...a} type="email" autocomplete="username" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          )}
+        </Field>
+        <Field label="Password" error={errors.password}>
+          {(a) => (
+            <input
+              {...a}
+              type="password"
+              autocomplete="current-password"
+              value={password}
+              onInput={(e) => setPassword(e.currentTarget.value)}
+            />
+          )}
+        </Field>
+        <ErrorBox error={login.error} />
+        <button type="submit" disabled={login.busy}>
+          {login.busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </form>
+    </>
+  );
+}

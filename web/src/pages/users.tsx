@@ -1,0 +1,133 @@
+import { useState } from 'preact/hooks';
+import { type Result, api } from '../api';
+import { canManage, session } from '../session';
+import { Async, ErrorBox, Field, type PageMeta, ReadOnlyNote, SecretOnce, fmtDate, useAction, useLoad, usePages } from '../ui';
+
+export const meta: PageMeta = { title: 'Users and roles', order: 30 };
+
+type User = Result<'/api/dashboard/users', 'get'>['users'][number];
+const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
+type Role = (typeof ROLES)[number];
+
+function Invite(props: { onDone(password?: string): void }) {
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const [error, setError] = useState<string>();
+  const create = useAction(async () => {
+    const res = await api('post', '/api/dashboard/users', { body: { email: email.trim(), role, ...(name.trim() ? { name: name.trim() } : {}) } });
+    setEmail('');
+    setName('');
+    props.onDone(res.password);
+  });
+  return (
+    <form
+      class="form"
+      noValidate
+      aria-label="Add a user"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const bad = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim()) ? undefined : 'Enter a valid e-mail address.';
+        setError(bad);
+        if (!bad) void create.run();
+      }}
+    >
+      <h2>Add a user</h2>
+      <div class="grid2">
+        <Field label="E-mail" error={error}>
+          {(a) => <input {...a} type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />}
+        </Field>
+        <Field label="Name (optional)">
+          {(a) => <input {...a} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+        </Field>
+        <Field label="Role">
+          {(a) => (
+            <select {...a} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <ErrorBox error={create.error} />
+      <button type="submit" disabled={create.busy}>
+        Add user
+      </button>
+    </form>
+  );
+}
+
+export default function Users() {
+  const state = useLoad(() => api('get', '/api/dashboard/users'), []);
+  const [password, setPassword] = useState<string>();
+  const remove = useAction(async (u: User) => {
+    await api('delete', '/api/dashboard/users/{id}', { path: { id: u.id } });
+    state.reload();
+  });
+  const manage = canManage();
+  return (
+    <>
+      <h1>Users and roles</h1>
+      <p class="muted">
+        Owners and admins manage keys, settings, webhooks, SIEM and force mode; members use the product; viewers read.
+      </p>
+      {!manage && <ReadOnlyNote />}
+      {password && <SecretOnce label="Initial password of the new user" secret={password} onDone={() => setPassword(undefined)} />}
+      {manage && (
+        <Invite
+          onDone={(p) => {
+            setPassword(p);
+            state.reload();
+          }}
+        />
+      )}
+      <ErrorBox error={remove.error} />
+      <Async state={state} isEmpty={(d) => d.users.length === 0} empty="No users.">
+        {(d) => <UserTable users={d.users} manage={manage} onRemove={(u) => void remove.run(u)} />}
+      </Async>
+    </>
+  );
+}
+
+function UserTable(props: { users: User[]; manage: boolean; onRemove(u: User): void }) {
+  const { rows, pager } = usePages(props.users);
+  const me = session.value?.user.id;
+  return (
+    <>
+      <table>
+        <thead>
+          <tr>
+            <th>E-mail</th>
+            <th>Name</th>
+            <th>Role</th>
+            <th>Since</th>
+            {props.manage && <th>Actions</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((u) => (
+            <tr key={u.id}>
+              <td>{u.email}</td>
+              <td>{u.name}</td>
+              <td>{u.role}</td>
+              <td>{fmtDate(u.createdAt)}</td>
+              {props.manage && (
+                <td>
+                  {u.id !== me && (
+                    <button type="button" class="danger" onClick={() => confirm(`Remove ${u.email}?`) && props.onRemove(u)}>
+                      Remove<span class="visually-hidden"> {u.email}</span>
+                    </button>
+                  )}
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {pager}
+    </>
+  );
+}
