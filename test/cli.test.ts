@@ -24,6 +24,8 @@ function cliEnv(cwd: string): NodeJS.ProcessEnv {
     ...process.env,
     LOG_LEVEL: 'silent',
     PORT: '0',
+    // serve also starts the network proxy: on an ephemeral port too
+    PROXY_PORT: '0',
     PARAPET_DATA_DIR: join(cwd, 'data'),
   };
   delete env.DATABASE_URL;

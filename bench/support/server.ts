@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
  */
 export interface BenchServer {
   url: string;
+  /** The network proxy that serve starts beside the API (`…/proxy`). */
+  proxyUrl: string | undefined;
   pid: number | undefined;
   al: string;
   sw: string;
@@ -25,6 +27,8 @@ export async function startBenchServer(
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: '0',
+    // serve also starts the network proxy: on an ephemeral port too
+    PROXY_PORT: '0',
     LOG_LEVEL: 'warn',
     PARAPET_DATA_DIR: dir,
     ...env,
@@ -53,6 +57,7 @@ export async function startBenchServer(
   if (!al || !sw) throw new Error(`no bootstrap keys in the output:\n${out}`);
   return {
     url,
+    proxyUrl: /network proxy listening on (http:\/\/\S+?)\/proxy/.exec(out)?.[1],
     pid: child.pid,
     al,
     sw,

@@ -1,5 +1,5 @@
 import { createHttpServer, type App } from '../platform/http/index.js';
-import { installAuth } from '../modules/auth/index.js';
+import { type AuthDeps, installAuth } from '../modules/auth/index.js';
 import { detectionRoutes } from '../modules/detection/index.js';
 import { dlpRoutes } from '../modules/dlp/index.js';
 import { createGatewayHistory, gatewayHistoryRoutes, gatewayRoutes } from '../modules/gateway/index.js';
@@ -24,16 +24,7 @@ export async function buildApi(ctx: Context): Promise<App> {
     trustProxy: ctx.config.trustProxy,
     version: VERSION,
   });
-  await installAuth(app, {
-    auth: ctx.auth,
-    orgs: ctx.orgs,
-    limits: ctx.limits,
-    authFailuresPerMinute: ctx.config.authFailuresPerMinute,
-    anonymousPerMinute: ctx.config.anonymousPerMinute,
-    cookieSecure: ctx.config.cookieSecure,
-    sessionTtlHours: ctx.config.sessionTtlHours,
-    deviceRatePerMinute: ctx.config.deviceRatePerMinute,
-  });
+  await installAuth(app, authDepsOf(ctx));
   await app.register(
     healthRoutes({ version: VERSION, startedAt: new Date(), database: ctx.storage, cache: ctx.cache }),
   );
@@ -69,4 +60,18 @@ export async function buildApi(ctx: Context): Promise<App> {
   await registerEventsOut(app, ctx);
   await app.register(webRoutes());
   return app;
+}
+
+/** What the authentication hook needs from the context; the API and the network proxy install the same. */
+export function authDepsOf(ctx: Context): AuthDeps {
+  return {
+    auth: ctx.auth,
+    orgs: ctx.orgs,
+    limits: ctx.limits,
+    authFailuresPerMinute: ctx.config.authFailuresPerMinute,
+    anonymousPerMinute: ctx.config.anonymousPerMinute,
+    cookieSecure: ctx.config.cookieSecure,
+    sessionTtlHours: ctx.config.sessionTtlHours,
+    deviceRatePerMinute: ctx.config.deviceRatePerMinute,
+  };
 }

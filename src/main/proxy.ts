@@ -2,6 +2,7 @@ import { installAuth } from '../modules/auth/index.js';
 import { createNetProxy, type NetProxy, netproxyRoutes } from '../modules/netproxy/index.js';
 import { loadConfig } from '../platform/config/index.js';
 import { type App, createHttpServer } from '../platform/http/index.js';
+import { authDepsOf } from './api.js';
 import { type Context, createContext } from './context.js';
 import { shownUrl, stopOnSignals } from './signals.js';
 import { VERSION } from './version.js';
@@ -22,15 +23,7 @@ export async function buildProxy(
     version: VERSION,
     title: 'Parapet network proxy',
   });
-  await installAuth(app, {
-    auth: ctx.auth,
-    orgs: ctx.orgs,
-    limits: ctx.limits,
-    authFailuresPerMinute: ctx.config.authFailuresPerMinute,
-    anonymousPerMinute: ctx.config.anonymousPerMinute,
-    cookieSecure: ctx.config.cookieSecure,
-    sessionTtlHours: ctx.config.sessionTtlHours,
-  });
+  await installAuth(app, authDepsOf(ctx));
   const proxy = createNetProxy({
     protection: ctx.gateway.protection,
     assertAllowed: (orgId) => ctx.gateway.force.assertProxyAllowed(orgId),

@@ -17,6 +17,8 @@ const schema = `t_${randomBytes(6).toString('hex')}`;
 const env: NodeJS.ProcessEnv = {
   ...process.env,
   PORT: '0',
+  // serve also starts the network proxy: on an ephemeral port too
+  PROXY_PORT: '0',
   LOG_LEVEL: 'info',
   PARAPET_DATA_DIR: dir,
   PARAPET_HTTP_WORKERS: '2',

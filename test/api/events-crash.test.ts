@@ -109,6 +109,8 @@ before(async () => {
   const schema = `crash_${randomBytes(5).toString('hex')}`;
   env = {
     PORT: '0',
+    // serve also starts the network proxy: on an ephemeral port too
+    PROXY_PORT: '0',
     HOST: '127.0.0.1',
     PARAPET_DATA_DIR: dataDir,
     PARAPET_MASTER_KEY: randomBytes(32).toString('hex'),

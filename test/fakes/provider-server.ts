@@ -49,6 +49,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
+  /** The body exactly as received (to prove a relayed body was not rewritten). */
+  raw: string;
   stream: boolean;
   /** True when the client went away before the response was complete (abort propagation). */
   closedEarly: boolean;
@@ -148,6 +150,7 @@ export async function startFakeProviderServer(initial: FakeBehavior = {}): Promi
       query: Object.fromEntries(url.searchParams),
       headers: { ...req.headers },
       body,
+      raw,
       stream: wire ? wire.isStream(url, body) : false,
       closedEarly: false,
       completed: false,

@@ -4,6 +4,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { AppError } from '../../platform/errors/index.js';
 import { parseJsonBody } from '../../platform/http/index.js';
 import type { VaultSession } from '../dlp/index.js';
+import type { UsageRecord } from '../gateway/index.js';
 import { DEFAULT_BASE_URLS, estimateCost, findModel, SseParser } from '../providers/index.js';
 import { type Protection, type ProtectedCaller, rehydrateJson } from '../protection/index.js';
 import { isNetProvider, type NetProvider, type Operation, requestTexts, routeOf } from './formats.js';
@@ -23,17 +24,8 @@ const PATH_PREFIX: Record<NetProvider, string> = {
 /** Where the detection events of the network proxy say the text came from. */
 export const NETPROXY_PATH = '/proxy/:provider/*';
 
-export interface NetUsage {
-  orgId: string;
-  endpoint: 'proxy';
-  provider: string;
-  model: string;
-  promptTokens: number;
-  completionTokens: number;
-  cost: number;
-  source: 'provider' | 'estimated';
-  outcome: 'ok' | 'aborted' | 'error';
-}
+/** A usage row of the network proxy: the provider proxy's rows (endpoint `proxy`). */
+export type NetUsage = Omit<UsageRecord, 'conversationId'>;
 
 export interface NetProxyDeps {
   protection: Protection;

@@ -1,0 +1,248 @@
+import assert from 'node:assert/strict';
+import { gzipSync } from 'node:zlib';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { FakeProviderServer } from '../fakes/provider-server.js';
+import type { Tenant } from '../support/harness.js';
+import { sseEvents } from './gateway-support.js';
+import { startNetProxy } from './netproxy-support.js';
+
+// The network proxy at the HTTP level: native formats the SDK tests do not reach, the wire rules
+// (compression, unknown paths, unchanged bytes) and every fault, each relayed without a hang.
+const EMAIL = 'tomas.berg@example.com';
+const PROMPT = `Reply to ${EMAIL} with the invoice.`;
+
+let env: Awaited<ReturnType<typeof startNetProxy>>;
+let fake: FakeProviderServer;
+let mine: Tenant;
+
+before(async () => {
+  // A short idle timeout, so that the timeout case is quick; the fake answers at once otherwise.
+  env = await startNetProxy({ idleTimeoutMs: 500 });
+  fake = env.fake;
+  mine = await env.t.tenant({ name: 'Wire rules' });
+});
+after(async () => env.close());
+beforeEach(() => fake.reset());
+
+function call(
+  path: string,
+  init: { body?: unknown; raw?: Buffer | string; headers?: Record<string, string>; method?: string } = {},
+) {
+  const headers: Record<string, string> = {
+    'x-service-key': mine.al,
+    authorization: 'Bearer sk-caller',
+    ...(init.body !== undefined || init.raw !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...init.headers,
+  };
+  const body = init.raw ?? (init.body !== undefined ? JSON.stringify(init.body) : undefined);
+  return fetch(`${env.proxyUrl}${path}`, {
+    method: init.method ?? (body ? 'POST' : 'GET'),
+    headers,
+    ...(body ? { body } : {}),
+  });
+}
+
+const chatBody = (extra: Record<string, unknown> = {}) => ({
+  model: 'gpt-4o-mini',
+  messages: [{ role: 'user', content: PROMPT }],
+  ...extra,
+});
+
+describe('network proxy: native formats', () => {
+  it('Gemini streamGenerateContent without alt=sse: a streamed JSON array, rehydrated element by element', async () => {
+    fake.setBehavior({ chunkSize: 3 });
+    const res = await call('/proxy/google/v1beta/models/gemini-2.0-flash:streamGenerateContent', {
+      body: { contents: [{ role: 'user', parts: [{ text: PROMPT }] }] },
+      headers: { 'x-goog-api-key': 'g-key' },
+    });
+    assert.equal(res.status, 200);
+    const items = JSON.parse(await res.text()) as Array<{
+      candidates?: Array<{ content?: { parts?: Array<{ text?: string }> } }>;
+    }>;
+    const text = items
+      .map((i) => i.candidates?.[0]?.content?.parts?.map((p) => p.text ?? '').join('') ?? '')
+      .join('');
+    assert.equal(text, PROMPT);
+    assert.ok(!JSON.stringify(fake.lastRequest()?.body).includes(EMAIL));
+  });
+
+  it('Gemini ?key= passes through to the provider in the query', async () => {
+    const res = await call('/proxy/google/v1beta/models/gemini-2.0-flash:generateContent?key=g-query-key', {
+      body: { contents: [{ role: 'user', parts: [{ text: PROMPT }] }] },
+    });
+    assert.equal(res.status, 200, await res.text());
+    assert.equal(fake.lastRequest()?.query['key'], 'g-query-key');
+  });
+
+  it('Cohere v2 stream: content-delta events rehydrated, the trailing [DONE] kept last', async () => {
+    fake.setBehavior({ chunkSize: 2 });
+    const res = await call('/proxy/cohere/v2/chat', {
+      body: { model: 'command-r', stream: true, messages: [{ role: 'user', content: PROMPT }] },
+    });
+    const events = sseEvents(await res.text());
+    const text = events
+      .map((e) => e.json)
+      .filter((j) => j?.type === 'content-delta')
+      .map((j) => j.delta.message.content.text)
+      .join('');
+    assert.equal(text, PROMPT);
+  });
+});
+
+describe('network proxy: wire rules', () => {
+  it('a body without personal data is forwarded as its original bytes, headers x-svc-* zero', async () => {
+    const raw = '{ "model":"gpt-4o-mini",   "messages":[{"role":"user","content":"hello there"}] }';
+    const res = await call('/proxy/openai/v1/chat/completions', { raw });
+    assert.equal(res.status, 200);
+    assert.equal(fake.lastRequest()?.raw, raw);
+    assert.equal(res.headers.get('x-svc-tokenized-count'), '0');
+    assert.equal(res.headers.get('x-svc-rehydrated-count'), '0');
+    assert.equal(res.headers.get('x-svc-vault-session'), null);
+  });
+
+  it('an unknown provider path is forwarded byte for byte, method and all, and the answer relayed as it came', async () => {
+    const res = await call('/proxy/openai/v1/models?limit=2');
+    const text = await res.text();
+    assert.equal(fake.lastRequest()?.method, 'GET');
+    assert.equal(fake.lastRequest()?.url, '/openai/v1/models?limit=2');
+    assert.equal(res.status, 404, 'the fake has no such route: its own answer comes back');
+    assert.match(text, /fake provider: no route/);
+  });
+
+  it('a gzip body is decompressed and inspected; the rewritten body goes up uncompressed with its new length', async () => {
+    const res = await call('/proxy/openai/v1/chat/completions', {
+      raw: gzipSync(JSON.stringify(chatBody())),
+      headers: { 'content-encoding': 'gzip' },
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    const up = fake.lastRequest();
+    assert.ok(!up?.raw.includes(EMAIL));
+    assert.equal(up?.headers['content-encoding'], undefined);
+    assert.equal(Number(up?.headers['content-length']), Buffer.byteLength(up?.raw ?? ''));
+    assert.equal(
+      ((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message
+        .content,
+      PROMPT,
+    );
+  });
+
+  it('an encoding it cannot read is refused, never forwarded', async () => {
+    const res = await call('/proxy/openai/v1/chat/completions', {
+      raw: Buffer.from('not really compressed'),
+      headers: { 'content-encoding': 'compress' },
+    });
+    assert.equal(res.status, 415);
+    assert.equal(((await res.json()) as { error: string }).error, 'unsupported_media_type');
+    assert.equal(fake.requests.length, 0);
+  });
+});
+
+describe('network proxy: faults', () => {
+  it('unknown provider: 404 in the spec body', async () => {
+    const res = await call('/proxy/acme/v1/chat/completions', { body: chatBody() });
+    assert.equal(res.status, 404);
+    const body = (await res.json()) as { error: string; statusCode: number };
+    assert.equal(body.error, 'not_found');
+    assert.equal(body.statusCode, 404);
+  });
+
+  it('malformed JSON: 400 in the spec body, nothing sent', async () => {
+    const res = await call('/proxy/anthropic/v1/messages', { raw: '{"model": "x", "messages": [' });
+    assert.equal(res.status, 400);
+    assert.equal(((await res.json()) as { error: string }).error, 'invalid_request');
+    assert.equal(fake.requests.length, 0);
+  });
+
+  it('oversized body: 413', async () => {
+    const res = await call('/proxy/openai/v1/chat/completions', {
+      raw: JSON.stringify(chatBody({ pad: 'x'.repeat(1024 * 1024 + 10) })),
+    });
+    assert.equal(res.status, 413);
+    assert.equal(((await res.json()) as { error: string }).error, 'payload_too_large');
+  });
+
+  it('no service key: 401; the rate-limit headers are there', async () => {
+    const res = await fetch(`${env.proxyUrl}/proxy/openai/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(chatBody()),
+    });
+    assert.equal(res.status, 401);
+    assert.ok(res.headers.get('x-ratelimit-limit'));
+  });
+
+  it("upstream 4xx and 5xx are relayed with their status, Retry-After and the provider's own body", async () => {
+    fake.queue({ status: 429, retryAfter: 7, errorMessage: 'slow down' }, { status: 500 }, { status: 529 });
+    const r1 = await call('/proxy/openai/v1/chat/completions', { body: chatBody() });
+    assert.equal(r1.status, 429);
+    assert.equal(r1.headers.get('retry-after'), '7');
+    assert.equal(((await r1.json()) as { error: { message: string } }).error.message, 'slow down');
+    const r2 = await call('/proxy/google/v1beta/models/gemini-2.0-flash:generateContent', {
+      body: { contents: [{ parts: [{ text: PROMPT }] }] },
+    });
+    assert.equal(r2.status, 500);
+    assert.equal(((await r2.json()) as { error: { code: number } }).error.code, 500);
+    const r3 = await call('/proxy/anthropic/v1/messages', {
+      body: {
+        model: 'claude-3-5-haiku-latest',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: PROMPT }],
+      },
+    });
+    assert.equal(r3.status, 529);
+    assert.equal(((await r3.json()) as { type: string }).type, 'error');
+  });
+
+  it("upstream timeout: 504 in the provider's error format", async () => {
+    fake.setBehavior({ firstChunkDelayMs: 3000 });
+    const res = await call('/proxy/anthropic/v1/messages', {
+      body: {
+        model: 'claude-3-5-haiku-latest',
+        max_tokens: 10,
+        messages: [{ role: 'user', content: PROMPT }],
+      },
+    });
+    assert.equal(res.status, 504);
+    const body = (await res.json()) as { type: string; error: { type: string } };
+    assert.equal(body.type, 'error');
+    assert.equal(body.error.type, 'timeout_error');
+  });
+
+  it("unreachable upstream: 502 in the provider's error format", async () => {
+    fake.setBehavior({ dropConnection: true });
+    const res = await call('/proxy/openai/v1/chat/completions', { body: chatBody() });
+    assert.equal(res.status, 502);
+    assert.ok(((await res.json()) as { error: { message: string } }).error.message);
+  });
+
+  for (const pii of [true, false]) {
+    it(`reset mid-stream (${pii ? 'rehydrated' : 'relayed as it came'}): an in-band error, then the stream ends`, async () => {
+      fake.setBehavior({ dropAfterChunks: 2, chunkSize: 4 });
+      const content = pii ? PROMPT : 'A long enough text without any personal data in it.';
+      const res = await call('/proxy/openai/v1/chat/completions', {
+        body: chatBody({ stream: true, messages: [{ role: 'user', content }] }),
+      });
+      assert.equal(res.status, 200);
+      const events = sseEvents(await res.text());
+      assert.ok(
+        events.some((e) => e.json?.error),
+        JSON.stringify(events),
+      );
+    });
+  }
+
+  it('force mode: 403 gateway_force_blocked', async () => {
+    const owner = await mine.session('owner');
+    await env.t.request('POST', '/api/dashboard/gateway/force', { cookie: owner, body: { enabled: true } });
+    try {
+      const res = await call('/proxy/openai/v1/chat/completions', { body: chatBody() });
+      assert.equal(res.status, 403);
+      assert.equal(((await res.json()) as { error: string }).error, 'gateway_force_blocked');
+    } finally {
+      await env.t.request('POST', '/api/dashboard/gateway/force', {
+        cookie: owner,
+        body: { enabled: false },
+      });
+    }
+  });
+});
