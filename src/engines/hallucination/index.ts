@@ -1,4 +1,4 @@
-import { type AlignContext, align, type Unit } from './align.js';
+import { type AlignContext, align, type SourceInfo, type Unit } from './align.js';
 import { Bm25Index } from './bm25.js';
 import { matchesCorrection, type PreparedCorrection, prepareCorrections } from './corrections.js';
 import { isNameLike } from './entities.js';
@@ -6,7 +6,7 @@ import { LIMITS } from './limits.js';
 import { type Prepared, prepare } from './prepare.js';
 import { resolveRelativeYears } from './relative-dates.js';
 import { splitClauses, splitSentences } from './split.js';
-import { termsMatch } from './terms.js';
+import { TermIndex, termsMatch } from './terms.js';
 import { detectLanguage } from './text.js';
 import type { CheckOptions, CheckResult, ClaimPart, Evidence, Verdict } from './types.js';
 import { combine, decide, rank } from './verdict.js';
@@ -31,6 +31,44 @@ function validate(claim: string, sources: string[]): void {
   }
 }
 
+/**
+ * Distinct slots of a whole source kept for "stated elsewhere in the source" credit. A source of thousands of
+ * distinct numbers is a table; beyond this many, later ones earn no such credit (the retrieved sentences
+ * themselves are still compared in full).
+ */
+const MAX_SOURCE_SLOTS = 256;
+
+function distinct<T>(items: T[], key: (x: T) => string): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const x of items) {
+    const k = key(x);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(x);
+    if (out.length >= MAX_SOURCE_SLOTS) break;
+  }
+  return out;
+}
+
+function sourceInfo(list: Prepared[]): SourceInfo {
+  return {
+    terms: new TermIndex(list.flatMap((p) => p.terms)),
+    tokens: new TermIndex(
+      list.flatMap((p) => p.tokens.map((t) => t.norm)),
+      3,
+    ),
+    numbers: distinct(
+      list.flatMap((p) => p.numbers),
+      (n) => `${n.value}|${n.dim}|${n.kind}|${n.bound}|${n.approx}|${n.unitFactor}`,
+    ),
+    dates: distinct(
+      list.flatMap((p) => p.dates),
+      (d) => `${d.y}|${d.m}|${d.d}|${d.alt?.y}|${d.alt?.m}|${d.alt?.d}`,
+    ),
+  };
+}
+
 function buildUnits(sources: string[]): { units: Unit[]; sentences: Prepared[][] } {
   const units: Unit[] = [];
   const sentences = sources.map((s) => {
@@ -39,12 +77,7 @@ function buildUnits(sources: string[]): { units: Unit[]; sentences: Prepared[][]
     return list;
   });
   sentences.forEach((list, source) => {
-    const whole = {
-      terms: list.flatMap((p) => p.terms),
-      numbers: list.flatMap((p) => p.numbers),
-      dates: list.flatMap((p) => p.dates),
-      tokens: list.flatMap((p) => p.tokens),
-    };
+    const whole = sourceInfo(list);
     for (let i = 0; i < list.length; i++) {
       // Single sentences, plus two-sentence windows for facts stated across a sentence boundary.
       for (const size of [1, 2]) {
