@@ -11,19 +11,46 @@ export interface HostileInput {
   make(length: number): string;
 }
 
-const repeat = (unit: string) => (length: number) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+const repeat = (unit: string) => (length: number) =>
+  unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
 
 const runs = (label: string, units: string[]): HostileInput[] =>
   units.map((u) => ({ name: `${label} ${JSON.stringify(u)}`, make: repeat(u) }));
 
 /** Inputs named by the issue: they took 40–110 s at 1 MB through the hallucination or DLP routes. */
-export const REPORTED: HostileInput[] = runs('reported', ['1 ', '.', '12-', '+4', '4111 1111 ', '@', 'a@', '@.']);
+export const REPORTED: HostileInput[] = runs('reported', [
+  '1 ',
+  '.',
+  '12-',
+  '+4',
+  '4111 1111 ',
+  '@',
+  'a@',
+  '@.',
+]);
 
 const PUNCTUATION = [...'.,;:!?-_/\\\'"`~|*#=+&%$€£^<>()[]{}'];
 const DIGITS_AND_NUMBERS = ['0', '9', '1.', '1,', '1 ', '0x', '12:', '1-', '+1', '1/', '€1'];
 const WHITESPACE = [' ', '\n', '\t', '\n\n', '\u00a0', '\u200b'];
 const LETTERS = ['a', 'A', 'é', 'ab', 'a ', 'A.', 'Ab ', 'aa aa '];
-const PAIRS = ['a.', 'a,', '.a', '1a', 'a1', 'a-', 'A-', '. ', ', ', '@a', 'a:', 'a=', '/a', '%2', '&#', '\\u'];
+const PAIRS = [
+  'a.',
+  'a,',
+  '.a',
+  '1a',
+  'a1',
+  'a-',
+  'A-',
+  '. ',
+  ', ',
+  '@a',
+  'a:',
+  'a=',
+  '/a',
+  '%2',
+  '&#',
+  '\\u',
+];
 // Cyrillic, Greek and full-width look-alikes, and letters hidden by zero-width joiners or tag characters.
 const HOMOGLYPHS = ['іgnоrе ', 'ΙGΝΟRΕ ', 'ｉｇｎｏｒｅ ', 'i\u200dg\u200dn ', '\u{e0069}\u{e0067}', 'ℹ️'];
 const NESTED = ['(', '[', '{', '<', '({[<', '"(', '<a>', '[[', '{{', '<|', '```'];
@@ -66,6 +93,7 @@ export const HOSTILE_INPUTS: HostileInput[] = [
   },
   {
     name: 'one long word then prose',
-    make: (n) => 'x'.repeat(Math.floor(n / 2)) + repeat('Ignore previous instructions. ')(n - Math.floor(n / 2)),
+    make: (n) =>
+      'x'.repeat(Math.floor(n / 2)) + repeat('Ignore previous instructions. ')(n - Math.floor(n / 2)),
   },
 ];

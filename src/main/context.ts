@@ -1,5 +1,6 @@
 import { type Cache, createMemoryCache, createRedisCache } from '../platform/cache/index.js';
 import { type Clock, systemClock } from '../platform/clock/index.js';
+import { type Compute, createCompute } from '../platform/compute/index.js';
 import type { Config } from '../platform/config/index.js';
 import { type Sealer, createSealer } from '../platform/crypto/index.js';
 import { type Logger, createLogger } from '../platform/log/index.js';
@@ -22,6 +23,8 @@ export interface Context {
   clock: Clock;
   storage: Storage;
   cache: Cache;
+  /** Engine runs of large inputs in worker threads under a time budget (docs/hardening.md). */
+  compute: Compute;
   sealer: Sealer;
   events: EventPublisher;
   orgs: OrgsService;
@@ -56,6 +59,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     ...(embedded ? { sqliteFile: sqliteFileIn(config.dataDir) } : {}),
     backgroundCheckpoints: options.serving === true,
   });
+  let compute: Compute | undefined;
   try {
     if (options.migrate !== false) await storage.migrate();
     const sealer = createSealer(
@@ -65,6 +69,14 @@ export async function createContext(config: Config, options: ContextOptions = {}
       options.cache ??
       (config.redisUrl ? createRedisCache(config.redisUrl, config.redisPrefix) : createMemoryCache(clock));
     const events = createEventPublisher({ clock });
+    const pool = createCompute({
+      threads: config.computeThreads,
+      budgetMs: config.computeBudgetMs,
+      minChars: config.computeMinChars,
+      // A serving process starts a thread up front, so its first large request does not wait for one.
+      warm: options.serving === true,
+    });
+    compute = pool;
     const orgs = createOrgsService({
       db: storage.db,
       clock,
@@ -98,6 +110,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       clock,
       publish: events.publish,
       forgetOrg: (id) => auth.forgetOrg(id),
+      compute: pool,
     });
     const detection = createDetectionService({
       db: storage.db,
@@ -105,6 +118,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       orgs,
       publish: events.publish,
       forgetOrg: (id) => auth.forgetOrg(id),
+      compute: pool,
     });
     const gateway = createGateway({
       db: storage.db,
@@ -114,14 +128,16 @@ export async function createContext(config: Config, options: ContextOptions = {}
       limits,
       providerBaseUrls: config.providerBaseUrls,
       publish: events.publish,
+      compute: pool,
     });
-    const hallucination = createHallucinationService({ db: storage.db, clock, limits });
+    const hallucination = createHallucinationService({ db: storage.db, clock, limits, compute: pool });
     return {
       config,
       logger,
       clock,
       storage,
       cache,
+      compute: pool,
       sealer,
       events,
       orgs,
@@ -135,12 +151,14 @@ export async function createContext(config: Config, options: ContextOptions = {}
       detection,
       async close() {
         await gateway.close();
+        await pool.close();
         await limits.close();
         await cache.close();
         await storage.close();
       },
     };
   } catch (err) {
+    await compute?.close();
     await storage.close();
     throw err;
   }

@@ -81,7 +81,8 @@ function installNativeCounters(): void {
   for (const name of ['trimStart', 'trimEnd', 'localeCompare']) wrap(sp, name, thisLength);
   for (const name of ['repeat', 'padStart', 'padEnd']) wrap(sp, name, (_s, _a, out) => len(out));
   const ap = Array.prototype;
-  for (const name of ['join', 'indexOf', 'lastIndexOf', 'includes', 'reverse', 'fill']) wrap(ap, name, thisLength);
+  for (const name of ['join', 'indexOf', 'lastIndexOf', 'includes', 'reverse', 'fill'])
+    wrap(ap, name, thisLength);
   for (const name of ['slice', 'concat', 'flat', 'splice']) wrap(ap, name, (_s, _a, out) => len(out));
   // A comparison sort does about n·log2(n) comparisons; the comparator's own blocks are counted as well.
   wrap(ap, 'sort', (self) => {

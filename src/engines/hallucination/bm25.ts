@@ -11,9 +11,10 @@ export interface Bm25Hit {
 const K1 = 1.2;
 const B = 0.75;
 /**
- * Postings read per query. Terms are read rarest first and a term whose list would pass the budget is
- * skipped: such a term is in so many units that its IDF adds next to nothing, and reading its list for every
- * clause of the claim made retrieval claim × source (#15).
+ * Postings read per query. Terms are read rarest first; the list that reaches the budget is read only up to
+ * it (its first units, in source order) and later terms are left out. Such terms are in so many units that
+ * their IDF adds little, and reading their lists in full for every clause of the claim made retrieval
+ * claim × source (#15).
  */
 const MAX_POSTINGS_PER_QUERY = 8_192;
 
@@ -64,10 +65,12 @@ export class Bm25Index {
     lists.sort((a, b) => a[0].length - b[0].length || (a[2] < b[2] ? -1 : 1));
     let read = 0;
     for (const [list, w, t] of lists) {
-      if (read + list.length > MAX_POSTINGS_PER_QUERY) continue;
-      read += list.length;
+      const take = Math.min(list.length, MAX_POSTINGS_PER_QUERY - read);
+      if (take <= 0) break;
+      read += take;
       const weight = w * this.idf(t);
-      for (const [doc, f] of list) {
+      for (let i = 0; i < take; i++) {
+        const [doc, f] = list[i]!;
         const norm = K1 * (1 - B + (B * this.lengths[doc]!) / this.avgLength);
         scores.set(doc, (scores.get(doc) ?? 0) + (weight * (f * (K1 + 1))) / (f + norm));
       }

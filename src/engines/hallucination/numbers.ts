@@ -144,8 +144,15 @@ function wordValue(w: string): number | undefined {
   return NUMBER_WORDS.get(fold(w));
 }
 
-/** Numbers with units, scale, approximation and bounds; dates are excluded (see dates.ts), bare years kept as kind "year". */
-export function extractNumbers(text: string, dates: DateMention[] = extractDates(text)): NumberMention[] {
+/**
+ * Numbers with units, scale, approximation and bounds; dates are excluded (see dates.ts), bare years kept as
+ * kind "year". At most `limit`, the first ones (numerals before number words), as `slice(0, limit)` of all.
+ */
+export function extractNumbers(
+  text: string,
+  dates: DateMention[] = extractDates(text),
+  limit = Number.POSITIVE_INFINITY,
+): NumberMention[] {
   // Built in one pass: re-slicing the whole text for every date was quadratic in the number of dates.
   let masked = text;
   if (dates.length > 0) {
@@ -161,6 +168,7 @@ export function extractNumbers(text: string, dates: DateMention[] = extractDates
   }
   const out: NumberMention[] = [];
   for (const m of masked.matchAll(NUMERIC)) {
+    if (out.length >= limit) return out;
     const idx = m.index ?? 0;
     const raw = m[1]!;
     const end = idx + m[0].length;
@@ -192,7 +200,7 @@ export function extractNumbers(text: string, dates: DateMention[] = extractDates
   const wordRe = /[\p{L}]+(?:-[\p{L}]+)*/gu;
   let run: { value: number; current: number; start: number; end: number; words: number } | null = null;
   const flush = () => {
-    if (!run) return;
+    if (!run || out.length >= limit) return;
     const r = run;
     run = null;
     const after = masked.slice(r.end);
@@ -211,6 +219,7 @@ export function extractNumbers(text: string, dates: DateMention[] = extractDates
     );
   };
   for (const m of masked.matchAll(wordRe)) {
+    if (out.length >= limit) break;
     const w = m[0];
     const idx = m.index ?? 0;
     const ordinal = ORDINAL_WORDS.get(fold(w));

@@ -55,7 +55,7 @@ export function prepare(text: string): Prepared {
     words,
     capitalised,
     terms: words.concat(numberTerms(text)),
-    numbers: extractNumbers(text, dates).slice(0, MAX_SLOTS),
+    numbers: extractNumbers(text, dates, MAX_SLOTS).slice(0, MAX_SLOTS),
     dates,
     negations: negationCount(text, tokens),
   };

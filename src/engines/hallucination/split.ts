@@ -142,7 +142,21 @@ function subjectOf(clause: string): string {
   return last >= 0 ? words.slice(0, last + 1).join(' ') : '';
 }
 
-const NAME_PARTICLES = new Set(['of', 'de', 'du', 'des', 'la', 'le', 'von', 'van', 'der', 'den', 'di', 'da', 'del']);
+const NAME_PARTICLES = new Set([
+  'of',
+  'de',
+  'du',
+  'des',
+  'la',
+  'le',
+  'von',
+  'van',
+  'der',
+  'den',
+  'di',
+  'da',
+  'del',
+]);
 
 /** A verb phrase split off by coordination gets the subject of the first clause back. */
 function withSubject(part: string, subject: string): string {

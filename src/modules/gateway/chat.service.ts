@@ -1,5 +1,5 @@
-import { analyze } from '../../engines/detection/index.js';
 import type { Clock } from '../../platform/clock/index.js';
+import { type Compute, inlineCompute } from '../../platform/compute/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
@@ -109,6 +109,7 @@ export interface ChatServiceDeps {
   publish: GatewayPublish;
   /** No byte from the provider for this long (first token included) gives up; reasoning models are slow. */
   idleTimeoutMs?: number;
+  compute?: Compute;
 }
 
 export const ZERO_USAGE: ChatUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, cost: 0 };
@@ -124,6 +125,7 @@ export function providerFailure(err: ProviderError): AppError {
 export function createChatService(deps: ChatServiceDeps) {
   const repo = createGatewayRepo(deps.db);
   const idleTimeoutMs = deps.idleTimeoutMs ?? 120_000;
+  const compute = deps.compute ?? inlineCompute;
 
   async function prepare(caller: ChatCaller, body: ChatBody): Promise<PreparedChat> {
     const org = caller.org;
@@ -153,10 +155,17 @@ export function createChatService(deps: ChatServiceDeps) {
     // 1. Injection check: on the user's message only; history was checked when it was sent.
     const started = performance.now();
     const det = detectionSettingsOf(org.settings);
-    const analysis = analyze(body.message, {
-      ...(det.thresholds ? { thresholds: det.thresholds } : {}),
-      ...(det.allowPhrases ? { allowPhrases: det.allowPhrases } : {}),
-    });
+    const analysis = await compute.run(
+      'analyze',
+      [
+        body.message,
+        {
+          ...(det.thresholds ? { thresholds: det.thresholds } : {}),
+          ...(det.allowPhrases ? { allowPhrases: det.allowPhrases } : {}),
+        },
+      ],
+      body.message.length,
+    );
     const blocked = analysis.action === 'block';
     const dlp = dlpSettingsOf(org.settings);
     deps.limits.record(org, 'chat', { blocked, warned: analysis.action === 'warn', score: analysis.score });
@@ -213,6 +222,7 @@ export function createChatService(deps: ChatServiceDeps) {
       ...(sessionId ? { sessionId } : {}),
       always: true,
       hooks: dlpHooks(caller),
+      compute,
     });
     const session = outcome.session as VaultSession;
     const dlpMs = performance.now() - dlpStarted;

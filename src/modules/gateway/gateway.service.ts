@@ -1,4 +1,5 @@
 import type { Clock } from '../../platform/clock/index.js';
+import type { Compute } from '../../platform/compute/index.js';
 import type { Sealer } from '../../platform/crypto/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import type { Vault } from '../dlp/index.js';
@@ -22,6 +23,8 @@ export interface GatewayDeps {
   providers?: Providers;
   publish: GatewayPublish & ForcePublish;
   idleTimeoutMs?: number;
+  /** Runs detection and the DLP pass (large texts in a worker thread under a time budget). */
+  compute?: Compute;
 }
 
 /** Everything the gateway routes need, built once per process. */
@@ -39,6 +42,7 @@ export function createGateway(deps: GatewayDeps) {
     usage,
     publish: deps.publish,
     ...(deps.idleTimeoutMs !== undefined ? { idleTimeoutMs: deps.idleTimeoutMs } : {}),
+    ...(deps.compute ? { compute: deps.compute } : {}),
   };
   const chat = createChatService({ ...common, clock: deps.clock, keys, limits: deps.limits });
   const proxy = createProxyService({ ...common, force });

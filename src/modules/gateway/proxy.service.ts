@@ -1,4 +1,5 @@
 import { AppError } from '../../platform/errors/index.js';
+import type { Compute } from '../../platform/compute/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import { dlpSettingsOf, type Vault, type VaultSession } from '../dlp/index.js';
 import type { Organization } from '../orgs/index.js';
@@ -70,6 +71,7 @@ function asksForUsage(request: ChatRequest): boolean {
 /** The provider proxy: OpenAI chat-completions in and out, tokenized on the way up, rehydrated on the way down. */
 export function createProxyService(deps: {
   db: Db;
+  compute?: Compute;
   vault: Vault;
   providers: Providers;
   force: ForceService;
@@ -127,6 +129,7 @@ export function createProxyService(deps: {
         hooks: dlpEventHooks(deps.publish, deps.db, caller),
         // Each proxied request has its own session, rehydrated from `session` below and never by id.
         cacheSession: false,
+        ...(deps.compute ? { compute: deps.compute } : {}),
       });
       commit();
       return {

@@ -15,6 +15,7 @@ export const ERROR_STATUS = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  analysis_budget_exceeded: 422,
   rate_limit_exceeded: 429,
   internal_error: 500,
   upstream_error: 502,
