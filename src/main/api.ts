@@ -54,7 +54,11 @@ export async function buildApi(ctx: Context): Promise<App> {
   await app.register(licensingRoutes({ licensing: ctx.licensing, limits: ctx.limits }));
   await app.register(
     overviewRoutes(
-      createOverviewService({ repo: createOverviewRepo(ctx.storage.db), limits: ctx.limits, clock: ctx.clock }),
+      createOverviewService({
+        repo: createOverviewRepo(ctx.storage.db),
+        limits: ctx.limits,
+        clock: ctx.clock,
+      }),
     ),
   );
   await registerEventsOut(app, ctx);

@@ -1,5 +1,6 @@
 import { type Cache, createMemoryCache, createRedisCache } from '../platform/cache/index.js';
 import { type Clock, systemClock } from '../platform/clock/index.js';
+import { type Compute, createCompute } from '../platform/compute/index.js';
 import type { Config } from '../platform/config/index.js';
 import { type Sealer, createSealer } from '../platform/crypto/index.js';
 import { type Logger, createLogger } from '../platform/log/index.js';
@@ -11,7 +12,12 @@ import { type DlpService, type Vault, createDlpService, createVault } from '../m
 import { type EventPublisher, createEventPublisher } from '../modules/events/index.js';
 import { type Gateway, createGateway } from '../modules/gateway/index.js';
 import { type HallucinationService, createHallucinationService } from '../modules/hallucination/index.js';
-import { type DeviceTokens, type KeysService, createDeviceTokens, createKeysService } from '../modules/keys/index.js';
+import {
+  type DeviceTokens,
+  type KeysService,
+  createDeviceTokens,
+  createKeysService,
+} from '../modules/keys/index.js';
 import { type Endpoint, createEndpoint } from '../modules/endpoint/index.js';
 import { type Licensing, createLicensing, licenseSecret } from '../modules/licensing/index.js';
 import { type LimitsService, createLimitsService } from '../modules/limits/index.js';
@@ -26,6 +32,8 @@ export interface Context {
   clock: Clock;
   storage: Storage;
   cache: Cache;
+  /** Engine runs of large inputs in worker threads under a time budget (docs/hardening.md). */
+  compute: Compute;
   sealer: Sealer;
   events: EventPublisher;
   orgs: OrgsService;
@@ -64,6 +72,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     ...(embedded ? { sqliteFile: sqliteFileIn(config.dataDir) } : {}),
     backgroundCheckpoints: options.serving === true,
   });
+  let compute: Compute | undefined;
   try {
     if (options.migrate !== false) await storage.migrate();
     const masterKey = loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, embedded });
@@ -72,6 +81,14 @@ export async function createContext(config: Config, options: ContextOptions = {}
       options.cache ??
       (config.redisUrl ? createRedisCache(config.redisUrl, config.redisPrefix) : createMemoryCache(clock));
     const events = createEventPublisher({ clock });
+    const pool = createCompute({
+      threads: config.computeThreads,
+      budgetMs: config.computeBudgetMs,
+      minChars: config.computeMinChars,
+      // A serving process starts a thread up front, so its first large request does not wait for one.
+      warm: options.serving === true,
+    });
+    compute = pool;
     const orgs = createOrgsService({
       db: storage.db,
       clock,
@@ -118,6 +135,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       clock,
       publish: events.publish,
       forgetOrg: (id) => auth.forgetOrg(id),
+      compute: pool,
     });
     const detection = createDetectionService({
       db: storage.db,
@@ -125,6 +143,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       orgs,
       publish: events.publish,
       forgetOrg: (id) => auth.forgetOrg(id),
+      compute: pool,
     });
     const gateway = createGateway({
       db: storage.db,
@@ -141,12 +160,13 @@ export async function createContext(config: Config, options: ContextOptions = {}
         allowPrivate: config.allowPrivateTargets,
         allowHosts: Object.values(config.providerBaseUrls).map((u) => normalizeHost(new URL(u).hostname)),
       }),
+      compute: pool,
     });
     // Force mode as the extension needs it (it redirects users to the protected chat while enabled).
     endpoint.config.registerSection('forceMode', async ({ orgId }) => ({
       enabled: await gateway.force.isEnabled(orgId),
     }));
-    const hallucination = createHallucinationService({ db: storage.db, clock, limits });
+    const hallucination = createHallucinationService({ db: storage.db, clock, limits, compute: pool });
     const reports = createReportsService({ db: storage.db, clock, flushUsage: limits.flush });
     return {
       config,
@@ -154,6 +174,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       clock,
       storage,
       cache,
+      compute: pool,
       sealer,
       events,
       orgs,
@@ -173,12 +194,14 @@ export async function createContext(config: Config, options: ContextOptions = {}
         await reports.close();
         await endpoint.close();
         await gateway.close();
+        await pool.close();
         await limits.close();
         await cache.close();
         await storage.close();
       },
     };
   } catch (err) {
+    await compute?.close();
     await storage.close();
     throw err;
   }

@@ -233,8 +233,9 @@ export function normalise(input: string): Normalised {
   flushWord();
   if (vsBytes.length) flushVs();
   // Subdivision flags (England, Scotland, Wales) are a black flag followed by a short tag run; real
-  // smuggling carries words.
-  if (tagText.length >= 8 && /[a-z]{2,}[^a-z]+[a-z]{2,}/i.test(tagText)) {
+  // smuggling carries words. The look-behind tries each run of letters once, from its start: tried from
+  // every letter, a long run without a separator cost its square (#15).
+  if (tagText.length >= 8 && /(?<![a-z])[a-z]{2,}[^a-z]+[a-z]{2,}/i.test(tagText)) {
     hidden.push({ source: 'unicode_tags', text: tagText, start: tagStart, end: tagEnd });
     signals.add('unicode_tags');
   }

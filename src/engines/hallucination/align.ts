@@ -3,15 +3,20 @@ import { isNameLike } from './entities.js';
 import { type NumberMention, relateNumbers } from './numbers.js';
 import { antonymConflict, scaleConflict } from './polarity.js';
 import { clausesOf, type Prepared } from './prepare.js';
-import { canonical, termsMatch } from './terms.js';
-import { isStopword, type Token } from './text.js';
+import { canonical, type TermIndex, termsMatch } from './terms.js';
+import { isStopword } from './text.js';
 
-/** Everything one source says, for slots stated in another sentence than the one retrieved. */
+/**
+ * Everything one source says, for slots stated in another sentence than the one retrieved. Words are indexed
+ * and slots deduplicated and capped (see sourceInfo in index.ts), so that a lookup does not grow with the
+ * source: each clause of the claim looks here, and a scan of the source per lookup was claim × source (#15).
+ */
 export interface SourceInfo {
-  terms: string[];
+  terms: TermIndex;
+  /** Folded tokens, with prefixes from three characters ("Matt" names "Matthew"). */
+  tokens: TermIndex;
   numbers: NumberMention[];
   dates: Prepared['dates'];
-  tokens: Token[];
 }
 
 /** A retrieval unit: one source sentence or a window of consecutive sentences. */
@@ -63,7 +68,7 @@ export function coverage(
   claim: Prepared,
   evidenceTerms: readonly string[],
   idf: (t: string) => number,
-  sourceTerms: readonly string[] = [],
+  sourceTerms?: TermIndex,
 ): number {
   let total = 0;
   let found = 0;
@@ -71,7 +76,7 @@ export function coverage(
     const weight = Math.max(0.2, idf(w));
     total += weight;
     if (hasTerm(evidenceTerms, w)) found += weight;
-    else if (hasTerm(sourceTerms, w)) {
+    else if (sourceTerms?.matches(w)) {
       found += weight * (claim.capitalised.has(w) ? SOURCE_CREDIT : ALIGN.lowerCaseSourceCredit);
     }
   }
@@ -211,11 +216,7 @@ function compareNames(
     const initialName = i === 0 && (ctx.names.has(t.norm) || !ctx.lowerStems.has(t.stem));
     if (!isNameLike(ct, i, ctx.lang, initialName)) continue;
     // "Matt" names "Matthew": a name may be a prefix of the source's fuller form.
-    if (
-      unit.whole.tokens.some(
-        (u) => termsMatch(u.norm, t.norm) || (t.norm.length >= 3 && u.norm.startsWith(t.norm)),
-      )
-    ) {
+    if (unit.whole.tokens.matches(t.norm) || (t.norm.length >= 3 && unit.whole.tokens.hasPrefix(t.norm))) {
       continue;
     }
     const prev = ct[i - 1]?.norm;
@@ -241,7 +242,7 @@ function bestClause(
   claim: Prepared,
   sentence: Prepared,
   idf: (t: string) => number,
-  sourceTerms: readonly string[],
+  sourceTerms: TermIndex,
 ): { clause: Prepared; cov: number } {
   let clause = sentence;
   let cov = -1;

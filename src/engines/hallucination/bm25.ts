@@ -10,6 +10,13 @@ export interface Bm25Hit {
 
 const K1 = 1.2;
 const B = 0.75;
+/**
+ * Postings read per query. Terms are read rarest first; the list that reaches the budget is read only up to
+ * it (its first units, in source order) and later terms are left out. Such terms are in so many units that
+ * their IDF adds little, and reading their lists in full for every clause of the claim made retrieval
+ * claim × source (#15).
+ */
+const MAX_POSTINGS_PER_QUERY = 8_192;
 
 export class Bm25Index {
   /** Postings: for each term, the units that contain it and how often. */
@@ -50,18 +57,39 @@ export class Bm25Index {
 
   search(query: Map<string, number>, k: number): Bm25Hit[] {
     const scores = new Map<number, number>();
+    const lists: Array<[list: Array<[number, number]>, weight: number, term: string]> = [];
     for (const [t, w] of query) {
       const list = this.postings.get(t);
-      if (!list) continue;
+      if (list) lists.push([list, w, t]);
+    }
+    lists.sort((a, b) => a[0].length - b[0].length || (a[2] < b[2] ? -1 : 1));
+    let read = 0;
+    for (const [list, w, t] of lists) {
+      const take = Math.min(list.length, MAX_POSTINGS_PER_QUERY - read);
+      if (take <= 0) break;
+      read += take;
       const weight = w * this.idf(t);
-      for (const [doc, f] of list) {
+      for (let i = 0; i < take; i++) {
+        const [doc, f] = list[i]!;
         const norm = K1 * (1 - B + (B * this.lengths[doc]!) / this.avgLength);
         scores.set(doc, (scores.get(doc) ?? 0) + (weight * (f * (K1 + 1))) / (f + norm));
       }
     }
+    // The k best in one pass: sorting every scored unit cost n·log n per query.
     const hits: Bm25Hit[] = [];
-    for (const [doc, score] of scores) if (score > 0) hits.push({ doc, score });
-    hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
-    return hits.slice(0, k);
+    const better = (a: Bm25Hit, b: Bm25Hit) => a.score > b.score || (a.score === b.score && a.doc < b.doc);
+    for (const [doc, score] of scores) {
+      if (score <= 0) continue;
+      const hit = { doc, score };
+      if (hits.length === k && !better(hit, hits[k - 1]!)) continue;
+      let i = Math.min(hits.length, k - 1);
+      hits[i] = hit;
+      while (i > 0 && better(hit, hits[i - 1]!)) {
+        hits[i] = hits[i - 1]!;
+        hits[i - 1] = hit;
+        i--;
+      }
+    }
+    return hits;
   }
 }

@@ -5,7 +5,7 @@ import { isNameLike } from './entities.js';
 import { type Prepared, prepare } from './prepare.js';
 import { resolveRelativeYears } from './relative-dates.js';
 import { splitClauses, splitSentences } from './split.js';
-import { termsMatch } from './terms.js';
+import { TermIndex, termsMatch } from './terms.js';
 import { detectLanguage } from './text.js';
 import type { CheckOptions, ClaimPart, Evidence } from './types.js';
 import { type LogisticModel, probability, shippedModel } from './model.js';
@@ -40,27 +40,60 @@ export interface Corpus {
   readonly gazetteers: Map<string, Gazetteer>;
 }
 
+/**
+ * Distinct slots of a whole source kept for "stated elsewhere in the source" credit. A source of thousands of
+ * distinct numbers is a table; beyond this many, later ones earn no such credit (the retrieved sentences
+ * themselves are still compared in full).
+ */
+const MAX_SOURCE_SLOTS = 256;
+
+function distinct<T>(items: T[], key: (x: T) => string): T[] {
+  const seen = new Set<string>();
+  const out: T[] = [];
+  for (const x of items) {
+    const k = key(x);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(x);
+    if (out.length >= MAX_SOURCE_SLOTS) break;
+  }
+  return out;
+}
+
+function sourceInfo(list: Prepared[]): SourceInfo {
+  return {
+    terms: new TermIndex(list.flatMap((p) => p.terms)),
+    tokens: new TermIndex(
+      list.flatMap((p) => p.tokens.map((t) => t.norm)),
+      3,
+    ),
+    numbers: distinct(
+      list.flatMap((p) => p.numbers),
+      (n) => `${n.value}|${n.dim}|${n.kind}|${n.bound}|${n.approx}|${n.unitFactor}`,
+    ),
+    dates: distinct(
+      list.flatMap((p) => p.dates),
+      (d) => `${d.y}|${d.m}|${d.d}|${d.alt?.y}|${d.alt?.m}|${d.alt?.d}`,
+    ),
+  };
+}
+
 export function buildCorpus(passages: readonly string[], groups?: readonly number[]): Corpus {
   const sentences = passages.map((s) => {
     const list = splitSentences(s).map((sp) => prepare(sp.text));
     resolveRelativeYears(list);
     return list;
   });
-  const wholes = new Map<number, SourceInfo>();
+  // Passages of one group (document) share one "whole source": what a document states anywhere.
+  const byGroup = new Map<number, Prepared[]>();
   sentences.forEach((list, i) => {
     const g = groups?.[i] ?? i;
-    let w = wholes.get(g);
-    if (!w) {
-      w = { terms: [], numbers: [], dates: [], tokens: [] };
-      wholes.set(g, w);
-    }
-    for (const p of list) {
-      w.terms.push(...p.terms);
-      w.numbers.push(...p.numbers);
-      w.dates.push(...p.dates);
-      w.tokens.push(...p.tokens);
-    }
+    const acc = byGroup.get(g);
+    if (acc) acc.push(...list);
+    else byGroup.set(g, [...list]);
   });
+  const wholes = new Map<number, SourceInfo>();
+  for (const [g, list] of byGroup) wholes.set(g, sourceInfo(list));
   const units: Unit[] = [];
   sentences.forEach((list, source) => {
     const whole = wholes.get(groups?.[source] ?? source)!;

@@ -86,8 +86,14 @@ function readTail(after: string): Tail {
   return { scale, unit: null, fahrenheit: false, consumed };
 }
 
+// A currency sign or code and at most eight spaces before the number: only the last characters of the text
+// before it are read (the expression ran over the whole prefix for every number: quadratic, #15). The window
+// is one character longer than the longest match, so `\b` sees the character before a code.
+const CURRENCY_BEFORE = /([€$£]|\b(?:eur|usd|gbp|chf))\s{0,8}$/iu;
+const CURRENCY_WINDOW = 12;
+
 function currencyBefore(before: string): { dim: string; factor: number } | null {
-  const m = /([€$£]|\b(?:eur|usd|gbp|chf))\s*$/iu.exec(before);
+  const m = CURRENCY_BEFORE.exec(before.slice(-CURRENCY_WINDOW));
   if (!m) return null;
   return UNITS.get(fold(m[1]!)) ?? null;
 }
@@ -138,14 +144,31 @@ function wordValue(w: string): number | undefined {
   return NUMBER_WORDS.get(fold(w));
 }
 
-/** Numbers with units, scale, approximation and bounds; dates are excluded (see dates.ts), bare years kept as kind "year". */
-export function extractNumbers(text: string, dates: DateMention[] = extractDates(text)): NumberMention[] {
+/**
+ * Numbers with units, scale, approximation and bounds; dates are excluded (see dates.ts), bare years kept as
+ * kind "year". At most `limit`, the first ones (numerals before number words), as `slice(0, limit)` of all.
+ */
+export function extractNumbers(
+  text: string,
+  dates: DateMention[] = extractDates(text),
+  limit = Number.POSITIVE_INFINITY,
+): NumberMention[] {
+  // Built in one pass: re-slicing the whole text for every date was quadratic in the number of dates.
   let masked = text;
-  for (const d of dates) {
-    masked = masked.slice(0, d.start) + ' '.repeat(d.end - d.start) + masked.slice(d.end);
+  if (dates.length > 0) {
+    const parts: string[] = [];
+    let at = 0;
+    for (const d of [...dates].sort((a, b) => a.start - b.start)) {
+      if (d.start < at) continue;
+      parts.push(text.slice(at, d.start), ' '.repeat(d.end - d.start));
+      at = d.end;
+    }
+    parts.push(text.slice(at));
+    masked = parts.join('');
   }
   const out: NumberMention[] = [];
   for (const m of masked.matchAll(NUMERIC)) {
+    if (out.length >= limit) return out;
     const idx = m.index ?? 0;
     const raw = m[1]!;
     const end = idx + m[0].length;
@@ -177,7 +200,7 @@ export function extractNumbers(text: string, dates: DateMention[] = extractDates
   const wordRe = /[\p{L}]+(?:-[\p{L}]+)*/gu;
   let run: { value: number; current: number; start: number; end: number; words: number } | null = null;
   const flush = () => {
-    if (!run) return;
+    if (!run || out.length >= limit) return;
     const r = run;
     run = null;
     const after = masked.slice(r.end);
@@ -196,6 +219,7 @@ export function extractNumbers(text: string, dates: DateMention[] = extractDates
     );
   };
   for (const m of masked.matchAll(wordRe)) {
+    if (out.length >= limit) break;
     const w = m[0];
     const idx = m.index ?? 0;
     const ordinal = ORDINAL_WORDS.get(fold(w));

@@ -31,6 +31,13 @@ export function clausesOf(p: Prepared): Prepared[] {
   return p.clauses;
 }
 
+/**
+ * Numbers and dates compared per sentence. Slots are compared pairwise between a claim clause and an
+ * evidence sentence (and each looks at its neighbouring words), so a "sentence" of hundreds of numbers cost
+ * their square; no claim states more than this many facts in one sentence.
+ */
+export const MAX_SLOTS = 32;
+
 export function prepare(text: string): Prepared {
   const tokens = tokenize(text);
   const words: string[] = [];
@@ -41,14 +48,14 @@ export function prepare(text: string): Prepared {
     words.push(c);
     if (t.capital) capitalised.add(c);
   }
-  const dates = extractDates(text);
+  const dates = extractDates(text).slice(0, MAX_SLOTS);
   return {
     text,
     tokens,
     words,
     capitalised,
     terms: words.concat(numberTerms(text)),
-    numbers: extractNumbers(text, dates),
+    numbers: extractNumbers(text, dates, MAX_SLOTS).slice(0, MAX_SLOTS),
     dates,
     negations: negationCount(text, tokens),
   };

@@ -1,6 +1,6 @@
 import type { Alignment, Unit } from './align.js';
 import type { Prepared } from './prepare.js';
-import { termsMatch } from './terms.js';
+import { TermIndex, termsMatch } from './terms.js';
 import type { ClauseDecision } from './verdict.js';
 
 /**
@@ -30,10 +30,15 @@ export const SIGNAL_NAMES = [
   'missing_idf_share',
 ] as const;
 
-function share(words: readonly string[], terms: readonly string[]): number {
+function share(words: readonly string[], terms: readonly string[] | TermIndex): number {
   if (words.length === 0) return 1;
   let found = 0;
-  for (const w of words) if (terms.some((t) => termsMatch(w, t))) found++;
+  // A whole source's terms come indexed (linear in the source); a unit's few terms are scanned.
+  const has =
+    terms instanceof TermIndex
+      ? (w: string) => terms.matches(w)
+      : (w: string) => terms.some((t) => termsMatch(w, t));
+  for (const w of words) if (has(w)) found++;
   return found / words.length;
 }
 

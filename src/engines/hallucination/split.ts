@@ -13,6 +13,30 @@ const ABBREVIATIONS = new Set(
   ),
 );
 
+/**
+ * The longest sentence the checker reads as one: a longer run is cut at its last space before the limit.
+ * Real sentences are far shorter; without the cut, one unpunctuated megabyte was a single "sentence" whose
+ * numbers and words were compared pairwise with every other (quadratic, #15). With it, the work per sentence
+ * is bounded and a check is linear in its input.
+ */
+export const MAX_SENTENCE_CHARS = 1_000;
+
+function pushBounded(out: Span[], t: string, start: number): void {
+  let from = 0;
+  while (t.length - from > MAX_SENTENCE_CHARS) {
+    // Back to a space in the second half only (a lastIndexOf would walk back to the start of a spaceless run).
+    let cut = from + MAX_SENTENCE_CHARS;
+    while (cut > from + MAX_SENTENCE_CHARS / 2 && t.charCodeAt(cut) !== 32) cut--;
+    if (t.charCodeAt(cut) !== 32) cut = from + MAX_SENTENCE_CHARS;
+    const piece = t.slice(from, cut).trim();
+    if (piece.length > 0) out.push({ text: piece, start: start + from });
+    from = cut;
+    while (from < t.length && t.charCodeAt(from) === 32) from++;
+  }
+  const rest = t.slice(from).trim();
+  if (rest.length > 0) out.push({ text: rest, start: start + from });
+}
+
 /** Sentences with their offsets. Periods after abbreviations, initials and German ordinals ("3. März") do not end one. */
 export function splitSentences(text: string): Span[] {
   const out: Span[] = [];
@@ -21,9 +45,11 @@ export function splitSentences(text: string): Span[] {
     const raw = text.slice(start, end);
     const lead = raw.length - raw.trimStart().length;
     const t = raw.trim();
-    if (t.length > 0) out.push({ text: t, start: start + lead });
+    if (t.length > 0) pushBounded(out, t, start + lead);
   };
-  const re = /([.!?…]+)["'»”)]*(\s+)|\n\s*\n|\n(?=\s*[-*•\d])/g;
+  // The look-behind starts a match only at the first mark of a run: on a run of '.' without a space the
+  // expression otherwise retried from every dot to the end of the run (quadratic, #15).
+  const re = /(?<![.!?…])([.!?…]+)["'»”)]*(\s+)|\n\s*\n|\n(?=\s*[-*•\d])/g;
   for (const m of text.matchAll(re)) {
     const idx = m.index ?? 0;
     const end = idx + m[0].length;

@@ -31,3 +31,45 @@ export function termsMatch(a: string, b: string): boolean {
   if (l.startsWith(s)) return true;
   return s.length >= 6 && l.endsWith(s);
 }
+
+/** Affixes longer than this are not indexed: no real word is longer, and the index stays linear in the text. */
+const MAX_AFFIX = 40;
+
+/**
+ * The terms of a whole source, answering `termsMatch` against all of them in time independent of the
+ * source's size: every claim word used to be compared with every word of its source (claim × source, #15).
+ * Proper prefixes (from `minPrefix` characters) and suffixes (from 6) of each distinct term are kept in sets.
+ */
+export class TermIndex {
+  private readonly exact = new Set<string>();
+  private readonly prefixes = new Set<string>();
+  private readonly suffixes = new Set<string>();
+
+  constructor(terms: Iterable<string>, minPrefix = 5) {
+    for (const t of terms) {
+      if (this.exact.has(t)) continue;
+      this.exact.add(t);
+      const top = Math.min(t.length - 1, MAX_AFFIX);
+      for (let k = minPrefix; k <= top; k++) this.prefixes.add(t.slice(0, k));
+      for (let k = 6; k <= top; k++) this.suffixes.add(t.slice(t.length - k));
+    }
+  }
+
+  /** Whether `termsMatch(w, t)` holds for some term t of the index. */
+  matches(w: string): boolean {
+    if (this.exact.has(w)) return true;
+    if (w.length >= 5 && (this.prefixes.has(w) || this.hasPart(w, 5, (k) => w.slice(0, k)))) return true;
+    return w.length >= 6 && (this.suffixes.has(w) || this.hasPart(w, 6, (k) => w.slice(w.length - k)));
+  }
+
+  /** Whether some term of the index starts with `w` (w itself included). */
+  hasPrefix(w: string): boolean {
+    return this.exact.has(w) || this.prefixes.has(w);
+  }
+
+  private hasPart(w: string, min: number, part: (k: number) => string): boolean {
+    const top = Math.min(w.length - 1, MAX_AFFIX);
+    for (let k = min; k <= top; k++) if (this.exact.has(part(k))) return true;
+    return false;
+  }
+}

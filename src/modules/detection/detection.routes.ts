@@ -14,7 +14,7 @@ import {
 } from './detection.schemas.js';
 import type { DetectionService, RequestInfo } from './detection.service.js';
 
-const ERRORS = errorResponses(401, 403, 413, 429);
+const ERRORS = errorResponses(401, 403, 413, 422, 429, 503);
 type TextInput = { text: string; context?: string | undefined };
 const AUTH = { auth: { mode: 'apiKey', product: 'detection' } } as const;
 

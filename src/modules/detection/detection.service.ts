@@ -3,9 +3,8 @@ import {
   DEFAULT_THRESHOLDS,
   type DetectionOptions,
   type Thresholds,
-  analyze,
-  analyzeAndSanitize,
 } from '../../engines/detection/index.js';
+import { type Compute, inlineCompute } from '../../platform/compute/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
@@ -131,7 +130,10 @@ export function createDetectionService(deps: {
   orgs: OrgsService;
   publish: DetectionPublish;
   forgetOrg: (orgId: string) => void;
+  /** Runs the engine (large texts in a worker thread under a time budget). */
+  compute?: Compute;
 }) {
+  const compute = deps.compute ?? inlineCompute;
   /** Records usage and writes detection events for anything at or above the log threshold. */
   async function account(
     caller: Caller,
@@ -163,7 +165,7 @@ export function createDetectionService(deps: {
 
   async function run(caller: Caller, text: string, context: string | undefined, info: RequestInfo) {
     const started = performance.now();
-    const result = analyze(text, detectionOptionsFor(caller.org, context));
+    const result = await compute.run('analyze', [text, detectionOptionsFor(caller.org, context)], text.length);
     await account(caller, text, result, info, Math.round(performance.now() - started));
     return result;
   }
@@ -178,7 +180,11 @@ export function createDetectionService(deps: {
 
     async sanitize(caller: Caller, text: string, context: string | undefined, info: RequestInfo) {
       const started = performance.now();
-      const { analysis, sanitization } = analyzeAndSanitize(text, detectionOptionsFor(caller.org, context));
+      const { analysis, sanitization } = await compute.run(
+        'analyzeAndSanitize',
+        [text, detectionOptionsFor(caller.org, context)],
+        text.length,
+      );
       await account(caller, text, analysis, info, Math.round(performance.now() - started));
       return sanitization;
     },

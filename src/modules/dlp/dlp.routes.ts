@@ -24,7 +24,7 @@ export function dlpRoutes(dlp: DlpService) {
           summary:
             'Replace personal data with tokens; the mapping is kept in a vault session for rehydration',
           body: AnalyzeBody,
-          response: { 200: AnalyzeResponse, ...errorResponses(401, 403, 404, 413, 429) },
+          response: { 200: AnalyzeResponse, ...errorResponses(401, 403, 404, 413, 422, 429, 503) },
         },
       },
       async (request) => {

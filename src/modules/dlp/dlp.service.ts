@@ -1,11 +1,12 @@
 import type { Entity } from '../../engines/dlp/index.js';
 import type { Clock } from '../../platform/clock/index.js';
+import { type Compute, inlineCompute } from '../../platform/compute/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import type { Caller } from '../auth/index.js';
 import type { LimitsService } from '../limits/index.js';
 import type { Organization, OrgsService } from '../orgs/index.js';
 import { dlpEventData } from './dlp.events.js';
-import { type DlpSettings, checkDlpSettings, dlpSettingsOf } from './dlp.settings.js';
+import { type DlpSettings, checkDlpSettings, detectOptionsOf, dlpSettingsOf } from './dlp.settings.js';
 import type { Vault } from './vault.service.js';
 
 export type DlpPublish = (
@@ -22,13 +23,21 @@ export function createDlpService(deps: {
   clock: Clock;
   publish: DlpPublish;
   forgetOrg: (orgId: string) => void;
+  /** Runs detection (large texts in a worker thread under a time budget). */
+  compute?: Compute;
 }) {
   const { vault } = deps;
+  const compute = deps.compute ?? inlineCompute;
   return {
     async analyze(caller: Caller, text: string, opts: { sessionId?: string; sourceIp?: string }) {
       const started = performance.now();
       const settings = dlpSettingsOf(caller.org.settings);
-      const out = await vault.tokenize(caller.org.id, text, {
+      const [entities] = await compute.run(
+        'detectEntities',
+        [[text], detectOptionsOf(settings)],
+        text.length,
+      );
+      const parts = await vault.tokenizeParts(caller.org.id, [{ text, entities: entities ?? [] }], {
         ...(opts.sessionId ? { sessionId: opts.sessionId } : {}),
         settings,
         within: async (trx, o) => {
@@ -46,6 +55,7 @@ export function createDlpService(deps: {
           );
         },
       });
+      const out = { ...parts, tokenized: parts.tokenized[0] ?? '' };
       deps.limits.record(caller.org, 'tokenization', {});
       return {
         tokenized: out.tokenized,

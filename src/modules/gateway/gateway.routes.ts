@@ -91,7 +91,7 @@ export function gatewayRoutes(gw: Gateway) {
           summary:
             'Protected chat: injection check, tokenization, routing, provider call, rehydration (stream: true answers with Server-Sent Events)',
           body: ChatBodySchema,
-          response: { 200: ChatResultSchema, ...errorResponses(401, 403, 404, 413, 429, 502, 504) },
+          response: { 200: ChatResultSchema, ...errorResponses(401, 403, 404, 413, 422, 429, 502, 503, 504) },
         },
       },
       async (request, reply) => {
@@ -148,7 +148,10 @@ export function gatewayRoutes(gw: Gateway) {
             ...(hide ? { hide: true } : {}),
             params: ProviderParams,
             body: ProxyBodySchema,
-            response: { 200: ProxyResponseSchema, ...errorResponses(401, 403, 404, 413, 429, 502, 504) },
+            response: {
+              200: ProxyResponseSchema,
+              ...errorResponses(401, 403, 404, 413, 422, 429, 502, 503, 504),
+            },
           },
         },
         async (request, reply) => {

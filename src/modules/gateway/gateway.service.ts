@@ -1,4 +1,5 @@
 import type { Clock } from '../../platform/clock/index.js';
+import type { Compute } from '../../platform/compute/index.js';
 import type { Sealer } from '../../platform/crypto/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import type { Vault } from '../dlp/index.js';
@@ -33,6 +34,8 @@ export interface GatewayDeps {
   addressPolicy?: AddressPolicy;
   /** Whether private targets are allowed: decides which organization base URLs are accepted. */
   allowPrivateTargets?: boolean;
+  /** Runs detection and the DLP pass (large texts in a worker thread under a time budget). */
+  compute?: Compute;
 }
 
 /** Everything the gateway routes need, built once per process. */
@@ -49,12 +52,18 @@ export function createGateway(deps: GatewayDeps) {
     clock: deps.clock,
     allowPrivateTargets: deps.allowPrivateTargets ?? false,
   });
-  const protection = createProtection({ db: deps.db, vault: deps.vault, publish: deps.publish });
+  const protection = createProtection({
+    db: deps.db,
+    vault: deps.vault,
+    publish: deps.publish,
+    ...(deps.compute ? { compute: deps.compute } : {}),
+  });
   const common = {
     protection,
     providers,
     usage,
     ...(deps.idleTimeoutMs !== undefined ? { idleTimeoutMs: deps.idleTimeoutMs } : {}),
+    ...(deps.compute ? { compute: deps.compute } : {}),
   };
   const chat = createChatService({
     ...common,

@@ -30,7 +30,7 @@ export function hallucinationRoutes(service: HallucinationService, options: { bo
           tags: TAGS,
           summary: "Check a claim against source documents and the organization's corrections",
           body: CheckBody,
-          response: { 200: CheckResponse, ...errorResponses(401, 403, 413, 429) },
+          response: { 200: CheckResponse, ...errorResponses(401, 403, 413, 422, 429, 503) },
         },
       },
       async (request) => service.check(callerOf(request).org, request.body.claim, request.body.sources),

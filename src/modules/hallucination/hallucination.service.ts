@@ -1,4 +1,5 @@
-import { type CheckResult, type Correction, LIMITS, checkClaim } from '../../engines/hallucination/index.js';
+import { type CheckResult, type Correction, LIMITS } from '../../engines/hallucination/index.js';
+import { type Compute, inlineCompute } from '../../platform/compute/index.js';
 import type { Clock } from '../../platform/clock/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError, invalid, notFound } from '../../platform/errors/index.js';
@@ -33,6 +34,8 @@ export interface HallucinationServiceOptions {
   db: Db;
   clock: Clock;
   limits: Pick<LimitsService, 'record'>;
+  /** Runs the engine (large inputs in a worker thread under a time budget). */
+  compute?: Compute;
   /** How long a process keeps an organization's corrections before reading them again. */
   cacheTtlMs?: number;
 }
@@ -128,7 +131,12 @@ export function createHallucinationService(deps: HallucinationServiceOptions) {
       const corrections = candidateCorrections(claim, await correctionsOf(org.id));
       let result: CheckResult;
       try {
-        result = checkClaim(claim, sources, { corrections });
+        const size = sources.reduce((n, s) => n + s.length, claim.length);
+        result = await (deps.compute ?? inlineCompute).run(
+          'checkClaim',
+          [claim, sources, { corrections }],
+          size,
+        );
       } catch (err) {
         // The engine's own limits; validateCheck should have caught them, but never answer 500 for input.
         if (err instanceof RangeError) throw invalid(`The request is too large: ${err.message}.`);

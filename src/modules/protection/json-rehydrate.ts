@@ -113,7 +113,11 @@ export class DeltaRehydrator {
       if (typeof text !== 'string') continue;
       let o = this.open.get(ref.key);
       if (!o) {
-        o = { r: new StreamingRehydrator(this.map, ref.json ? { json: true } : {}), template: event, path: ref.path };
+        o = {
+          r: new StreamingRehydrator(this.map, ref.json ? { json: true } : {}),
+          template: event,
+          path: ref.path,
+        };
         this.open.set(ref.key, o);
       }
       o.template = event;

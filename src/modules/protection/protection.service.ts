@@ -1,4 +1,5 @@
-import { type AnalysisResult, analyze } from '../../engines/detection/index.js';
+import type { AnalysisResult } from '../../engines/detection/index.js';
+import { type Compute, inlineCompute } from '../../platform/compute/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import { detectionOptionsFor, publishDetection } from '../detection/index.js';
 import { dlpSettingsOf, type Vault } from '../dlp/index.js';
@@ -40,7 +41,14 @@ export interface TokenizeOptions {
  * (ChunkRehydrator, stream-fields.ts). Events come from their owners' builders: detection events from the
  * detection module, DLP events from the DLP module.
  */
-export function createProtection(deps: { db: Db; vault: Vault; publish: ProtectionPublish }) {
+export function createProtection(deps: {
+  db: Db;
+  vault: Vault;
+  publish: ProtectionPublish;
+  /** Runs detection and the DLP pass; large texts go to a worker thread under a time budget. */
+  compute?: Compute;
+}) {
+  const compute = deps.compute ?? inlineCompute;
   return {
     /** Analyses `text` with the organization's detection settings; publishes detection events from log up. */
     async checkInjection(
@@ -49,7 +57,7 @@ export function createProtection(deps: { db: Db; vault: Vault; publish: Protecti
       endpoint: string,
     ): Promise<AnalysisResult & { processingTimeMs: number }> {
       const started = performance.now();
-      const analysis = analyze(text, detectionOptionsFor(caller.org));
+      const analysis = await compute.run('analyze', [text, detectionOptionsFor(caller.org)], text.length);
       const processingTimeMs = Math.round(performance.now() - started);
       await publishDetection(
         deps,
@@ -79,6 +87,7 @@ export function createProtection(deps: { db: Db; vault: Vault; publish: Protecti
         ...(opts.always ? { always: true } : {}),
         ...(opts.cacheSession === false ? { cacheSession: false } : {}),
         hooks: dlpEventHooks(deps.publish, deps.db, caller, opts.onBlocked),
+        compute,
       });
     },
   };

@@ -50,7 +50,14 @@ export function textFieldsOf(req: ChatRequest): { fields: TextField[]; commit():
     }
     (m.tool_calls ?? []).forEach((call, k) => {
       const fn = call?.function;
-      if (fn) jsonTextFields(fn, 'arguments', `messages[${i}].tool_calls[${k}].function.arguments`, fields, commits);
+      if (fn)
+        jsonTextFields(
+          fn,
+          'arguments',
+          `messages[${i}].tool_calls[${k}].function.arguments`,
+          fields,
+          commits,
+        );
     });
   });
   return {

@@ -2,10 +2,11 @@ import { hash, randomBytes } from 'node:crypto';
 import {
   createTokenMap,
   type DetectOptions,
-  detectEntities,
   type Entity,
   tokenize,
+  tokenizeEntities,
 } from '../../engines/dlp/index.js';
+import { type Compute, inlineCompute } from '../../platform/compute/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import {
@@ -68,30 +69,67 @@ function settingsKeyOf(settings: DlpSettings): SettingsKey {
   return key;
 }
 
-function detectCached(text: string, settings: SettingsKey): Entity[] {
-  const { options } = settings;
-  if (text.length > CACHEABLE_CHARS) return detectEntities(text, options);
-  // Both parts are fixed-length SHA-256 digests, so the pair is as collision-safe as one hash of both.
-  const key = settings.hash + hash('sha256', text, 'base64');
-  const hit = foundCache.get(key);
-  if (hit) {
+// Both parts are fixed-length SHA-256 digests, so the pair is as collision-safe as one hash of both.
+const cacheKey = (text: string, settings: SettingsKey): string | undefined =>
+  text.length > CACHEABLE_CHARS ? undefined : settings.hash + hash('sha256', text, 'base64');
+
+/**
+ * What detection finds in each field: cached fields from the cache, the others in one engine call (in a
+ * worker thread when they are large, so a hostile request does not hold the event loop: #15).
+ */
+async function detectFields(texts: string[], settings: SettingsKey, compute: Compute): Promise<Entity[][]> {
+  const keys = texts.map((t) => cacheKey(t, settings));
+  const out: Array<Entity[] | undefined> = texts.map((text, i) => {
+    const hit = keys[i] === undefined ? undefined : foundCache.get(keys[i]);
+    if (!hit) return undefined;
     foundCounts.hits++;
     return hit.map((span) => ({ ...span, value: text.slice(span.start, span.end) }));
-  }
-  foundCounts.misses++;
-  const found = detectEntities(text, options);
-  foundCache.set(
-    key,
-    found.map(({ value: _value, ...span }) => span),
-  );
-  if (foundCache.size > FOUND_CACHE_LIMIT) foundCache.delete(foundCache.keys().next().value as string);
-  return found;
+  });
+  const todo = texts.flatMap((_t, i) => (out[i] ? [] : [i]));
+  if (todo.length === 0) return out as Entity[][];
+  const pending = todo.map((i) => texts[i] ?? '');
+  const size = pending.reduce((n, t) => n + t.length, 0);
+  const found = await compute.run('detectEntities', [pending, settings.options], size);
+  todo.forEach((i, j) => {
+    const entities = found[j] ?? [];
+    out[i] = entities;
+    const key = keys[i];
+    if (key === undefined) return;
+    foundCounts.misses++;
+    foundCache.set(
+      key,
+      entities.map(({ value: _value, ...span }) => span),
+    );
+    if (foundCache.size > FOUND_CACHE_LIMIT) foundCache.delete(foundCache.keys().next().value as string);
+  });
+  return out as Entity[][];
 }
+
+/**
+ * How much of a text a preview analyses. A preview shows its first characters only; every entity starting
+ * there is far shorter than this (the longest, a PEM key, is capped at about 8 KB), and a megabyte-long
+ * message is not analysed a second time on the event loop (#15).
+ */
+const PREVIEW_HEAD_CHARS = 16_384;
 
 /** Text with personal data replaced by throwaway tokens: safe for event previews and logs. */
 export function redactedPreview(text: string, settings: DlpSettings, max = 160): string {
-  const { tokenized } = tokenize(text, createTokenMap(), randomBytes(32), detectOptionsOf(settings));
+  const head = text.length > PREVIEW_HEAD_CHARS ? text.slice(0, PREVIEW_HEAD_CHARS) : text;
+  const { tokenized } = tokenize(head, createTokenMap(), randomBytes(32), detectOptionsOf(settings));
   return tokenized.length > max ? `${tokenized.slice(0, max)}…` : tokenized;
+}
+
+/**
+ * The fields joined, with what detection already found in each replaced by throwaway tokens: the preview
+ * of a blocked request, without analysing its text a second time on the event loop.
+ */
+function previewOf(fields: TextField[], perField: Entity[][], max = 160): string {
+  const map = createTokenMap();
+  const key = randomBytes(32);
+  const text = fields
+    .map((f, i) => tokenizeEntities(f.text, perField[i] ?? [], map, key).tokenized)
+    .join(' ');
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 export interface FieldsOutcome {
@@ -159,16 +197,26 @@ export async function tokenizeFields(
   orgId: string,
   fields: TextField[],
   settings: DlpSettings,
-  opts: { sessionId?: string; always?: boolean; hooks?: ProtectHooks; cacheSession?: boolean },
+  opts: {
+    sessionId?: string;
+    always?: boolean;
+    hooks?: ProtectHooks;
+    cacheSession?: boolean;
+    compute?: Compute;
+  },
 ): Promise<FieldsOutcome> {
   const key = settingsKeyOf(settings);
-  const perField = fields.map((f) => detectCached(f.text, key));
+  const perField = await detectFields(
+    fields.map((f) => f.text),
+    key,
+    opts.compute ?? inlineCompute,
+  );
   const found = perField.flat();
   const blocked = settings.blockTypes?.length
     ? found.filter((e) => settings.blockTypes?.some((t) => t.toUpperCase() === e.type.toUpperCase()))
     : [];
   if (blocked.length > 0) {
-    await opts.hooks?.onBlocked(found, redactedPreview(fields.map((f) => f.text).join(' '), settings));
+    await opts.hooks?.onBlocked(found, previewOf(fields, perField));
     throw new AppError(
       'forbidden',
       `The request contains data this organization does not allow to reach an LLM (${[...new Set(blocked.map((e) => e.type))].join(', ')}).`,

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 
 /**
@@ -263,6 +264,27 @@ const SETTINGS = {
     description: '`parapet dns`: how long to wait for a forwarder before trying the next one',
     default: '2000',
     parse: int(100, 30_000),
+  },
+  computeThreads: {
+    env: 'PARAPET_COMPUTE_THREADS',
+    description:
+      'worker threads for analysing large inputs off the event loop: auto (one less than the CPUs, at least one), or 0 to analyse everything in-process',
+    default: 'auto',
+    parse: (raw: string, name: string) =>
+      raw.trim() === 'auto' ? Math.max(1, availableParallelism() - 1) : int(0, 64)(raw, name),
+  },
+  computeBudgetMs: {
+    env: 'PARAPET_COMPUTE_BUDGET_MS',
+    description: 'time one large analysis may take in a worker thread before the request fails with 422',
+    default: '30000',
+    parse: int(100, 600_000),
+  },
+  computeMinChars: {
+    env: 'PARAPET_COMPUTE_MIN_CHARS',
+    description:
+      'inputs of at least this many characters are analysed in a worker thread; smaller ones in-process',
+    default: '16384',
+    parse: int(0, 100 * 1024 * 1024),
   },
   runWorkers: {
     env: 'PARAPET_RUN_WORKERS',

@@ -17,6 +17,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,
+  analysis_budget_exceeded: 422,
   rate_limit_exceeded: 429,
   headers_too_large: 431,
   internal_error: 500,
