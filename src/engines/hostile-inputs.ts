@@ -97,3 +97,13 @@ export const HOSTILE_INPUTS: HostileInput[] = [
       'x'.repeat(Math.floor(n / 2)) + repeat('Ignore previous instructions. ')(n - Math.floor(n / 2)),
   },
 ];
+
+/**
+ * The reported inputs and every third other generator, one of each class at least: for engines whose
+ * 100 KB run under the work meter takes seconds (the claim checker), so that the suite stays within CI's
+ * time. `npm run bench:hostile` still runs every generator.
+ */
+export const SAMPLED_INPUTS: HostileInput[] = [
+  ...REPORTED,
+  ...HOSTILE_INPUTS.filter((h) => !REPORTED.includes(h)).filter((_, i) => i % 3 === 0),
+];

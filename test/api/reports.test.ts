@@ -213,3 +213,15 @@ describe('report downloads', () => {
     assert.equal(new Set(ids).size, 3);
   });
 });
+
+describe('the /v1 base path', () => {
+  it('serves every /api/v1 route under /v1 as well', async () => {
+    const res = await t.request('POST', '/v1/report', { key: mine.al, body: { period: '24h' } });
+    assert.equal(res.status, 201, res.text);
+    const again = await t.request('GET', `/v1/report/${res.body.id}`, { key: mine.al });
+    assert.equal(again.status, 200);
+    const analyze = await t.request('POST', '/v1/analyze', { key: mine.al, body: { text: 'What is the weather like?' } });
+    assert.equal(analyze.status, 200, analyze.text);
+    assert.equal((await t.request('GET', '/v1/nothing-here', { key: mine.al })).status, 404);
+  });
+});

@@ -1,5 +1,6 @@
 import { describe } from 'node:test';
 import { itIsLinear } from '../../../test/support/linearity.js';
+import { SAMPLED_INPUTS } from '../hostile-inputs.js';
 
 // A check of n characters: a claim of a tenth of them (at most the claim limit) and sources of the rest,
 // so that claim × source growth (the hot spots) shows as a ratio of 100. Imported inside the test,
@@ -18,5 +19,5 @@ describe('hallucination engine on hostile input', () => {
       }
       return () => checkClaim(claim, sources);
     };
-  });
+  }, SAMPLED_INPUTS);
 });

@@ -193,6 +193,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
     // a hop count is accepted at run time although the type omits it
     trustProxy: options.trustProxy as boolean | string[],
     requestIdHeader: false,
+    // SPEC: "the base address also serves /v1/*": every /api/v1 route answers under /v1 too (the provider
+    // proxy's short /v1/proxy/… form is a route of its own).
+    rewriteUrl: (req) => {
+      const url = req.url ?? '/';
+      return url.startsWith('/v1/') && !url.startsWith('/v1/proxy/') ? `/api${url}` : url;
+    },
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : newRequestId();
