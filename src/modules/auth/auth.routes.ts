@@ -6,6 +6,7 @@ import {
   type App,
   errorResponses,
   sendError,
+  setAnonymousLimit,
   setAnonymousRateLimiter,
   toAppError,
 } from '../../platform/http/index.js';
@@ -65,7 +66,10 @@ export function refuseCrossSite(request: FastifyRequest): void {
   if (SAFE_METHODS.has(request.method)) return;
   const site = request.headers['sec-fetch-site'];
   if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') {
-    throw new AppError('forbidden', 'Cross-site request refused: dashboard changes must come from the dashboard.');
+    throw new AppError(
+      'forbidden',
+      'Cross-site request refused: dashboard changes must come from the dashboard.',
+    );
   }
   const origin = request.headers.origin;
   if (origin === undefined) return;
@@ -76,7 +80,10 @@ export function refuseCrossSite(request: FastifyRequest): void {
     host = undefined;
   }
   if (host === undefined || host !== request.host) {
-    throw new AppError('forbidden', 'Cross-site request refused: the Origin header does not match this server.');
+    throw new AppError(
+      'forbidden',
+      'Cross-site request refused: the Origin header does not match this server.',
+    );
   }
 }
 
@@ -90,6 +97,7 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
   app.decorateRequest('caller', null);
 
   // What never reaches a route (parser and framework errors) is counted by the HTTP layer with this.
+  setAnonymousLimit(app, deps.anonymousPerMinute);
   setAnonymousRateLimiter(app, async (ip) =>
     rateLimitHeaders(await deps.limits.hitWindow(`rl:anon:${ip}`, deps.anonymousPerMinute)),
   );

@@ -142,7 +142,8 @@ export function createHallucinationService(deps: HallucinationServiceOptions) {
         if (err instanceof RangeError) throw invalid(`The request is too large: ${err.message}.`);
         throw err;
       }
-      deps.limits.record(org, 'hallucination', { score: result.score });
+      // Scores are kept in percent, as detection's are: the usage counters are integers.
+      deps.limits.record(org, 'hallucination', { score: Math.round(result.score * 100) });
       return result;
     },
 

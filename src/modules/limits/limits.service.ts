@@ -185,7 +185,9 @@ export function createLimitsService(deps: { db: Db; cache: Cache; clock: Clock; 
       accumulate(org.id, product, period.label, {
         blocked: outcome.blocked ? 1 : 0,
         warned: outcome.warned ? 1 : 0,
-        scoreSum: outcome.score ?? 0,
+        // score_sum is an integer column on PostgreSQL: a fractional score failed the whole row (and with
+        // it the request count) there.
+        scoreSum: Math.round(outcome.score ?? 0),
         scored: outcome.score === undefined ? 0 : 1,
       });
     },

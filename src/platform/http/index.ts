@@ -5,7 +5,7 @@ export {
   logUpstreamFailure,
   MAX_URL_LENGTH,
   sendError,
-  setAnonymousRateLimiter,
+  setAnonymousRateLimiter, setAnonymousLimit,
   toAppError,
 } from './server.js';
 export type { App, HttpServerOptions, RouteInfo } from './server.js';

@@ -62,6 +62,42 @@ export function setAnonymousRateLimiter(app: object, limiter: AnonymousRateLimit
   anonymousLimiters.set(app, limiter);
 }
 
+const localWindows = new WeakMap<object, Map<string, { count: number; resetAt: number }>>();
+
+/**
+ * The same window kept in this process, answered synchronously: for parser and framework errors, whose
+ * socket a client may already have half-closed. Waiting for a shared cache (Redis) there lost the answer,
+ * since the server ends such a socket as soon as it reads the client's end.
+ */
+function localRateHeaders(app: object, ip: string | undefined, perMinute: number): Record<string, string> {
+  if (!ip) return {};
+  let windows = localWindows.get(app);
+  if (!windows) {
+    windows = new Map();
+    localWindows.set(app, windows);
+  }
+  const now = Date.now();
+  let w = windows.get(ip);
+  if (!w || w.resetAt <= now) {
+    if (windows.size > 10_000) windows.clear();
+    w = { count: 0, resetAt: (Math.floor(now / 60_000) + 1) * 60_000 };
+    windows.set(ip, w);
+  }
+  w.count++;
+  return {
+    'x-ratelimit-limit': String(perMinute),
+    'x-ratelimit-remaining': String(Math.max(0, perMinute - w.count)),
+    'x-ratelimit-reset': String(Math.floor(w.resetAt / 1000)),
+  };
+}
+
+const anonymousLimits = new WeakMap<object, number>();
+
+/** The per-minute limit of the anonymous window, for the synchronous error paths. */
+export function setAnonymousLimit(app: object, perMinute: number): void {
+  anonymousLimits.set(app, perMinute);
+}
+
 async function anonymousRateHeaders(app: object, ip: string | undefined): Promise<Record<string, string>> {
   const limiter = anonymousLimiters.get(app);
   if (!limiter || !ip) return {};
@@ -101,7 +137,9 @@ function writeClientError(app: object, err: NodeJS.ErrnoException, socket: impor
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const appErr = clientErrorResponse(err);
   const id = newRequestId();
-  void anonymousRateHeaders(app, socket.remoteAddress).then((rate) => {
+  {
+    const perMinute = anonymousLimits.get(app);
+    const rate = perMinute ? localRateHeaders(app, socket.remoteAddress, perMinute) : {};
     if (!socket.writable) {
       socket.destroy();
       return;
@@ -116,7 +154,7 @@ function writeClientError(app: object, err: NodeJS.ErrnoException, socket: impor
       'connection: close',
     ];
     socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
-  });
+  }
 }
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
@@ -207,11 +245,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
     // treatment as every other error instead of Fastify's own body with its FST_* code and the URL.
     frameworkErrors: (err, request, reply) => {
       const appErr = toAppError(err);
-      void anonymousRateHeaders(app, request.ip).then((rate) => {
-        reply.header('x-request-id', request.id);
-        for (const [k, v] of Object.entries(rate)) reply.header(k, v);
-        sendError(request, reply, appErr);
-      });
+      const perMinute = anonymousLimits.get(app);
+      const rate = perMinute ? localRateHeaders(app, request.ip, perMinute) : {};
+      reply.header('x-request-id', request.id);
+      for (const [k, v] of Object.entries(rate)) reply.header(k, v);
+      sendError(request, reply, appErr);
     },
     clientErrorHandler: (err, socket) => writeClientError(app, err, socket),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
