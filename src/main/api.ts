@@ -55,7 +55,7 @@ export async function buildApi(ctx: Context): Promise<App> {
   await app.register(
     overviewRoutes(
       createOverviewService({
-        repo: createOverviewRepo(ctx.storage.db),
+        repo: createOverviewRepo(ctx.storage.db, ctx.storage.dialect),
         limits: ctx.limits,
         clock: ctx.clock,
       }),

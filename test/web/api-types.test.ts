@@ -7,6 +7,10 @@ describe('dashboard API types', () => {
   it('web/src/api-schema.ts is what the server OpenAPI document generates (npm run gen:web-types)', async () => {
     const generated = await generateApiTypes();
     assert.ok(generated.includes('"/api/dashboard/overview"'));
-    assert.equal(readFileSync(API_TYPES_FILE, 'utf8'), generated, 'run npm run gen:web-types and commit the result');
+    assert.equal(
+      readFileSync(API_TYPES_FILE, 'utf8'),
+      generated,
+      'run npm run gen:web-types and commit the result',
+    );
   });
 });

@@ -3,7 +3,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { Role } from '../../src/modules/plans/index.js';
+import type { Tenant, TestServer } from '../support/harness.js';
 
 /** Debian's chromium (scripts/system-packages.txt); playwright-core drives it, no browser is downloaded. */
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -19,7 +23,11 @@ export const SCREENSHOTS =
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium`);
   // --no-sandbox: the suite may run as root in a container, where Chromium's sandbox cannot start
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -48,4 +56,69 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
+}
+
+/** Signs in through the sign-in page in a fresh context; console errors (a CSP violation is one) are collected. */
+export async function signIn(
+  browser: Browser,
+  baseUrl: string,
+  user: { email: string; password: string },
+  consoleErrors: string[],
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, acceptDownloads: true });
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
+  page.on('dialog', (d) => void d.accept());
+  await page.goto(`${baseUrl}/`);
+  await page.waitForURL(/\/login\?next=/);
+  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+  return { context, page };
+}
+
+/** Follows the navigation link to a page and waits until its lists have loaded. */
+export async function visit(page: Page, baseUrl: string, path: string, title: string): Promise<void> {
+  await page
+    .getByRole('navigation', { name: 'Dashboard' })
+    .getByRole('link', { name: title, exact: true })
+    .click();
+  await page.waitForURL(`${baseUrl}${path}`);
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await page.locator('.loading').first().waitFor({ state: 'detached' });
+}
+
+export async function assertAccessible(page: Page, what: string): Promise<void> {
+  const serious = await seriousViolations(page);
+  assert.deepEqual(
+    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`),
+    [],
+    `serious accessibility violations on ${what}`,
+  );
+}
+
+/** Users of the given roles in a tenant, with the passwords the sign-in page needs. */
+export async function dashboardUsers(
+  t: TestServer,
+  tenant: Tenant,
+  domain: string,
+  roles: readonly Role[],
+): Promise<Map<Role, { email: string; password: string }>> {
+  const users = new Map<Role, { email: string; password: string }>();
+  for (const role of roles) {
+    const email = `${role}@${domain}`;
+    const password = `pw-${randomBytes(9).toString('hex')}`;
+    await t.ctx.orgs.createUser({
+      org: tenant.org,
+      email,
+      role,
+      password,
+      name: `${role} of ${tenant.org.name}`,
+    });
+    users.set(role, { email, password });
+  }
+  return users;
 }

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ensureWebBuilt } from '../../scripts/build-web.js';
@@ -8,14 +7,21 @@ import { startGatewayServer } from '../api/gateway-support.js';
 import type { FakeProviderServer } from '../fakes/provider-server.js';
 import { type WebhookFake, startWebhookFake } from '../receivers/webhook-fake.js';
 import type { Tenant, TestServer } from '../support/harness.js';
-import { launchChromium, screenshot, seriousViolations } from './browser.js';
+import {
+  assertAccessible,
+  dashboardUsers,
+  launchChromium,
+  screenshot,
+  signIn,
+  visit as visitPage,
+} from './browser.js';
 
 let t: TestServer;
 let fake: FakeProviderServer;
 let hooks: WebhookFake;
 let browser: Browser;
 let acme: Tenant;
-const users = new Map<Role, { email: string; password: string }>();
+let users = new Map<Role, { email: string; password: string }>();
 /** Messages the page wrote to the console as errors (a CSP violation is one). */
 const consoleErrors: string[] = [];
 
@@ -24,12 +30,7 @@ before(async () => {
   ({ t, fake } = await startGatewayServer());
   hooks = await startWebhookFake();
   acme = await t.tenant({ name: 'Acme' });
-  for (const role of ['owner', 'admin', 'member'] as Role[]) {
-    const email = `${role}@acme.example`;
-    const password = `pw-${randomBytes(9).toString('hex')}`;
-    await t.ctx.orgs.createUser({ org: acme.org, email, role, password, name: `${role} of Acme` });
-    users.set(role, { email, password });
-  }
+  users = await dashboardUsers(t, acme, 'acme.example', ['owner', 'admin', 'member']);
   browser = await launchChromium();
 });
 
@@ -40,37 +41,12 @@ after(async () => {
   await t?.close();
 });
 
-async function signedIn(role: Role): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  const page = await context.newPage();
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
-  });
-  page.on('dialog', (d) => void d.accept());
-  await page.goto(`${t.url}/`);
-  await page.waitForURL(/\/login\?next=/);
-  const u = users.get(role)!;
-  await page.getByLabel('E-mail').fill(u.email);
-  await page.getByLabel('Password').fill(u.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
-  return { context, page };
+function signedIn(role: Role): Promise<{ context: BrowserContext; page: Page }> {
+  return signIn(browser, t.url, users.get(role)!, consoleErrors);
 }
 
-async function visit(page: Page, path: string, heading: string): Promise<void> {
-  await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: heading }).click();
-  await page.waitForURL(`${t.url}${path}`);
-  await page.getByRole('heading', { level: 1 }).waitFor();
-  await page.locator('.loading').first().waitFor({ state: 'detached' });
-}
-
-async function assertAccessible(page: Page, what: string): Promise<void> {
-  const serious = await seriousViolations(page);
-  assert.deepEqual(
-    serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join('; ')})`),
-    [],
-    `serious accessibility violations on ${what}`,
-  );
+function visit(page: Page, path: string, heading: string): Promise<void> {
+  return visitPage(page, t.url, path, heading);
 }
 
 describe('the dashboard in Chromium', () => {
@@ -83,7 +59,10 @@ describe('the dashboard in Chromium', () => {
     await page.goto(`${t.url}/keys`);
     await page.waitForURL(/\/login\?next=%2Fkeys/);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    assert.equal(await page.locator('.field-error').first().textContent(), 'Enter the e-mail address of your account.');
+    assert.equal(
+      await page.locator('.field-error').first().textContent(),
+      'Enter the e-mail address of your account.',
+    );
     await page.getByLabel('E-mail').fill(users.get('owner')!.email);
     await page.getByLabel('Password').fill('wrong password');
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -106,7 +85,10 @@ describe('the dashboard in Chromium', () => {
     const { context, page } = await signedIn('owner');
     await visit(page, '/keys', 'API keys');
     await page.getByRole('button', { name: 'Create key' }).click();
-    assert.equal(await page.locator('.field-error').first().textContent(), 'Give the key a name, e.g. the application that uses it.');
+    assert.equal(
+      await page.locator('.field-error').first().textContent(),
+      'Give the key a name, e.g. the application that uses it.',
+    );
     await page.getByLabel('Name').fill('browser test key');
     await page.getByLabel('Kind').selectOption('al');
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -233,7 +215,9 @@ describe('the dashboard in Chromium', () => {
           org_id: acme.org.id,
           type: i % 4 === 0 ? 'detection.high_severity' : i % 3 === 0 ? 'dlp.violation' : 'detection.created',
           created_at: new Date(Date.now() - (i % 12) * 86_400_000).toISOString(),
-          data: JSON.stringify(i % 4 === 0 ? { severity: 'HIGH', category: 'jailbreak', riskScore: 80 + (i % 20) } : {}),
+          data: JSON.stringify(
+            i % 4 === 0 ? { severity: 'HIGH', category: 'jailbreak', riskScore: 80 + (i % 20) } : {},
+          ),
         })),
       )
       .execute();

@@ -69,7 +69,10 @@ describe('CSRF defence of cookie-authenticated changes', () => {
   it('accepts the same origin, and clients that send no Origin (no ambient browser cookie)', async () => {
     const cookie = await mine.session('owner');
     const host = new URL(t.url).host;
-    assert.equal((await create({ origin: `http://${host}`, 'sec-fetch-site': 'same-origin' }, cookie)).status, 201);
+    assert.equal(
+      (await create({ origin: `http://${host}`, 'sec-fetch-site': 'same-origin' }, cookie)).status,
+      201,
+    );
     assert.equal((await create({}, cookie)).status, 201);
   });
 

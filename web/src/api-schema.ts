@@ -1832,7 +1832,18 @@ export interface operations {
                             total: number;
                         };
                         licenses: {
-                            [key: string]: unknown;
+                            /** Format: date-time */
+                            expiresAt: string;
+                            features: string[];
+                            /** @description prefix lic_ */
+                            id: string;
+                            /** Format: date-time */
+                            issuedAt: string;
+                            organizationId: string;
+                            plan: string;
+                            products: string[];
+                            seats: number;
+                            status: "active" | "expired" | "revoked";
                         }[];
                         stats: {
                             blocked: {
@@ -3824,6 +3835,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description events of the period by detection severity and category, DLP finding type and severity */
+                        breakdowns: {
+                            /** @description most frequent first */
+                            detectionCategory: {
+                                count: number;
+                                value: string;
+                            }[];
+                            /** @description most frequent first */
+                            detectionSeverity: {
+                                count: number;
+                                value: string;
+                            }[];
+                            /** @description most frequent first */
+                            dlpSeverity: {
+                                count: number;
+                                value: string;
+                            }[];
+                            /** @description most frequent first */
+                            dlpType: {
+                                count: number;
+                                value: string;
+                            }[];
+                        };
                         /** @description every day of the period, so the series below line up */
                         days: string[];
                         /** Format: date-time */
@@ -3846,6 +3880,16 @@ export interface operations {
                             /** @description what happened, without prompt text or personal data */
                             summary: string;
                             type: string;
+                        }[];
+                        /** @description requests per day by product (products without requests in the period are left out) */
+                        requests: {
+                            /** @description blocked requests per entry of days */
+                            blocked: number[];
+                            blockedTotal: number;
+                            /** @description requests per entry of days */
+                            counts: number[];
+                            product: string;
+                            total: number;
                         }[];
                         series: {
                             /** @description one count per entry of days */

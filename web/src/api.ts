@@ -72,11 +72,19 @@ async function errorOf(res: Response): Promise<ApiError> {
   });
 }
 
-export async function send(method: string, url: string, body?: unknown, init: RequestInit = {}): Promise<Response> {
+export async function send(
+  method: string,
+  url: string,
+  body?: unknown,
+  init: RequestInit = {},
+): Promise<Response> {
   const res = await fetch(url, {
     method: method.toUpperCase(),
     credentials: 'same-origin',
-    headers: body === undefined ? { accept: 'application/json' } : { 'content-type': 'application/json', accept: 'application/json' },
+    headers:
+      body === undefined
+        ? { accept: 'application/json' }
+        : { 'content-type': 'application/json', accept: 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     ...init,
   });
@@ -94,6 +102,10 @@ export async function api<P extends keyof paths, M extends Method>(
   template: P,
   options: CallOptions<Op<P, M>> = {},
 ): Promise<Ok<Op<P, M>>> {
-  const res = await send(method, buildUrl(template as string, options.path as object, options.query as object), options.body);
+  const res = await send(
+    method,
+    buildUrl(template as string, options.path as object, options.query as object),
+    options.body,
+  );
   return (await res.json()) as Ok<Op<P, M>>;
 }

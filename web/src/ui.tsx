@@ -210,3 +210,38 @@ export function lines(text: string): string[] {
 export function ReadOnlyNote() {
   return <p class="note">Only owners and admins can change this; you see it read-only.</p>;
 }
+
+/** A destructive action behind a confirmation, named for screen readers ("Revoke" + the item's name). */
+export function ConfirmButton(props: { label: string; name: string; question?: string; onConfirm(): void }) {
+  return (
+    <button
+      type="button"
+      class="danger"
+      onClick={() => confirm(props.question ?? `${props.label} ${props.name}?`) && props.onConfirm()}
+    >
+      {props.label}
+      <span class="visually-hidden"> {props.name}</span>
+    </button>
+  );
+}
+
+/** A period picker bound to a query parameter, as the overview and statistics pages use it. */
+export function PeriodSelect(props: {
+  id: string;
+  value: string;
+  options: Record<string, string>;
+  onChange(v: string): void;
+}) {
+  return (
+    <div class="row">
+      <label for={props.id}>Period</label>
+      <select id={props.id} value={props.value} onChange={(e) => props.onChange(e.currentTarget.value)}>
+        {Object.entries(props.options).map(([k, label]) => (
+          <option key={k} value={k}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { AppError } from '../../platform/errors/index.js';
 import { type App, errorResponses } from '../../platform/http/index.js';
 import { callerOf } from '../auth/index.js';
+import { type LicenseView, LicenseViewSchema } from '../licensing/index.js';
 import { exportDnsConfig, EXPORT_TYPES } from './dns-export.js';
 import {
   DeviceListQuery,
@@ -32,7 +33,7 @@ const MANAGE = { mode: 'session', roles: ['owner', 'admin'], feature: 'endpoint'
 const SAAS = { mode: 'endpoint', accept: ['sw'], feature: 'endpoint' } as const;
 const E = (...s: number[]) => errorResponses(401, 403, 429, ...s);
 
-export type LicenseSummary = (orgId: string) => Promise<object[]>;
+export type LicenseSummary = (orgId: string) => Promise<LicenseView[]>;
 
 /** Endpoint dashboard and administration (docs/endpoint.md). */
 export function endpointAdminRoutes(deps: {
@@ -60,7 +61,7 @@ export function endpointAdminRoutes(deps: {
                 page: Type.Integer(),
                 perPage: Type.Integer(),
               }),
-              licenses: Type.Array(Type.Object({}, { additionalProperties: true })),
+              licenses: Type.Array(LicenseViewSchema),
             }),
             ...E(),
           },

@@ -8,4 +8,4 @@ export {
   licenseSecret,
 } from './license-format.js';
 export type { LicensePayload, LicenseProduct } from './license-format.js';
-export { licensingRoutes } from './licensing.routes.js';
+export { LicenseView as LicenseViewSchema, licensingRoutes } from './licensing.routes.js';

@@ -8,7 +8,8 @@ import type { Licensing } from './licensing.service.js';
 const TAGS = ['licenses'];
 const VALIDATE_PER_MINUTE = 60;
 
-const LicenseView = Type.Object({
+/** A licence as the API shows it (also in the endpoint overview). */
+export const LicenseView = Type.Object({
   id: Type.String({ description: 'prefix lic_' }),
   organizationId: Type.String(),
   plan: Type.String(),

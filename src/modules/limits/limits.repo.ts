@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../platform/storage/index.js';
+import { type Db, statementChunks } from '../../platform/storage/index.js';
 
 export interface UsageDelta {
   requests: number;
@@ -9,8 +9,47 @@ export interface UsageDelta {
   scored: number;
 }
 
+export interface UsageDayDelta {
+  orgId: string;
+  product: string;
+  /** YYYY-MM-DD (UTC) */
+  day: string;
+  requests: number;
+  blocked: number;
+}
+
 export function createLimitsRepo(db: Db) {
   return {
+    /** Adds a flush's daily figures, one multi-row statement per chunk (a flush holds a row per org, product and day). */
+    async addDays(rows: readonly UsageDayDelta[]): Promise<void> {
+      if (rows.length === 0) return;
+      // One transaction: a failed flush is retried whole, so it must not have written part of itself.
+      await db.transaction().execute(async (trx) => {
+        let at = 0;
+        for (const size of statementChunks(rows.length, 64)) {
+          const chunk = rows.slice(at, at + size);
+          at += size;
+          await trx
+            .insertInto('usage_days')
+            .values(
+              chunk.map((r) => ({
+                org_id: r.orgId,
+                product: r.product,
+                day: r.day,
+                requests: r.requests,
+                blocked: r.blocked,
+              })),
+            )
+            .onConflict((oc) =>
+              oc.columns(['org_id', 'product', 'day']).doUpdateSet({
+                requests: sql`usage_days.requests + excluded.requests`,
+                blocked: sql`usage_days.blocked + excluded.blocked`,
+              }),
+            )
+            .execute();
+        }
+      });
+    },
     async add(orgId: string, product: string, period: string, d: UsageDelta): Promise<void> {
       await db
         .insertInto('usage')

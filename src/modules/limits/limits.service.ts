@@ -4,7 +4,7 @@ import { AppError } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import type { Organization } from '../orgs/index.js';
 import { PLAN_LIMITS, type Product } from '../plans/index.js';
-import { createLimitsRepo, type UsageDelta } from './limits.repo.js';
+import { createLimitsRepo, type UsageDayDelta, type UsageDelta } from './limits.repo.js';
 import { quotaPeriod } from './period.js';
 
 /** Enterprise is unlimited by plan; this ceiling only keeps one runaway client from starving the service. */
@@ -61,10 +61,18 @@ export function createLimitsService(deps: { db: Db; cache: Cache; clock: Clock; 
     // Wait for the flush in flight, then write what came in since: returning the one in flight let close()
     // finish, and usage() read, without the counts recorded meanwhile.
     while (flushing) await flushing;
-    if (pending.size === 0) return;
+    if (pending.size === 0 && pendingDays.size === 0) return;
     const batch = [...pending.values()];
     pending.clear();
+    const dayBatch = [...pendingDays.values()];
+    pendingDays.clear();
     flushing = (async () => {
+      try {
+        await repo.addDays(dayBatch);
+      } catch {
+        // As below: the daily figures go back and the next flush retries them.
+        for (const d of dayBatch) accumulateDay(d.orgId, d.product, d.day, d.requests, d.blocked);
+      }
       for (const d of batch) {
         try {
           await repo.add(d.orgId, d.product, d.period, d);
@@ -88,6 +96,20 @@ export function createLimitsService(deps: { db: Db; cache: Cache; clock: Clock; 
   }
   const timer = setInterval(() => void flush(), FLUSH_MS);
   timer.unref();
+
+  /** Requests and blocks per UTC day, for the dashboard's daily chart (the quota reads the monthly rows). */
+  const pendingDays = new Map<string, UsageDayDelta>();
+  function accumulateDay(orgId: string, product: string, day: string, requests: number, blocked: number) {
+    const key = `${orgId}|${product}|${day}`;
+    let cur = pendingDays.get(key);
+    if (!cur) {
+      cur = { orgId, product, day, requests: 0, blocked: 0 };
+      pendingDays.set(key, cur);
+    }
+    cur.requests += requests;
+    cur.blocked += blocked;
+  }
+  const today = () => clock.now().toISOString().slice(0, 10);
 
   function accumulate(orgId: string, product: string, period: string, d: Partial<UsageDelta>) {
     const key = `${orgId}|${product}|${period}`;
@@ -154,6 +176,7 @@ export function createLimitsService(deps: { db: Db; cache: Cache; clock: Clock; 
     async consume(org: Organization, product: Product): Promise<void> {
       const period = quotaPeriod(clock.now(), org.renewalDay);
       accumulate(org.id, product, period.label, { requests: 1 });
+      accumulateDay(org.id, product, today(), 1, 0);
       const perMonth = PLAN_LIMITS[org.plan].perMonth;
       if (perMonth === null) return;
       const key = quotaKey(org, product, period.label);
@@ -190,6 +213,7 @@ export function createLimitsService(deps: { db: Db; cache: Cache; clock: Clock; 
         scoreSum: Math.round(outcome.score ?? 0),
         scored: outcome.score === undefined ? 0 : 1,
       });
+      if (outcome.blocked) accumulateDay(org.id, product, today(), 0, 1);
     },
 
     /** Writes the counts still held in memory; readers of the usage table call it first. */

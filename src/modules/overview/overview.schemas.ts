@@ -20,6 +20,10 @@ const Quota = Type.Object({
   blocked: Type.Integer(),
 });
 
+const Breakdown = Type.Array(Type.Object({ value: Type.String(), count: Type.Integer() }), {
+  description: 'most frequent first',
+});
+
 export const OverviewSchema = Type.Object({
   from: Type.String({ format: 'date-time' }),
   to: Type.String({ format: 'date-time' }),
@@ -32,6 +36,25 @@ export const OverviewSchema = Type.Object({
       counts: Type.Array(Type.Integer(), { description: 'one count per entry of days' }),
       total: Type.Integer(),
     }),
+  ),
+  requests: Type.Array(
+    Type.Object({
+      product: Type.String(),
+      counts: Type.Array(Type.Integer(), { description: 'requests per entry of days' }),
+      blocked: Type.Array(Type.Integer(), { description: 'blocked requests per entry of days' }),
+      total: Type.Integer(),
+      blockedTotal: Type.Integer(),
+    }),
+    { description: 'requests per day by product (products without requests in the period are left out)' },
+  ),
+  breakdowns: Type.Object(
+    {
+      detectionSeverity: Breakdown,
+      detectionCategory: Breakdown,
+      dlpType: Breakdown,
+      dlpSeverity: Breakdown,
+    },
+    { description: 'events of the period by detection severity and category, DLP finding type and severity' },
   ),
   quota: Type.Array(Quota, { description: 'use of the current quota period per enabled product' }),
   recent: Type.Array(

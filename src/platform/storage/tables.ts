@@ -29,7 +29,12 @@ import type {
   EndpointStatsTable,
   LicensesTable,
 } from './tables-endpoint.js';
-import type { EventDayCountsTable } from './tables-dashboard.js';
+import type {
+  EventDayCountsTable,
+  EventDayFacetsDoneTable,
+  EventDayFacetsTable,
+  UsageDaysTable,
+} from './tables-dashboard.js';
 import type { HallucinationCorrectionsTable } from './tables-hallucination.js';
 import type { ReportsTable } from './tables-reports.js';
 
@@ -121,6 +126,9 @@ export interface DlpTokensTable {
 
 export interface Database {
   event_day_counts: EventDayCountsTable;
+  event_day_facets: EventDayFacetsTable;
+  event_day_facets_done: EventDayFacetsDoneTable;
+  usage_days: UsageDaysTable;
   hallucination_corrections: HallucinationCorrectionsTable;
   dlp_sessions: DlpSessionsTable;
   dlp_tokens: DlpTokensTable;

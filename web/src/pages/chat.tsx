@@ -51,8 +51,9 @@ async function* sseData(res: Response): AsyncGenerator<StreamEvent> {
 function ProtectionLine({ p, model }: { p: Protection; model?: string | undefined }) {
   return (
     <div class="protection" data-testid="protection">
-      {p.pgBlocked ? 'Blocked before any provider was called' : `Model ${model || '—'}`} · injection score {p.pgScore} ·{' '}
-      {p.tokensDetected} personal-data token(s) placed{p.tokenizedFields.length ? ` in ${p.tokenizedFields.join(', ')}` : ''}
+      {p.pgBlocked ? 'Blocked before any provider was called' : `Model ${model || '—'}`} · injection score{' '}
+      {p.pgScore} · {p.tokensDetected} personal-data token(s) placed
+      {p.tokenizedFields.length ? ` in ${p.tokenizedFields.join(', ')}` : ''}
       {' · '}
       {p.rehydrated ? 'answer rehydrated' : 'nothing to rehydrate'}
     </div>
@@ -61,7 +62,10 @@ function ProtectionLine({ p, model }: { p: Protection; model?: string | undefine
 
 function Conversations(props: { selected: string | null; version: number; onPick(id: string | null): void }) {
   const [offset, setOffset] = useState(0);
-  const state = useLoad(() => api('get', '/api/v1/gateway/conversations', { query: { limit: LIMIT, offset } }), [offset, props.version]);
+  const state = useLoad(
+    () => api('get', '/api/v1/gateway/conversations', { query: { limit: LIMIT, offset } }),
+    [offset, props.version],
+  );
   return (
     <nav class="conversations" aria-label="Conversations">
       <button type="button" onClick={() => props.onPick(null)}>
@@ -131,13 +135,20 @@ export default function Chat() {
       ...(conversation.current ? { conversationId: conversation.current } : {}),
     };
     setTurns((t) => [...t, { role: 'user', content: text }, { role: 'assistant', content: '' }]);
-    const res = await send('post', '/api/v1/gateway/chat', body, { headers: { 'content-type': 'application/json', accept: 'text/event-stream' } });
-    const update = (f: (t: Turn) => Turn) => setTurns((all) => [...all.slice(0, -1), f(all[all.length - 1]!)]);
+    const res = await send('post', '/api/v1/gateway/chat', body, {
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+    });
+    const update = (f: (t: Turn) => Turn) =>
+      setTurns((all) => [...all.slice(0, -1), f(all[all.length - 1]!)]);
     for await (const ev of sseData(res)) {
       if (ev.type === 'token') update((t) => ({ ...t, content: t.content + (ev.content ?? '') }));
       else if (ev.type === 'error') throw new Error(ev.message ?? 'The provider failed during the answer.');
       else if (ev.type === 'meta') {
-        update((t) => ({ ...t, ...(ev.protection ? { protection: ev.protection } : {}), ...(ev.model ? { model: ev.model } : {}) }));
+        update((t) => ({
+          ...t,
+          ...(ev.protection ? { protection: ev.protection } : {}),
+          ...(ev.model ? { model: ev.model } : {}),
+        }));
         if (ev.conversationId && ev.conversationId !== conversation.current) {
           conversation.current = ev.conversationId;
           live.current = ev.conversationId;
@@ -152,16 +163,22 @@ export default function Chat() {
     <>
       <h1>Protected chat</h1>
       <p class="muted">
-        Messages are checked for prompt injection and personal data is replaced by tokens before a provider sees it;
-        answers are restored for you. Stored history stays tokenized.
+        Messages are checked for prompt injection and personal data is replaced by tokens before a provider
+        sees it; answers are restored for you. Stored history stays tokenized.
       </p>
       <div class="chat">
-        <Conversations selected={selected} version={version} onPick={(id) => setQuery({ c: id ?? undefined })} />
+        <Conversations
+          selected={selected}
+          version={version}
+          onPick={(id) => setQuery({ c: id ?? undefined })}
+        />
         <section aria-label="Conversation">
           <div class="messages" aria-live="polite" data-testid="messages">
             {history.error !== undefined && <ErrorBox error={history.error} />}
             {history.loading && selected && <p class="loading">Loading the conversation…</p>}
-            {turns.length === 0 && !history.loading && <p class="empty">Ask something to start a conversation.</p>}
+            {turns.length === 0 && !history.loading && (
+              <p class="empty">Ask something to start a conversation.</p>
+            )}
             {turns.map((t, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: turns only grow at the end
               <div class="msg" key={i}>
@@ -178,7 +195,11 @@ export default function Chat() {
             onSubmit={(e) => {
               e.preventDefault();
               const text = message.trim();
-              const bad = text ? (text.length > 100_000 ? 'At most 100,000 characters.' : undefined) : 'Write a message first.';
+              const bad = text
+                ? text.length > 100_000
+                  ? 'At most 100,000 characters.'
+                  : undefined
+                : 'Write a message first.';
               setInputError(bad);
               if (bad) return;
               setMessage('');
@@ -190,12 +211,19 @@ export default function Chat() {
             </Field>
             <div class="grid2">
               <Field label="Model (optional)" hint="catalog key such as openai/gpt-4o-mini">
-                {(a) => <input {...a} value={model} disabled={auto} onInput={(e) => setModel(e.currentTarget.value)} />}
+                {(a) => (
+                  <input
+                    {...a}
+                    value={model}
+                    disabled={auto}
+                    onInput={(e) => setModel(e.currentTarget.value)}
+                  />
+                )}
               </Field>
               <div class="field">
                 <label>
-                  <input type="checkbox" checked={auto} onChange={(e) => setAuto(e.currentTarget.checked)} /> Pick the cheapest
-                  adequate model
+                  <input type="checkbox" checked={auto} onChange={(e) => setAuto(e.currentTarget.checked)} />{' '}
+                  Pick the cheapest adequate model
                 </label>
               </div>
             </div>

@@ -15,8 +15,8 @@ export default function Force() {
     <>
       <h1>Force mode</h1>
       <p class="muted">
-        When on, direct provider-proxy calls are refused (403 gateway_force_blocked) and the browser extension sends
-        people to the protected chat.
+        When on, direct provider-proxy calls are refused (403 gateway_force_blocked) and the browser extension
+        sends people to the protected chat.
       </p>
       {!manage && <ReadOnlyNote />}
       <Async state={state}>

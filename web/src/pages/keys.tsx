@@ -1,7 +1,18 @@
 import { useState } from 'preact/hooks';
 import { type Result, api } from '../api';
 import { canManage } from '../session';
-import { Async, ErrorBox, Field, type PageMeta, ReadOnlyNote, SecretOnce, fmtDate, useAction, useLoad, usePages } from '../ui';
+import {
+  Async,
+  ErrorBox,
+  Field,
+  type PageMeta,
+  ReadOnlyNote,
+  SecretOnce,
+  fmtDate,
+  useAction,
+  useLoad,
+  usePages,
+} from '../ui';
 
 export const meta: PageMeta = { title: 'API keys', order: 20 };
 
@@ -14,7 +25,11 @@ function CreateKey(props: { onCreated(secret: string): void }) {
   const [errors, setErrors] = useState<{ name?: string; expires?: string }>({});
   const create = useAction(async () => {
     const res = await api('post', '/api/dashboard/keys', {
-      body: { name: name.trim(), kind, ...(expires ? { expiresAt: new Date(`${expires}T23:59:59Z`).toISOString() } : {}) },
+      body: {
+        name: name.trim(),
+        kind,
+        ...(expires ? { expiresAt: new Date(`${expires}T23:59:59Z`).toISOString() } : {}),
+      },
     });
     setName('');
     setExpires('');
@@ -25,7 +40,8 @@ function CreateKey(props: { onCreated(secret: string): void }) {
     const found: typeof errors = {};
     if (!name.trim()) found.name = 'Give the key a name, e.g. the application that uses it.';
     else if (name.length > 200) found.name = 'At most 200 characters.';
-    if (expires && new Date(`${expires}T23:59:59Z`).getTime() <= Date.now()) found.expires = 'The expiry must be in the future.';
+    if (expires && new Date(`${expires}T23:59:59Z`).getTime() <= Date.now())
+      found.expires = 'The expiry must be in the future.';
     setErrors(found);
     if (Object.keys(found).length === 0) void create.run();
   };
@@ -45,7 +61,9 @@ function CreateKey(props: { onCreated(secret: string): void }) {
           )}
         </Field>
         <Field label="Expires on (optional)" error={errors.expires} hint="UTC end of that day">
-          {(a) => <input {...a} type="date" value={expires} onInput={(e) => setExpires(e.currentTarget.value)} />}
+          {(a) => (
+            <input {...a} type="date" value={expires} onInput={(e) => setExpires(e.currentTarget.value)} />
+          )}
         </Field>
       </div>
       <ErrorBox error={create.error} />
@@ -119,7 +137,11 @@ function KeyTable(props: { keys: Key[]; manage: boolean; onRevoke(k: Key): void 
               {props.manage && (
                 <td>
                   {k.status === 'active' && (
-                    <button type="button" class="danger" onClick={() => confirm(`Revoke ${k.name}?`) && props.onRevoke(k)}>
+                    <button
+                      type="button"
+                      class="danger"
+                      onClick={() => confirm(`Revoke ${k.name}?`) && props.onRevoke(k)}
+                    >
                       Revoke<span class="visually-hidden"> {k.name}</span>
                     </button>
                   )}

@@ -35,7 +35,13 @@ export default function Login() {
       <form onSubmit={submit} noValidate>
         <Field label="E-mail" error={errors.email}>
           {(a) => (
-            <input {...a} type="email" autocomplete="username" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+            <input
+              {...a}
+              type="email"
+              autocomplete="username"
+              value={email}
+              onInput={(e) => setEmail(e.currentTarget.value)}
+            />
           )}
         </Field>
         <Field label="Password" error={errors.password}>

@@ -14,7 +14,18 @@ const PERIODS: Record<string, { label: string; days: number }> = {
   '90': { label: 'Last 90 days', days: 90 },
   '365': { label: 'Last 365 days', days: 365 },
 };
-const COLORS = ['#1849a9', '#b42318', '#1b6e33', '#8a4b00', '#6b21a8', '#0e7490', '#4a5562', '#be185d', '#3f6212', '#9a3412'];
+const COLORS = [
+  '#1849a9',
+  '#b42318',
+  '#1b6e33',
+  '#8a4b00',
+  '#6b21a8',
+  '#0e7490',
+  '#4a5562',
+  '#be185d',
+  '#3f6212',
+  '#9a3412',
+];
 const DAY_MS = 86_400_000;
 
 function range(days: number): { from: string; to: string } {
@@ -23,26 +34,64 @@ function range(days: number): { from: string; to: string } {
   return { from, to: tomorrow };
 }
 
-function EventsChart({ data }: { data: Overview }) {
+/** A line per series over the period's days (uPlot draws on a canvas: no inline style for the CSP to refuse). */
+function DailyChart(props: {
+  days: string[];
+  series: { label: string; values: number[] }[];
+  unit: string;
+  label: string;
+}) {
   const box = useRef<HTMLDivElement>(null);
+  // The series are new arrays at every render; redraw only when what they hold changed.
+  const drawn = JSON.stringify([props.days, props.series]);
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const xs = data.days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
+    const xs = props.days.map((d) => Date.parse(`${d}T00:00:00Z`) / 1000);
     const plot = new uPlot(
       {
         width: Math.max(320, el.clientWidth),
         height: 260,
         scales: { x: { time: true } },
-        series: [{}, ...data.series.map((s, i) => ({ label: s.type, stroke: COLORS[i % COLORS.length], width: 2 }))],
-        axes: [{}, { label: 'events' }],
+        series: [
+          {},
+          ...props.series.map((s, i) => ({ label: s.label, stroke: COLORS[i % COLORS.length], width: 2 })),
+        ],
+        axes: [{}, { label: props.unit }],
       },
-      [xs, ...data.series.map((s) => s.counts)],
+      [xs, ...props.series.map((s) => s.values)],
       el,
     );
     return () => plot.destroy();
-  }, [data]);
-  return <div ref={box} class="chart" role="img" aria-label="Events per day by type" />;
+  }, [drawn]);
+  return <div ref={box} class="chart" role="img" aria-label={props.label} />;
+}
+
+/** One breakdown as a ranked list of bars (progress elements: accessible, and styled by the style sheet). */
+function Breakdown(props: { title: string; rows: { value: string; count: number }[]; empty: string }) {
+  const max = props.rows.reduce((m, r) => Math.max(m, r.count), 0);
+  return (
+    <section class="breakdown" aria-label={props.title}>
+      <h3>{props.title}</h3>
+      {props.rows.length === 0 ? (
+        <p class="empty">{props.empty}</p>
+      ) : (
+        <table>
+          <tbody>
+            {props.rows.slice(0, 8).map((r) => (
+              <tr key={r.value}>
+                <th scope="row">{r.value}</th>
+                <td>
+                  <progress value={r.count} max={max} aria-label={`${r.value}: ${r.count}`} />
+                </td>
+                <td class="num">{r.count.toLocaleString('en')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
 }
 
 export default function OverviewPage() {
@@ -75,21 +124,86 @@ export default function OverviewPage() {
                   <div>{q.product}</div>
                   <div class="big">{q.requestsUsed.toLocaleString('en')}</div>
                   <div class="muted">
-                    {q.requestsLimit < 0 ? 'unlimited plan' : `of ${q.requestsLimit.toLocaleString('en')} (${q.period})`}
+                    {q.requestsLimit < 0
+                      ? 'unlimited plan'
+                      : `of ${q.requestsLimit.toLocaleString('en')} (${q.period})`}
                     {q.blocked > 0 ? ` · ${q.blocked} blocked` : ''}
                   </div>
                   {q.requestsLimit > 0 && (
-                    <progress value={q.requestsUsed} max={q.requestsLimit} aria-label={`${q.product} quota used`} />
+                    <progress
+                      value={q.requestsUsed}
+                      max={q.requestsLimit}
+                      aria-label={`${q.product} quota used`}
+                    />
                   )}
                 </div>
               ))}
+            </div>
+            <h2>Requests per day by product</h2>
+            {d.requests.length === 0 ? (
+              <p class="empty">No requests in this period.</p>
+            ) : (
+              <>
+                <DailyChart
+                  days={d.days}
+                  series={d.requests.map((r) => ({ label: r.product, values: r.counts }))}
+                  unit="requests"
+                  label="Requests per day by product"
+                />
+                <table>
+                  <thead>
+                    <tr>
+                      <th>Product</th>
+                      <th>Requests</th>
+                      <th>Blocked</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {d.requests.map((r) => (
+                      <tr key={r.product}>
+                        <td>{r.product}</td>
+                        <td>{r.total.toLocaleString('en')}</td>
+                        <td>{r.blockedTotal.toLocaleString('en')}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </>
+            )}
+            <h2>Detections and personal data</h2>
+            <div class="breakdowns">
+              <Breakdown
+                title="Detections by severity"
+                rows={d.breakdowns.detectionSeverity}
+                empty="No detections."
+              />
+              <Breakdown
+                title="Detections by category"
+                rows={d.breakdowns.detectionCategory}
+                empty="No detections."
+              />
+              <Breakdown
+                title="DLP findings by type"
+                rows={d.breakdowns.dlpType}
+                empty="No personal data found."
+              />
+              <Breakdown
+                title="DLP events by severity"
+                rows={d.breakdowns.dlpSeverity}
+                empty="No DLP events."
+              />
             </div>
             <h2>Events per day</h2>
             {d.series.length === 0 ? (
               <p class="empty">No events in this period.</p>
             ) : (
               <>
-                <EventsChart data={d} />
+                <DailyChart
+                  days={d.days}
+                  series={d.series.map((x) => ({ label: x.type, values: x.counts }))}
+                  unit="events"
+                  label="Events per day by type"
+                />
                 <table>
                   <thead>
                     <tr>

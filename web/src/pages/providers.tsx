@@ -47,7 +47,15 @@ function KeyForm(props: { providers: string[]; onSaved(): void }) {
           )}
         </Field>
         <Field label="API key" error={errors.key} hint="sealed at rest; never shown again">
-          {(a) => <input {...a} type="password" autocomplete="off" value={apiKey} onInput={(e) => setApiKey(e.currentTarget.value)} />}
+          {(a) => (
+            <input
+              {...a}
+              type="password"
+              autocomplete="off"
+              value={apiKey}
+              onInput={(e) => setApiKey(e.currentTarget.value)}
+            />
+          )}
         </Field>
         <Field label="Base URL (optional)" error={errors.url}>
           {(a) => <input {...a} value={baseUrl} onInput={(e) => setBaseUrl(e.currentTarget.value)} />}
@@ -79,12 +87,17 @@ export default function Providers() {
   return (
     <>
       <h1>Provider keys</h1>
-      <p class="muted">The keys the protected chat calls model providers with. The offline model needs none.</p>
+      <p class="muted">
+        The keys the protected chat calls model providers with. The offline model needs none.
+      </p>
       <ErrorBox error={remove.error} />
       <Async state={state} isEmpty={(d) => d.providers.length === 0} empty="No providers.">
         {(d) => (
           <>
-            <KeyForm providers={d.providers.filter((p) => !p.builtIn).map((p) => p.provider)} onSaved={state.reload} />
+            <KeyForm
+              providers={d.providers.filter((p) => !p.builtIn).map((p) => p.provider)}
+              onSaved={state.reload}
+            />
             <table>
               <thead>
                 <tr>
@@ -104,7 +117,13 @@ export default function Providers() {
                     <td>{fmtDate(p.updatedAt)}</td>
                     <td>
                       {p.configured && !p.builtIn && (
-                        <button type="button" class="danger" onClick={() => confirm(`Remove the ${p.provider} key?`) && void remove.run(p.provider)}>
+                        <button
+                          type="button"
+                          class="danger"
+                          onClick={() =>
+                            confirm(`Remove the ${p.provider} key?`) && void remove.run(p.provider)
+                          }
+                        >
                           Remove<span class="visually-hidden"> {p.provider} key</span>
                         </button>
                       )}

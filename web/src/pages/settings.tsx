@@ -32,8 +32,10 @@ function DetectionForm({ initial, readOnly }: { initial: Detection; readOnly: bo
         const values = { log: num(log), warn: num(warn), block: num(block) };
         const given = Object.values(values).filter((v): v is number => v !== undefined);
         let bad: string | undefined;
-        if (given.some((v) => !Number.isInteger(v) || v < 0 || v > 100)) bad = 'Thresholds are whole numbers from 0 to 100.';
-        else if (given.some((v, i) => i > 0 && v < (given[i - 1] ?? 0))) bad = 'Thresholds must rise: log ≤ warn ≤ block.';
+        if (given.some((v) => !Number.isInteger(v) || v < 0 || v > 100))
+          bad = 'Thresholds are whole numbers from 0 to 100.';
+        else if (given.some((v, i) => i > 0 && v < (given[i - 1] ?? 0)))
+          bad = 'Thresholds must rise: log ≤ warn ≤ block.';
         setError(bad);
         if (bad) return;
         const thresholds = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
@@ -45,13 +47,29 @@ function DetectionForm({ initial, readOnly }: { initial: Detection; readOnly: bo
         <legend>Risk score thresholds (0–100)</legend>
         <div class="grid2">
           <Field label="Log from" error={error}>
-            {(a) => <input {...a} inputMode="numeric" value={log} onInput={(e) => setLog(e.currentTarget.value)} />}
+            {(a) => (
+              <input {...a} inputMode="numeric" value={log} onInput={(e) => setLog(e.currentTarget.value)} />
+            )}
           </Field>
           <Field label="Warn from">
-            {(a) => <input {...a} inputMode="numeric" value={warn} onInput={(e) => setWarn(e.currentTarget.value)} />}
+            {(a) => (
+              <input
+                {...a}
+                inputMode="numeric"
+                value={warn}
+                onInput={(e) => setWarn(e.currentTarget.value)}
+              />
+            )}
           </Field>
           <Field label="Block from">
-            {(a) => <input {...a} inputMode="numeric" value={block} onInput={(e) => setBlock(e.currentTarget.value)} />}
+            {(a) => (
+              <input
+                {...a}
+                inputMode="numeric"
+                value={block}
+                onInput={(e) => setBlock(e.currentTarget.value)}
+              />
+            )}
           </Field>
         </div>
         <Field label="Allowed phrases (one per line)" hint="never flagged, e.g. your own prompt templates">
@@ -59,7 +77,11 @@ function DetectionForm({ initial, readOnly }: { initial: Detection; readOnly: bo
         </Field>
       </fieldset>
       <ErrorBox error={save.error} />
-      {saved && <p class="ok" role="status">Saved.</p>}
+      {saved && (
+        <p class="ok" role="status">
+          Saved.
+        </p>
+      )}
       {!readOnly && (
         <button type="submit" disabled={save.busy}>
           Save detection settings
@@ -95,7 +117,10 @@ function DlpForm({ initial, readOnly }: { initial: Dlp; readOnly: boolean }) {
         e.preventDefault();
         setSaved(false);
         const hours = ttl.trim() === '' ? undefined : Number(ttl);
-        const bad = hours !== undefined && (!Number.isInteger(hours) || hours < 1) ? 'A whole number of hours, at least 1.' : undefined;
+        const bad =
+          hours !== undefined && (!Number.isInteger(hours) || hours < 1)
+            ? 'A whole number of hours, at least 1.'
+            : undefined;
         setError(bad);
         if (bad) return;
         void save.run({
@@ -121,17 +146,25 @@ function DlpForm({ initial, readOnly }: { initial: Dlp; readOnly: boolean }) {
           {(a) => <input {...a} value={ignoreTypes} onInput={(e) => setIgnoreTypes(e.currentTarget.value)} />}
         </Field>
         <Field label="Values never tokenized (one per line)">
-          {(a) => <textarea {...a} value={allowValues} onInput={(e) => setAllowValues(e.currentTarget.value)} />}
+          {(a) => (
+            <textarea {...a} value={allowValues} onInput={(e) => setAllowValues(e.currentTarget.value)} />
+          )}
         </Field>
         <Field label="Vault session lifetime (hours)" error={error}>
-          {(a) => <input {...a} inputMode="numeric" value={ttl} onInput={(e) => setTtl(e.currentTarget.value)} />}
+          {(a) => (
+            <input {...a} inputMode="numeric" value={ttl} onInput={(e) => setTtl(e.currentTarget.value)} />
+          )}
         </Field>
         {initial.customPatterns && initial.customPatterns.length > 0 && (
           <p class="muted">{initial.customPatterns.length} custom pattern(s) kept as they are.</p>
         )}
       </fieldset>
       <ErrorBox error={save.error} />
-      {saved && <p class="ok" role="status">Saved.</p>}
+      {saved && (
+        <p class="ok" role="status">
+          Saved.
+        </p>
+      )}
       {!readOnly && (
         <button type="submit" disabled={save.busy}>
           Save DLP settings

@@ -1,7 +1,17 @@
 import { useState } from 'preact/hooks';
 import { type Result, api } from '../api';
 import { canManage } from '../session';
-import { Async, ErrorBox, Field, type PageMeta, ReadOnlyNote, fmtDate, useAction, useLoad, usePages } from '../ui';
+import {
+  Async,
+  ErrorBox,
+  Field,
+  type PageMeta,
+  ReadOnlyNote,
+  fmtDate,
+  useAction,
+  useLoad,
+  usePages,
+} from '../ui';
 
 export const meta: PageMeta = { title: 'SIEM integrations', order: 70 };
 
@@ -157,7 +167,11 @@ function CreateIntegration(props: { onCreated(): void }) {
       const v = (values[f.path] ?? '').trim();
       if (f.required && !v) found[f.path] = `${f.label} is required.`;
       else if (v && f.kind === 'url' && !/^https?:\/\/\S+$/.test(v)) found[f.path] = 'An http(s):// URL.';
-      else if (v && f.kind === 'number' && !(Number.isInteger(Number(v)) && Number(v) >= 1 && Number(v) <= 65535))
+      else if (
+        v &&
+        f.kind === 'number' &&
+        !(Number.isInteger(Number(v)) && Number(v) >= 1 && Number(v) <= 65535)
+      )
         found[f.path] = 'A port from 1 to 65535.';
     }
     if (categories.length === 0) found['categories'] = 'Forward at least one category.';
@@ -173,7 +187,12 @@ function CreateIntegration(props: { onCreated(): void }) {
         const found = validate();
         setErrors(found);
         if (Object.keys(found).length > 0) return;
-        const body: Record<string, unknown> = { name: name.trim(), [form.key]: form.value, eventTypes: categories, minSeverity };
+        const body: Record<string, unknown> = {
+          name: name.trim(),
+          [form.key]: form.value,
+          eventTypes: categories,
+          minSeverity,
+        };
         if (form.key === 'type') body['credentials'] = {};
         for (const f of form.fields) {
           const v = (values[f.path] ?? '').trim();
@@ -207,7 +226,11 @@ function CreateIntegration(props: { onCreated(): void }) {
           {(a) => <input {...a} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
         </Field>
         {form.fields.map((f) => (
-          <Field key={`${formIndex}-${f.path}`} label={f.required ? f.label : `${f.label} (optional)`} error={errors[f.path]}>
+          <Field
+            key={`${formIndex}-${f.path}`}
+            label={f.required ? f.label : `${f.label} (optional)`}
+            error={errors[f.path]}
+          >
             {(a) => {
               const value = values[f.path] ?? '';
               const set = (v: string) => setValues({ ...values, [f.path]: v });
@@ -222,11 +245,28 @@ function CreateIntegration(props: { onCreated(): void }) {
                     ))}
                   </select>
                 );
-              if (f.kind === 'textarea') return <textarea {...a} value={value} onInput={(e) => set(e.currentTarget.value)} />;
+              if (f.kind === 'textarea')
+                return <textarea {...a} value={value} onInput={(e) => set(e.currentTarget.value)} />;
               if (f.kind === 'password')
-                return <input {...a} type="password" autocomplete="off" value={value} onInput={(e) => set(e.currentTarget.value)} />;
+                return (
+                  <input
+                    {...a}
+                    type="password"
+                    autocomplete="off"
+                    value={value}
+                    onInput={(e) => set(e.currentTarget.value)}
+                  />
+                );
               if (f.kind === 'url')
-                return <input {...a} type="url" autocomplete="off" value={value} onInput={(e) => set(e.currentTarget.value)} />;
+                return (
+                  <input
+                    {...a}
+                    type="url"
+                    autocomplete="off"
+                    value={value}
+                    onInput={(e) => set(e.currentTarget.value)}
+                  />
+                );
               return (
                 <input
                   {...a}
@@ -259,7 +299,11 @@ function CreateIntegration(props: { onCreated(): void }) {
               <input
                 type="checkbox"
                 checked={categories.includes(c)}
-                onChange={(e) => setCategories(e.currentTarget.checked ? [...categories, c] : categories.filter((x) => x !== c))}
+                onChange={(e) =>
+                  setCategories(
+                    e.currentTarget.checked ? [...categories, c] : categories.filter((x) => x !== c),
+                  )
+                }
               />{' '}
               {c}
             </label>
@@ -290,7 +334,8 @@ export default function Siem() {
           ? `${i.name}: accepted (${r.responseCode ?? 'ok'}) in ${r.responseTimeMs} ms.`
           : `${i.name}: refused: ${r.error ?? r.reason ?? r.responseCode}.`,
       );
-    } else if (what === 'toggle') await api('patch', '/api/saas/siem/integrations/{id}', { path, body: { enabled: !i.enabled } });
+    } else if (what === 'toggle')
+      await api('patch', '/api/saas/siem/integrations/{id}', { path, body: { enabled: !i.enabled } });
     else if (what === 'retry') {
       const r = await api('post', '/api/saas/siem/integrations/{id}/dead-letters/retry', { path });
       setResult(`${r.requeued} dead-lettered event(s) queued again.`);
@@ -305,7 +350,14 @@ export default function Siem() {
       <ErrorBox error={act.error} />
       {result && <p role="status">{result}</p>}
       <Async state={state} isEmpty={(d) => d.integrations.length === 0} empty="No SIEM integration yet.">
-        {(d) => <IntegrationTable rows={d.integrations} manage={manage} busy={act.busy} onAct={(w, i) => void act.run(w, i)} />}
+        {(d) => (
+          <IntegrationTable
+            rows={d.integrations}
+            manage={manage}
+            busy={act.busy}
+            onAct={(w, i) => void act.run(w, i)}
+          />
+        )}
       </Async>
     </>
   );
@@ -343,7 +395,9 @@ function IntegrationTable(props: {
               <td>
                 <span class={`badge ${i.status.circuit}`}>{i.status.circuit.replace('_', ' ')}</span>
                 {i.status.consecutiveFailures > 0 ? ` · ${i.status.consecutiveFailures} failures` : ''}
-                {i.status.circuit !== 'closed' && i.status.nextAttemptAt ? ` · retry ${fmtDate(i.status.nextAttemptAt)}` : ''}
+                {i.status.circuit !== 'closed' && i.status.nextAttemptAt
+                  ? ` · retry ${fmtDate(i.status.nextAttemptAt)}`
+                  : ''}
               </td>
               <td>
                 {i.status.queued} / {i.status.queueLimit}
@@ -356,18 +410,38 @@ function IntegrationTable(props: {
               </td>
               {props.manage && (
                 <td class="row">
-                  <button type="button" class="secondary" disabled={props.busy} onClick={() => props.onAct('test', i)}>
+                  <button
+                    type="button"
+                    class="secondary"
+                    disabled={props.busy}
+                    onClick={() => props.onAct('test', i)}
+                  >
                     Test<span class="visually-hidden"> {i.name}</span>
                   </button>
-                  <button type="button" class="secondary" disabled={props.busy} onClick={() => props.onAct('toggle', i)}>
+                  <button
+                    type="button"
+                    class="secondary"
+                    disabled={props.busy}
+                    onClick={() => props.onAct('toggle', i)}
+                  >
                     {i.enabled ? 'Disable' : 'Enable'}
                   </button>
                   {i.status.deadLettered > 0 && (
-                    <button type="button" class="secondary" disabled={props.busy} onClick={() => props.onAct('retry', i)}>
+                    <button
+                      type="button"
+                      class="secondary"
+                      disabled={props.busy}
+                      onClick={() => props.onAct('retry', i)}
+                    >
                       Retry dead letters
                     </button>
                   )}
-                  <button type="button" class="danger" disabled={props.busy} onClick={() => confirm(`Delete ${i.name}?`) && props.onAct('delete', i)}>
+                  <button
+                    type="button"
+                    class="danger"
+                    disabled={props.busy}
+                    onClick={() => confirm(`Delete ${i.name}?`) && props.onAct('delete', i)}
+                  >
                     Delete
                   </button>
                 </td>

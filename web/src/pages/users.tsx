@@ -1,7 +1,18 @@
 import { useState } from 'preact/hooks';
 import { type Result, api } from '../api';
 import { canManage, session } from '../session';
-import { Async, ErrorBox, Field, type PageMeta, ReadOnlyNote, SecretOnce, fmtDate, useAction, useLoad, usePages } from '../ui';
+import {
+  Async,
+  ErrorBox,
+  Field,
+  type PageMeta,
+  ReadOnlyNote,
+  SecretOnce,
+  fmtDate,
+  useAction,
+  useLoad,
+  usePages,
+} from '../ui';
 
 export const meta: PageMeta = { title: 'Users and roles', order: 30 };
 
@@ -15,7 +26,9 @@ function Invite(props: { onDone(password?: string): void }) {
   const [role, setRole] = useState<Role>('member');
   const [error, setError] = useState<string>();
   const create = useAction(async () => {
-    const res = await api('post', '/api/dashboard/users', { body: { email: email.trim(), role, ...(name.trim() ? { name: name.trim() } : {}) } });
+    const res = await api('post', '/api/dashboard/users', {
+      body: { email: email.trim(), role, ...(name.trim() ? { name: name.trim() } : {}) },
+    });
     setEmail('');
     setName('');
     props.onDone(res.password);
@@ -27,7 +40,9 @@ function Invite(props: { onDone(password?: string): void }) {
       aria-label="Add a user"
       onSubmit={(e) => {
         e.preventDefault();
-        const bad = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim()) ? undefined : 'Enter a valid e-mail address.';
+        const bad = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())
+          ? undefined
+          : 'Enter a valid e-mail address.';
         setError(bad);
         if (!bad) void create.run();
       }}
@@ -35,7 +50,9 @@ function Invite(props: { onDone(password?: string): void }) {
       <h2>Add a user</h2>
       <div class="grid2">
         <Field label="E-mail" error={error}>
-          {(a) => <input {...a} type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />}
+          {(a) => (
+            <input {...a} type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+          )}
         </Field>
         <Field label="Name (optional)">
           {(a) => <input {...a} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
@@ -72,10 +89,17 @@ export default function Users() {
     <>
       <h1>Users and roles</h1>
       <p class="muted">
-        Owners and admins manage keys, settings, webhooks, SIEM and force mode; members use the product; viewers read.
+        Owners and admins manage keys, settings, webhooks, SIEM and force mode; members use the product;
+        viewers read.
       </p>
       {!manage && <ReadOnlyNote />}
-      {password && <SecretOnce label="Initial password of the new user" secret={password} onDone={() => setPassword(undefined)} />}
+      {password && (
+        <SecretOnce
+          label="Initial password of the new user"
+          secret={password}
+          onDone={() => setPassword(undefined)}
+        />
+      )}
       {manage && (
         <Invite
           onDone={(p) => {
@@ -117,7 +141,11 @@ function UserTable(props: { users: User[]; manage: boolean; onRemove(u: User): v
               {props.manage && (
                 <td>
                   {u.id !== me && (
-                    <button type="button" class="danger" onClick={() => confirm(`Remove ${u.email}?`) && props.onRemove(u)}>
+                    <button
+                      type="button"
+                      class="danger"
+                      onClick={() => confirm(`Remove ${u.email}?`) && props.onRemove(u)}
+                    >
                       Remove<span class="visually-hidden"> {u.email}</span>
                     </button>
                   )}

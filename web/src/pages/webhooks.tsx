@@ -3,7 +3,18 @@ import { useState } from 'preact/hooks';
 import { type Result, api } from '../api';
 import { route, setQuery } from '../router';
 import { canManage } from '../session';
-import { Async, ErrorBox, Field, type PageMeta, ReadOnlyNote, SecretOnce, fmtDate, useAction, useLoad, usePages } from '../ui';
+import {
+  Async,
+  ErrorBox,
+  Field,
+  type PageMeta,
+  ReadOnlyNote,
+  SecretOnce,
+  fmtDate,
+  useAction,
+  useLoad,
+  usePages,
+} from '../ui';
 
 export const meta: PageMeta = { title: 'Webhooks', order: 60 };
 
@@ -31,7 +42,10 @@ function WebhookForm(props: { editing?: Webhook; onSaved(secret?: string): void;
   const [errors, setErrors] = useState<{ url?: string; events?: string }>({});
   const save = useAction(async () => {
     if (props.editing) {
-      await api('patch', '/api/webhooks/{id}', { path: { id: props.editing.id }, body: { url: url.trim(), events, enabled } });
+      await api('patch', '/api/webhooks/{id}', {
+        path: { id: props.editing.id },
+        body: { url: url.trim(), events, enabled },
+      });
       props.onSaved();
     } else {
       const res = await api('post', '/api/webhooks', { body: { url: url.trim(), events, enabled } });
@@ -69,7 +83,9 @@ function WebhookForm(props: { editing?: Webhook; onSaved(secret?: string): void;
               <input
                 type="checkbox"
                 checked={events.includes(t)}
-                onChange={(e) => setEvents(e.currentTarget.checked ? [...events, t] : events.filter((x) => x !== t))}
+                onChange={(e) =>
+                  setEvents(e.currentTarget.checked ? [...events, t] : events.filter((x) => x !== t))
+                }
               />{' '}
               {t}
             </label>
@@ -78,7 +94,8 @@ function WebhookForm(props: { editing?: Webhook; onSaved(secret?: string): void;
         {errors.events && <span class="field-error">{errors.events}</span>}
       </fieldset>
       <label>
-        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} /> Enabled
+        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />{' '}
+        Enabled
       </label>
       <ErrorBox error={save.error} />
       <div class="row">
@@ -117,7 +134,9 @@ function Deliveries({ hook, manage }: { hook: Webhook; manage: boolean }) {
   );
   const [open, setOpen] = useState<string | null>(null);
   const redeliver = useAction(async (d: Delivery) => {
-    await api('post', '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', { path: { id: hook.id, deliveryId: d.id } });
+    await api('post', '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver', {
+      path: { id: hook.id, deliveryId: d.id },
+    });
     state.reload();
   });
   const filter = (k: string, v: string) => {
@@ -182,11 +201,21 @@ function Deliveries({ hook, manage }: { hook: Webhook; manage: boolean }) {
                       </td>
                       <td>{x.attempts}</td>
                       <td class="row">
-                        <button type="button" class="secondary" aria-expanded={open === x.id} onClick={() => setOpen(open === x.id ? null : x.id)}>
+                        <button
+                          type="button"
+                          class="secondary"
+                          aria-expanded={open === x.id}
+                          onClick={() => setOpen(open === x.id ? null : x.id)}
+                        >
                           Attempts
                         </button>
                         {manage && x.status !== 'pending' && (
-                          <button type="button" class="secondary" disabled={redeliver.busy} onClick={() => void redeliver.run(x)}>
+                          <button
+                            type="button"
+                            class="secondary"
+                            disabled={redeliver.busy}
+                            onClick={() => void redeliver.run(x)}
+                          >
                             Redeliver
                           </button>
                         )}
@@ -204,7 +233,11 @@ function Deliveries({ hook, manage }: { hook: Webhook; manage: boolean }) {
               </tbody>
             </table>
             <nav class="pager" aria-label="Delivery pages">
-              <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+              <button
+                type="button"
+                disabled={cursors.length === 0}
+                onClick={() => setCursors(cursors.slice(0, -1))}
+              >
                 Newer
               </button>
               <span>
@@ -227,7 +260,11 @@ function Deliveries({ hook, manage }: { hook: Webhook; manage: boolean }) {
 }
 
 function Attempts({ hook, delivery }: { hook: string; delivery: string }) {
-  const state = useLoad(() => api('get', '/api/webhooks/{id}/deliveries/{deliveryId}', { path: { id: hook, deliveryId: delivery } }), [hook, delivery]);
+  const state = useLoad(
+    () =>
+      api('get', '/api/webhooks/{id}/deliveries/{deliveryId}', { path: { id: hook, deliveryId: delivery } }),
+    [hook, delivery],
+  );
   return (
     <Async state={state} isEmpty={(d) => d.attempts.length === 0} empty="No attempt yet.">
       {(d) => (
@@ -255,8 +292,15 @@ export default function Webhooks() {
   const act = useAction(async (what: 'test' | 'rotate' | 'delete', w: Webhook) => {
     setTestResult(undefined);
     if (what === 'test') {
-      const r = await api('post', '/api/webhooks/{id}/test', { path: { id: w.id }, body: { eventType: testType } });
-      setTestResult(r.success ? `Test delivered: ${r.responseCode} in ${r.responseTimeMs} ms.` : `Test failed: ${r.error ?? r.responseCode}.`);
+      const r = await api('post', '/api/webhooks/{id}/test', {
+        path: { id: w.id },
+        body: { eventType: testType },
+      });
+      setTestResult(
+        r.success
+          ? `Test delivered: ${r.responseCode} in ${r.responseTimeMs} ms.`
+          : `Test failed: ${r.error ?? r.responseCode}.`,
+      );
       setQuery({ id: w.id });
     } else if (what === 'rotate') {
       const r = await api('post', '/api/webhooks/{id}/rotate-secret', { path: { id: w.id }, body: {} });
@@ -271,7 +315,13 @@ export default function Webhooks() {
     <>
       <h1>Webhooks</h1>
       {!manage && <ReadOnlyNote />}
-      {secret && <SecretOnce label="Signing secret of the webhook" secret={secret} onDone={() => setSecret(undefined)} />}
+      {secret && (
+        <SecretOnce
+          label="Signing secret of the webhook"
+          secret={secret}
+          onDone={() => setSecret(undefined)}
+        />
+      )}
       {manage && !editing && (
         <WebhookForm
           onSaved={(s) => {
@@ -294,7 +344,11 @@ export default function Webhooks() {
       {manage && (
         <div class="row">
           <label for="test-type">Test event type</label>
-          <select id="test-type" value={testType} onChange={(e) => setTestType(e.currentTarget.value as typeof testType)}>
+          <select
+            id="test-type"
+            value={testType}
+            onChange={(e) => setTestType(e.currentTarget.value as typeof testType)}
+          >
             {EVENT_TYPES.map((t) => (
               <option key={t} value={t}>
                 {t}
@@ -310,12 +364,21 @@ export default function Webhooks() {
         </p>
       )}
       <Async state={state} isEmpty={(d) => d.webhooks.length === 0} empty="No webhooks yet.">
-        {(d) => <WebhookTable hooks={d.webhooks} manage={manage} busy={act.busy} onAct={(what, w) => (what === 'edit' ? setEditing(w) : void act.run(what, w))} />}
+        {(d) => (
+          <WebhookTable
+            hooks={d.webhooks}
+            manage={manage}
+            busy={act.busy}
+            onAct={(what, w) => (what === 'edit' ? setEditing(w) : void act.run(what, w))}
+          />
+        )}
       </Async>
-      {selected && state.data && (() => {
-        const hook = state.data.webhooks.find((w) => w.id === selected);
-        return hook ? <Deliveries hook={hook} manage={manage} /> : null;
-      })()}
+      {selected &&
+        state.data &&
+        (() => {
+          const hook = state.data.webhooks.find((w) => w.id === selected);
+          return hook ? <Deliveries hook={hook} manage={manage} /> : null;
+        })()}
     </>
   );
 }
@@ -347,21 +410,40 @@ function WebhookTable(props: {
               <td>{w.enabled ? 'enabled' : `disabled${w.disabledReason ? ` (${w.disabledReason})` : ''}`}</td>
               <td>{fmtDate(w.createdAt)}</td>
               <td class="row">
-                <button type="button" class="secondary" onClick={() => setQuery({ id: w.id, status: undefined, eventType: undefined })}>
+                <button
+                  type="button"
+                  class="secondary"
+                  onClick={() => setQuery({ id: w.id, status: undefined, eventType: undefined })}
+                >
                   Deliveries
                 </button>
                 {props.manage && (
                   <>
-                    <button type="button" class="secondary" disabled={props.busy} onClick={() => props.onAct('test', w)}>
+                    <button
+                      type="button"
+                      class="secondary"
+                      disabled={props.busy}
+                      onClick={() => props.onAct('test', w)}
+                    >
                       Send test
                     </button>
                     <button type="button" class="secondary" onClick={() => props.onAct('edit', w)}>
                       Edit
                     </button>
-                    <button type="button" class="secondary" disabled={props.busy} onClick={() => confirm('Rotate the signing secret?') && props.onAct('rotate', w)}>
+                    <button
+                      type="button"
+                      class="secondary"
+                      disabled={props.busy}
+                      onClick={() => confirm('Rotate the signing secret?') && props.onAct('rotate', w)}
+                    >
                       Rotate secret
                     </button>
-                    <button type="button" class="danger" disabled={props.busy} onClick={() => confirm(`Delete ${w.url}?`) && props.onAct('delete', w)}>
+                    <button
+                      type="button"
+                      class="danger"
+                      disabled={props.busy}
+                      onClick={() => confirm(`Delete ${w.url}?`) && props.onAct('delete', w)}
+                    >
                       Delete
                     </button>
                   </>

@@ -1,0 +1,227 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ensureWebBuilt } from '../../scripts/build-web.js';
+import type { Role } from '../../src/modules/plans/index.js';
+import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
+import {
+  assertAccessible,
+  dashboardUsers,
+  launchChromium,
+  screenshot,
+  signIn,
+  visit as visitPage,
+} from './browser.js';
+
+// The administration pages added for the endpoint backend and reports (docs/dashboard.md), in a real browser
+// against a real server: what an administrator does there reaches the API, and a member only reads.
+
+let t: TestServer;
+let browser: Browser;
+let acme: Tenant;
+let users = new Map<Role, { email: string; password: string }>();
+const consoleErrors: string[] = [];
+
+before(async () => {
+  ensureWebBuilt();
+  t = await startTestServer();
+  acme = await t.tenant({ name: 'Acme Endpoint' });
+  users = await dashboardUsers(t, acme, 'endpoint.acme.example', ['owner', 'member']);
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+const signedIn = (role: Role): Promise<{ context: BrowserContext; page: Page }> =>
+  signIn(browser, t.url, users.get(role)!, consoleErrors);
+const visit = (page: Page, path: string, title: string) => visitPage(page, t.url, path, title);
+
+describe('endpoint, DNS and report pages in Chromium', () => {
+  it('lists enrolled devices with their status, and an owner revokes one', async () => {
+    for (const name of ['laptop-anna', 'laptop-ben']) {
+      const r = await t.request('POST', '/api/v1/endpoint/register', {
+        key: acme.al,
+        body: { name, os: 'Windows 11', browser: 'Chrome 131', extensionVersion: '1.2.0' },
+      });
+      assert.equal(r.status, 201, r.text);
+    }
+    const { context, page } = await signedIn('owner');
+    await visit(page, '/devices', 'Endpoint devices');
+    await page.getByRole('cell', { name: /laptop-anna/ }).waitFor();
+    await page.getByRole('cell', { name: /laptop-ben/ }).waitFor();
+    assert.match((await page.locator('.card').first().textContent()) ?? '', /Endpoints\s*2/);
+    await assertAccessible(page, 'endpoint devices');
+    await screenshot(page, 'devices');
+    await page.getByRole('button', { name: 'Revoke laptop-ben' }).click();
+    await page
+      .getByRole('row', { name: /laptop-ben/ })
+      .getByText('revoked')
+      .waitFor();
+    const revoked = await t.request('GET', '/api/dashboard/endpoint?status=revoked', {
+      cookie: await acme.session('viewer'),
+    });
+    assert.deepEqual(
+      revoked.body.devices.items.map((d: { name: string }) => d.name),
+      ['laptop-ben'],
+    );
+    // settings are validated before they are posted, and saved when right
+    await page.getByLabel('Heartbeat interval (seconds)').fill('5');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    assert.equal(
+      await page.locator('.field-error').first().textContent(),
+      'A whole number of seconds from 30 to 3600.',
+    );
+    await page.getByLabel('Heartbeat interval (seconds)').fill('120');
+    const saved = page.waitForResponse(
+      (r) => r.url().endsWith('/api/dashboard/endpoint/settings') && r.request().method() === 'POST',
+    );
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    assert.equal((await saved).status(), 200);
+    await context.close();
+  });
+
+  it('creates an enrollment link whose code is shown once and enrolls a device', async () => {
+    const { context, page } = await signedIn('owner');
+    await visit(page, '/enrollment', 'Enrollment links');
+    await page.getByLabel('New group').fill('Finance');
+    await page.getByRole('button', { name: 'Create group' }).click();
+    await page.getByRole('cell', { name: /Finance/ }).waitFor();
+    await page.getByLabel('Uses').fill('0');
+    await page.getByRole('button', { name: 'Create link' }).click();
+    assert.equal(
+      await page.locator('.field-error').first().textContent(),
+      'A whole number from 1 to 100,000.',
+    );
+    await page.getByLabel('Name (optional)').fill('wave 1');
+    await page.getByLabel('Uses').fill('2');
+    await page.getByLabel('Group (optional)').selectOption({ label: 'Finance' });
+    await page.getByRole('button', { name: 'Create link' }).click();
+    const code = (await page.getByTestId('secret').textContent()) ?? '';
+    assert.ok(code.length >= 10, code);
+    await page.getByRole('cell', { name: 'wave 1', exact: true }).waitFor();
+    await assertAccessible(page, 'enrollment');
+    await screenshot(page, 'enrollment');
+    const enrolled = await t.request('POST', '/api/v1/endpoint/enroll', {
+      body: { code, name: 'laptop-carla' },
+    });
+    assert.equal(enrolled.status, 201, enrolled.text);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.reload();
+    await page
+      .getByRole('row', { name: /wave 1/ })
+      .getByText('1 / 2')
+      .waitFor();
+    assert.equal(await page.getByTestId('secret').count(), 0, 'the code is gone once left');
+    await context.close();
+  });
+
+  it('edits policies with scope pickers and domain lists, validated before posting', async () => {
+    const { context, page } = await signedIn('owner');
+    await visit(page, '/policies', 'Endpoint policies');
+    await page.getByText('No policy yet').waitFor();
+    await page.getByRole('button', { name: 'New policy' }).click();
+    await page.getByRole('button', { name: 'Create policy' }).click();
+    assert.equal(await page.locator('.field-error').first().textContent(), 'Give the policy a name.');
+    await page.getByLabel('Name', { exact: true }).fill('No unapproved AI');
+    await page.getByLabel('Mode').selectOption('allowlist');
+    await page.getByLabel('Allowed services (one host per line)').fill('chatgpt.com\nclaude..ai');
+    await page.getByRole('button', { name: 'Create policy' }).click();
+    await page.getByText('"claude..ai" is not a host name').waitFor();
+    await page.getByLabel('Allowed services (one host per line)').fill('chatgpt.com\n*.claude.ai');
+    await page.getByRole('checkbox', { name: 'IBAN' }).check();
+    await page.getByRole('checkbox', { name: /Block pasting/ }).check();
+    await page.getByLabel('Enforcement').selectOption('block');
+    await page.getByRole('button', { name: 'Create policy' }).click();
+    await page.getByRole('cell', { name: 'No unapproved AI', exact: true }).waitFor();
+    const stored = await t.request('GET', '/api/dashboard/endpoint/policies', {
+      cookie: await acme.session('owner'),
+    });
+    const policy = stored.body.policies[0];
+    assert.equal(policy.enforcement, 'block');
+    assert.deepEqual(policy.scope, { type: 'organization', targets: [acme.org.id] });
+    assert.deepEqual(
+      policy.rules.aiServices.allowed.map((a: { domain: string }) => a.domain),
+      ['chatgpt.com', '*.claude.ai'],
+    );
+    assert.deepEqual(policy.rules.dataProtection.blockCopyPaste, { enabled: true, patterns: ['IBAN'] });
+    // the editor opens with what is stored, and a group scope needs a group
+    await page.getByRole('button', { name: 'Edit No unapproved AI' }).click();
+    assert.equal(
+      await page.getByLabel('Allowed services (one host per line)').inputValue(),
+      'chatgpt.com\n*.claude.ai',
+    );
+    await page.getByLabel('Applies to').selectOption('group');
+    await page.getByRole('button', { name: 'Save policy' }).click();
+    await page.getByText('Choose at least one group.').waitFor();
+    await assertAccessible(page, 'policies');
+    await screenshot(page, 'policies');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await context.close();
+  });
+
+  it('saves the DNS filtering configuration and offers its exports', async () => {
+    const { context, page } = await signedIn('owner');
+    await visit(page, '/dns', 'DNS filtering');
+    await page.getByText('No DNS filtering configured yet').waitFor();
+    await page.getByLabel('Blocked AI domains (one per line)').fill('chat.deepseek.com\nbad domain');
+    await page.getByLabel('Contact e-mail').fill('it@acme.example');
+    await page.getByRole('button', { name: 'Save DNS filtering' }).click();
+    await page.getByText('"bad domain" is not a host name').waitFor();
+    await page.getByLabel('Blocked AI domains (one per line)').fill('chat.deepseek.com\n*.character.ai');
+    await page.getByRole('button', { name: 'Save DNS filtering' }).click();
+    await page.getByRole('link', { name: /RPZ zone/ }).waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: /hosts file/ }).click();
+    const file = await (await download).path();
+    assert.match(readFileSync(file, 'utf8'), /chat\.deepseek\.com/);
+    await assertAccessible(page, 'DNS filtering');
+    await screenshot(page, 'dns');
+    await context.close();
+  });
+
+  it('generates a report and downloads it as PDF, CSV and JSON', async () => {
+    const { context, page } = await signedIn('owner');
+    await visit(page, '/reports', 'Reports');
+    await page.getByText('No report yet.').waitFor();
+    await page.getByLabel('Period').selectOption('range');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    assert.equal(await page.locator('.field-error').first().textContent(), 'Choose the first day.');
+    await page.getByLabel('Period').selectOption('7d');
+    await page.getByRole('button', { name: 'Generate' }).click();
+    await page.getByRole('link', { name: /^PDF/ }).first().waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: /^PDF/ }).first().click();
+    const pdf = readFileSync(await (await download).path());
+    assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
+    await assertAccessible(page, 'reports');
+    await screenshot(page, 'reports');
+    await context.close();
+  });
+
+  it('lets a member read the endpoint pages but not change them', async () => {
+    const { context, page } = await signedIn('member');
+    for (const [path, title] of [
+      ['/devices', 'Endpoint devices'],
+      ['/enrollment', 'Enrollment links'],
+      ['/policies', 'Endpoint policies'],
+      ['/dns', 'DNS filtering'],
+    ] as const) {
+      await visit(page, path, title);
+      await page.getByText('Only owners and admins can change this').waitFor();
+      await assertAccessible(page, `${title} (member)`);
+    }
+    assert.equal(await page.getByRole('button', { name: 'Save DNS filtering' }).count(), 0);
+    await visit(page, '/policies', 'Endpoint policies');
+    assert.equal(await page.getByRole('button', { name: 'New policy' }).count(), 0);
+    await context.close();
+    assert.deepEqual(
+      consoleErrors.filter((e) => /Content Security Policy|Refused to/.test(e)),
+      [],
+      'no CSP violation',
+    );
+  });
+});
