@@ -57,16 +57,18 @@ try {
   // 3a. a million events over the last 30 days (and a million deliveries), written by the database itself
   let began = performance.now();
   const types = `case i % 10 when 0 then 'detection.high_severity' when 1 then 'dlp.blocked' when 2 then 'dlp.violation' when 3 then 'quota.warning' else 'detection.created' end`;
+  // Realistic event data, so the overview's breakdowns (severity, category, DLP types) read real JSON.
+  const data = `case when i % 10 in (1, 2) then '{"severity":"MEDIUM","types":["EMAIL","IBAN"],"findingsCount":2,"riskScore":55}' when i % 7 = 0 then '{"severity":"LOW","category":"encoding","riskScore":20}' else '{"severity":"HIGH","category":"jailbreak","riskScore":90}' end`;
   if (pg) {
     const at = sql.raw(`to_char(to_timestamp(${start} + i * ${step}) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
     await sql`insert into events (id, org_id, type, created_at, data)
-      select 'evt_b' || lpad(i::text, 8, '0'), ${tenant.org.id}, ${sql.raw(types)}, ${at}, '{"severity":"HIGH","category":"jailbreak","riskScore":90}'
+      select 'evt_b' || lpad(i::text, 8, '0'), ${tenant.org.id}, ${sql.raw(types)}, ${at}, ${sql.raw(data)}
       from generate_series(0, ${ROWS - 1}) as i`.execute(db);
   } else {
     const at = sql.raw(`strftime('%Y-%m-%dT%H:%M:%fZ', ${start} + i * ${step}, 'unixepoch')`);
     await sql`with recursive n(i) as (select 0 union all select i + 1 from n where i < ${ROWS - 1})
       insert into events (id, org_id, type, created_at, data)
-      select 'evt_b' || printf('%08d', i), ${tenant.org.id}, ${sql.raw(types)}, ${at}, '{"severity":"HIGH","category":"jailbreak","riskScore":90}'
+      select 'evt_b' || printf('%08d', i), ${tenant.org.id}, ${sql.raw(types)}, ${at}, ${sql.raw(data)}
       from n`.execute(db);
   }
   console.log(`stored ${ROWS.toLocaleString('en')} events in ${f1((performance.now() - began) / 1000)} s`);
