@@ -83,6 +83,14 @@ describe('verification server routes', () => {
     }
   });
 
+  it('answers its health check without a key, and says nothing about the sources', async () => {
+    const res = await v.request('GET', '/api/health');
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.status, 'ok');
+    assert.equal(typeof res.body.passages, 'number');
+    assert.deepEqual(Object.keys(res.body).sort(), ['passages', 'status']);
+  });
+
   it('answers 404 for an unknown source', async () => {
     for (const [method, path] of [
       ['GET', '/api/sources/src_unknown'],

@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors/index.js';
 import { type App, errorResponses } from '../../platform/http/index.js';
@@ -216,6 +217,23 @@ export function verifierRoutes(service: VerifierService) {
           request.body?.validated !== false,
           request.body?.validatedBy ?? request.verifierKey?.name ?? 'administrator',
         ),
+    );
+
+    // No key: container healthchecks and load balancers probe it. It says only that the process serves and
+    // how many passages are indexed, nothing about the organization's sources.
+    app.get(
+      '/api/health',
+      {
+        schema: {
+          operationId: 'verifierHealth',
+          tags: TAGS,
+          summary: 'Liveness of the verification server (no key needed)',
+          response: {
+            200: Type.Object({ status: Type.Literal('ok'), passages: Type.Integer() }),
+          },
+        },
+      },
+      async () => ({ status: 'ok' as const, passages: service.indexSize() }),
     );
 
     app.get(
