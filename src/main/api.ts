@@ -10,6 +10,7 @@ import { endpointAdminRoutes, endpointRoutes } from '../modules/endpoint/index.j
 import { licensingRoutes } from '../modules/licensing/index.js';
 import { orgsRoutes } from '../modules/orgs/index.js';
 import { reportsRoutes } from '../modules/reports/index.js';
+import { shadowAiRoutes } from '../modules/shadow-ai/index.js';
 import { createOverviewRepo, createOverviewService, overviewRoutes } from '../modules/overview/index.js';
 import { webRoutes } from '../modules/web/index.js';
 import type { Context } from './context.js';
@@ -51,6 +52,7 @@ export async function buildApi(ctx: Context): Promise<App> {
       blockAddress: ctx.config.dnsBlockAddress,
     }),
   );
+  await app.register(shadowAiRoutes(ctx.shadowAi));
   await app.register(licensingRoutes({ licensing: ctx.licensing, limits: ctx.limits }));
   await app.register(
     overviewRoutes(

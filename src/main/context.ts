@@ -23,6 +23,7 @@ import { type Licensing, createLicensing, licenseSecret } from '../modules/licen
 import { type LimitsService, createLimitsService } from '../modules/limits/index.js';
 import { type OrgsService, createOrgsService } from '../modules/orgs/index.js';
 import { type ReportsService, createReportsService } from '../modules/reports/index.js';
+import { type ShadowAiService, createShadowAiService, loadCatalog } from '../modules/shadow-ai/index.js';
 import { loadMasterKey } from './master-key.js';
 
 /** Everything a process needs, built once from the configuration; entrypoints and tests share it. */
@@ -49,6 +50,7 @@ export interface Context {
   deviceTokens: DeviceTokens;
   endpoint: Endpoint;
   licensing: Licensing;
+  shadowAi: ShadowAiService;
   close(): Promise<void>;
 }
 
@@ -166,6 +168,16 @@ export async function createContext(config: Config, options: ContextOptions = {}
     endpoint.config.registerSection('forceMode', async ({ orgId }) => ({
       enabled: await gateway.force.isEnabled(orgId),
     }));
+    const shadowAi = createShadowAiService({
+      db: storage.db,
+      clock,
+      catalog: loadCatalog(),
+      publish: events.publish,
+      deviceUser: (orgId, deviceId) => endpoint.deviceUser(orgId, deviceId),
+      bumpConfigVersion: (trx, orgId) => endpoint.bumpConfigVersion(trx, orgId),
+    });
+    // The catalog version and the organization's allow/block decisions, which the extension enforces.
+    endpoint.config.registerSection('shadowAi', ({ orgId }) => shadowAi.configSection(orgId));
     const hallucination = createHallucinationService({ db: storage.db, clock, limits, compute: pool });
     const reports = createReportsService({ db: storage.db, clock, flushUsage: limits.flush });
     return {
@@ -190,6 +202,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       deviceTokens,
       endpoint,
       licensing,
+      shadowAi,
       async close() {
         await reports.close();
         await endpoint.close();

@@ -5,7 +5,8 @@ const EVERY_MS = 60_000;
 
 /**
  * Retention jobs, every minute: expired DLP vault sessions, then the chat conversations whose session
- * went with them (a conversation must not outlive the vault that can read it), dashboard sessions, and endpoint activity logs past their policy's retentionDays.
+ * went with them (a conversation must not outlive the vault that can read it), dashboard sessions, endpoint activity logs past their policy's retentionDays, shadow-AI report ids
+ * past their idempotence window.
  */
 export function startMaintenance(ctx: Context): { stop(): void; runOnce(): Promise<void> } {
   const history = createGatewayHistory(ctx);
@@ -15,6 +16,7 @@ export function startMaintenance(ctx: Context): { stop(): void; runOnce(): Promi
       await history.purgeOrphans();
       await ctx.orgs.purgeExpiredSessions();
       await ctx.endpoint.activity.purgeLogs();
+      await ctx.shadowAi.purgeReportIds();
     } catch (err) {
       ctx.logger.warn({ err }, 'retention job failed; it runs again in a minute');
     }

@@ -9,3 +9,4 @@ import './gateway-history-cases.js';
 import './reports-cases.js';
 import './endpoint-cases.js';
 import './dashboard-cases.js';
+import './shadow-ai-cases.js';

@@ -2,7 +2,7 @@ import type { Clock } from '../../platform/clock/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import type { ApiKey, DeviceIdentity, DeviceTokens, KeyKind, KeysService } from '../keys/index.js';
 import type { Organization, OrgsService, User } from '../orgs/index.js';
-import { type Feature, type Product, type Role, planHasFeature } from '../plans/index.js';
+import { type Feature, type Product, type Role, planExpiresAt, planHasFeature } from '../plans/index.js';
 
 /** Which key kind may call which product (docs/auth.md). */
 export const PRODUCT_KEY_KINDS: Record<Product, readonly KeyKind[]> = {
@@ -167,6 +167,14 @@ export function createAuthService(deps: {
         throw new AppError(
           'entitlement_missing',
           `The ${need.product} product is not enabled for this organization.`,
+        );
+      }
+      // A DEMO organization past its end date keeps its data but reaches nothing until it changes plan.
+      const ends = planExpiresAt(caller.org);
+      if (ends && deps.clock.now().getTime() >= ends.getTime()) {
+        throw new AppError(
+          'plan_required',
+          `The ${caller.org.plan} plan of this organization ended on ${ends.toISOString().slice(0, 10)}; choose a plan to continue.`,
         );
       }
       if (need.feature && !planHasFeature(caller.org.plan, need.feature)) {

@@ -5,6 +5,7 @@ import { createActivityService } from './activity.service.js';
 import { createAdminService } from './admin.service.js';
 import { createConfigService } from './config.service.js';
 import { createDevicesService } from './devices.service.js';
+import { createEndpointRepo } from './endpoint.repo.js';
 import type { EndpointPublish } from './endpoint.events.js';
 import { createHeartbeatRecorder } from './heartbeat.recorder.js';
 import { createOrgStateStore } from './state.js';
@@ -39,6 +40,11 @@ export function createEndpoint(deps: {
     activity: createActivityService({ ...base, recorder }),
     /** Writes the heartbeats still in memory; call before closing the database. */
     close: () => recorder.close(),
+    /** The user a device is bound to (null: none); undefined for an unknown or revoked device. */
+    async deviceUser(orgId: string, deviceId: string): Promise<string | null | undefined> {
+      const d = await createEndpointRepo(deps.db).device(orgId, deviceId);
+      return !d || d.status === 'revoked' ? undefined : d.user_id;
+    },
     /** For other modules whose config section changed: call in the transaction of the change. */
     bumpConfigVersion: (trx: Db, orgId: string) => state.bump(trx, orgId),
   };

@@ -27,6 +27,11 @@ export const AUDIT_EVENT_TYPES = [
   'audit.endpoint_device',
   'audit.endpoint_enrollment',
   'audit.endpoint_dns',
+  'shadow_ai.discovered',
+  'audit.shadow_ai_status',
+  'audit.shadow_ai_catalog',
+  'proof.risk_mismatch',
+  'audit.proof_deleted',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

@@ -1,4 +1,5 @@
 export {
+  DEMO_DAYS,
   FEATURE_MIN_PLAN,
   PLAN_LIMITS,
   PLANS,
@@ -7,6 +8,7 @@ export {
   isPlan,
   isProduct,
   isRole,
+  planExpiresAt,
   planHasFeature,
 } from './plans.js';
 export type { Feature, Plan, PlanLimits, Product, Role } from './plans.js';

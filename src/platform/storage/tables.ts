@@ -37,6 +37,13 @@ import type {
 } from './tables-dashboard.js';
 import type { HallucinationCorrectionsTable } from './tables-hallucination.js';
 import type { ReportsTable } from './tables-reports.js';
+import type {
+  ProofsTable,
+  ShadowAiCatalogTable,
+  ShadowAiReportsTable,
+  ShadowAiServicesTable,
+  ShadowAiUsageTable,
+} from './tables-shadow.js';
 
 export type * from './tables-events.js';
 export type * from './tables-gateway.js';
@@ -159,4 +166,9 @@ export interface Database {
   endpoint_logs: EndpointLogsTable;
   endpoint_stats: EndpointStatsTable;
   licenses: LicensesTable;
+  shadow_ai_services: ShadowAiServicesTable;
+  shadow_ai_usage: ShadowAiUsageTable;
+  shadow_ai_reports: ShadowAiReportsTable;
+  shadow_ai_catalog: ShadowAiCatalogTable;
+  proofs: ProofsTable;
 }

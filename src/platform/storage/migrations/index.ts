@@ -7,6 +7,8 @@ import * as m0005 from './0005-hallucination.js';
 import * as m0012 from './0012-reports.js';
 import * as m0010 from './0010-endpoint.js';
 import * as m0013 from './0013-dashboard-indexes.js';
+import * as m0020 from './0020-shadow-ai.js';
+import * as m0021 from './0021-proofs.js';
 import * as m0050 from './0050-dashboard-breakdowns.js';
 
 /** Ordered by name; a migration, once released, is never edited: add a new one. */
@@ -19,5 +21,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0012-reports': m0012,
   '0010-endpoint': m0010,
   '0013-dashboard-indexes': m0013,
+  '0020-shadow-ai': m0020,
+  '0021-proofs': m0021,
   '0050-dashboard-breakdowns': m0050,
 };
