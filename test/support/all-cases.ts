@@ -9,3 +9,4 @@ import './gateway-history-cases.js';
 import './reports-cases.js';
 import './endpoint-cases.js';
 import './dashboard-cases.js';
+import './netproxy-cases.js';
