@@ -8,6 +8,7 @@ import { healthRoutes } from '../modules/health/index.js';
 import { keysRoutes } from '../modules/keys/index.js';
 import { endpointAdminRoutes, endpointRoutes } from '../modules/endpoint/index.js';
 import { licensingRoutes } from '../modules/licensing/index.js';
+import { createNetproxySettings, netproxySettingsRoutes } from '../modules/netproxy/index.js';
 import { orgsRoutes } from '../modules/orgs/index.js';
 import { reportsRoutes } from '../modules/reports/index.js';
 import { shadowAiRoutes } from '../modules/shadow-ai/index.js';
@@ -37,6 +38,16 @@ export async function buildApi(ctx: Context): Promise<App> {
   await app.register(gatewayHistoryRoutes(createGatewayHistory(ctx)));
   await app.register(hallucinationRoutes(ctx.hallucination, { bodyLimit: ctx.config.bodyLimit }));
   await app.register(reportsRoutes(ctx.reports));
+  await app.register(
+    netproxySettingsRoutes(
+      createNetproxySettings({
+        getOrg: (id) => ctx.orgs.getOrg(id),
+        listOrgs: () => ctx.orgs.listOrgs(),
+        updateOrg: (id, patch) => ctx.orgs.updateOrg(id, patch),
+        forgetOrg: (id) => ctx.auth.forgetOrg(id),
+      }),
+    ),
+  );
   await app.register(
     endpointRoutes({
       endpoint: ctx.endpoint,

@@ -25,7 +25,10 @@ const USAGE = `parapet ${VERSION}: the Parapet service and its administration
 Usage: parapet <command> [options]        (every command accepts --json)
 
   serve                                   run the API server and the network proxy (what npm start runs)
-  proxy                                   run the network proxy alone (PROXY_PORT)
+  proxy [--intercept]                     run the network proxy alone (PROXY_PORT); --intercept adds the
+                                          transparent TLS proxy for the providers' host names (PARAPET_INTERCEPT_PORT)
+  proxy ca init [--name N] [--force]      create the network proxy CA (PARAPET_PROXY_CA_DIR; key 0600)
+  proxy ca export [--out FILE]            print (or write) the CA certificate that devices install
   worker                                  deliver webhooks and SIEM events only (no API server)
   migrate                                 apply database migrations and exit
   org create --name N [--plan P] [--products a,b]   plans: ${PLANS.join(', ')}; products: ${PRODUCTS.join(', ')}
@@ -81,6 +84,8 @@ const OPTIONS = {
   'api-host': { type: 'string' },
   'api-port': { type: 'string' },
   fingerprint: { type: 'string' },
+  intercept: { type: 'boolean' },
+  force: { type: 'boolean' },
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
@@ -145,8 +150,10 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
       await (await import('./serve.js')).serve();
       return null;
     case 'proxy':
-      await (await import('./proxy.js')).runProxy();
+      await (await import('./proxy.js')).runProxy({ intercept: values.intercept === true });
       return null;
+    case 'proxy ca':
+      return proxyCa(values);
     case 'dns':
       await (await import('./dns.js')).runDns(values.org);
       return null;
@@ -457,6 +464,33 @@ async function report(values: Values): Promise<Output> {
   return { json: null, text: '' };
 }
 
+let caAction: string | undefined;
+
+/** `parapet proxy ca init|export`: the CA whose certificate devices trust for transparent mode. */
+async function proxyCa(values: Values): Promise<Output> {
+  const { initCa, readCa } = await import('./proxy.js');
+  const config = loadConfig();
+  if (caAction === 'init') {
+    const made = await initCa(config, {
+      ...(values.name ? { name: values.name } : {}),
+      force: values.force === true,
+    });
+    return {
+      json: made,
+      text: `created the network proxy CA ${made.subject}\ncertificate (install it on devices): ${made.certPath}\nprivate key (0600, keep it on the proxy hosts only): ${made.keyPath}\nSHA-256 fingerprint: ${made.fingerprint256}`,
+    };
+  }
+  if (caAction === 'export') {
+    const { certPem } = readCa(config);
+    if (values.out) {
+      writeFileSync(values.out, certPem, { mode: 0o644 });
+      return { json: { out: values.out }, text: `wrote the CA certificate to ${values.out}` };
+    }
+    return { json: { certificate: certPem }, text: certPem.trimEnd() };
+  }
+  throw new UsageError('parapet proxy ca init|export');
+}
+
 export async function main(argv: string[]): Promise<number> {
   let parsed: { values: Values; positionals: string[] };
   try {
@@ -471,6 +505,7 @@ export async function main(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   const [command = '', sub] = positionals;
+  caAction = positionals[2];
   jsonOutput = values.json === true;
   try {
     const out =

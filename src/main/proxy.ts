@@ -1,6 +1,24 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { LookupFunction } from 'node:net';
+import { join } from 'node:path';
+import type { SecureContext } from 'node:tls';
 import { installAuth } from '../modules/auth/index.js';
-import { createNetProxy, type NetProxy, netproxyRoutes } from '../modules/netproxy/index.js';
-import { loadConfig } from '../platform/config/index.js';
+import {
+  type CaFiles,
+  createCa,
+  createLeafIssuer,
+  createNetProxy,
+  createNetworkDirectory,
+  createUpstreamLookup,
+  describeCa,
+  interceptRoutes,
+  type LeafIssuer,
+  type NetProxy,
+  netproxyRoutes,
+  providerOfHost,
+} from '../modules/netproxy/index.js';
+import { type Config, loadConfig } from '../platform/config/index.js';
+import { AppError } from '../platform/errors/index.js';
 import { type App, createHttpServer } from '../platform/http/index.js';
 import { authDepsOf } from './api.js';
 import { type Context, createContext } from './context.js';
@@ -14,7 +32,7 @@ import { VERSION } from './version.js';
  */
 export async function buildProxy(
   ctx: Context,
-  options: { idleTimeoutMs?: number } = {},
+  options: { idleTimeoutMs?: number; lookup?: LookupFunction } = {},
 ): Promise<{ app: App; proxy: NetProxy }> {
   const app = await createHttpServer({
     logger: ctx.logger,
@@ -31,31 +49,129 @@ export async function buildProxy(
     baseUrls: ctx.config.providerBaseUrls,
     bodyLimit: ctx.config.bodyLimit,
     ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+    ...(options.lookup ? { lookup: options.lookup } : {}),
   });
   await app.register(netproxyRoutes(proxy, { bodyLimit: ctx.config.bodyLimit }));
   app.addHook('onClose', async () => proxy.close());
   return { app, proxy };
 }
 
+/**
+ * Transparent mode: HTTPS for the providers' own host names, each answered with a leaf certificate from
+ * the CA, over the same proxy. The TLS handshake of any other name fails (no certificate is offered), and
+ * the organization is the key's or the one whose client networks hold the caller's address.
+ */
+export async function buildIntercept(ctx: Context, proxy: NetProxy, issuer: LeafIssuer): Promise<App> {
+  const app = await createHttpServer({
+    logger: ctx.logger,
+    bodyLimit: ctx.config.bodyLimit,
+    trustProxy: false,
+    version: VERSION,
+    title: 'Parapet transparent network proxy',
+    https: {
+      minVersion: 'TLSv1.2',
+      ALPNProtocols: ['http/1.1'],
+      SNICallback: (servername: string, cb: (err: Error | null, ctx?: SecureContext) => void) => {
+        if (!providerOfHost(servername)) {
+          cb(new Error(`not an intercepted host: ${servername.slice(0, 100)}`));
+          return;
+        }
+        issuer.contextFor(servername.toLowerCase().replace(/\.$/, '')).then(
+          (context) => cb(null, context),
+          (err: Error) => cb(err),
+        );
+      },
+    },
+  });
+  const directory = createNetworkDirectory({
+    listOrgs: () => ctx.orgs.listOrgs(),
+    now: () => ctx.clock.now().getTime(),
+  });
+  await installAuth(app, { ...authDepsOf(ctx), orgByNetwork: (ip) => directory.orgIdFor(ip) });
+  await app.register(interceptRoutes(proxy, { bodyLimit: ctx.config.bodyLimit }));
+  return app;
+}
+
+const CA_CERT = 'ca.pem';
+const CA_KEY = 'ca-key.pem';
+
+/** Reads the CA from PARAPET_PROXY_CA_DIR; a clear error when `parapet proxy ca init` was not run. */
+export function readCa(config: Pick<Config, 'proxyCaDir'>): CaFiles {
+  const certPath = join(config.proxyCaDir, CA_CERT);
+  const keyPath = join(config.proxyCaDir, CA_KEY);
+  if (!existsSync(certPath) || !existsSync(keyPath)) {
+    throw new AppError(
+      'not_found',
+      `no network proxy CA in ${config.proxyCaDir}: run \`parapet proxy ca init\` first (PARAPET_PROXY_CA_DIR)`,
+    );
+  }
+  return { certPem: readFileSync(certPath, 'utf8'), keyPem: readFileSync(keyPath, 'utf8') };
+}
+
+/** `parapet proxy ca init`: a new CA, its key readable by the owner only; refuses to replace one unless forced. */
+export async function initCa(
+  config: Pick<Config, 'proxyCaDir'>,
+  options: { name?: string; force?: boolean; now?: Date },
+): Promise<{ certPath: string; keyPath: string; subject: string; fingerprint256: string }> {
+  const certPath = join(config.proxyCaDir, CA_CERT);
+  const keyPath = join(config.proxyCaDir, CA_KEY);
+  if (!options.force && (existsSync(certPath) || existsSync(keyPath))) {
+    throw new AppError(
+      'conflict',
+      `a network proxy CA already exists in ${config.proxyCaDir}; devices trust it. Use --force to replace it (every device must then install the new certificate).`,
+    );
+  }
+  const files = await createCa(options.name ?? 'Parapet network proxy CA', options.now ?? new Date());
+  mkdirSync(config.proxyCaDir, { recursive: true, mode: 0o700 });
+  writeFileSync(keyPath, files.keyPem, { mode: 0o600 });
+  chmodSync(keyPath, 0o600); // an existing file keeps its mode on write
+  writeFileSync(certPath, files.certPem, { mode: 0o644 });
+  return { certPath, keyPath, ...describeCa(files.certPem) };
+}
+
 /** Starts the network proxy on PROXY_PORT; returns its address. */
-export async function listenProxy(ctx: Context): Promise<{ app: App; url: string }> {
-  const { app } = await buildProxy(ctx);
+export async function listenProxy(
+  ctx: Context,
+  options: { lookup?: LookupFunction } = {},
+): Promise<{ app: App; proxy: NetProxy; url: string }> {
+  const { app, proxy } = await buildProxy(ctx, options);
   await app.listen({ port: ctx.config.proxyPort, host: ctx.config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : ctx.config.proxyPort;
-  return { app, url: shownUrl(ctx.config.host, port) };
+  return { app, proxy, url: shownUrl(ctx.config.host, port) };
 }
 
-/** `parapet proxy`: the network proxy alone, for deployments that scale it apart from the API. */
-export async function runProxy(out: (text: string) => void = (t) => process.stdout.write(t)): Promise<void> {
+/**
+ * `parapet proxy [--intercept]`: the network proxy alone, for deployments that scale it apart from the
+ * API; with --intercept also the transparent TLS listener on PARAPET_INTERCEPT_PORT.
+ */
+export async function runProxy(
+  options: { intercept?: boolean } = {},
+  out: (text: string) => void = (t) => process.stdout.write(t),
+): Promise<void> {
   const config = loadConfig();
+  // Read before anything starts, so a missing CA is a clear error and not a half-started proxy.
+  const ca = options.intercept ? readCa(config) : undefined;
   const ctx = await createContext(config, { serving: true });
-  const { app, url } = await listenProxy(ctx);
+  const lookup = ca ? createUpstreamLookup(config.interceptDns) : undefined;
+  const { app, proxy, url } = await listenProxy(ctx, lookup ? { lookup } : {});
   out(
     `Parapet network proxy listening on ${url}/proxy/<provider>/ (${ctx.storage.dialect}, ${ctx.cache.kind} cache)\n`,
   );
+  let intercept: App | undefined;
+  if (ca) {
+    const issuer = await createLeafIssuer(ca, () => ctx.clock.now());
+    intercept = await buildIntercept(ctx, proxy, issuer);
+    await intercept.listen({ port: config.interceptPort, host: config.host });
+    const address = intercept.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.interceptPort;
+    out(
+      `Parapet transparent proxy listening on ${config.host}:${port} (TLS for the providers' host names; CA ${describeCa(ca.certPem).fingerprint256})\n`,
+    );
+  }
   stopOnSignals(async (signal) => {
     ctx.logger.info({ signal }, 'stopping');
+    await intercept?.close();
     await app.close();
     await ctx.close();
   }, 10_000);

@@ -39,6 +39,8 @@ export interface AuthDeps {
   sessionTtlHours: number;
   /** Requests per minute and device token (device operations). */
   deviceRatePerMinute?: number;
+  /** The organization whose client networks contain an address (transparent network proxy only). */
+  orgByNetwork?: (ip: string) => Promise<string | undefined>;
 }
 
 /** The caller of a route that declared an authentication mode; routes call this instead of reading request.caller. */
@@ -174,12 +176,33 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
       return;
     }
 
+    if (need.mode === 'serviceKeyOrNetwork' && apiKeyFromHeaders(request.headers, 'serviceKey') === undefined) {
+      const orgId = await deps.orgByNetwork?.(request.ip);
+      const found = orgId === undefined ? undefined : await deps.auth.loadOrg(orgId);
+      if (!found) {
+        await countFailure(request, reply);
+        throw new AppError(
+          'unauthorized',
+          `No X-Service-Key was sent and the client address ${request.ip} is in no organization's client networks (network proxy settings).`,
+        );
+      }
+      request.caller = { org: found, via: 'network' };
+      applyRate(reply, await deps.limits.hitRate(found));
+      deps.auth.checkAccess(request.caller, {
+        product: need.product,
+        ...(need.feature ? { feature: need.feature } : {}),
+      });
+      await deps.limits.checkQuota(found, need.product);
+      return;
+    }
+
     const org = request.headers['x-service-organization'];
+    const keyMode = need.mode === 'apiKey' ? 'apiKey' : 'serviceKey';
     let caller: Caller;
     try {
-      caller = await deps.auth.authenticateKey(apiKeyFromHeaders(request.headers, need.mode), {
+      caller = await deps.auth.authenticateKey(apiKeyFromHeaders(request.headers, keyMode), {
         product: need.product,
-        mode: need.mode,
+        mode: keyMode,
         ...(typeof org === 'string' ? { organizationHeader: org } : {}),
       });
     } catch (err) {
@@ -197,7 +220,11 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
 
   app.addHook('preHandler', async (request) => {
     const need = request.routeOptions.config.auth;
-    if (request.caller && need && (need.mode === 'apiKey' || need.mode === 'serviceKey')) {
+    if (
+      request.caller &&
+      need &&
+      (need.mode === 'apiKey' || need.mode === 'serviceKey' || need.mode === 'serviceKeyOrNetwork')
+    ) {
       // counted whether the caller came with a key or with a dashboard session
       await deps.limits.consume(request.caller.org, need.product);
     }

@@ -19,6 +19,11 @@ export type AuthRequirement =
   | { mode: 'apiKey'; product: Product; feature?: Feature; session?: true }
   /** The provider proxy: the service key travels in X-Service-Key, Authorization carries the provider's key. */
   | { mode: 'serviceKey'; product: Product; feature?: Feature }
+  /**
+   * The transparent network proxy: X-Service-Key when the client sends one, else the organization whose
+   * client networks contain the client's address (AuthDeps.orgByNetwork).
+   */
+  | { mode: 'serviceKeyOrNetwork'; product: Product; feature?: Feature }
   | { mode: 'session'; roles?: readonly Role[]; feature?: Feature }
   /**
    * Organization-wide read-outs (reports): an API key of any kind, counted against the rate limit but no
@@ -36,7 +41,7 @@ export type EndpointCredential = 'device' | KeyKind;
 
 export interface Caller {
   org: Organization;
-  via: 'apiKey' | 'session' | 'device';
+  via: 'apiKey' | 'session' | 'device' | 'network';
   key?: ApiKey;
   user?: User;
   /** Set when a device token authenticated the request. */

@@ -1,9 +1,15 @@
-import type { FastifyRequest } from 'fastify';
-import type { App } from '../../platform/http/index.js';
+import type { TLSSocket } from 'node:tls';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../platform/errors/index.js';
+import { type App, errorResponses } from '../../platform/http/index.js';
 import { callerOf } from '../auth/index.js';
+import { providerOfHost } from './hosts.js';
 import type { NetProxy } from './netproxy.service.js';
+import { NetproxySettingsSchema } from './netproxy.schemas.js';
+import type { NetproxySettingsService } from './settings.service.js';
 
 const PREFIX = '/proxy/';
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** The provider path and query after /proxy/:provider, exactly as the client sent them. */
 function restOf(request: FastifyRequest, provider: string): string {
@@ -13,67 +19,145 @@ function restOf(request: FastifyRequest, provider: string): string {
   return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
-/**
- * `/proxy/:provider/*` in every method: bodies arrive as bytes (whatever their type or coding), so that a
- * request the proxy does not read is forwarded exactly as it came.
- */
+/** Bodies arrive as bytes (whatever their type or coding), so a request the proxy does not read goes on as it came. */
+function rawBodies(app: App, bodyLimit: number): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_req, body, done) => done(null, body));
+}
+
+/** One proxied call: prepare (inspect, tokenize), send, relay; the same for both ways in. */
+async function forward(
+  proxy: NetProxy,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  provider: string,
+  pathAndQuery: string,
+): Promise<unknown> {
+  const caller = callerOf(request);
+  const call = await proxy.prepare(
+    {
+      org: caller.org,
+      userId: caller.user?.id ?? null,
+      apiKeyId: caller.key?.id ?? null,
+      sourceIp: request.ip,
+      userAgent: request.headers['user-agent'] ?? null,
+    },
+    provider,
+    request.method,
+    pathAndQuery,
+    request.headers,
+    Buffer.isBuffer(request.body) ? request.body : undefined,
+  );
+  const gone = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort();
+  });
+  let upstream: Awaited<ReturnType<NetProxy['send']>>;
+  try {
+    upstream = await proxy.send(call, gone.signal);
+  } catch (err) {
+    const failure = proxy.failure(call, err);
+    request.log.warn(
+      { code: 'upstream_error', detail: `${call.provider}: ${failure.status}` },
+      'upstream failed',
+    );
+    return reply
+      .status(failure.status)
+      .headers({ 'x-svc-tokenized-count': String(call.tokenCount) })
+      .type('application/json')
+      .serializer(JSON.stringify)
+      .send(failure.body);
+  }
+  const headers = reply.getHeaders() as Record<string, string | number | string[]>;
+  reply.hijack();
+  await proxy.relay(call, upstream, reply.raw, headers).catch((err: unknown) => {
+    request.log.error({ err }, 'network proxy relay failed');
+    if (!reply.raw.headersSent) reply.raw.writeHead(502);
+    reply.raw.destroy();
+  });
+  return undefined;
+}
+
+/** `/proxy/:provider/*` in every method. */
 export function netproxyRoutes(proxy: NetProxy, opts: { bodyLimit: number }) {
   return async (app: App) => {
-    app.removeAllContentTypeParsers();
-    app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: opts.bodyLimit }, (_req, body, done) =>
-      done(null, body),
-    );
-
+    rawBodies(app, opts.bodyLimit);
     app.route({
-      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      method: METHODS as ['GET'],
       url: '/proxy/:provider/*',
       config: { auth: { mode: 'serviceKey', product: 'netproxy' } },
       schema: { hide: true },
       handler: async (request, reply) => {
-        const caller = callerOf(request);
         const { provider } = request.params as { provider: string };
-        const call = await proxy.prepare(
-          {
-            org: caller.org,
-            userId: caller.user?.id ?? null,
-            apiKeyId: caller.key?.id ?? null,
-            sourceIp: request.ip,
-            userAgent: request.headers['user-agent'] ?? null,
-          },
-          provider,
-          request.method,
-          restOf(request, provider),
-          request.headers,
-          Buffer.isBuffer(request.body) ? request.body : undefined,
-        );
-        const gone = new AbortController();
-        reply.raw.once('close', () => {
-          if (!reply.raw.writableFinished) gone.abort();
-        });
-        let upstream: Awaited<ReturnType<NetProxy['send']>>;
-        try {
-          upstream = await proxy.send(call, gone.signal);
-        } catch (err) {
-          const failure = proxy.failure(call, err);
-          request.log.warn(
-            { code: 'upstream_error', detail: `${call.provider}: ${failure.status}` },
-            'upstream failed',
-          );
-          return reply
-            .status(failure.status)
-            .headers({ 'x-svc-tokenized-count': String(call.tokenCount) })
-            .type('application/json')
-            .serializer(JSON.stringify)
-            .send(failure.body);
-        }
-        const headers = reply.getHeaders() as Record<string, string | number | string[]>;
-        reply.hijack();
-        await proxy.relay(call, upstream, reply.raw, headers).catch((err: unknown) => {
-          request.log.error({ err }, 'network proxy relay failed');
-          if (!reply.raw.headersSent) reply.raw.writeHead(502);
-          reply.raw.destroy();
-        });
+        return forward(proxy, request, reply, provider, restOf(request, provider));
       },
     });
+  };
+}
+
+/**
+ * Transparent mode: the providers' own paths on their own host names, reached over TLS by clients whose
+ * DNS or firewall sends those names here. The provider comes from the TLS server name (the certificate
+ * was issued for it), which the Host header must repeat; the organization from X-Service-Key when sent,
+ * else from the client's address and the organizations' client networks.
+ */
+export function interceptRoutes(proxy: NetProxy, opts: { bodyLimit: number }) {
+  return async (app: App) => {
+    rawBodies(app, opts.bodyLimit);
+    app.route({
+      method: METHODS as ['GET'],
+      url: '/*',
+      config: { auth: { mode: 'serviceKeyOrNetwork', product: 'netproxy' } },
+      schema: { hide: true },
+      handler: async (request, reply) => {
+        const servername = (request.raw.socket as TLSSocket).servername ?? undefined;
+        const provider = providerOfHost(servername);
+        if (!provider) {
+          throw new AppError('not_found', "This proxy answers only for the LLM providers' API host names.");
+        }
+        if (providerOfHost(request.hostname) !== provider) {
+          throw new AppError(
+            'invalid_request',
+            `The Host header does not name ${String(servername)}, the host this TLS connection was opened for.`,
+          );
+        }
+        // originalUrl: the path as the client sent it, before the server's /v1 → /api/v1 alias.
+        return forward(proxy, request, reply, provider, request.originalUrl);
+      },
+    });
+  };
+}
+
+/** The organization's network-proxy settings (its client networks), on the API server. */
+export function netproxySettingsRoutes(settings: NetproxySettingsService) {
+  return async (app: App) => {
+    app.get(
+      '/api/dashboard/netproxy/settings',
+      {
+        config: { auth: { mode: 'session' } },
+        schema: {
+          operationId: 'getNetproxySettings',
+          tags: ['netproxy'],
+          summary:
+            'Network proxy settings: the client networks that identify the organization in transparent mode',
+          response: { 200: NetproxySettingsSchema, ...errorResponses(401, 429) },
+        },
+      },
+      async (request) => settings.get(callerOf(request).org),
+    );
+    app.put(
+      '/api/dashboard/netproxy/settings',
+      {
+        config: { auth: { mode: 'session', roles: ['owner', 'admin'] } },
+        schema: {
+          operationId: 'putNetproxySettings',
+          tags: ['netproxy'],
+          summary: "Replace the client networks (CIDRs; none may overlap another organization's)",
+          body: NetproxySettingsSchema,
+          response: { 200: NetproxySettingsSchema, ...errorResponses(400, 401, 403, 409, 429) },
+        },
+      },
+      async (request) => settings.update(callerOf(request).org, request.body),
+    );
   };
 }

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { LookupFunction } from 'node:net';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import { AppError } from '../../platform/errors/index.js';
@@ -38,6 +39,8 @@ export interface NetProxyDeps {
   bodyLimit: number;
   /** No byte from the provider for this long (headers or between chunks) ends the call. */
   idleTimeoutMs?: number;
+  /** How provider host names are resolved (transparent mode: its own resolver, never through itself). */
+  lookup?: LookupFunction;
 }
 
 export interface NetCall {
@@ -75,6 +78,7 @@ export function createNetProxy(deps: NetProxyDeps) {
     headersTimeout: idleTimeoutMs,
     bodyTimeout: idleTimeoutMs,
     keepAliveTimeout: 30_000,
+    ...(deps.lookup ? { connect: { lookup: deps.lookup } } : {}),
   });
   const roots = new Map<NetProvider, string>();
   // Model calls are usage; a models list or a file upload forwarded as it is is not.
@@ -187,7 +191,9 @@ export function createNetProxy(deps: NetProxyDeps) {
       const status = timeout ? 504 : 502;
       const message = timeout
         ? `Parapet network proxy: ${call.provider} sent no answer in time.`
-        : `Parapet network proxy: ${call.provider} could not be reached.`;
+        : code === 'ELOOP'
+          ? `Parapet network proxy: ${call.provider} was not called, its address resolved to this proxy (check PARAPET_INTERCEPT_DNS).`
+          : `Parapet network proxy: ${call.provider} could not be reached.`;
       note(usageRow(call, null, 'error'));
       return { status, body: providerErrorBody(call.provider, status, message) };
     },

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { isIP } from 'node:net';
+import { isAbsolute, join, resolve } from 'node:path';
 
 /**
  * The one place that reads the environment. Each setting is declared once with its variable, default and
@@ -49,6 +50,20 @@ const optionalUrl =
     if (!protocols.includes(u.protocol)) throw new Error(`${name} must use ${protocols.join(' or ')}`);
     return raw;
   };
+/** DNS servers as node:dns takes them: `1.1.1.1`, `1.1.1.1:53`, `2606:4700::1111`, `[::1]:5353`. */
+const dnsServers: Parser<string[]> = (raw, name) =>
+  raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((s) => {
+      const m = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(s) ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(s);
+      const host = m ? m[1] : s;
+      const port = m?.[2] === undefined ? 53 : Number(m[2]);
+      if (!host || isIP(host) === 0 || port < 1 || port > 65535)
+        throw new Error(`${name}: '${s}' is not a DNS server address (ip, ip:port or [ipv6]:port)`);
+      return s;
+    });
 const trustProxy: Parser<boolean | number | string[]> = (raw) => {
   const v = raw.trim();
   if (v === '' || v === 'false') return false;
@@ -69,6 +84,26 @@ const SETTINGS = {
     parse: str,
   },
   proxyPort: { env: 'PROXY_PORT', description: 'network proxy port', default: '8787', parse: int(0, 65535) },
+  interceptPort: {
+    env: 'PARAPET_INTERCEPT_PORT',
+    description: 'TLS port of the transparent network proxy (`parapet proxy --intercept`)',
+    default: '443',
+    parse: int(0, 65535),
+  },
+  interceptDns: {
+    env: 'PARAPET_INTERCEPT_DNS',
+    description:
+      'DNS servers (ip or ip:port, comma-separated) the transparent proxy resolves providers with; must not be the intercepting DNS (empty: the system\'s servers)',
+    default: '',
+    parse: dnsServers,
+  },
+  proxyCaDir: {
+    env: 'PARAPET_PROXY_CA_DIR',
+    description:
+      'folder of the network proxy CA (ca.pem, ca-key.pem; `parapet proxy ca init`), relative to the working directory (empty: <PARAPET_DATA_DIR>/proxy-ca)',
+    default: '',
+    parse: str,
+  },
   verifierPort: {
     env: 'VERIFIER_PORT',
     description: 'verification server port',
@@ -338,6 +373,8 @@ export function loadConfig(
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   const dataDir = out['dataDir'] as string;
   out['dataDir'] = isAbsolute(dataDir) ? dataDir : resolve(cwd, dataDir);
+  const caDir = out['proxyCaDir'] as string;
+  out['proxyCaDir'] = caDir === '' ? join(out['dataDir'] as string, 'proxy-ca') : resolve(cwd, caDir);
   out['providerBaseUrls'] = providerBaseUrls;
   return out as Config;
 }

@@ -24,6 +24,8 @@ export interface HttpServerOptions {
   version: string;
   title?: string;
   description?: string;
+  /** Serve HTTPS with these TLS options (the transparent network proxy: certificates chosen per SNI). */
+  https?: import('node:https').ServerOptions;
 }
 
 export type App = FastifyInstance<
@@ -226,6 +228,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
   // biome-ignore lint/style/useConst: assigned once, after the options that close over it
   let app: App;
   app = Fastify({
+    ...(options.https ? { https: options.https } : {}),
     loggerInstance: options.logger,
     bodyLimit: options.bodyLimit,
     // a hop count is accepted at run time although the type omits it

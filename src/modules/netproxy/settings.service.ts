@@ -1,0 +1,35 @@
+import type { Organization } from '../orgs/index.js';
+import { checkClientNetworks, clientNetworksOf } from './networks.js';
+import type { NetproxySettings } from './netproxy.schemas.js';
+
+/** The organization's network-proxy settings, kept under `netproxy` in its settings. */
+export function createNetproxySettings(deps: {
+  getOrg(id: string): Promise<Organization | undefined>;
+  listOrgs(): Promise<Organization[]>;
+  updateOrg(id: string, patch: { settings: Record<string, unknown> }): Promise<void>;
+  /** Drops the organization from the authentication cache so the change is seen at once. */
+  forgetOrg(id: string): void;
+}) {
+  return {
+    get(org: Organization): NetproxySettings {
+      return { clientNetworks: clientNetworksOf(org.settings) };
+    },
+
+    async update(org: Organization, next: NetproxySettings): Promise<NetproxySettings> {
+      const others = (await deps.listOrgs())
+        .filter((o) => o.id !== org.id)
+        .map((o) => ({ orgId: o.id, networks: clientNetworksOf(o.settings) }))
+        .filter((o) => o.networks.length > 0);
+      const clientNetworks = checkClientNetworks(next.clientNetworks, others);
+      const fresh = (await deps.getOrg(org.id)) ?? org;
+      const current = (fresh.settings['netproxy'] as Record<string, unknown> | undefined) ?? {};
+      await deps.updateOrg(org.id, {
+        settings: { ...fresh.settings, netproxy: { ...current, clientNetworks } },
+      });
+      deps.forgetOrg(org.id);
+      return { clientNetworks };
+    },
+  };
+}
+
+export type NetproxySettingsService = ReturnType<typeof createNetproxySettings>;
