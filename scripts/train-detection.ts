@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CONCEPTS } from '../src/engines/detection/model/concepts.js';
 import { DIM_BITS, STRIDE, WINDOW } from '../src/engines/detection/model/features.js';
 import { encodeBase64 } from '../src/engines/detection/model/linear.js';
 import { DEFAULT_TRAIN, fitDetector } from '../src/engines/detection/model/train.js';
@@ -18,12 +19,13 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const modelDir = join(root, 'src/engines/detection/model');
 const check = process.argv.includes('--check');
 const dateArg = process.argv.indexOf('--date');
-const MODEL_VERSION = 'inj-lr-1';
+const MODEL_VERSION = 'inj-lr-2';
 
 const sources = loadSources().filter((s) => s.trainable);
 const rows = prepare(sources.flatMap((s) => s.rows));
 const t0 = Date.now();
-const { fitted, zWarn } = fitDetector(rows, MODEL_VERSION);
+const { fitted, calibration } = fitDetector(rows, MODEL_VERSION);
+const { zWarn, byLang } = calibration;
 const seconds = (Date.now() - t0) / 1000;
 
 const b64 = encodeBase64(new Uint8Array(fitted.q.buffer));
@@ -33,6 +35,7 @@ export const MODEL = {
   bias: ${fitted.bias},
   scale: ${fitted.scale},
   zWarn: ${zWarn},
+  zWarnByLang: ${JSON.stringify(byLang)} as Record<string, number>,
   weights:
     '${b64}',
 };
@@ -53,8 +56,24 @@ const manifest = {
   date: dateArg >= 0 ? process.argv[dateArg + 1] : new Date().toISOString().slice(0, 10),
   seed: DEFAULT_TRAIN.seed,
   options: DEFAULT_TRAIN,
-  features: { hashBits: DIM_BITS, window: WINDOW, stride: STRIDE, kinds: ['word1', 'word2', 'char4'] },
+  features: {
+    hashBits: DIM_BITS,
+    window: WINDOW,
+    stride: STRIDE,
+    kinds: [
+      'word1',
+      'word2',
+      'word3',
+      'char4',
+      'sentence-initial word',
+      'concept',
+      'concept pairs and triples',
+      'quoted',
+    ],
+    concepts: CONCEPTS,
+  },
   zWarn,
+  zWarnByLang: byLang,
   weightsFile: 'weights.ts',
   weightsBytes: Buffer.byteLength(weightsTs),
   sha256,
@@ -68,5 +87,5 @@ const manifest = {
 };
 writeFileSync(join(modelDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 console.log(
-  `trained ${MODEL_VERSION} on ${rows.length} rows from ${sources.length} sources in ${seconds.toFixed(1)} s; zWarn ${zWarn}; ${manifest.weightsBytes} bytes; sha256 ${sha256}`,
+  `trained ${MODEL_VERSION} on ${rows.length} rows from ${sources.length} sources in ${seconds.toFixed(1)} s; zWarn ${zWarn} ${JSON.stringify(byLang)}; ${manifest.weightsBytes} bytes; sha256 ${sha256}`,
 );

@@ -6,6 +6,9 @@ import { tokenFeatures } from '../../src/engines/detection/model/features.js';
 import type { TrainRow } from '../../src/engines/detection/model/train.js';
 import type { EvalRow } from './sources.js';
 
+/** Sources written by the team in five languages: calibration splits them by language (train.ts). */
+const SPLIT_BY_LANGUAGE = new Set(['own_training', 'team_corpus']);
+
 export type PreparedRow = TrainRow & { row: EvalRow };
 
 export function prepare(rows: EvalRow[]): PreparedRow[] {
@@ -16,7 +19,9 @@ export function prepare(rows: EvalRow[]): PreparedRow[] {
       tf: tokenFeatures(parts.normalised, parts.indirect),
       label: r.label,
       source: r.source,
+      ...(SPLIT_BY_LANGUAGE.has(r.source) ? { splitKey: `${r.source}:${r.lang}` } : {}),
       lang: r.lang,
+      calLang: parts.language ?? 'und',
       kind: r.kind,
       parts: {
         patternWeights: parts.patternWeights,

@@ -7,7 +7,7 @@
 // trained on, that second table is in-sample.
 // Flags: --shipped-only (skip LOSO), --only NAME (LOSO for one source).
 import { analyze } from '../../src/engines/detection/index.js';
-import { maxWindowLogit } from '../../src/engines/detection/model/linear.js';
+import { maxWindowLogit, warnLogit } from '../../src/engines/detection/model/linear.js';
 import { fitDetector } from '../../src/engines/detection/model/train.js';
 import { combineScore, DEFAULT_THRESHOLDS, modelPoints } from '../../src/engines/detection/scoring.js';
 import { type PreparedRow, prepare } from './prepare.js';
@@ -39,14 +39,21 @@ if (!args.includes('--shipped-only')) {
   for (const s of sources) {
     if (only && s.name !== only) continue;
     const train = prepared.filter((p) => p.source !== s.name && trainable.has(p.source));
-    const { model, zWarn } = fitDetector(train, `loso-${s.name}`);
+    const { model, calibration } = fitDetector(train, `loso-${s.name}`);
     const held = prepared.filter((p) => p.source === s.name);
     for (const p of held) {
       const z = maxWindowLogit(model, p.tf).logit;
-      const score = Math.round(combineScore({ ...p.parts, modelPoints: modelPoints(z, zWarn, p.tf.offsets.length - 1) }));
+      const score = Math.round(
+        combineScore({
+          ...p.parts,
+          modelPoints: modelPoints(z, warnLogit(model, p.calLang), p.tf.offsets.length - 1),
+        }),
+      );
       scored.push({ ...(p as PreparedRow).row, score, flagged: score >= WARN });
     }
-    console.log(`  fold ${s.name}: trained on ${train.length} rows, zWarn ${zWarn}`);
+    console.log(
+      `  fold ${s.name}: trained on ${train.length} rows, zWarn ${calibration.zWarn} ${JSON.stringify(calibration.byLang)}`,
+    );
   }
   printTables(scored, sources);
   printHeadline('LOSO headline', headline(scored));

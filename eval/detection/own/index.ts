@@ -9,6 +9,7 @@ import type { EvalRow } from '../sources.js';
 import { de } from './de.js';
 import { en } from './en.js';
 import { es } from './es.js';
+import { EXTRA } from './extra.js';
 import { fr } from './fr.js';
 import { it } from './it.js';
 import { rolePlays } from './roleplay.js';
@@ -27,7 +28,7 @@ function plant(doc: string, sentence: string, where: number): string {
   return `${doc.slice(0, cut)} ${sentence} ${doc.slice(cut)}`;
 }
 
-function rowsOf(m: LangMaterial): EvalRow[] {
+function rowsOf(m: LangMaterial, extraRolePlays?: string[]): EvalRow[] {
   const out: EvalRow[] = [];
   const add = (text: string, label: 0 | 1, kind: EvalRow['kind'], context?: string): void => {
     out.push({ text, label, lang: m.lang, kind, source: 'own_training', ...(context ? { context } : {}) });
@@ -62,7 +63,7 @@ function rowsOf(m: LangMaterial): EvalRow[] {
     add(`${r} ${at(m.requests, i + 5)}`, 0, 'general');
   });
   for (const h of m.hardNegatives) add(h, 0, 'hard_negative');
-  for (const r of rolePlays(m.lang)) add(r, 0, 'hard_negative');
+  for (const r of extraRolePlays ?? rolePlays(m.lang)) add(r, 0, 'hard_negative');
   m.quoteFrames.forEach((f, i) => {
     for (let j = 0; j < 4; j++) {
       const q = `${at(m.overrides, i * 4 + j)} ${at(m.goals, i + j * 5)}`;
@@ -72,6 +73,22 @@ function rowsOf(m: LangMaterial): EvalRow[] {
   return out;
 }
 
+/** The second round's material of a language, composed with a few goals and documents of the first. */
+function extraRows(m: LangMaterial): EvalRow[] {
+  const x = EXTRA[m.lang];
+  const { rolePlays: plays, ...rest } = x;
+  return rowsOf(
+    {
+      ...rest,
+      lang: m.lang,
+      goals: [...x.goals, ...m.goals.slice(0, 4)],
+      documents: [...x.documents, ...m.documents.slice(0, 4)],
+      docTasks: [...x.docTasks, ...m.docTasks.slice(0, 2)],
+    },
+    plays,
+  );
+}
+
 export function ownCorpus(): EvalRow[] {
-  return [en, fr, de, it, es].flatMap(rowsOf);
+  return [en, fr, de, it, es].flatMap((m) => [...rowsOf(m), ...extraRows(m)]);
 }

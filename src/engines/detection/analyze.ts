@@ -1,4 +1,4 @@
-import { contextFactor, contextKind, guessLanguage, isDiscussion, isQuoted } from './context.js';
+import { contextFactor, contextKind, guessLanguage, isDiscussion, isQuoted, offTask } from './context.js';
 import {
   CHANGED_HOMOGLYPH,
   CHANGED_INVISIBLE,
@@ -12,15 +12,17 @@ import {
   actionFor,
   combineScore,
   HIDDEN_MATCH_POINTS,
+  MODEL_MAX,
   modelPoints,
   OBFUSCATION_POINTS,
+  OFF_TASK_FACTOR,
   resolveThresholds,
   severityFor,
   similarityPoints,
 } from './scoring.js';
 import { harmfulFraming } from './harm.js';
 import { adversarialSuffix } from './suffix.js';
-import { type LinearModel, maxWindowLogit, shippedModel } from './model/linear.js';
+import { type LinearModel, maxWindowLogit, shippedModel, warnLogit } from './model/linear.js';
 import { tokenFeatures } from './model/features.js';
 import { similarity, tokens } from './tfidf.js';
 import type { AnalysisResult, DetectionOptions, PatternMatch } from './types.js';
@@ -234,6 +236,8 @@ export interface AnalysisParts {
   /** The normalised text the model reads, and whether it came from a document or tool. */
   normalised: string;
   indirect: boolean;
+  /** The language guessed from the text, which picks the model's warn logit. */
+  language: string | undefined;
 }
 
 /**
@@ -335,13 +339,17 @@ export function analyzeFull(
 
   // The learned signal reads the normalised text in windows; its most suspicious window counts.
   const indirect = kind === 'indirect';
-  let learned: { logit: number; points: number; start: number; end: number } | null = null;
+  const language = guessLanguage(toks);
+  let learned: { logit: number; points: number; start: number; end: number; offTask: boolean } | null = null;
   const modelText = discussion ? maskQuotes(plain.text) : plain.text;
   if (model) {
     const tf = tokenFeatures(modelText, indirect);
     const w = maxWindowLogit(model, tf);
-    const points = modelPoints(w.logit, model.zWarn, tf.offsets.length - 1);
-    learned = { logit: w.logit, points, start: w.start, end: w.end };
+    let points = modelPoints(w.logit, warnLogit(model, language), tf.offsets.length - 1);
+    // With the application's system prompt as context, an instruction off its stated task is riskier.
+    const off = systemPrompt !== '' && offTask(systemPrompt, plain.text);
+    if (off) points = Math.min(MODEL_MAX, points * OFF_TASK_FACTOR);
+    learned = { logit: w.logit, points, start: w.start, end: w.end, offTask: off };
   }
   const parts = {
     patternWeights: [...bestByPattern.values()],
@@ -371,9 +379,9 @@ export function analyzeFull(
       version: model.version,
       logit: Math.round(learned.logit * 1000) / 1000,
       points: Math.round(learned.points * 10) / 10,
+      ...(systemPrompt ? { off_task: learned.offTask } : {}),
     };
   }
-  const language = guessLanguage(toks);
   if (language) details.language = language;
   const all = matches.sort((a, b) => a.start - b.start || b.end - a.end);
   const result: AnalysisResult = {
@@ -385,5 +393,5 @@ export function analyzeFull(
     details,
     matches: all.slice(0, MAX_MATCHES),
   };
-  return { result, all, parts: { ...parts, normalised: modelText, indirect } };
+  return { result, all, parts: { ...parts, normalised: modelText, indirect, language } };
 }

@@ -172,3 +172,34 @@ export function guessLanguage(tokens: string[]): string | undefined {
   }
   return best;
 }
+
+const CONTENT_WORD = /[a-z0-9]{4,}/g;
+
+function contentStems(normalised: string, limit: number): Set<string> {
+  const out = new Set<string>();
+  CONTENT_WORD.lastIndex = 0;
+  for (
+    let m = CONTENT_WORD.exec(normalised);
+    m !== null && out.size < limit;
+    m = CONTENT_WORD.exec(normalised)
+  )
+    out.add(m[0].slice(0, 5));
+  return out;
+}
+
+/**
+ * Whether a user's text stays off the task the system prompt states: fewer than OFF_TASK_SHARE of its
+ * content words (four letters or more, compared by their first five) appear in the system prompt. Both
+ * texts must be normalised. An instruction that has nothing to do with what the application is for is
+ * riskier than one about its subject; the caller weighs the learned signal more (scoring.ts).
+ */
+export function offTask(systemPrompt: string, text: string): boolean {
+  const task = contentStems(systemPrompt, 2000);
+  const words = contentStems(text, 400);
+  if (task.size < 3 || words.size < 4) return false;
+  let shared = 0;
+  for (const w of words) if (task.has(w)) shared++;
+  return shared / words.size < OFF_TASK_SHARE;
+}
+
+export const OFF_TASK_SHARE = 0.15;

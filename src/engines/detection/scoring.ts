@@ -37,6 +37,9 @@ export interface ScoreParts {
   modelPoints?: number;
 }
 
+/** The model's points count this much more when the text is off the task a system prompt states. */
+export const OFF_TASK_FACTOR = 1.25;
+
 /** Texts shorter than this many words get proportionally fewer model points. */
 export const MODEL_MIN_WORDS = 8;
 

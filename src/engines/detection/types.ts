@@ -38,7 +38,13 @@ export interface AnalysisResult {
     obfuscation: string[];
     language?: string;
     /** The learned signal: model version, logit of its most suspicious window and the points it added. */
-    model?: { version: string; logit: number; points: number };
+    model?: {
+      version: string;
+      logit: number;
+      points: number;
+      /** With a system prompt as context: whether the text stays off its stated task (points ×1.25). */
+      off_task?: boolean;
+    };
   };
   matches: PatternMatch[];
 }

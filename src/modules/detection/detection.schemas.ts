@@ -46,9 +46,15 @@ export const AnalysisSchema = Type.Object({
     semantic_similarity: Type.Number(),
     obfuscation: Type.Array(Type.String()),
     language: Type.Optional(Type.String()),
-    // The learned signal's contribution: its version, the logit of the most suspicious window, its points.
+    // The learned signal's contribution: its version, the logit of the most suspicious window, its points,
+    // and with a system prompt as context whether the text is off its stated task.
     model: Type.Optional(
-      Type.Object({ version: Type.String(), logit: Type.Number(), points: Type.Number() }),
+      Type.Object({
+        version: Type.String(),
+        logit: Type.Number(),
+        points: Type.Number(),
+        off_task: Type.Optional(Type.Boolean()),
+      }),
     ),
   }),
   matches: Type.Array(

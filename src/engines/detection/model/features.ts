@@ -4,14 +4,27 @@
 // difference of prefix sums. Text an assistant reads (context 'document', 'email', 'tool'…) gets every
 // feature twice, once plain and once salted, so the model can learn what is suspicious inside a document
 // in particular while sharing what holds everywhere.
+// Beside the words (unigrams, bigrams, trigrams) and character 4-grams, every word that has a concept in
+// concepts.ts adds the concept and ordered pairs and triples of nearby concepts, which carry what the
+// model learns across the five languages; and the first word of a sentence or line (and its concept) is
+// marked, since an instruction starts with its verb ("Ignore…", "Ignorez…", "Ignoriere…").
+import { conceptOf } from './concepts.js';
 
-export const DIM_BITS = 18;
+export const DIM_BITS = 20;
 export const DIM = 1 << DIM_BITS;
 const MASK = DIM - 1;
 /** Words per window; long texts are read in windows of this many words, overlapping by half. */
 export const WINDOW = 48;
 export const STRIDE = 24;
 const INDIRECT_SALT = 0x5bd1e995;
+/**
+ * Words inside a double-quoted run get their own features: a quoted "ignore your instructions" inside a
+ * question about it is not the same evidence as the instruction itself, and the model learns the
+ * difference from the quoted attacks among the hard negatives. (Single quotes are left out: French and
+ * Italian elisions, "l'assistant", are not quotation marks.)
+ */
+const QUOTE_SALT = 0x27d4eb2d;
+const QUOTED = /"[^"\n]{3,400}"|«[^»\n]{3,400}»|“[^”\n]{3,400}”|„[^“”\n]{3,400}[“”]/g;
 
 export interface TokenFeatures {
   /** Feature ids of every token, token after token. */
@@ -19,6 +32,15 @@ export interface TokenFeatures {
   /** offsets[t]..offsets[t + 1] are the ids of token t; length = tokens + 1. */
   offsets: Uint32Array;
 }
+
+/** Which feature kinds are produced; the defaults are what the shipped model was trained with. */
+export const FEATURE_SET = { trigrams: true, concepts: true, sentenceStart: true, quotes: true };
+/** Concepts this many tokens apart or closer form a pair. */
+const CONCEPT_REACH = 4;
+
+// . ! ? newline : ; > (a quoted e-mail line) end a sentence: the next word starts one.
+const isBoundaryCode = (c: number): boolean =>
+  c === 46 || c === 33 || c === 63 || c === 10 || c === 58 || c === 59 || c === 62;
 
 const isWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c > 127;
 
@@ -47,21 +69,38 @@ export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
   let n = 0;
   let t = 0;
   const copies = indirect ? 2 : 1;
+  let salt = 0;
   const push = (h: number): void => {
     if (n + 2 > idBuf.length) {
       const bigger = new Uint32Array(idBuf.length * 2);
       bigger.set(idBuf);
       idBuf = bigger;
     }
-    idBuf[n++] = h & MASK;
-    if (copies === 2) idBuf[n++] = (h ^ INDIRECT_SALT) & MASK;
+    idBuf[n++] = (h ^ salt) & MASK;
+    if (copies === 2) idBuf[n++] = (h ^ salt ^ INDIRECT_SALT) & MASK;
   };
   let prev = 0;
+  let prev2 = 0;
+  let c1 = 0;
+  let c1At = -10;
+  let c2 = 0;
+  let c2At = -10;
+  let boundary = true;
+  const { trigrams, concepts, sentenceStart, quotes } = FEATURE_SET;
+  // Quoted runs as [start, end) pairs, in order; `q` is the first that may still hold a later word.
+  const quoted: number[] = [];
+  if (quotes) {
+    QUOTED.lastIndex = 0;
+    for (let m = QUOTED.exec(text); m !== null; m = QUOTED.exec(text))
+      quoted.push(m.index, m.index + m[0].length);
+  }
+  let q = 0;
   const len = text.length;
   let i = 0;
   while (i < len) {
     let c = text.charCodeAt(i);
     if (!isWordCode(c)) {
+      if (isBoundaryCode(c)) boundary = true;
       i++;
       continue;
     }
@@ -70,7 +109,10 @@ export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
       bigger.set(offBuf);
       offBuf = bigger;
     }
+    const tok = t;
     offBuf[t++] = n;
+    while (q < quoted.length && (quoted[q + 1] as number) <= i) q += 2;
+    salt = q < quoted.length && (quoted[q] as number) <= i ? QUOTE_SALT : 0;
     // Word hash (FNV-1a) and character 4-grams of "^word$" (markers 2 and 3), from the last three codes.
     let h = 0x811c9dc5;
     let p3 = 0;
@@ -78,6 +120,7 @@ export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
     let p1 = 2;
     let count = 1;
     const start = i;
+    let long = false;
     while (i < len) {
       c = text.charCodeAt(i);
       if (!isWordCode(c)) break;
@@ -91,6 +134,7 @@ export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
       if (i - start >= 40) {
         // A very long run (a base64 blob, a URL) is one token; its tail adds nothing.
         while (i < len && isWordCode(text.charCodeAt(i))) i++;
+        long = true;
         break;
       }
     }
@@ -98,6 +142,26 @@ export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
     h >>>= 0;
     push(mix(h, 1));
     if (prev !== 0) push(mix(Math.imul(prev, 0x2f0e1eb9) ^ h, 2));
+    if (trigrams && prev2 !== 0) push(mix(Math.imul(prev2, 0x1b873593) ^ Math.imul(prev, 0x2f0e1eb9) ^ h, 8));
+    const first = sentenceStart && boundary;
+    if (first) push(mix(h, 4));
+    if (concepts && !long) {
+      const k = conceptOf(text.slice(start, i));
+      if (k !== 0) {
+        push(mix(k, 5));
+        if (first) push(mix(k, 7));
+        if (tok - c1At <= CONCEPT_REACH) {
+          push(mix(c1 * 64 + k, 6));
+          if (c1At - c2At <= CONCEPT_REACH) push(mix((c2 * 64 + c1) * 64 + k, 9));
+        }
+        c2 = c1;
+        c2At = c1At;
+        c1 = k;
+        c1At = tok;
+      }
+    }
+    boundary = false;
+    prev2 = prev;
     prev = h;
   }
   offBuf[t] = n;

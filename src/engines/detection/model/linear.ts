@@ -10,7 +10,14 @@ export interface LinearModel {
   bias: number;
   /** Logit at which the model alone reaches the warn threshold (calibrated on held-out sources). */
   zWarn: number;
+  /** The same per language the engine recognises (each language's benign text holds the same budget). */
+  zWarnByLang: Record<string, number>;
   version: string;
+}
+
+/** The warn logit for a text of `language` (as guessLanguage reads it); the strict default otherwise. */
+export function warnLogit(model: LinearModel, language: string | undefined): number {
+  return (language !== undefined ? model.zWarnByLang[language] : undefined) ?? model.zWarn;
 }
 
 /** Logit of the most suspicious window, and the window's token range. */
@@ -84,6 +91,7 @@ export function shippedModel(): LinearModel | null {
     weights: dequantize(q, MODEL.scale),
     bias: MODEL.bias,
     zWarn: MODEL.zWarn,
+    zWarnByLang: MODEL.zWarnByLang,
     version: MODEL.version,
   };
   return shipped;

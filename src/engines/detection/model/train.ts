@@ -11,7 +11,15 @@ export interface TrainRow {
   label: 0 | 1;
   /** Source name: rows are weighted per source and label, and calibration holds sources out. */
   source: string;
+  /**
+   * Where calibration splits sources in two, if finer than the source: the team's own material is split by
+   * language, so that each half holds some of every kind of it (role-play, quoted attacks) and a language's
+   * rows are scored by a model that learned that kind from the other languages.
+   */
+  splitKey?: string;
   lang: string;
+  /** The language the engine guesses at run time (analyze.ts), which picks the warn logit; 'und' if none. */
+  calLang: string;
   /** 'general' | 'document' | 'hard_negative' for benign rows (calibration keeps their false positives low). */
   kind: string;
   /** The other signals' parts, so the combined score can be calibrated. */
@@ -27,6 +35,7 @@ export interface TrainOptions {
   /** False-positive ceilings the calibration aims at, below the targets to leave a margin. */
   maxFpGeneral: number;
   maxFpHard: number;
+  maxFpDocument: number;
 }
 
 export const DEFAULT_TRAIN: TrainOptions = {
@@ -36,6 +45,7 @@ export const DEFAULT_TRAIN: TrainOptions = {
   groupCap: 1200,
   maxFpGeneral: 0.007,
   maxFpHard: 0.02,
+  maxFpDocument: 0.02,
 };
 
 interface Example {
@@ -166,6 +176,7 @@ export function fitWeights(rows: TrainRow[], o: TrainOptions = DEFAULT_TRAIN): F
     weights: Float32Array.from(m1.weights),
     bias: m1.bias,
     zWarn: 0,
+    zWarnByLang: {},
     version: 'probe',
   };
   const second = examples(rows, (r) => {
@@ -178,61 +189,136 @@ export function fitWeights(rows: TrainRow[], o: TrainOptions = DEFAULT_TRAIN): F
   return { q, scale, bias: Math.fround(m2.bias) };
 }
 
-export function toModel(f: FittedWeights, zWarn: number, version: string): LinearModel {
-  return { weights: dequantize(f.q, f.scale), bias: f.bias, zWarn, version };
+export function toModel(f: FittedWeights, cal: Calibration, version: string): LinearModel {
+  return {
+    weights: dequantize(f.q, f.scale),
+    bias: f.bias,
+    zWarn: cal.zWarn,
+    zWarnByLang: cal.byLang,
+    version,
+  };
 }
 
 const LANGS = ['en', 'fr', 'de', 'it', 'es'];
 
-/**
- * The smallest zWarn (logit at which the model alone reaches warn) whose combined score keeps false
- * positives under the ceilings in every language, on logits of rows whose source the model did not see.
- */
-export function calibrate(rows: TrainRow[], logits: Float64Array, o: TrainOptions = DEFAULT_TRAIN): number {
-  const benign = rows.map((r, i) => ({ r, z: logits[i] as number })).filter((x) => x.r.label === 0);
-  const flagged = (x: { r: TrainRow; z: number }, zWarn: number): boolean =>
-    combineScore({ ...x.r.parts, modelPoints: modelPoints(x.z, zWarn, x.r.tf.offsets.length - 1) }) >=
-    DEFAULT_THRESHOLDS.warn;
-  // General prompts and documents per language, so a score means the same in each; hard negatives pooled
-  // (a few dozen per language, where one row is already two percent).
-  const groups: { members: typeof benign; ceiling: number }[] = [];
+interface CalGroup {
+  name: string;
+  members: { r: TrainRow; z: number }[];
+  ceiling: number;
+}
+
+/** The groups of benign rows whose false positives calibration bounds, each with its ceiling. */
+function calibrationGroups(
+  rows: TrainRow[],
+  logits: Float64Array,
+  o: TrainOptions,
+  only?: string,
+): CalGroup[] {
+  const benign = rows
+    .map((r, i) => ({ r, z: logits[i] as number }))
+    .filter((x) => x.r.label === 0 && (only === undefined || x.r.calLang === only));
+  const groups: CalGroup[] = [];
   for (const lang of LANGS) {
-    const general = benign.filter((x) => x.r.lang === lang && x.r.kind !== 'hard_negative');
-    if (general.length >= 30) groups.push({ members: general, ceiling: o.maxFpGeneral });
+    const general = benign.filter((x) => x.r.calLang === lang && x.r.kind === 'general');
+    if (general.length >= 30)
+      groups.push({ name: `general ${lang}`, members: general, ceiling: o.maxFpGeneral });
   }
+  // Documents are few beside the short questions, and their own kind (code, tables, e-mails): one group.
+  const documents = benign.filter((x) => x.r.kind === 'document');
+  if (documents.length >= 30)
+    groups.push({ name: `documents${only ? ` ${only}` : ''}`, members: documents, ceiling: o.maxFpDocument });
   const hard = benign.filter((x) => x.r.kind === 'hard_negative');
-  if (hard.length >= 30) groups.push({ members: hard, ceiling: o.maxFpHard });
-  const ok = (zWarn: number): boolean =>
-    groups.every((g) => g.members.filter((x) => flagged(x, zWarn)).length <= g.ceiling * g.members.length);
+  if (hard.length >= 30)
+    groups.push({ name: `hard negatives${only ? ` ${only}` : ''}`, members: hard, ceiling: o.maxFpHard });
+  return groups;
+}
+
+/**
+ * A benign row the model pushes over warn. Rows the other signals flag on their own are not counted: the
+ * budget is what the model adds, so a language whose patterns already trip on a hard negative or two does
+ * not lose its model altogether.
+ */
+const flaggedAt = (x: { r: TrainRow; z: number }, zWarn: number): boolean =>
+  combineScore({ ...x.r.parts, modelPoints: modelPoints(x.z, zWarn, x.r.tf.offsets.length - 1) }) >=
+    DEFAULT_THRESHOLDS.warn && combineScore(x.r.parts) < DEFAULT_THRESHOLDS.warn;
+
+function smallestZ(groups: CalGroup[]): number {
+  const ok = (z: number): boolean =>
+    groups.every((g) => g.members.filter((x) => flaggedAt(x, z)).length <= g.ceiling * g.members.length);
   for (let zWarn = -4; zWarn <= 12; zWarn += 0.05) if (ok(zWarn)) return Math.round(zWarn * 100) / 100;
   return 12;
 }
 
+/** Per calibration group, the smallest zWarn that keeps it under its ceiling (the largest one binds). */
+export function calibrationReport(
+  rows: TrainRow[],
+  logits: Float64Array,
+  o: TrainOptions = DEFAULT_TRAIN,
+): { name: string; rows: number; zWarn: number }[] {
+  const groups = [
+    ...calibrationGroups(rows, logits, o),
+    ...LANGS.flatMap((l) =>
+      calibrationGroups(rows, logits, o, l).filter((g) => !g.name.startsWith('general')),
+    ),
+  ];
+  return groups.map((g) => ({ name: g.name, rows: g.members.length, zWarn: smallestZ([g]) }));
+}
+
+export interface Calibration {
+  /** Warn logit for a text whose language the engine does not recognise: every language's budget holds. */
+  zWarn: number;
+  /** Warn logit per recognised language: that language's general prompts and hard negatives hold their budget. */
+  byLang: Record<string, number>;
+}
+
+/**
+ * The smallest zWarn (logit at which the model alone reaches warn) whose combined score keeps false
+ * positives under the ceilings, on logits of rows whose source the model did not see: once for all
+ * languages together (the default) and once per language, so that a warn means the same false-positive
+ * budget in each language rather than the budget of the language whose benign text looks most like attacks.
+ */
+export function calibrate(
+  rows: TrainRow[],
+  logits: Float64Array,
+  o: TrainOptions = DEFAULT_TRAIN,
+): Calibration {
+  const zWarn = smallestZ(calibrationGroups(rows, logits, o));
+  const byLang: Record<string, number> = {};
+  for (const lang of LANGS) {
+    const groups = calibrationGroups(rows, logits, o, lang);
+    // A language without enough general prompts and hard negatives of its own keeps the default.
+    if (groups.some((g) => g.name.startsWith('general')) && groups.some((g) => g.name.startsWith('hard')))
+      byLang[lang] = smallestZ(groups);
+  }
+  return { zWarn, byLang };
+}
+
 /** Logits of every row from a model fitted without its source: two halves of the sources, each fitted on the other. */
 export function outOfSourceLogits(rows: TrainRow[], o: TrainOptions = DEFAULT_TRAIN): Float64Array {
-  const names = [...new Set(rows.map((r) => r.source))].sort();
+  const keyOf = (r: TrainRow): string => r.splitKey ?? r.source;
+  const names = [...new Set(rows.map(keyOf))].sort();
   const half = new Map(names.map((n, i) => [n, i % 2]));
   const logits = new Float64Array(rows.length);
   for (const side of [0, 1]) {
     const fit = fitWeights(
-      rows.filter((r) => half.get(r.source) !== side),
+      rows.filter((r) => half.get(keyOf(r)) !== side),
       o,
     );
-    const model = toModel(fit, 0, 'calibration');
+    const model = toModel(fit, { zWarn: 0, byLang: {} }, 'calibration');
     rows.forEach((r, i) => {
-      if (half.get(r.source) === side) logits[i] = maxWindowLogit(model, r.tf).logit;
+      if (half.get(keyOf(r)) === side) logits[i] = maxWindowLogit(model, r.tf).logit;
     });
   }
   return logits;
 }
 
-/** Weights fitted on every row, with zWarn calibrated on out-of-source logits. */
+/** Weights fitted on every row, with the warn logits calibrated on out-of-source logits. */
 export function fitDetector(
   rows: TrainRow[],
   version: string,
   o: TrainOptions = DEFAULT_TRAIN,
-): { fitted: FittedWeights; zWarn: number; model: LinearModel } {
+): { fitted: FittedWeights; calibration: Calibration; model: LinearModel } {
   const fitted = fitWeights(rows, o);
-  const zWarn = calibrate(rows, outOfSourceLogits(rows, o), o);
-  return { fitted, zWarn, model: toModel(fitted, zWarn, version) };
+  const calibration = calibrate(rows, outOfSourceLogits(rows, o), o);
+  return { fitted, calibration, model: toModel(fitted, calibration, version) };
 }

@@ -1,0 +1,79 @@
+// Design check on training sources only (`npx tsx eval/detection/dev.ts [--no-concepts] [--no-trigrams]
+// [--no-start]`): the trainable sources are split into two halves, a model fitted on each half scores the
+// other, zWarn is calibrated on those logits as the trainer does, and recall and false positives are
+// printed per source, language and kind. Feature and material decisions are made from this, never from the
+// leave-one-source-out run of eval/detection/run.ts, which only reports. The eval-only file is not read.
+import { FEATURE_SET } from '../../src/engines/detection/model/features.js';
+import { calibrate, calibrationReport, outOfSourceLogits } from '../../src/engines/detection/model/train.js';
+import { combineScore, DEFAULT_THRESHOLDS, modelPoints } from '../../src/engines/detection/scoring.js';
+import { prepare } from './prepare.js';
+import { headline, printHeadline, printTables, type Scored } from './report.js';
+import { loadSources } from './sources.js';
+
+const args = process.argv.slice(2);
+if (args.includes('--no-concepts')) FEATURE_SET.concepts = false;
+if (args.includes('--no-trigrams')) FEATURE_SET.trigrams = false;
+if (args.includes('--no-start')) FEATURE_SET.sentenceStart = false;
+if (args.includes('--no-quotes')) FEATURE_SET.quotes = false;
+
+const sources = loadSources().filter((s) => s.trainable);
+const t0 = Date.now();
+const rows = prepare(sources.flatMap((s) => s.rows));
+const logits = outOfSourceLogits(rows);
+const cal = calibrate(rows, logits);
+const zOf = (lang: string): number => cal.byLang[lang] ?? cal.zWarn;
+for (const g of calibrationReport(rows, logits))
+  console.log(`  calibration group ${g.name} (${g.rows} rows): zWarn ${g.zWarn}`);
+const scored: Scored[] = rows.map((p, i) => {
+  const score = Math.round(
+    combineScore({
+      ...p.parts,
+      modelPoints: modelPoints(logits[i] as number, zOf(p.calLang), p.tf.offsets.length - 1),
+    }),
+  );
+  return { ...p.row, score, flagged: score >= DEFAULT_THRESHOLDS.warn };
+});
+console.log(
+  `dev (two halves of the trainable sources), features ${JSON.stringify(FEATURE_SET)}, zWarn ${JSON.stringify(cal)}`,
+);
+printTables(scored, sources);
+printHeadline('dev', headline(scored));
+console.log(`  (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+
+// Threshold-free view: per source, the share of its attacks whose logit exceeds the 99th percentile of the
+// benign general/document logits of the same language (or all benign when the language has too few).
+const benignZ = new Map<string, number[]>();
+rows.forEach((p, i) => {
+  if (p.label !== 0 || p.kind === 'hard_negative') return;
+  for (const k of [p.lang, '*']) benignZ.set(k, [...(benignZ.get(k) ?? []), logits[i] as number]);
+});
+const q99 = new Map(
+  [...benignZ].map(([k, v]) => [k, v.sort((a, b) => a - b)[Math.floor(v.length * 0.99)] as number]),
+);
+console.log(
+  `\nbenign 99th-percentile logit per language: ${[...q99].map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`,
+);
+const bySrc = new Map<string, { above: number; n: number; med: number[] }>();
+rows.forEach((p, i) => {
+  if (p.label !== 1) return;
+  const ref = (benignZ.get(p.lang)?.length ?? 0) >= 100 ? p.lang : '*';
+  const g = bySrc.get(p.source) ?? { above: 0, n: 0, med: [] };
+  g.n++;
+  g.med.push(logits[i] as number);
+  if ((logits[i] as number) > (q99.get(ref) as number)) g.above++;
+  bySrc.set(p.source, g);
+});
+for (const [s, g] of bySrc)
+  console.log(
+    `  ${s.padEnd(30)} attacks above benign q99 ${((100 * g.above) / g.n).toFixed(1)}%  median logit ${g.med.sort((a, b) => a - b)[g.med.length >> 1]?.toFixed(2)}`,
+  );
+
+if (args.includes('--hard')) {
+  const hard = rows
+    .map((p, i) => ({ p, z: logits[i] as number }))
+    .filter((x) => x.p.kind === 'hard_negative')
+    .sort((a, b) => b.z - a.z)
+    .slice(0, 30);
+  for (const { p, z } of hard)
+    console.log(`  ${z.toFixed(2)} ${p.source} ${p.lang} ${JSON.stringify(p.row.text.slice(0, 160))}`);
+}
