@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { detectEntities } from '../../src/engines/dlp/index.js';
 import type { CorpusRow } from './corpus/generate.js';
-import { printTable, score, type Span, Table } from './metrics.js';
+import { Counts, fmt, printTable, score, type Span, Table } from './metrics.js';
 import { sharedDataDir } from '../shared-data.js';
 import { roundTrip } from './roundtrip.js';
+import { ownAddresses, publicAddresses, structuredSet } from './address-eval.js';
+import { leaveOneSourceOut, loadNameSources } from './names-train.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const sharedDlp = process.env.DLP_DATA_DIR ?? sharedDataDir('dlp');
@@ -180,6 +182,33 @@ function publicBenign(): void {
   console.log(`By type: ${JSON.stringify(Object.fromEntries(perType))}`);
 }
 
+// The names headline: the learned model scored leave-one-source-out (trained and thresholded on every other
+// source, scored on the whole left-out one), per source and language.
+function namesLoso(): void {
+  const sources = loadNameSources().filter((s) => s.id !== 'team-tune' || process.env.DLP_LOSO_TEAM === '1');
+  const all = loadNameSources();
+  console.log(
+    '\n=== Person names, learned model, leave-one-source-out (train + threshold on the others, score the left-out source whole) ===',
+  );
+  console.log(
+    '  source (register, lang)                        threshold  exact P / R / F1        overlap P / R / F1      balanced-threshold exact P / R / F1',
+  );
+  const news = { exact: new Counts(), overlap: new Counts() };
+  const line = (c: Counts) => `${fmt(c.precision)} / ${fmt(c.recall)} / ${fmt(c.f1)}`;
+  for (const r of leaveOneSourceOut(all, (s) => sources.includes(s))) {
+    console.log(
+      `  ${`${r.source.id} (${r.source.register}, ${r.source.lang})`.padEnd(46)} ${r.thresholds.precise.toFixed(2)} (${r.thresholds.balanced.toFixed(2)})  ${line(r.exact)}   ${line(r.overlap)}   ${line(r.balancedExact)}`,
+    );
+    if (r.source.register === 'news/encyclopedic' && !r.source.id.startsWith('europeana')) {
+      for (const k of ['tp', 'fp', 'fn'] as const) {
+        news.exact[k] += r.exact[k];
+        news.overlap[k] += r.overlap[k];
+      }
+    }
+  }
+  console.log(`  news/encyclopedic without OCR (GermEval, UNER de PUD), pooled: exact ${line(news.exact)}, overlap ${line(news.overlap)}`);
+}
+
 const only = process.argv[2];
 if (!only || only === 'team') {
   teamCorpus('tune');
@@ -190,3 +219,14 @@ if (!only || only === 'public') {
   publicBenign();
   publicPerson();
 }
+if (!only || only === 'structured') {
+  structuredSet('dev');
+  structuredSet('test');
+}
+if (!only || only === 'addresses') {
+  ownAddresses('dev');
+  ownAddresses('test');
+  publicAddresses(sharedDlp, 'dev');
+  publicAddresses(sharedDlp, 'test');
+}
+if (!only || only === 'names') namesLoso();

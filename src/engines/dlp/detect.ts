@@ -6,7 +6,7 @@ import { hasDigit } from './detectors/context.js';
 import { detectEmails } from './detectors/contact.js';
 import { detectPhones } from './detectors/phones.js';
 import { detectCards, detectCvv, detectIban } from './detectors/financial.js';
-import { detectNames } from './detectors/names.js';
+import { detectNames } from './detectors/name-model.js';
 import {
   detectAvs,
   detectCodiceFiscale,
@@ -68,7 +68,17 @@ function collect(text: string, options: DetectOptions): Candidate[] {
     ...detectNames(text),
     ...(options.customPatterns ? detectCustom(text, options.customPatterns) : []),
   ];
-  return digits ? insideIbanShape(text, found) : found;
+  return withoutNamesInAddresses(digits ? insideIbanShape(text, found) : found);
+}
+
+// Streets are named after people ("1950 Louis Henna Blvd", "Via Giuseppe Verdi 3"): a name found inside an
+// address is part of the address, and must not cut it.
+function withoutNamesInAddresses(candidates: Candidate[]): Candidate[] {
+  const addresses = candidates.filter((c) => c.type === 'ADDRESS');
+  if (addresses.length === 0) return candidates;
+  return candidates.filter(
+    (c) => c.type !== 'NAME' || !addresses.some((a) => c.start >= a.start && c.end <= a.end),
+  );
 }
 
 // Validated, confident findings first; among them the longest, then the most confident. A weak guess

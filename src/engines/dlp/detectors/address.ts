@@ -1,74 +1,316 @@
 import type { Candidate } from '../types.js';
+import {
+  COUNTRIES,
+  DE_LEADING,
+  DE_SUFFIXES,
+  DE_WORDS,
+  EN_STREET_TYPES,
+  FR_TYPES,
+  IT_TYPES,
+  UK_POSTCODE,
+  UNIT_WORDS,
+  US_STATES,
+  validEuropeanPostcode,
+} from './address-parts.js';
 import { candidate, contextBefore } from './context.js';
 
-// Street shapes of the four languages, each optionally followed by a postcode and a town.
-// Bounded so that a long run of letters and dashes cannot make the street-suffix search quadratic.
-const CAP = "[A-ZÀ-ÖØ-Þ][\\p{L}'’-]{0,40}";
-const TOWN = `${CAP}(?:[ -]${CAP}){0,2}`;
-const EU_POST = `(?:(?:CH|D|DE|A|AT|F|FR|I|IT|L|B)-)?\\d{4,5} ${TOWN}`;
-const UK_POST = '[A-Z]{1,2}\\d[A-Z\\d]? ?\\d[A-Z]{2}';
-const US_TAIL = `${TOWN},? [A-Z]{2} \\d{5}(?:-\\d{4})?`;
+// A structured street-address finder. A street line is found first, in the shape of its country: number,
+// name and type in English ("221B Baker Street", "1530 N Dearborn Pkwy"), name with a street-type ending
+// and number after it in German ("Bahnhofstrasse 12", "Eduard-Sueß-Gasse 9/3"), number, type and name in
+// French ("12 rue du Lac"), type, name, number in Italian ("Via Nassa 5"); or a post-office, military or
+// highway form. Then the address is followed forward over what may come after it, on the same line or the
+// next ones: unit lines (Apt 4B, Suite 200, Whg. 3, Bât. B, interno 5), US city + state + ZIP, British town
+// and postcode, European postcode + town (each country's postcode range checked), province, country. A unit
+// line just before the street is taken too. Every part is bounded, so the work is linear in the text.
 
-const GERMAN_SUFFIXES =
-  'strasse|straße|str\\.|gasse|weg|platz|allee|ring|rain|halde|damm|ufer|steig|graben|markt';
-const GERMAN_WORDS = 'Strasse|Straße|Gasse|Weg|Platz|Allee|Ring';
-const GERMAN_STREET = `(?:${CAP}(?:${GERMAN_SUFFIXES})|${CAP} (?:${GERMAN_WORDS}))`;
-const DE_RE = new RegExp(`\\b${GERMAN_STREET} \\d{1,4}[a-z]?(?:,? ${EU_POST})?`, 'gu');
-// DE_RE backtracks through every capitalised word; its street type directly before the house number is a
-// literal that a plain scan finds far faster.
-const DE_HINT = new RegExp(`(?:${GERMAN_SUFFIXES}|${GERMAN_WORDS}) \\d`);
-
-const FR_TYPES =
-  '(?:[Rr]ue|[Aa]venue|[Aa]v\\.|[Bb]oulevard|[Bb]d|[Cc]hemin|[Cc]h\\.|[Pp]lace|[Rr]oute|[Aa]llée|[Ii]mpasse|[Qq]uai|[Cc]ours|[Pp]romenade|[Ss]quare)';
-const FR_RE = new RegExp(
-  `\\b\\d{1,4}(?: ?(?:bis|ter))?,? ${FR_TYPES} (?:(?:de la|de l'|du|des|de|d'|la|le|les) ?)?${CAP}(?: ${CAP}){0,3}(?:,? ${EU_POST})?`,
-  'gu',
-);
-const FR_AFTER_RE = new RegExp(
-  `\\b(?:Rue|Avenue|Chemin|Route|Place|Boulevard) (?:(?:de la|de l'|du|des|de|d') ?)?${CAP}(?: ${CAP}){0,2} \\d{1,4}(?:,? ${EU_POST})`,
-  'gu',
-);
-
-const IT_TYPES = '(?:Via|Viale|Piazza|Piazzale|Corso|Vicolo|Largo|Strada|Contrada|Lungomare)';
-const IT_RE = new RegExp(
-  `\\b${IT_TYPES} (?:(?:dei|degli|delle|della|del|di|da|San|Santa) )?${CAP}(?: ${CAP}){0,2},? \\d{1,4}[a-zA-Z]?(?:,? ${EU_POST})?`,
-  'gu',
-);
-
-const EN_TYPES =
-  '(?:Street|St\\.?|Avenue|Ave\\.?|Road|Rd\\.?|Lane|Ln\\.?|Drive|Dr\\.?|Boulevard|Blvd\\.?|Way|Court|Ct\\.?|Place|Pl\\.?|Square|Terrace|Close|Crescent|Gardens|Parkway|Hill|Row|Mews)';
-const EN_RE = new RegExp(
-  `\\b\\d{1,5}[A-Za-z]? (?:${CAP} ){1,3}${EN_TYPES}\\b(?:,? (?:${US_TAIL}|${TOWN},? ${UK_POST}|${TOWN}|${UK_POST}))?`,
-  'gu',
-);
-
-const ADDRESS_CONTEXT =
-  /(?:address|adresse|indirizzo|anschrift|wohnhaft|domicile|live[sd]? (?:at|in)|habite|wohne|abito|resid|ship|deliver|livr|liefer|consegn)/i;
-
-function trimTrailing(text: string, start: number, end: number): number {
-  let e = end;
-  while (e > start && /[\s,.]/.test(text[e - 1]!)) e--;
-  return e;
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-// Each shape with a cheaper pattern that every text it matches also matches (or null).
-const STREET_SHAPES: Array<[RegExp, RegExp | null]> = [
-  [DE_RE, DE_HINT],
-  [FR_RE, null],
-  [FR_AFTER_RE, null],
-  [IT_RE, null],
-  [EN_RE, null],
+function alternation(words: readonly string[]): string {
+  return [...new Set(words)].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+}
+
+function titleCase(w: string): string {
+  return w[0]!.toUpperCase() + w.slice(1);
+}
+
+/** A word list in its written forms: as listed, capitalised, upper and lower case. */
+function cased(words: readonly string[]): string {
+  return alternation(words.flatMap((w) => [w, titleCase(w), w.toUpperCase(), w.toLowerCase()]));
+}
+
+const UP = 'A-ZÀ-ÖØ-Þ';
+const CAPW = `[${UP}][\\p{L}'’.]{0,30}(?:-[\\p{L}][\\p{L}'’.]{0,30}){0,3}`;
+const LOWW = "[a-zß-öø-ÿ][\\p{L}'’]{0,30}";
+const ORD = '\\d{1,3}(?:st|nd|rd|th|ST|ND|RD|TH)';
+const NUM = '\\d{1,6}(?:[-/]\\d{1,5})?(?: ?[A-Za-z](?![\\p{L}\\d]))?';
+const DIR = '(?:[NSEW]|NE|NW|SE|SW|[NSEW]\\.|North|South|East|West|north|south|east|west|NORTH|SOUTH|EAST|WEST)';
+const EN_TYPE = cased(EN_STREET_TYPES);
+
+// English: number, optional direction, one to four name words, a street type, optional direction.
+const EN_STREET = new RegExp(
+  `(?<![\\p{L}\\d.,-])(?:${NUM}|One|Two|Three|Four|Five|Ten) (?:${DIR} )?((?:(?:${CAPW}|${ORD}|\\d{1,3}|${LOWW}|&) ){0,3}(?:${CAPW}|${ORD}|\\d{1,3}|${LOWW}) )(?:${EN_TYPE})(?![\\p{L}\\d])\\.?(?: ${DIR}(?![\\p{L}\\d])\\.?)?`,
+  'gu',
+);
+const EN_HIGHWAY = new RegExp(
+  `(?<![\\p{L}\\d.,-])(?:${NUM} )?(?:(?:US|U\\.S\\.|State|County|Interstate|SR|CR|FM|Old|OLD) )?(?:(?:Highway|Hwy|Route|Rte|Road|Rd|HIGHWAY|HWY|ROUTE)(?: No\\.?| #)? \\d{1,4}|(?<=\\d )(?:SR|CR|FM|US|I-) ?\\d{1,4})(?![\\p{L}\\d])`,
+  'gu',
+);
+// A street written without its type ("111 W Washington", "10 S. LaSalle") or without its number ("Drum
+// Point Road", "Stocks Ln"): an address only when a US state and ZIP or a British postcode follow.
+const EN_UNTYPED = new RegExp(
+  `(?<![\\p{L}\\d.,-])${NUM} (?:${DIR} )?(?:${CAPW}|${ORD})(?: (?:${CAPW}|${ORD})){0,2}(?= ?,| \\d| ?\\n)`,
+  'gu',
+);
+const EN_UNNUMBERED = new RegExp(
+  `(?<![\\p{L}\\d.,'’-])(?:${CAPW} ){1,3}(?:${EN_TYPE})(?![\\p{L}\\d])\\.?(?: ${DIR}(?![\\p{L}\\d])\\.?)?(?=,| ?\\n)`,
+  'gu',
+);
+const PO_BOX = new RegExp(
+  `(?<![\\p{L}\\d])(?:P\\.? ?O\\.? ?Box|PO BOX|Post Office Box|POB|Postfach|Case postale|Casella postale|Boîte postale|[Rr][Rr] ?#? ?\\d{1,3},? [Bb]ox) ?#? ?\\d{1,7}(?![\\p{L}\\d])`,
+  'gu',
+);
+// US forces' addresses: "PSC 1234, Box 5678", "Unit 2050 Box 4190", "USNS Comfort", then APO/FPO/DPO AA/AE/AP.
+const MILITARY = new RegExp(
+  `(?<![\\p{L}\\d])(?:(?:PSC|CMR|Unit) \\d{3,5},? Box \\d{1,5}|(?:USNS|USNV|USS|USCGC) ${CAPW}(?: ${CAPW})?)`,
+  'gu',
+);
+
+const DE_STREET = new RegExp(
+  `(?<![\\p{L}\\d-])(?:(?:${alternation(DE_LEADING)}) ${CAPW}|(?:${CAPW}[ -]){0,2}(?:[${UP}][\\p{L}.-]{0,40}?(?:${alternation(DE_SUFFIXES)})|(?:${alternation(DE_WORDS)}))) ${NUM}(?![\\p{L}\\d])`,
+  'gu',
+);
+const DE_HINT = new RegExp(`(?:${alternation([...DE_SUFFIXES, ...DE_WORDS])}|${alternation(DE_LEADING)}) \\d`, 'i');
+
+const FR_PARTICLE = "(?:de la |de l['’]|du |des |de |d['’]|la |le |les |l['’]|aux |au |en )";
+const FR_TYPE = cased(FR_TYPES);
+const FR_STREET = new RegExp(
+  `(?<![\\p{L}\\d.,-])${NUM}(?: ?(?:bis|ter|quater|B|T))?,? (?:${FR_TYPE}) ${FR_PARTICLE}?(?:${CAPW}|\\d{1,3}|[XVI]{1,5}e)(?: ${FR_PARTICLE}?(?:${CAPW}|[XVI]{1,5}e)){0,4}`,
+  'gu',
+);
+// Swiss and Belgian French, and street lines without a number: the type first, the number after.
+const FR_TYPE_FIRST = new RegExp(
+  `(?<![\\p{L}\\d])(?:${FR_TYPE}) ${FR_PARTICLE}?${CAPW}(?: ${FR_PARTICLE}?${CAPW}){0,4}(?: ${NUM}(?![\\p{L}\\d]))?`,
+  'gu',
+);
+
+const IT_PARTICLE = "(?:dei |degli |delle |della |dello |del |di |da |d['’]|de |dell['’])";
+const IT_TYPE = cased(IT_TYPES);
+const IT_STREET = new RegExp(
+  `(?<![\\p{L}\\d])(?:${IT_TYPE}) ${IT_PARTICLE}?(?:${CAPW}|\\d{1,2})(?: ${IT_PARTICLE}?${CAPW}){0,3}(?:,? (?:n\\. ?|n° ?)?${NUM}(?![\\p{L}\\d]))?`,
+  'gu',
+);
+
+// A name and a number with nothing typed ("Witthau 3"): an address only when a valid postcode follows.
+const BARE_STREET = new RegExp(`(?<![\\p{L}\\d])${CAPW}(?: ${CAPW})? \\d{1,3}[a-z]?(?=,? ?\\n?\\s*(?:[A-Z]{1,2}-)?\\d{4,5} [${UP}])`, 'gu');
+
+const STATE_CODES = alternation([...US_STATES.keys()]);
+const STATE_NAMES = alternation([...US_STATES.values()]);
+const CITY = `(?:${CAPW}|${LOWW})(?: (?:${CAPW}|${LOWW})){0,3}`;
+const CAP_CITY = `${CAPW}(?:[ -](?!CEDEX|Cedex)(?:${CAPW}|sur|sous|le|la|les|de|du|am|an|der|im|bei|di|del|upon|on|en)){0,3}`;
+const STATE = `(?:${STATE_CODES}|${STATE_NAMES}|N\\.Y\\.|D\\.C\\.|D\\.C|[A-Z]\\.[A-Z]\\.)`;
+const ZIP = '\\d{5}(?:-\\d{4})?';
+const EU_PREFIX = '(?:(?:CH|D|DE|A|AT|F|FR|I|IT|L|B|FL)-)?';
+const UNIT = `(?:(?:${cased(UNIT_WORDS)})\\.? ?#? ?(?:[A-Za-z]?\\d{1,6}[A-Za-z]?|[A-Z](?![\\p{L}\\d])|(?:[a-z]|[ivx]{1,4})\\)?)(?:[-/]\\d{1,4})?|${ORD} (?:Floor|Fl\\.?|Flr\\.?|FLOOR|FLR|FL|floor|flr)|(?:First|Second|Third|Fourth|Fifth|Sixth|Seventh|Eighth|Ninth|Tenth|Ground|Top) (?:Floor|floor)|\\d{1,2}(?:\\.|e|er|ème|°)? ?(?:Stock|étage|OG|piano|Etage)|c/o ${CAPW}(?: ${CAPW})?)(?![\\p{L}\\d])`;
+
+type Tail = 'postal' | 'place' | 'unit';
+
+// What may follow a street line, each anchored where the previous part ended (sticky).
+const TAIL_PARTS: Array<[RegExp, Tail]> = [
+  [new RegExp(UNIT, 'uy'), 'unit'],
+  // US: city, state and ZIP ("Palo Alto, CA 94303", "Brooklyn, N.Y., 11216", "APO AE 09012").
+  [new RegExp(`${CITY},? ${STATE},? ${ZIP}(?![\\p{L}\\d])`, 'uy'), 'postal'],
+  [new RegExp(`${STATE},? ${ZIP}(?![\\p{L}\\d])`, 'uy'), 'postal'],
+  // (A town after the digits makes them a European postcode: "Hinterhaus, 20095 Hamburg".)
+  [new RegExp(`${CITY},? ${ZIP}(?![\\p{L}\\d-])(?! [${UP}])`, 'uy'), 'postal'],
+  // British town (and county) and postcode, or the postcode and town.
+  [new RegExp(`(?:${CAP_CITY},? ){0,2}${UK_POSTCODE}(?![\\p{L}\\d])`, 'uy'), 'postal'],
+  [new RegExp(`${UK_POSTCODE}(?: ${CAP_CITY})?(?![\\p{L}\\d])`, 'uy'), 'postal'],
+  // European postcode and town, with an Italian province or CEDEX after it.
+  [
+    new RegExp(
+      `${EU_PREFIX}(\\d{4,5}) ${CAP_CITY}(?: \\(?[A-Z]{2}\\)?(?![\\p{L}\\d]))?(?: CEDEX(?: \\d{1,2})?| Cedex(?: \\d{1,2})?)?`,
+      'uy',
+    ),
+    'postal',
+  ],
+  [new RegExp(`ZIP ${ZIP}`, 'uy'), 'postal'],
+  [new RegExp(`(?:${alternation(COUNTRIES)})(?![\\p{L}\\d])`, 'uy'), 'place'],
+  // A town alone after a comma ("12 Main Street, Springfield"), and a US city with its state only.
+  [new RegExp(`${CAP_CITY},? (?:${STATE_CODES})(?![\\p{L}\\d])`, 'uy'), 'place'],
 ];
+const TOWN_ONLY = new RegExp(`${CAP_CITY}(?![\\p{L}\\d])`, 'uy');
+const SEPARATOR = /(?:[ \t]*,[ \t]*(?:\r?\n[ \t]*)*|[ \t]*(?:\r?\n[ \t]*){1,2}|[ \t]+[-–][ \t]+|[ \t]+)/y;
+const MAX_PARTS = 6;
+
+// A European postcode group must be a real postcode of one of the countries.
+function validTail(m: RegExpExecArray): boolean {
+  const code = m[1];
+  if (code === undefined) return true;
+  const prefix = /^([A-Z]{1,2})-/.exec(m[0]);
+  return validEuropeanPostcode(code, prefix ? prefix[1]! : '');
+}
+
+function matchAt(re: RegExp, text: string, at: number): RegExpExecArray | null {
+  re.lastIndex = at;
+  return re.exec(text);
+}
+
+/** Follows the address over the parts after its street line; returns the new end and the kinds found. */
+function extendTail(text: string, end: number, budget = MAX_PARTS): { end: number; kinds: Set<Tail> } {
+  const kinds = new Set<Tail>();
+  let at = end;
+  // One budget of parts for the whole address, the look-ahead after a lone town included: bounded work.
+  for (let n = 0; n < budget; n++) {
+    const sep = matchAt(SEPARATOR, text, at);
+    const from = sep ? at + sep[0].length : at;
+    if (from === at && at !== end) break;
+    let found: [RegExpExecArray, Tail] | null = null;
+    for (const [re, kind] of TAIL_PARTS) {
+      const m = matchAt(re, text, from);
+      if (m && validTail(m)) {
+        found = [m, kind];
+        break;
+      }
+    }
+    // A town alone counts only when something postal or a country follows it.
+    if (!found && sep && /[,\n]/.test(sep[0])) {
+      const town = matchAt(TOWN_ONLY, text, from);
+      if (town) {
+        const after = extendTail(text, from + town[0].length, budget - n - 1);
+        if (after.kinds.has('postal') || after.kinds.has('place')) {
+          for (const k of after.kinds) kinds.add(k);
+          return { end: after.end, kinds };
+        }
+      }
+    }
+    if (!found) break;
+    kinds.add(found[1]);
+    at = from + found[0][0].length;
+  }
+  return { end: at, kinds };
+}
+
+const HEAD_UNIT = `(?:(?:${cased(UNIT_WORDS.filter((w) => /^\p{L}/u.test(w)))})\\.? ?#? ?[A-Za-z]?\\d{1,5}[A-Za-z]?|# ?\\d{1,6}|${ORD} (?:Floor|Fl\\.?|floor))`;
+const HEAD_BUILDING = `${CAPW}(?: ${CAPW}){0,2} (?:Building|House|Court|Tower|Centre|Center|Hall|Mansions|Lodge|Cottage|Residence|Haus|Hof|Palazzo|Résidence|Immeuble)`;
+const HEAD_LINE = new RegExp(
+  `(?:^|[\\s,;:(])((?:${HEAD_UNIT}|${HEAD_BUILDING})(?:[ \\t]*,[ \\t]*|[ \\t]*\\r?\\n[ \\t]*))$`,
+  'u',
+);
+
+// Up to two unit or building lines right before the street ("Flat 14, Ziggurat Building, 60-66 Saffron Hill").
+function extendHead(text: string, start: number): number {
+  let at = start;
+  for (let n = 0; n < 2; n++) {
+    const m = HEAD_LINE.exec(text.slice(Math.max(0, at - 50), at));
+    if (!m) break;
+    at -= m[1]!.length;
+  }
+  return at;
+}
+
+const ADDRESS_CONTEXT =
+  /(?:address|adresse|indirizzo|anschrift|wohnhaft|domicil|live[sd]? (?:at|in|on)|living at|located at|based at|habite|wohne|abito|resid|ship|deliver|livr|liefer|consegn|send|mail|envoy|schick|spedi|visit|office|bureau|büro|ufficio|moved to|umgezogen|déménagé|trasferit)/i;
+
+// Broad types that are also ordinary words ("5 Park", "3 Lights"): alone they need a context word.
+const BROAD_TYPES = new Set(
+  'park lake center centre club union key light lights station mission spring springs river forest fort port ports point view views rest run pass field fields mill mills green common well wells course cove loaf lock locks'.split(
+    ' ',
+  ),
+);
+const FUNCTION_WORDS = new Set(
+  'the a an of to my your our his her their and or in on at for with from by down up this that these those is are was were it i we you they me us more than about over under per each'.split(
+    ' ',
+  ),
+);
+
+// A number and a name with no street type ("41 Kingsway"): an address only before a British postcode.
+const BARE_EN = new RegExp(`(?<![\\p{L}\\d.,-])${NUM} ${CAPW}(?: ${CAPW}){0,2}(?=,? ?(?:\\r?\\n)?(?:${CAP_CITY},? ?(?:\\r?\\n)?){0,2}${UK_POSTCODE}(?![\\p{L}\\d]))`, 'gu');
+
+type Shape = 'untyped' | 'unnumbered' | 'bare-en' | 'en' | 'highway' | 'box' | 'military' | 'de' | 'fr' | 'fr-type-first' | 'it' | 'bare';
+
+const SHAPES: Array<[RegExp, Shape, ((text: string) => boolean) | null]> = [
+  [EN_STREET, 'en', null],
+  [EN_HIGHWAY, 'highway', null],
+  [PO_BOX, 'box', (t) => /box|postfach|postale/i.test(t)],
+  [MILITARY, 'military', (t) => /PSC|CMR|Unit|US[NSC]/.test(t)],
+  [DE_STREET, 'de', (t) => DE_HINT.test(t)],
+  [FR_STREET, 'fr', null],
+  [FR_TYPE_FIRST, 'fr-type-first', null],
+  [IT_STREET, 'it', null],
+  [BARE_STREET, 'bare', null],
+  [BARE_EN, 'bare-en', null],
+  [EN_UNTYPED, 'untyped', null],
+  [EN_UNNUMBERED, 'unnumbered', null],
+];
+
+// A final dot belongs to an abbreviation ("Main St.", "Washington, D.C."), not to a town ("8001 Zürich.").
+const ABBREVIATION_END = new RegExp(
+  '(?:^|[^\\p{L}])(?:St|Ave|Av|Rd|Ln|Dr|Blvd|Ct|Pl|Sq|Ter|Terr|Cres|Gdns|Pkwy|Hwy|Hgwy|Cir|Trl|Aly|Plz|Expy|Fwy|Tpke|Cswy|Xing|Lndg|Pt|Rdg|Vw|Vlg|Hts|Holw|Jct|Mnr|Mdws|Sta|Vly|Byp|Brg|Ctr|Ext|Rte|[A-Za-z]|Apt|Ste|Fl|Rm|Bldg|Dept|Bd|Ch|Imp|Esc|Int|Loc|Fraz|Str)$',
+  'u',
+);
+
+function trimEnd(text: string, start: number, end: number): number {
+  let e = end;
+  for (;;) {
+    while (e > start && /[\s,;:-]/.test(text[e - 1]!)) e--;
+    if (e > start && text[e - 1] === '.' && !ABBREVIATION_END.test(text.slice(Math.max(start, e - 8), e - 1))) {
+      e--;
+      continue;
+    }
+    return e;
+  }
+}
+
+/** The confidence of a street line of this shape, given what followed it; 0 when it is no address. */
+function confidence(text: string, shape: Shape, m: RegExpExecArray, kinds: Set<Tail>): number {
+  const postal = kinds.has('postal');
+  const context = contextBefore(text, m.index, ADDRESS_CONTEXT, 60);
+  const support = postal ? 0.92 : kinds.size > 0 || context ? 0.85 : 0;
+  switch (shape) {
+    case 'en': {
+      const words = (m[1] ?? '').trim().split(' ');
+      const typeWord = m[0].slice(m[0].lastIndexOf(' ') + 1).replace(/\.$/, '');
+      if (words.some((w) => FUNCTION_WORDS.has(w.toLowerCase()))) return postal ? 0.85 : 0;
+      const lower = /^\p{Ll}/u.test(typeWord) || words.some((w) => /^\p{Ll}/u.test(w));
+      if (lower) return postal ? 0.9 : kinds.size > 0 && context ? 0.75 : 0;
+      if (support > 0) return support;
+      const broad = BROAD_TYPES.has(m[0].split(' ').pop()!.toLowerCase().replace(/\.$/, ''));
+      return broad ? 0 : 0.75;
+    }
+    case 'fr':
+    case 'de':
+    case 'it':
+      // Italian and type-first French lines need their number or a postcode.
+      if (shape === 'it' && !/\d/.test(m[0]) && !postal) return 0;
+      return support || 0.8;
+    case 'fr-type-first':
+      return postal ? 0.92 : /\d$/.test(m[0]) && (kinds.size > 0 || context) ? 0.85 : 0;
+    case 'highway':
+    case 'box':
+      return support || 0.75;
+    case 'military':
+      return postal ? 0.92 : 0;
+    case 'bare':
+    case 'bare-en':
+    case 'untyped':
+    case 'unnumbered':
+      return postal ? 0.85 : 0;
+  }
+}
 
 export function detectAddresses(text: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const [re, hint] of STREET_SHAPES) {
-    if (hint !== null && !hint.test(text)) continue;
+  for (const [re, shape, hint] of SHAPES) {
+    if (hint !== null && !hint(text)) continue;
     for (const m of text.matchAll(re)) {
-      const end = trimTrailing(text, m.index, m.index + m[0].length);
-      const withPostcode = /\d{4,5} \p{Lu}|[A-Z]\d[A-Z\d]? ?\d[A-Z]{2}$|[A-Z]{2} \d{5}/u.test(m[0]);
-      const conf = withPostcode || contextBefore(text, m.index, ADDRESS_CONTEXT, 40) ? 0.9 : 0.7;
-      out.push(candidate('ADDRESS', 'PERSONAL', text, m.index, end, conf, 'address'));
+      const streetEnd = trimEnd(text, m.index, m.index + m[0].length);
+      const { end, kinds } = extendTail(text, streetEnd);
+      const conf = confidence(text, shape, m, kinds);
+      if (conf === 0) continue;
+      const start = extendHead(text, m.index);
+      out.push(candidate('ADDRESS', 'PERSONAL', text, start, trimEnd(text, start, end), conf, `address:${shape}`));
     }
   }
   return out;

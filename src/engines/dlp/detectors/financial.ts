@@ -81,8 +81,9 @@ const CVV_CONTEXT = new RegExp(`(?:${CVV_WORDS})\\W{0,12}$`, 'i');
 // Looked for once in the whole text, so that a message without any of the words skips the per-number test.
 const ANY_CVV_WORD = new RegExp(CVV_WORDS, 'i');
 
+// Word-bounded: "paid with 3768…" holds "id" but names no other number.
 const OTHER_NUMBER =
-  /(?:order|invoice|tracking|ticket|ref|reference|id|sku|ean|isbn|serial|account|bestell|rechnung|auftrag|kunden|commande|facture|référence|ordine|fattura|riferimento|n°|nr\.?|no\.)\W{0,3}(?:\w+\W{1,3}){0,2}$/i;
+  /(?<![\p{L}])(?:order|invoice|tracking|ticket|ref|reference|id|sku|ean|isbn|serial|account|bestell|rechnung|auftrag|kunden|commande|facture|référence|ordine|fattura|riferimento|n°|nr\.?|no\.)\W{0,3}(?:\w+\W{1,3}){0,2}$/iu;
 
 function followsCard(text: string, cards: Candidate[], start: number): boolean {
   for (const c of cards) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { detectNames } from './names.js';
+import { detectNameRules as detectNames } from './names.js';
 
 function names(text: string): string[] {
   return detectNames(text)

@@ -47,11 +47,11 @@ const FIRST = lexicon(FIRST_NAMES);
 const LAST = lexicon(SURNAMES);
 const COMMON_FIRST = lexicon(COMMON_FIRST_NAMES);
 
-function inFirst(lower: string): boolean {
+export function inFirst(lower: string): boolean {
   return FIRST.has(lower) || FIRST.has(deaccent(lower));
 }
 
-function inLast(lower: string): boolean {
+export function inLast(lower: string): boolean {
   return LAST.has(lower) || LAST.has(deaccent(lower));
 }
 
@@ -66,7 +66,7 @@ const GLUE_BEFORE = charCodes(`${DIGITS}@#/\\=`);
 
 const WORD_RE = /\p{L}[\p{L}\p{M}'’]*(?:-\p{L}[\p{L}\p{M}'’]*)*/gu;
 
-interface Word {
+export interface Word {
   start: number;
   end: number;
   text: string;
@@ -82,7 +82,7 @@ function isInitial(text: string, w: Word | undefined): boolean {
 
 const REGNAL = /^(?:I{1,3}|IV|VI{0,3}|IX|XI{0,3}|XIV|XV|XVI{0,3})$/;
 
-function isCapitalised(w: Word): boolean {
+export function isCapitalised(w: Word): boolean {
   const code = w.text.charCodeAt(0);
   // Case mapping is slow on the two-byte strings that any accent or curly quote in a message makes.
   if (code < 128) return code >= 65 && code <= 90;
@@ -90,7 +90,7 @@ function isCapitalised(w: Word): boolean {
   return c !== c.toLowerCase() && c === c.toUpperCase();
 }
 
-function isAllCaps(w: Word): boolean {
+export function isAllCaps(w: Word): boolean {
   if (w.text.length < 2 || w.text === w.lower) return false;
   // A lower-case ASCII second letter settles it without upper-casing the whole word.
   const second = w.text.charCodeAt(1);
@@ -108,7 +108,7 @@ function isFirstNamePart(part: string): boolean {
   return inFirst(part) && !NEVER_NAME.has(part);
 }
 
-function isNever(lower: string): boolean {
+export function isNever(lower: string): boolean {
   // Contractions ("I'm", "it's", "don't") are never names; "O'Brien" and "d'Alembert" are.
   if ((lower.includes("'") || lower.includes('’')) && /['’](?:m|s|re|ve|ll|d|t)$/.test(lower)) return true;
   return NEVER_NAME.has(lower);
@@ -132,7 +132,7 @@ function isCommon(part: string): boolean {
   return COMMON_FIRST.has(part) || COMMON_FIRST.has(deaccent(part));
 }
 
-function isCommonFirstName(lower: string): boolean {
+export function isCommonFirstName(lower: string): boolean {
   // "Marie-Louise", "Jean-Paul": a compound of frequent first names is as safe as one.
   return (isCommon(lower) || (lower.includes('-') && lower.split('-').every(isCommon))) && isFirstName(lower);
 }
@@ -393,7 +393,7 @@ function looksLikeUnknownName(w: Word): boolean {
   );
 }
 
-function atSentenceStart(text: string, start: number): boolean {
+export function atSentenceStart(text: string, start: number): boolean {
   const before = text.slice(Math.max(0, start - 4), start);
   return start === 0 || /(?:^|[.!?:;\n"“«(]\s*|^\s*)$/.test(before) || /\n\s*$/.test(before);
 }
@@ -524,7 +524,8 @@ function mailLocalParts(text: string): RegExpExecArray[] {
   return found;
 }
 
-export function detectNames(text: string): Candidate[] {
+/** The words of a text as the name detectors read them (possessive endings cut off). */
+export function nameWords(text: string): Word[] {
   const words: Word[] = [];
   for (const m of text.matchAll(WORD_RE)) {
     // Letters glued to digits ("XK0NA", "B2") belong to codes, not to names.
@@ -550,6 +551,11 @@ export function detectNames(text: string): Candidate[] {
       possessive,
     });
   }
+  return words;
+}
+
+/** The rule-based name finder: cues, lexicons, enumerations, propagation. Its findings feed the name model. */
+export function detectNameRules(text: string, words: Word[] = nameWords(text)): Candidate[] {
   const out: Candidate[] = [];
   const known = new Map<string, number>();
   const covered = new Set<number>();

@@ -15,7 +15,7 @@ import { candidate, contextBefore, isWordChar } from './context.js';
 // then the other regions we serve; international forms (+, 00) carry their own country.
 const RUN_RE = /(?:\+|\b00|\(|\b)\d[\d \u00a0().\/-]{5,24}\d(?:\s*(?:ext\.?|x|#)\s*\d{1,5})?/g;
 const PHONE_CONTEXT =
-  /\b(?:phone|tel|téléphone|telephone|telefon|telefono|mobile|mobil|handy|natel|cell|portable|cellulare|call|appel|anruf|chiam|fax|whatsapp|sms|reach|joindre|erreichen|raggiung|numéro|nummer|numero|number|contact|kontakt|contatt)/i;
+  /\b(?:phone|tel|téléphone|telephone|telefon|telefono|mobile|mobil|handy|natel|cell|portable|cellulare|call|appel|rappel|anruf|rückruf|chiam|richiam|fax|whatsapp|sms|reach|joindre|erreichen|raggiung|numéro|nummer|numero|number|contact|kontakt|contatt)/i;
 // A number right after the name of another identifier is that identifier, whatever its digits look like.
 const OTHER_IDENTIFIER =
   /(?<![\p{L}])(?:passport|passeport|reisepass|passnummer|passaporto|licen[cs]e|\bdl\b|permis|führerschein|patente|ssn|social security|sécurité sociale|tax id|steuer-?id|iban|konto|account no|card|carte|karte|carta)\W{0,3}(?:[\p{L}.°]+\W{1,3}){0,3}$/iu;
@@ -30,7 +30,7 @@ const DATE_LIKE = /^\d{1,4}[./-]\d{1,2}[./-]\d{1,4}$/;
 // "212-555-0143", "(212) 555 0143", "212.555.0143": the North-American grouping. Numbers of the fictional
 // 555 range or of unassigned area codes are not "valid" for the matcher but are written (and leaked) the same
 // way, so with this exact grouping a "possible" number counts too.
-const NANP_GROUPING = /^(?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}$/;
+const NANP_GROUPING = /^(?:(?:\+?1|001)[ .-]?)?(?:\(\d{3}\) ?|\d{3}[ .-])\d{3}[ .-]\d{4}$/;
 
 export interface PhoneOptions {
   /** The organization's country (ISO 3166 alpha-2), read first for national numbers. */
@@ -83,6 +83,13 @@ function matchWindow(window: string, regions: readonly CountryCode[]): Found[] {
       end: f.end + 1,
     }));
   }
+  // "+33 (0)4 09 13 42 66", "+44 (0) 20 …": the trunk zero in brackets after the country code, which the
+  // parser does not take; read without it, reported whole.
+  const trunk = /^(\+\d{1,3}) ?\(0\) ?/.exec(window);
+  if (trunk) {
+    const inner = `${trunk[1]} ${window.slice(trunk[0].length)}`;
+    if (parsePhoneNumberFromString(inner)?.isValid()) return [{ start: 0, end: window.length }];
+  }
   const international = window.startsWith('+');
   for (const region of international ? regions.slice(0, 1) : regions) {
     if (!international && !plausibleIn(region, window)) continue;
@@ -103,9 +110,10 @@ function matchWindow(window: string, regions: readonly CountryCode[]): Found[] {
     }
     if (found.length > 0) return found;
   }
+  // The North-American grouping, with its extension ("(982)664-3385x9756", "212-555-0143 ext. 12"). Generated
+  // and test numbers start their area code with any digit; the grouping alone marks them.
   const nanp = window.replace(/\s*(?:ext\.?|x|#)\s*\d{1,5}$/, '').trimEnd();
-  if (NANP_GROUPING.test(nanp) && /^(?:\+?1[ .-]?)?\(?[2-9]/.test(nanp))
-    return [{ start: 0, end: nanp.length }];
+  if (NANP_GROUPING.test(nanp)) return [{ start: 0, end: window.length }];
   return [];
 }
 
@@ -152,7 +160,10 @@ export function detectPhones(text: string, options: PhoneOptions = {}): Candidat
     if (!separated && !plus && !context) continue;
     regions ??= phoneRegions(text, options.region);
     match ??= memoised(regions);
-    for (const f of match(run)) {
+    let found = match(run);
+    // Ten digits in one run after a phone word: a North-American number written without its grouping.
+    if (found.length === 0 && context && /^(?:\+?1)?\d{10}$/.test(run)) found = [{ start: 0, end: run.length }];
+    for (const f of found) {
       const start = m.index + f.start;
       const end = m.index + f.end;
       if (!accepted(text, start, end)) continue;

@@ -1,0 +1,326 @@
+// Training and leave-one-source-out scoring of the person-name model (src/engines/dlp/detectors/
+// name-model.ts). Used by scripts/train-dlp-names.ts (the shipped weights) and by `npm run eval:dlp` (the
+// LOSO headline). Corpora are read in place from ../shared/data/dlp; nothing of them is copied.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  decodeNames,
+  type NameContext,
+  nameContext,
+  type NameWeights,
+  stackFeatures,
+  wordFeatures,
+} from '../../src/engines/dlp/detectors/name-model.js';
+import { isCapitalised } from '../../src/engines/dlp/detectors/names.js';
+import { sharedDataDir } from '../shared-data.js';
+import { Counts, type Span, score } from './metrics.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+export interface NameSource {
+  id: string;
+  /** News or encyclopedic text: the issue's target register. */
+  register: 'news/encyclopedic' | 'web/social' | 'business (team)';
+  lang: string;
+  file: string;
+  rows: Array<{ text: string; gold: Span[] }>;
+}
+
+interface RawRow {
+  text: string;
+  lang: string;
+  source?: string;
+  entities: Array<{ type: string; start: number; end: number }>;
+}
+
+function readJsonl<T>(file: string): T[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as T);
+}
+
+const PER_TYPES = new Set(['PER', 'NAME']);
+
+function toRows(raw: RawRow[]): NameSource['rows'] {
+  return raw.map((r) => ({
+    text: r.text,
+    gold: r.entities.filter((e) => PER_TYPES.has(e.type)).map((e) => ({ type: 'NAME', start: e.start, end: e.end })),
+  }));
+}
+
+/**
+ * Every source with a licence that allows training (all of them are CC0, CC BY or CC BY-SA; see
+ * ../shared/data/README.md), plus the team corpus's tune split. The helper-generated synthetic set is a
+ * regression check only, and the team test split is never trained on.
+ */
+export function loadNameSources(dir = process.env.DLP_DATA_DIR ?? sharedDataDir('dlp')): NameSource[] {
+  const out: NameSource[] = [];
+  const add = (
+    id: string,
+    register: NameSource['register'],
+    lang: string,
+    file: string,
+    keep: (r: RawRow) => boolean,
+  ) => {
+    const path = file.startsWith('/') ? file : join(dir, file);
+    if (!existsSync(path)) return;
+    out.push({ id, register, lang, file, rows: toRows(readJsonl<RawRow>(path).filter(keep)) });
+  };
+  add('uner-en-ewt', 'web/social', 'en', 'universal_ner_en_de.jsonl', (r) => r.lang === 'en');
+  add('uner-de-pud', 'news/encyclopedic', 'de', 'universal_ner_en_de.jsonl', (r) => r.lang === 'de');
+  add('germeval', 'news/encyclopedic', 'de', 'germeval2014_de.jsonl', () => true);
+  add('wnut17', 'web/social', 'en', 'wnut17_en.jsonl', () => true);
+  add('europeana-de', 'news/encyclopedic', 'de', 'europeana_newspapers_ner_de_fr.jsonl', (r) => r.lang === 'de');
+  add('europeana-fr', 'news/encyclopedic', 'fr', 'europeana_newspapers_ner_de_fr.jsonl', (r) => r.lang === 'fr');
+  add('team-tune', 'business (team)', 'en/fr/de/it', join(here, 'corpus/tune.jsonl'), () => true);
+  return out;
+}
+
+export interface Prepared {
+  source: string;
+  ctx: NameContext;
+  gold: Span[];
+  /** Indices of the scored (capitalised) words, their features and labels. */
+  index: number[];
+  features: string[][];
+  labels: number[];
+  dev: boolean;
+}
+
+// FNV-1a of the text: a fixed 15 % of every source is held out to choose the threshold.
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+export function prepare(source: NameSource): Prepared[] {
+  return source.rows.map(({ text, gold }) => {
+    const ctx = nameContext(text);
+    const index: number[] = [];
+    const features: string[][] = [];
+    const labels: number[] = [];
+    ctx.words.forEach((w, i) => {
+      if (!isCapitalised(w)) return;
+      index.push(i);
+      features.push(wordFeatures(ctx, i));
+      labels.push(gold.some((g) => w.start >= g.start && w.end <= g.end) ? 1 : 0);
+    });
+    return { source: source.id, ctx, gold, index, features, labels, dev: hash(text) % 100 < 15 };
+  });
+}
+
+export const TRAIN_OPTIONS = { epochs: 5, rate: 0.2, l2: 1e-6, minCount: 2, seed: 17, prune: 0.02 };
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Logistic regression, AdaGrad, a fixed seed and order: the same rows give the same weights, bit for bit. */
+export function fitLogistic(
+  examples: readonly string[][],
+  labels: readonly number[],
+  options = TRAIN_OPTIONS,
+): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const fs of examples) for (const f of fs) counts.set(f, (counts.get(f) ?? 0) + 1);
+  const ids = new Map<string, number>();
+  for (const [f, c] of [...counts.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    if (c >= options.minCount) ids.set(f, ids.size);
+  }
+  const xs = examples.map((fs) => Int32Array.from(fs.map((f) => ids.get(f) ?? -1).filter((id) => id >= 0)));
+  const w = new Float64Array(ids.size);
+  const g2 = new Float64Array(ids.size).fill(1e-8);
+  const order = Array.from(xs.keys());
+  const random = mulberry32(options.seed);
+  for (let epoch = 0; epoch < options.epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    for (const n of order) {
+      const x = xs[n]!;
+      let z = 0;
+      for (const id of x) z += w[id]!;
+      const p = 1 / (1 + Math.exp(-z));
+      const grad = p - labels[n]!;
+      for (const id of x) {
+        const g = grad + options.l2 * w[id]!;
+        g2[id] = g2[id]! + g * g;
+        w[id] = w[id]! - (options.rate * g) / Math.sqrt(g2[id]!);
+      }
+    }
+  }
+  const out = new Map<string, number>();
+  for (const [f, id] of ids) {
+    const v = Math.round(w[id]! * 10_000) / 10_000;
+    if (Math.abs(v) >= options.prune) out.set(f, v);
+  }
+  return out;
+}
+
+function logistic(weights: ReadonlyMap<string, number>, features: readonly string[]): number {
+  let z = 0;
+  for (const f of features) z += weights.get(f) ?? 0;
+  return 1 / (1 + Math.exp(-z));
+}
+
+function firstPass(r: Prepared, first: ReadonlyMap<string, number>): Float32Array {
+  const probs = new Float32Array(r.ctx.words.length);
+  r.index.forEach((i, k) => {
+    probs[i] = logistic(first, r.features[k]!);
+  });
+  return probs;
+}
+
+function stacked(rows: Prepared[], firstProbs: Float32Array[]): { xs: string[][]; ys: number[] } {
+  const xs: string[][] = [];
+  const ys: number[] = [];
+  rows.forEach((r, n) => {
+    r.index.forEach((i, k) => {
+      xs.push(stackFeatures(r.ctx, firstProbs[n]!, i));
+      ys.push(r.labels[k]!);
+    });
+  });
+  return { xs, ys };
+}
+
+function fitFirst(rows: Prepared[]): Map<string, number> {
+  return fitLogistic(
+    rows.flatMap((r) => r.features),
+    rows.flatMap((r) => r.labels),
+  );
+}
+
+/**
+ * Two passes: the first over the word's own features; the second over the first pass's probabilities of
+ * the word and its neighbours. The second is trained on first-pass probabilities from a model that did not
+ * see the row (two folds), so it learns how far to trust them on unseen text.
+ */
+export function fit(rows: Prepared[]): NameWeights {
+  const half = (r: Prepared) => ((hash(r.ctx.text) >>> 8) & 1) === 0;
+  const a = rows.filter(half);
+  const b = rows.filter((r) => !half(r));
+  const wa = fitFirst(a);
+  const wb = fitFirst(b);
+  const ordered = [...a, ...b];
+  const probs = [...a.map((r) => firstPass(r, wb)), ...b.map((r) => firstPass(r, wa))];
+  const { xs, ys } = stacked(ordered, probs);
+  const second = fitLogistic(xs, ys, { ...TRAIN_OPTIONS, minCount: 1, prune: 0.001 });
+  return { first: fitFirst(rows), second };
+}
+
+export function predict(rows: Prepared[], weights: NameWeights): Float32Array[] {
+  return rows.map((r) => {
+    const first = firstPass(r, weights.first);
+    const probs = new Float32Array(r.ctx.words.length);
+    for (const i of r.index) probs[i] = logistic(weights.second, stackFeatures(r.ctx, first, i));
+    return probs;
+  });
+}
+
+export function spanCounts(rows: Prepared[], probs: Float32Array[], threshold: number, overlap = false): Counts {
+  const c = new Counts();
+  rows.forEach((r, k) => {
+    const found = decodeNames(r.ctx, probs[k]!, threshold).map((s) => ({ type: 'NAME', start: s.start, end: s.end }));
+    score(r.gold, found, (_t, kind) => c[kind]++, overlap);
+  });
+  return c;
+}
+
+export const TARGET_PRECISION = 0.95;
+
+export interface Thresholds {
+  /** The lowest threshold at which the held-out rows reach the target precision (any-overlap, macro over sources). */
+  precise: number;
+  /** The threshold of the best macro F1 (exact spans) on the held-out rows. */
+  balanced: number;
+}
+
+/**
+ * Both operating points, chosen on the held-out 15 % of the training sources only. Precision is read on any
+ * overlap: the corpora disagree on titles and OCR debris inside a span ("Königin Victoria"), which says
+ * nothing about whether a person was found; F1 is read on exact spans.
+ */
+export function chooseThresholds(dev: Prepared[], weights: NameWeights): Thresholds {
+  const probs = predict(dev, weights);
+  const bySource = new Map<string, number[]>();
+  dev.forEach((r, k) => {
+    const ks = bySource.get(r.source);
+    if (ks) ks.push(k);
+    else bySource.set(r.source, [k]);
+  });
+  let precise = 0.95;
+  let balanced = 0.5;
+  let bestF1 = -1;
+  for (let step = 50; step <= 95; step++) {
+    const t = step / 100;
+    let precision = 0;
+    let f1 = 0;
+    for (const ks of bySource.values()) {
+      const rows = ks.map((k) => dev[k]!);
+      const ps = ks.map((k) => probs[k]!);
+      precision += spanCounts(rows, ps, t, true).precision;
+      f1 += spanCounts(rows, ps, t).f1;
+    }
+    if (f1 > bestF1) {
+      bestF1 = f1;
+      balanced = t;
+    }
+    if (precision / bySource.size >= TARGET_PRECISION && precise === 0.95) precise = t;
+  }
+  return { precise, balanced };
+}
+
+/** Fit on the training part of `rows`, choose the thresholds on their held-out part. */
+export function train(rows: Prepared[]): { weights: NameWeights; thresholds: Thresholds } {
+  const weights = fit(rows.filter((r) => !r.dev));
+  const thresholds = chooseThresholds(
+    rows.filter((r) => r.dev),
+    weights,
+  );
+  return { weights, thresholds };
+}
+
+export interface LosoResult {
+  source: NameSource;
+  thresholds: Thresholds;
+  /** At the precise operating point (the shipped one). */
+  exact: Counts;
+  overlap: Counts;
+  /** At the balanced operating point. */
+  balancedExact: Counts;
+}
+
+/** For each source: train on all the others, score on the whole left-out source. */
+export function leaveOneSourceOut(sources: NameSource[], only?: (s: NameSource) => boolean): LosoResult[] {
+  const prepared = new Map(sources.map((s) => [s.id, prepare(s)]));
+  const out: LosoResult[] = [];
+  for (const held of sources) {
+    if (only && !only(held)) continue;
+    const rows = sources.filter((s) => s.id !== held.id).flatMap((s) => prepared.get(s.id)!);
+    const { weights, thresholds } = train(rows);
+    const test = prepared.get(held.id)!;
+    const probs = predict(test, weights);
+    out.push({
+      source: held,
+      thresholds,
+      exact: spanCounts(test, probs, thresholds.precise),
+      overlap: spanCounts(test, probs, thresholds.precise, true),
+      balancedExact: spanCounts(test, probs, thresholds.balanced),
+    });
+  }
+  return out;
+}
