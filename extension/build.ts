@@ -71,9 +71,10 @@ export function manifest(target: Target, version: string): Record<string, unknow
     browser_specific_settings: {
       gecko: {
         id: 'extension@parapet.dev',
-        strict_min_version: '128.0',
+        strict_min_version: '140.0',
         data_collection_permissions: { required: ['none'] },
       },
+      gecko_android: { strict_min_version: '142.0' },
     },
   };
 }

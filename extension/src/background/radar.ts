@@ -9,6 +9,7 @@ import { read, update } from './store.js';
 // Only the site name and the signal names leave the device: no URL path, no body, no header value.
 
 const bodies = new Map<string, boolean>();
+const MAX_REPORT_ITEMS = 200;
 
 async function isKnown(host: string): Promise<boolean> {
   const s = await read();
@@ -89,15 +90,19 @@ export async function queueRadarReport(): Promise<number> {
     return batch.length > 0 ? { radar: {} } : {};
   });
   if (batch.length === 0) return 0;
-  await enqueue('/api/v1/endpoint/shadow-ai/report', {
-    id: crypto.randomUUID(),
-    reports: batch.map((b) => ({
-      domain: b.domain,
-      heuristicSignals: b.signals,
-      count: b.count,
-      firstSeen: b.firstSeen,
-      lastSeen: b.lastSeen,
-    })),
-  });
+  // The server takes at most 200 detections per report; each report has its own id, so a retried upload
+  // is applied once.
+  for (let i = 0; i < batch.length; i += MAX_REPORT_ITEMS) {
+    await enqueue('/api/v1/endpoint/shadow-ai/report', {
+      reportId: crypto.randomUUID(),
+      detections: batch.slice(i, i + MAX_REPORT_ITEMS).map((b) => ({
+        domain: b.domain,
+        signals: b.signals,
+        count: b.count,
+        firstSeen: b.firstSeen,
+        lastSeen: b.lastSeen,
+      })),
+    });
+  }
   return batch.length;
 }

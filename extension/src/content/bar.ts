@@ -1,12 +1,12 @@
 // The DLP bar: a Shadow-DOM element under the prompt box, so the site's CSS cannot reach it and its own
-// styles cannot leak into the site. It shows what the last analysis found, the risk score and what the
+// styles cannot leak into the site. Only its buttons take clicks: the rest never covers the site's controls. It shows what the last analysis found, the risk score and what the
 // policy will do; it may ask one question (warn before submit) and waits for the answer.
 
 const CSS = `
 :host { all: initial; }
 .bar { position: fixed; z-index: 2147483647; box-sizing: border-box; font: 12px/1.4 system-ui, sans-serif;
   background: #fff; color: #1b1f24; border: 1px solid #c9d1d9; border-radius: 8px; padding: 6px 10px;
-  box-shadow: 0 2px 8px rgba(0,0,0,.12); display: flex; flex-wrap: wrap; gap: 6px 10px; align-items: center; }
+  box-shadow: 0 2px 8px rgba(0,0,0,.12); display: flex; pointer-events: none; flex-wrap: wrap; gap: 6px 10px; align-items: center; }
 .bar[hidden] { display: none; }
 .brand { font-weight: 600; }
 .chip { background: #eef2f6; border-radius: 10px; padding: 1px 8px; }
@@ -14,7 +14,7 @@ const CSS = `
 .risk.low { color: #1a7f37; } .risk.mid { color: #9a6700; } .risk.high { color: #cf222e; }
 .msg { flex-basis: 100%; }
 .msg.warn { color: #9a6700; } .msg.error { color: #cf222e; }
-button { font: inherit; border: 1px solid #c9d1d9; background: #f6f8fa; border-radius: 6px; padding: 1px 8px; cursor: pointer; }
+button { pointer-events: auto; font: inherit; border: 1px solid #c9d1d9; background: #f6f8fa; border-radius: 6px; padding: 1px 8px; cursor: pointer; }
 button.primary { background: #1f6feb; color: #fff; border-color: #1f6feb; }
 `;
 
