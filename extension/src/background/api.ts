@@ -1,0 +1,71 @@
+import { read, update } from './store.js';
+
+// The device operations of the endpoint backend (docs/endpoint.md), with the device token.
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: { error?: string; message?: string; reenroll?: boolean } | null,
+  ) {
+    super(body?.message ?? `HTTP ${status}`);
+  }
+  get retryable(): boolean {
+    return this.status === 0 || this.status === 429 || this.status >= 500;
+  }
+}
+
+export async function call(
+  path: string,
+  init: { method?: string; body?: unknown; form?: FormData; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: unknown; headers: Headers }> {
+  const s = await read();
+  if (!s.serverUrl || !s.deviceToken) throw new ApiError(401, { message: 'not enrolled' });
+  return raw(s.serverUrl, path, { ...init, token: s.deviceToken });
+}
+
+export async function raw(
+  serverUrl: string,
+  path: string,
+  init: {
+    method?: string;
+    body?: unknown;
+    form?: FormData;
+    headers?: Record<string, string>;
+    token?: string;
+  },
+): Promise<{ status: number; body: unknown; headers: Headers }> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token) headers['authorization'] = `Bearer ${init.token}`;
+  let body: BodyInit | undefined;
+  if (init.form) body = init.form;
+  else if (init.body !== undefined) {
+    body = JSON.stringify(init.body);
+    headers['content-type'] = 'application/json';
+  }
+  let res: Response;
+  try {
+    res = await fetch(new URL(path, serverUrl), {
+      method: init.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      ...(body ? { body } : {}),
+    });
+  } catch {
+    throw new ApiError(0, { message: 'The server cannot be reached.' });
+  }
+  const text = await res.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text.length > 0 ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  if (res.status >= 400) {
+    const err = new ApiError(res.status, parsed as ApiError['body']);
+    // The device token is gone (revoked, rotated elsewhere): drop it so the device enrolls again.
+    if (res.status === 401 && err.body?.reenroll === true) {
+      await update(() => ({ deviceToken: undefined, lastError: 'The device must be enrolled again.' }));
+    }
+    throw err;
+  }
+  return { status: res.status, body: parsed, headers: res.headers };
+}

@@ -1,0 +1,103 @@
+import { blockedHosts, type EndpointConfig } from '../shared/policy.js';
+import { chatHosts } from '../shared/sites.js';
+
+// The policy as declarativeNetRequest dynamic rules: blocked AI services open the block page (one rule per
+// host, so the page can name it), their API calls from other pages fail; force mode sends the AI chat
+// sites to the dashboard's protected chat. Exceptions win over blocks; blocks win over force mode.
+
+type Rule = chrome.declarativeNetRequest.Rule;
+const { RuleActionType, ResourceType } = {
+  RuleActionType: { BLOCK: 'block', REDIRECT: 'redirect', ALLOW: 'allow' },
+  ResourceType: {
+    MAIN_FRAME: 'main_frame',
+    SUB_FRAME: 'sub_frame',
+    XHR: 'xmlhttprequest',
+    WEBSOCKET: 'websocket',
+  },
+} as const;
+
+export function compileRules(config: EndpointConfig, serverUrl: string | undefined): Rule[] {
+  const rules: Rule[] = [];
+  let id = 1;
+  const enforcement = config.policy.enforcement;
+  const { block, except } = blockedHosts(config);
+  if (enforcement !== 'log' && block.length > 0) {
+    if (except.length > 0)
+      rules.push({
+        id: id++,
+        priority: 30,
+        action: { type: RuleActionType.ALLOW as chrome.declarativeNetRequest.RuleActionType },
+        condition: { requestDomains: except },
+      });
+    for (const host of block) {
+      rules.push({
+        id: id++,
+        priority: 20,
+        action: {
+          type: RuleActionType.REDIRECT as chrome.declarativeNetRequest.RuleActionType,
+          redirect: { extensionPath: `/blocked.html#${encodeURIComponent(host)}` },
+        },
+        condition: {
+          requestDomains: [host],
+          resourceTypes: [ResourceType.MAIN_FRAME as chrome.declarativeNetRequest.ResourceType],
+        },
+      });
+    }
+    if (enforcement === 'block')
+      rules.push({
+        id: id++,
+        priority: 20,
+        action: { type: RuleActionType.BLOCK as chrome.declarativeNetRequest.RuleActionType },
+        condition: {
+          requestDomains: block,
+          resourceTypes: [
+            ResourceType.SUB_FRAME,
+            ResourceType.XHR,
+            ResourceType.WEBSOCKET,
+          ] as chrome.declarativeNetRequest.ResourceType[],
+        },
+      });
+  }
+  if (config.forceMode?.enabled && serverUrl) {
+    const chat = new URL('/chat', serverUrl).href;
+    rules.push({
+      id: id++,
+      priority: 10,
+      action: {
+        type: RuleActionType.REDIRECT as chrome.declarativeNetRequest.RuleActionType,
+        redirect: { url: chat },
+      },
+      condition: {
+        requestDomains: chatHosts(),
+        resourceTypes: [ResourceType.MAIN_FRAME as chrome.declarativeNetRequest.ResourceType],
+      },
+    });
+  }
+  return rules;
+}
+
+export async function applyRules(config: EndpointConfig, serverUrl: string | undefined): Promise<number> {
+  const rules = compileRules(config, serverUrl);
+  const existing = await chrome.declarativeNetRequest.getDynamicRules();
+  await chrome.declarativeNetRequest.updateDynamicRules({
+    removeRuleIds: existing.map((r) => r.id),
+    addRules: rules,
+  });
+  return rules.length;
+}
+
+/** "Continue" on a warn block page: this host is allowed until the browser closes. */
+export async function allowForSession(host: string): Promise<void> {
+  const existing = await chrome.declarativeNetRequest.getSessionRules();
+  const id = existing.reduce((m, r) => Math.max(m, r.id), 0) + 1;
+  await chrome.declarativeNetRequest.updateSessionRules({
+    addRules: [
+      {
+        id,
+        priority: 100,
+        action: { type: 'allow' as chrome.declarativeNetRequest.RuleActionType },
+        condition: { requestDomains: [host] },
+      },
+    ],
+  });
+}

@@ -1,0 +1,289 @@
+import type { Status, ToBackground } from '../shared/messages.js';
+import { DEFAULT_CONFIG, type EndpointConfig } from '../shared/policy.js';
+import { buildProof } from '../shared/proof-pdf.js';
+import { ApiError, call, raw } from './api.js';
+import { allowForSession, applyRules } from './dnr.js';
+import { enqueue, flush } from './queue.js';
+import { queueRadarReport, startRadar } from './radar.js';
+import { read, update } from './store.js';
+
+// The service worker (an event page on Firefox): enrollment, heartbeats, policy, the upload queue, the
+// shadow-AI radar, proofs, and the per-origin vaults of the content scripts (session storage: in memory,
+// gone when the browser closes, never uploaded).
+
+const VERSION = chrome.runtime.getManifest().version;
+const HEARTBEAT = 'heartbeat';
+
+function platformInfo(): { os: string; browser: string } {
+  const ua = navigator.userAgent;
+  const browser = /Edg\/([\d.]+)/.exec(ua)
+    ? `Edge ${/Edg\/([\d.]+)/.exec(ua)![1]}`
+    : /Firefox\/([\d.]+)/.exec(ua)
+      ? `Firefox ${/Firefox\/([\d.]+)/.exec(ua)![1]}`
+      : `Chromium ${/Chrom(?:e|ium)\/([\d.]+)/.exec(ua)?.[1] ?? ''}`.trim();
+  const os = /Windows/.test(ua)
+    ? 'Windows'
+    : /Mac OS X/.test(ua)
+      ? 'macOS'
+      : /Linux/.test(ua)
+        ? 'Linux'
+        : 'other';
+  return { os, browser };
+}
+
+async function enroll(serverUrl: string, code: string, name?: string): Promise<void> {
+  const base = new URL(serverUrl).origin;
+  const { os, browser } = platformInfo();
+  const res = await raw(base, '/api/v1/endpoint/enroll', {
+    body: { code, name: name || `${browser} on ${os}`, os, browser, extensionVersion: VERSION },
+  });
+  const b = res.body as {
+    deviceId: string;
+    deviceToken: string;
+    organizationId: string;
+    heartbeatIntervalSeconds: number;
+  };
+  await update(() => ({
+    serverUrl: base,
+    deviceId: b.deviceId,
+    deviceToken: b.deviceToken,
+    organizationId: b.organizationId,
+    heartbeatIntervalSeconds: b.heartbeatIntervalSeconds,
+    configVersion: undefined,
+    etag: undefined,
+    lastError: undefined,
+  }));
+  await fetchConfig();
+  await heartbeat();
+}
+
+async function fetchConfig(): Promise<void> {
+  const s = await read();
+  const res = await call('/api/v1/endpoint/config', { headers: s.etag ? { 'if-none-match': s.etag } : {} });
+  if (res.status === 304) return;
+  const config = res.body as EndpointConfig;
+  await update(() => ({
+    config,
+    configVersion: config.configVersion,
+    etag: res.headers.get('etag') ?? undefined,
+    forceMode: config.forceMode?.enabled ?? false,
+    ...(config.settings?.heartbeatIntervalSeconds
+      ? { heartbeatIntervalSeconds: config.settings.heartbeatIntervalSeconds }
+      : {}),
+  }));
+  await applyRules(config, s.serverUrl);
+  scheduleHeartbeat(config.settings?.heartbeatIntervalSeconds ?? 60);
+}
+
+function scheduleHeartbeat(seconds: number): void {
+  // Chrome runs alarms at most every 30 seconds.
+  void chrome.alarms.create(HEARTBEAT, { periodInMinutes: Math.max(0.5, seconds / 60) });
+}
+
+async function heartbeat(): Promise<void> {
+  const s = await read();
+  if (!s.deviceToken) return;
+  const stats = s.stats ?? { interactions: {}, blocked: {} };
+  const { os, browser } = platformInfo();
+  try {
+    const res = await call('/api/v1/endpoint/heartbeat', {
+      body: {
+        extensionVersion: VERSION,
+        browser,
+        os,
+        stats: {
+          interactions: stats.interactions,
+          blocked: {
+            unapproved_service: stats.blocked['unapproved_service'] ?? 0,
+            dlp_violation: stats.blocked['dlp_violation'] ?? 0,
+            policy_violation: stats.blocked['policy_violation'] ?? 0,
+          },
+        },
+      },
+    });
+    const hb = res.body as { configVersion: number; forceMode: boolean; heartbeatIntervalSeconds: number };
+    // The counts were acknowledged: subtract what was sent, keep what arrived meanwhile.
+    await update((cur) => {
+      const now = cur.stats ?? { interactions: {}, blocked: {} };
+      const minus = (a: Record<string, number>, b: Record<string, number>) =>
+        Object.fromEntries(
+          Object.entries(a)
+            .map(([k, v]) => [k, v - (b[k] ?? 0)] as const)
+            .filter(([, v]) => v > 0),
+        );
+      return {
+        stats: {
+          interactions: minus(now.interactions, stats.interactions),
+          blocked: minus(now.blocked, stats.blocked),
+        },
+        lastSync: new Date().toISOString(),
+        lastError: undefined,
+      };
+    });
+    const cur = await read();
+    if (hb.configVersion !== cur.configVersion || hb.forceMode !== (cur.forceMode ?? false))
+      await fetchConfig();
+    await queueRadarReport();
+    await flush();
+  } catch (err) {
+    await update(() => ({ lastError: err instanceof Error ? err.message : 'heartbeat failed' }));
+    if (err instanceof ApiError && err.body?.reenroll) await enrollFromManagedStorage();
+  }
+}
+
+interface Managed {
+  serverUrl?: string;
+  enrollmentCode?: string;
+  deviceName?: string;
+}
+
+async function enrollFromManagedStorage(): Promise<void> {
+  let managed: Managed = {};
+  try {
+    managed = (await chrome.storage.managed.get(null)) as Managed;
+  } catch {
+    return; // no managed storage (not deployed by policy)
+  }
+  const s = await read();
+  if (s.deviceToken || !managed.serverUrl || !managed.enrollmentCode) return;
+  await enroll(managed.serverUrl, managed.enrollmentCode, managed.deviceName).catch(async (err) => {
+    await update(() => ({ lastError: `enrollment: ${err instanceof Error ? err.message : err}` }));
+  });
+}
+
+async function status(): Promise<Status> {
+  const s = await read();
+  return {
+    enrolled: Boolean(s.deviceToken),
+    ...(s.serverUrl ? { serverUrl: s.serverUrl } : {}),
+    ...(s.organizationId ? { organizationId: s.organizationId } : {}),
+    ...(s.deviceId ? { deviceId: s.deviceId } : {}),
+    configVersion: s.configVersion ?? 0,
+    ...(s.lastSync ? { lastSync: s.lastSync } : {}),
+    ...(s.lastError ? { lastError: s.lastError } : {}),
+    queued: s.queue?.length ?? 0,
+    forceMode: s.forceMode ?? false,
+    enforcement: (s.config ?? DEFAULT_CONFIG).policy.enforcement,
+    disabledSites: s.disabledSites ?? [],
+    version: VERSION,
+  };
+}
+
+async function makeProof(input: Extract<ToBackground, { kind: 'proof' }>['proof']): Promise<void> {
+  const s = await read();
+  if (!s.deviceToken || !s.deviceId) return; // proofs belong to an enrolled device
+  const timestamp = new Date().toISOString();
+  const tier = String((s.config as Record<string, unknown> | undefined)?.['plan'] ?? 'business');
+  const { pdf, fileHash } = await buildProof(input, {
+    timestamp,
+    extensionVersion: VERSION,
+    tier,
+    deviceId: s.deviceId,
+  });
+  let bin = '';
+  for (let i = 0; i < pdf.length; i += 0x8000) bin += String.fromCharCode(...pdf.subarray(i, i + 0x8000));
+  await enqueue('/api/v1/eps/proof', {
+    pdfBase64: btoa(bin),
+    metadata: {
+      hash: `sha256:${fileHash}`,
+      timestamp,
+      platform: input.platform,
+      tokenCount: input.tokens.length,
+      riskScore: input.riskScore,
+      epsVersion: VERSION,
+      tier,
+      tokenTypes: [...new Set(input.tokens.map((t) => t.type))],
+    },
+  });
+  await flush();
+}
+
+async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): Promise<unknown> {
+  switch (msg.kind) {
+    case 'alert':
+      await enqueue('/api/v1/endpoint/alert', {
+        id: crypto.randomUUID(),
+        ...msg.alert,
+        occurredAt: new Date().toISOString(),
+      });
+      void flush();
+      return true;
+    case 'log':
+      await enqueue('/api/v1/endpoint/log', {
+        id: crypto.randomUUID(),
+        ...msg.log,
+        occurredAt: new Date().toISOString(),
+      });
+      return true;
+    case 'stat':
+      await update((s) => {
+        const stats = s.stats ?? { interactions: {}, blocked: {} };
+        const next = { interactions: { ...stats.interactions }, blocked: { ...stats.blocked } };
+        if (msg.blockedReason) next.blocked[msg.blockedReason] = (next.blocked[msg.blockedReason] ?? 0) + 1;
+        else next.interactions[msg.domain] = (next.interactions[msg.domain] ?? 0) + 1;
+        return { stats: next };
+      });
+      return true;
+    case 'proof':
+      await makeProof(msg.proof);
+      return true;
+    case 'vault-get': {
+      const key = `vault:${msg.origin}`;
+      const v = await chrome.storage.session.get(key);
+      return v[key] ?? [];
+    }
+    case 'vault-put':
+      if (sender.origin && sender.origin !== msg.origin) return false;
+      await chrome.storage.session.set({ [`vault:${msg.origin}`]: msg.entries.slice(-5000) });
+      return true;
+    case 'enroll':
+      await enroll(msg.serverUrl, msg.code, msg.name);
+      return status();
+    case 'unenroll':
+      await update(() => ({
+        deviceToken: undefined,
+        deviceId: undefined,
+        organizationId: undefined,
+        config: undefined,
+        configVersion: undefined,
+        etag: undefined,
+      }));
+      await applyRules(DEFAULT_CONFIG, undefined);
+      return status();
+    case 'sync':
+      await fetchConfig().catch(() => undefined);
+      await heartbeat();
+      return status();
+    case 'status':
+      return status();
+    case 'continue-blocked':
+      await allowForSession(msg.host);
+      return true;
+  }
+}
+
+chrome.runtime.onMessage.addListener((msg: ToBackground, sender, reply) => {
+  handle(msg, sender).then(reply, (err) =>
+    reply({ error: err instanceof Error ? err.message : String(err) }),
+  );
+  return true;
+});
+
+chrome.alarms.onAlarm.addListener((a) => {
+  if (a.name === HEARTBEAT) void heartbeat();
+});
+
+chrome.storage.onChanged.addListener((_changes, area) => {
+  if (area === 'managed') void enrollFromManagedStorage();
+});
+
+async function start(): Promise<void> {
+  const s = await read();
+  scheduleHeartbeat(s.heartbeatIntervalSeconds ?? 60);
+  if (s.config) await applyRules(s.config, s.serverUrl);
+  await enrollFromManagedStorage();
+}
+
+chrome.runtime.onInstalled.addListener(() => void start());
+chrome.runtime.onStartup.addListener(() => void start());
+startRadar();

@@ -1,0 +1,82 @@
+import { ApiError, call } from './api.js';
+import { type QueuedItem, read, update } from './store.js';
+
+// Alerts, logs, radar reports and proofs wait here until the server takes them: retried with backoff,
+// kept across restarts, bounded (the oldest go first when full, and the number dropped is kept).
+
+export const MAX_QUEUE = 500;
+const LOG_BATCH = 500;
+
+export async function enqueue(path: QueuedItem['path'], body: unknown): Promise<void> {
+  await update((s) => {
+    const queue = [...(s.queue ?? []), { id: crypto.randomUUID(), path, body, attempts: 0, nextAt: 0 }];
+    const over = Math.max(0, queue.length - MAX_QUEUE);
+    return { queue: queue.slice(over), dropped: (s.dropped ?? 0) + over };
+  });
+}
+
+function backoffMs(attempts: number): number {
+  return Math.min(10 * 60_000, 5_000 * 2 ** Math.min(attempts, 10));
+}
+
+async function post(item: QueuedItem, batch: QueuedItem[]): Promise<void> {
+  if (item.path === '/api/v1/endpoint/log') {
+    await call(item.path, { body: { entries: batch.map((b) => b.body) } });
+  } else if (item.path === '/api/v1/eps/proof') {
+    const p = item.body as { pdfBase64: string; metadata: Record<string, unknown> };
+    const bytes = Uint8Array.from(atob(p.pdfBase64), (c) => c.charCodeAt(0));
+    const form = new FormData();
+    form.append('metadata', JSON.stringify(p.metadata));
+    form.append('file', new Blob([bytes], { type: 'application/pdf' }), 'proof.pdf');
+    await call(item.path, { form });
+  } else {
+    await call(item.path, { body: item.body });
+  }
+}
+
+let flushing: Promise<void> | null = null;
+
+export function flush(now = Date.now()): Promise<void> {
+  flushing ??= run(now).finally(() => {
+    flushing = null;
+  });
+  return flushing;
+}
+
+async function run(now: number): Promise<void> {
+  const s = await read();
+  if (!s.deviceToken) return;
+  const due = (s.queue ?? []).filter((q) => q.nextAt <= now);
+  const done = new Set<string>();
+  const failed = new Map<string, number>();
+  let lastError: string | undefined;
+  const logs = due.filter((q) => q.path === '/api/v1/endpoint/log');
+  const groups: QueuedItem[][] = [];
+  for (let i = 0; i < logs.length; i += LOG_BATCH) groups.push(logs.slice(i, i + LOG_BATCH));
+  for (const q of due) if (q.path !== '/api/v1/endpoint/log') groups.push([q]);
+  for (const group of groups) {
+    try {
+      await post(group[0]!, group);
+      for (const g of group) done.add(g.id);
+    } catch (err) {
+      const e = err instanceof ApiError ? err : new ApiError(0, null);
+      lastError = `${group[0]!.path}: ${e.message}`;
+      if (e.status === 401 || e.retryable) {
+        for (const g of group) failed.set(g.id, g.attempts + 1);
+        if (e.status === 0 || e.status === 401) break; // offline or not enrolled: try again later
+      } else {
+        // The server refused this item (4xx): retrying cannot help, and it must not block the others.
+        for (const g of group) done.add(g.id);
+      }
+    }
+  }
+  await update((cur) => ({
+    queue: (cur.queue ?? [])
+      .filter((q) => !done.has(q.id))
+      .map((q) => {
+        const attempts = failed.get(q.id);
+        return attempts === undefined ? q : { ...q, attempts, nextAt: now + backoffMs(attempts) };
+      }),
+    ...(lastError ? { lastError } : {}),
+  }));
+}

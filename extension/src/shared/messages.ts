@@ -1,0 +1,57 @@
+// Messages from content scripts and extension pages to the service worker (chrome.runtime.sendMessage).
+
+export interface AlertInput {
+  type: string;
+  dlpDomain: string;
+  domain: string;
+  action: 'blocked' | 'warned' | 'redacted' | 'logged';
+  severity: 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
+  findingsCount: number;
+  redactedPreview: string;
+}
+
+export interface LogInput {
+  kind: 'interaction' | 'blocked' | 'warned' | 'redacted' | 'paste_blocked' | 'override';
+  domain: string;
+  detail?: Record<string, string | number | boolean>;
+}
+
+export interface ProofInput {
+  platform: string;
+  tokenizedPrompt: string;
+  tokens: Array<{ token: string; type: string; domain: string }>;
+  riskScore: number;
+  processingMs: number;
+}
+
+export type ToBackground =
+  | { kind: 'alert'; alert: AlertInput }
+  | { kind: 'log'; log: LogInput }
+  | {
+      kind: 'stat';
+      domain: string;
+      blockedReason?: 'unapproved_service' | 'dlp_violation' | 'policy_violation';
+    }
+  | { kind: 'proof'; proof: ProofInput }
+  | { kind: 'vault-get'; origin: string }
+  | { kind: 'vault-put'; origin: string; entries: Array<{ token: string; type: string; value: string }> }
+  | { kind: 'enroll'; serverUrl: string; code: string; name?: string }
+  | { kind: 'unenroll' }
+  | { kind: 'sync' }
+  | { kind: 'status' }
+  | { kind: 'continue-blocked'; host: string };
+
+export interface Status {
+  enrolled: boolean;
+  serverUrl?: string;
+  organizationId?: string;
+  deviceId?: string;
+  configVersion: number;
+  lastSync?: string;
+  lastError?: string;
+  queued: number;
+  forceMode: boolean;
+  enforcement: string;
+  disabledSites: string[];
+  version: string;
+}

@@ -1,0 +1,109 @@
+// Where the user's words sit in each site's request body, so that only they are tokenized (never ids,
+// model names or settings) and the rest of the body is sent byte for byte when nothing changed.
+
+/** Keys whose string values are text the user wrote (or earlier turns of it) in the sites' JSON bodies. */
+const TEXT_KEYS = new Set([
+  'prompt',
+  'parts',
+  'text',
+  'content',
+  'query',
+  'query_str',
+  'message',
+  'input',
+  'messageInput',
+  'q',
+]);
+
+export interface PromptSlots {
+  texts: string[];
+  /** the body with each text replaced by the replacement at the same index */
+  rebuild(replacements: readonly string[]): string;
+}
+
+type Ref = { parent: Record<string, unknown> | unknown[]; key: string | number };
+
+function collect(node: unknown, underTextKey: boolean, refs: Ref[], depth: number): void {
+  if (depth > 64 || node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    node.forEach((v, i) => {
+      if (typeof v === 'string' && underTextKey) refs.push({ parent: node, key: i });
+      else collect(v, underTextKey, refs, depth + 1);
+    });
+    return;
+  }
+  const obj = node as Record<string, unknown>;
+  for (const [k, v] of Object.entries(obj)) {
+    const textKey = TEXT_KEYS.has(k);
+    if (typeof v === 'string') {
+      if (textKey && v.length > 0) refs.push({ parent: obj, key: k });
+    } else collect(v, textKey, refs, depth + 1);
+  }
+}
+
+function jsonSlots(body: string): PromptSlots | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  const refs: Ref[] = [];
+  collect(parsed, false, refs, 0);
+  if (refs.length === 0) return null;
+  const read = (r: Ref) => (r.parent as Record<string | number, unknown>)[r.key] as string;
+  const texts = refs.map(read);
+  return {
+    texts,
+    rebuild(replacements) {
+      if (replacements.every((t, i) => t === texts[i])) return body;
+      refs.forEach((r, i) => {
+        (r.parent as Record<string | number, unknown>)[r.key] = replacements[i];
+      });
+      const out = JSON.stringify(parsed);
+      refs.forEach((r, i) => {
+        (r.parent as Record<string | number, unknown>)[r.key] = texts[i];
+      });
+      return out;
+    },
+  };
+}
+
+// Gemini posts form fields; `f.req` is JSON whose second element is JSON again, the prompt first in it.
+function geminiSlots(body: string): PromptSlots | null {
+  const form = new URLSearchParams(body);
+  const freq = form.get('f.req');
+  if (freq === null) return null;
+  let outer: unknown;
+  let inner: unknown;
+  try {
+    outer = JSON.parse(freq);
+    if (!Array.isArray(outer) || typeof outer[1] !== 'string') return null;
+    inner = JSON.parse(outer[1]);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(inner) || !Array.isArray(inner[0]) || typeof inner[0][0] !== 'string') return null;
+  const first = inner[0] as unknown[];
+  const text = first[0] as string;
+  return {
+    texts: [text],
+    rebuild([replacement]) {
+      if (replacement === text) return body;
+      const o = outer as unknown[];
+      const innerText = o[1];
+      first[0] = replacement;
+      o[1] = JSON.stringify(inner);
+      const copy = new URLSearchParams(body);
+      copy.set('f.req', JSON.stringify(o));
+      first[0] = text;
+      o[1] = innerText;
+      return copy.toString();
+    },
+  };
+}
+
+export function promptSlots(siteId: string, body: string): PromptSlots | null {
+  if (siteId === 'gemini') return geminiSlots(body);
+  return jsonSlots(body);
+}

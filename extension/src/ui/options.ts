@@ -1,0 +1,39 @@
+import { parseEnrollment } from '../shared/enrollment.js';
+import type { Status, ToBackground } from '../shared/messages.js';
+
+// Enrollment by hand: an enrollment link (server address with the code after '#' or in ?code=) or the
+// server address and the code. Devices deployed by policy enroll from managed storage instead.
+
+const form = document.getElementById('enroll') as HTMLFormElement;
+const result = document.getElementById('result')!;
+const ask = <T>(m: ToBackground) => chrome.runtime.sendMessage(m) as Promise<T & { error?: string }>;
+
+async function show(): Promise<void> {
+  const s = await ask<Status>({ kind: 'status' });
+  result.textContent = s.enrolled
+    ? `Enrolled as ${s.deviceId} in ${s.organizationId} (${s.serverUrl}).`
+    : 'Not enrolled: the DLP bar and the injection check already run on this device with default settings.';
+  result.className = s.enrolled ? 'ok' : 'warn';
+}
+
+form.addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const data = new FormData(form);
+  try {
+    const { serverUrl, code } = parseEnrollment(String(data.get('link')), String(data.get('code') ?? ''));
+    result.textContent = 'Enrolling…';
+    const r = await ask<Status>({ kind: 'enroll', serverUrl, code, name: String(data.get('name') ?? '') });
+    if (r.error) throw new Error(r.error);
+    await show();
+  } catch (err) {
+    result.textContent = `Enrollment failed: ${err instanceof Error ? err.message : err}`;
+    result.className = 'err';
+  }
+});
+
+document.getElementById('unenroll')!.addEventListener('click', async () => {
+  await ask({ kind: 'unenroll' });
+  await show();
+});
+
+void show();

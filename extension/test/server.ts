@@ -1,0 +1,32 @@
+// The repository's test server (test/support/harness.ts), loaded without its types: they are written
+// against Node's fetch typings, and these tests compile with the DOM library for the page-side code.
+
+export interface TestResponse {
+  status: number;
+  body: any;
+  text: string;
+}
+export interface Tenant {
+  org: { id: string };
+  sw: string;
+  al: string;
+  session(role?: string): Promise<string>;
+}
+export interface TestServer {
+  url: string;
+  ctx: { storage: { db: any } };
+  tenant(input?: { plan?: string }): Promise<Tenant>;
+  request(
+    method: string,
+    path: string,
+    init?: { body?: unknown; key?: string; cookie?: string; form?: FormData },
+  ): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+const harness = '../../test/support/harness.js';
+
+export async function startTestServer(): Promise<TestServer> {
+  const mod = (await import(harness)) as { startTestServer(): Promise<TestServer> };
+  return mod.startTestServer();
+}

@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createTokenMap } from '../../src/engines/dlp/index.js';
+import { parseEnrollment } from '../src/shared/enrollment.js';
+import {
+  blockedHosts,
+  DEFAULT_CONFIG,
+  type EndpointConfig,
+  pasteBlockedTypes,
+  sendAction,
+  serviceDecision,
+} from '../src/shared/policy.js';
+import { promptSlots } from '../src/shared/prompt-slots.js';
+import { headerSignals, isChatBody, siteOf } from '../src/shared/radar-signals.js';
+import { SseRehydrator } from '../src/shared/sse-rehydrate.js';
+
+const map = createTokenMap([
+  { token: 'TKN_NAME_0a1b2c3g', type: 'NAME', value: 'Anna Schmidt' },
+  { token: 'TKN_IBAN_9f8e7d6h', type: 'IBAN', value: 'DE89 3704 0044 0532 0130 00' },
+]);
+
+describe('prompt slots', () => {
+  it('ChatGPT: only the message parts, the rest of the body unchanged', () => {
+    const body = JSON.stringify({
+      action: 'next',
+      messages: [{ id: 'm1', content: { parts: ['hi Anna'] } }],
+      model: 'auto',
+    });
+    const s = promptSlots('chatgpt', body)!;
+    assert.deepEqual(s.texts, ['hi Anna']);
+    assert.equal(s.rebuild(['hi Anna']), body);
+    assert.deepEqual(JSON.parse(s.rebuild(['hi TKN'])), {
+      ...JSON.parse(body),
+      messages: [{ id: 'm1', content: { parts: ['hi TKN'] } }],
+    });
+  });
+
+  it('Gemini: the prompt inside f.req, other form fields kept', () => {
+    const inner = JSON.stringify([['hello Anna', 0, null], ['en']]);
+    const body = `f.req=${encodeURIComponent(JSON.stringify([null, inner]))}&at=tok`;
+    const s = promptSlots('gemini', body)!;
+    assert.deepEqual(s.texts, ['hello Anna']);
+    const out = new URLSearchParams(s.rebuild(['hello X']));
+    assert.equal(out.get('at'), 'tok');
+    assert.equal(JSON.parse(JSON.parse(out.get('f.req')!)[1])[0][0], 'hello X');
+    assert.equal(s.texts[0], 'hello Anna');
+  });
+
+  it('a body without prompt text is not a send', () => {
+    assert.equal(promptSlots('claude', JSON.stringify({ model: 'x', id: 3 })), null);
+    assert.equal(promptSlots('claude', 'not json'), null);
+  });
+});
+
+describe('SSE rehydration in the page', () => {
+  const stream = (events: string[], sep = '\n') => events.map((e) => `data: ${e}${sep}${sep}`).join('');
+
+  it('a token split across every possible pair of chunks and events is never shown in part', () => {
+    const text = 'Dear TKN_NAME_0a1b2c3g, your IBAN TKN_IBAN_9f8e7d6h is noted.';
+    const deltas = text.match(/.{1,4}/g)!;
+    const raw = stream([
+      '"v1"',
+      JSON.stringify({ p: '/message/content/parts/0', o: 'append', v: deltas[0] }),
+      ...deltas.slice(1).map((v) => JSON.stringify({ v })),
+      '[DONE]',
+    ]);
+    for (let cut = 1; cut < raw.length; cut += 7) {
+      const r = new SseRehydrator(map);
+      const out = r.push(raw.slice(0, cut)) + r.push(raw.slice(cut)) + r.flush();
+      let shown = '';
+      for (const m of out.matchAll(/^data: (.*)$/gm)) {
+        if (m[1] === '[DONE]' || m[1] === '"v1"') continue;
+        shown += JSON.parse(m[1]!).v;
+        assert.ok(!/TKN/.test(shown), shown);
+      }
+      assert.equal(shown, 'Dear Anna Schmidt, your IBAN DE89 3704 0044 0532 0130 00 is noted.');
+    }
+  });
+
+  it('Anthropic events with CRLF keep their event lines; held text is flushed before message_stop', () => {
+    const ev = (d: unknown, name = 'content_block_delta') =>
+      `event: ${name}\r\ndata: ${JSON.stringify(d)}\r\n\r\n`;
+    const delta = (text: string) =>
+      ev({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } });
+    const r = new SseRehydrator(map);
+    const out =
+      r.push(delta('Hi TKN_NA') + delta('ME_0a1b2c3g') + ev({ type: 'message_stop' }, 'message_stop')) +
+      r.flush();
+    const texts = [...out.matchAll(/"text":"([^"]*)"/g)].map((m) => m[1]).join('');
+    assert.equal(texts, 'Hi Anna Schmidt');
+    assert.match(out, /event: message_stop\r\ndata: \{"type":"message_stop"\}/);
+    assert.ok(out.indexOf('Anna') < out.indexOf('message_stop'));
+  });
+});
+
+describe('policy', () => {
+  const cfg = (
+    rules: EndpointConfig['policy']['rules'],
+    enforcement: 'block' | 'warn' | 'log' = 'block',
+  ): EndpointConfig => ({
+    configVersion: 2,
+    policy: { enforcement, rules },
+  });
+
+  it('blocklist with wildcard and exception; allowlist blocks known AI hosts not allowed', () => {
+    const c = cfg({
+      aiServices: {
+        mode: 'blocklist',
+        blocked: [{ domain: '*.perplexity.ai', except: ['labs.perplexity.ai'] }],
+      },
+    });
+    assert.equal(serviceDecision('www.perplexity.ai', c).blocked, true);
+    assert.equal(serviceDecision('labs.perplexity.ai', c).blocked, false);
+    assert.equal(serviceDecision('chatgpt.com', c).blocked, false);
+    const a = cfg({
+      aiServices: {
+        mode: 'allowlist',
+        allowed: [{ domain: 'chatgpt.com', conditions: { requireDlp: true, maxInputLength: 100 } }],
+      },
+    });
+    assert.equal(serviceDecision('claude.ai', a).blocked, true);
+    assert.deepEqual(serviceDecision('chatgpt.com', a), {
+      blocked: false,
+      requireDlp: true,
+      maxInputLength: 100,
+    });
+    assert.ok(blockedHosts(a).block.includes('claude.ai'));
+    assert.ok(!blockedHosts(a).block.includes('chatgpt.com'));
+  });
+
+  it('send action: tokens when chosen or required, else the warn threshold with the enforcement', () => {
+    const decision = { blocked: false, requireDlp: false };
+    const base = { config: DEFAULT_CONFIG, decision, riskScore: 90, findings: 3, inputLength: 10 };
+    assert.equal(sendAction({ ...base, tokenizeChosen: true }).action, 'tokenize');
+    assert.equal(sendAction({ ...base, tokenizeChosen: false }).action, 'warn');
+    assert.equal(
+      sendAction({ ...base, tokenizeChosen: false, decision: { blocked: false, requireDlp: true } }).action,
+      'tokenize',
+    );
+    assert.equal(sendAction({ ...base, tokenizeChosen: false, riskScore: 10 }).action, 'allow');
+    const strict = cfg({ dataProtection: { warnBeforeSubmit: { enabled: true, threshold: 30 } } }, 'block');
+    assert.equal(sendAction({ ...base, config: strict, tokenizeChosen: false }).action, 'block');
+    assert.equal(
+      sendAction({
+        ...base,
+        config: strict,
+        tokenizeChosen: true,
+        decision: { blocked: false, requireDlp: false, maxInputLength: 5 },
+      }).action,
+      'block',
+    );
+  });
+
+  it('blockCopyPaste patterns map to entity types', () => {
+    const c = cfg({
+      dataProtection: { blockCopyPaste: { enabled: true, patterns: ['CREDIT_CARD', 'SSN'] } },
+    });
+    assert.deepEqual([...pasteBlockedTypes(c)].sort(), [
+      'AVS',
+      'CARD',
+      'CVV',
+      'DE_TAX_ID',
+      'IT_FISCAL_CODE',
+      'NINO',
+      'NIR',
+      'SSN',
+    ]);
+    assert.equal(pasteBlockedTypes(DEFAULT_CONFIG).size, 0);
+  });
+});
+
+describe('radar signals and enrollment links', () => {
+  it('reads streaming, AI headers and chat bodies; reduces hosts to their site', () => {
+    assert.deepEqual(
+      headerSignals([
+        { name: 'Content-Type', value: 'text/event-stream' },
+        { name: 'openai-processing-ms', value: '3' },
+      ]),
+      ['streaming_response', 'ai_headers'],
+    );
+    assert.deepEqual(headerSignals([{ name: 'content-type', value: 'text/html' }]), []);
+    assert.ok(isChatBody('{"model":"x","messages":[{"role":"user","content":"hi"}]}'));
+    assert.ok(!isChatBody('{"messages":[1,2]}'));
+    assert.equal(siteOf('api.chat.newai.co.uk'), 'newai.co.uk');
+    assert.equal(siteOf('chat.newai-labs.test'), 'newai-labs.test');
+  });
+
+  it('parses an enrollment link with the code in its fragment or query', () => {
+    assert.deepEqual(parseEnrollment('https://p.example.com/enroll#enr_abc123', ''), {
+      serverUrl: 'https://p.example.com',
+      code: 'enr_abc123',
+    });
+    assert.deepEqual(parseEnrollment('https://p.example.com/?code=enr_x9', ''), {
+      serverUrl: 'https://p.example.com',
+      code: 'enr_x9',
+    });
+    assert.throws(() => parseEnrollment('https://p.example.com/', ''), /enrollment code/);
+  });
+});
