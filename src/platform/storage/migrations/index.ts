@@ -7,6 +7,7 @@ import * as m0005 from './0005-hallucination.js';
 import * as m0012 from './0012-reports.js';
 import * as m0010 from './0010-endpoint.js';
 import * as m0013 from './0013-dashboard-indexes.js';
+import * as m0030 from './0030-key-scope.js';
 
 /** Ordered by name; a migration, once released, is never edited: add a new one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0012-reports': m0012,
   '0010-endpoint': m0010,
   '0013-dashboard-indexes': m0013,
+  '0030-key-scope': m0030,
 };
