@@ -15,6 +15,8 @@ export interface BenchServer {
   pid: number | undefined;
   al: string;
   sw: string;
+  /** The bootstrap owner's credentials, for what needs a dashboard session. */
+  owner: { email: string; password: string } | undefined;
   stop(): Promise<void>;
 }
 
@@ -61,6 +63,9 @@ export async function startBenchServer(
     pid: child.pid,
     al,
     sw,
+    owner: ((m) => (m ? { email: m[1]!, password: m[2]! } : undefined))(
+      /user (\S+@\S+)\s+password (\S+)/.exec(out),
+    ),
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

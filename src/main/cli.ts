@@ -36,7 +36,8 @@ Usage: parapet <command> [options]        (every command accepts --json)
   user create --org ID --email E [--role R] [--name N] [--password P]   roles: ${ROLES.join(', ')}
   user list --org ID
   user password --org ID (--id USER_ID | --email E)   sets a new generated password, printed once
-  key create --org ID --kind al|sw [--name N] [--expires ISO-DATE]      prints the secret once
+  key create --org ID --kind al|sw [--name N] [--expires ISO-DATE] [--admin]   prints the secret once;
+                                          --admin: may also manage webhooks, SIEM and /api/saas/* (docs/auth.md)
   key list --org ID [--all]                active keys; --all adds revoked and expired ones
   key revoke --org ID --id KEY_ID
   report --org ID [--period 24h|7d|30d|90d|365d | --from ISO [--to ISO]] [--format json|csv|pdf] [--out FILE]
@@ -74,6 +75,7 @@ const OPTIONS = {
   format: { type: 'string' },
   out: { type: 'string' },
   all: { type: 'boolean' },
+  admin: { type: 'boolean' },
   field: { type: 'string' },
   input: { type: 'string' },
   seats: { type: 'string' },
@@ -296,6 +298,7 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
           orgId,
           kind: kind as KeyKind,
           name: values.name ?? `${kind} key`,
+          scope: values.admin ? 'admin' : 'products',
           expiresAt,
         });
       });
@@ -311,7 +314,9 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
       return {
         json: { keys },
         text:
-          keys.map((k) => `${k.id}  ${k.prefix}…  ${k.status.padEnd(8)} ${k.name}`).join('\n') || '(none)',
+          keys
+            .map((k) => `${k.id}  ${k.prefix}…  ${k.status.padEnd(8)} ${k.scope.padEnd(8)} ${k.name}`)
+            .join('\n') || '(none)',
       };
     }
     case 'key revoke': {

@@ -117,6 +117,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     });
     const endpoint = createEndpoint({
       db: storage.db,
+      dialect: storage.dialect,
       clock,
       tokens: deviceTokens,
       publish: events.publish,

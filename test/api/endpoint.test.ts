@@ -224,6 +224,66 @@ describe('enrollment links', () => {
   });
 });
 
+describe('groups', () => {
+  it('are renamed and re-membered (audited, config version bumped); deleted unless a policy names them', async () => {
+    const [u1, u2] = [await newUser(t, a), await newUser(t, a)];
+    const created = await t.request('POST', '/api/dashboard/endpoint/groups', {
+      cookie: cookieA,
+      body: { name: 'Legal', userIds: [u1.id] },
+    });
+    const id = created.body.group.id as string;
+    const device = await register(a);
+    const v0 = (await heartbeat(device.deviceToken)).body.configVersion as number;
+
+    const renamed = await t.request('PATCH', `/api/dashboard/endpoint/groups/${id}`, {
+      cookie: cookieA,
+      body: { name: 'Legal & Compliance', userIds: [u2.id] },
+    });
+    assert.equal(renamed.status, 200, renamed.text);
+    assert.deepEqual(
+      { name: renamed.body.group.name, userIds: renamed.body.group.userIds },
+      { name: 'Legal & Compliance', userIds: [u2.id] },
+    );
+    const listed = await t.request('GET', '/api/dashboard/endpoint/groups', { cookie: cookieA });
+    assert.equal(listed.body.groups.find((g: { id: string }) => g.id === id).name, 'Legal & Compliance');
+    const v1 = (await heartbeat(device.deviceToken)).body.configVersion as number;
+    assert.ok(v1 > v0, `config version ${v0} → ${v1}`);
+    const audits = (await eventsOf(a.org.id, 'audit.endpoint_settings')).map((e) => JSON.parse(e.data));
+    assert.ok(audits.some((d) => d.action === 'group_updated' && d.targetId === id));
+
+    for (const body of [{}, { userIds: ['usr_nobody'] }, { name: '' }, { name: 'x', extra: 1 }]) {
+      const bad = await t.request('PATCH', `/api/dashboard/endpoint/groups/${id}`, { cookie: cookieA, body });
+      assert.equal(bad.status, 400, JSON.stringify(body));
+    }
+    const unchanged = await t.request('GET', '/api/dashboard/endpoint/groups', { cookie: cookieA });
+    assert.deepEqual(unchanged.body.groups.find((g: { id: string }) => g.id === id).userIds, [u2.id]);
+
+    const policy = await t.request('POST', '/api/dashboard/endpoint/policies', {
+      cookie: cookieA,
+      body: { ...validPolicy('Legal only'), scope: { type: 'group', targets: [id] } },
+    });
+    assert.equal(policy.status, 201, policy.text);
+    const refused = await t.request('DELETE', `/api/dashboard/endpoint/groups/${id}`, { cookie: cookieA });
+    assert.equal(refused.status, 409, refused.text);
+    assert.match(refused.body.message, new RegExp(policy.body.policy.id));
+    await t.request('DELETE', `/api/dashboard/endpoint/policies/${policy.body.policy.id}`, { cookie: cookieA });
+
+    const link = await t.request('POST', '/api/dashboard/endpoint/enrollment', {
+      cookie: cookieA,
+      body: { groupId: id, maxUses: 2 },
+    });
+    const enrolled = await t.request('POST', '/api/v1/endpoint/enroll', {
+      body: { code: link.body.code, name: 'L1' },
+    });
+    const gone = await t.request('DELETE', `/api/dashboard/endpoint/groups/${id}`, { cookie: cookieA });
+    assert.equal(gone.status, 200, gone.text);
+    const cfg = await t.request('GET', '/api/v1/endpoint/config', { key: enrolled.body.deviceToken });
+    assert.deepEqual(cfg.body.device.groupIds, [], 'devices of a deleted group are unbound');
+    const again = await t.request('DELETE', `/api/dashboard/endpoint/groups/${id}`, { cookie: cookieA });
+    assert.equal(again.status, 404);
+  });
+});
+
 describe('policies: validation and precedence', () => {
   it('refuses malformed policies with the error body and stores nothing', async () => {
     const t3 = await t.tenant({ plan: 'business' });
@@ -352,7 +412,7 @@ describe('organizations are apart', () => {
     const db = await register(b);
     const ub = await newUser(t, b);
     await t.request('POST', '/api/saas/endpoint/policies', {
-      key: b.sw,
+      key: b.admin,
       body: { ...validPolicy('B only'), enforcement: 'log' },
     });
     const bind = await t.request('POST', '/api/v1/endpoint/bind-user', {
@@ -487,7 +547,7 @@ describe('statistics', () => {
       stats: { interactions: { 'chat.example': 1 }, blocked: { policy_violation: 4 } },
     });
     await heartbeat(d1.deviceToken, { stats: { interactions: { 'chat.example': 1 } } });
-    const res = await t.request('GET', '/api/saas/endpoint/stats?period=24h', { key: t6.sw });
+    const res = await t.request('GET', '/api/saas/endpoint/stats?period=24h', { key: t6.admin });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body, {
       period: '24h',
@@ -498,7 +558,7 @@ describe('statistics', () => {
     });
     clock.advance(20 * 60_000);
     await heartbeat(d2.deviceToken);
-    const later = await t.request('GET', '/api/saas/endpoint/stats', { key: t6.sw });
+    const later = await t.request('GET', '/api/saas/endpoint/stats', { key: t6.admin });
     assert.deepEqual(later.body.endpoints, { total: 2, active: 1, offline: 1 });
     const offline = await t.request('GET', '/api/dashboard/endpoint?status=offline', {
       cookie: await t6.session('viewer'),
@@ -508,9 +568,9 @@ describe('statistics', () => {
       [d1.deviceId],
     );
     clock.advance(2 * 86_400_000);
-    const gone = await t.request('GET', '/api/saas/endpoint/stats?period=24h', { key: t6.sw });
+    const gone = await t.request('GET', '/api/saas/endpoint/stats?period=24h', { key: t6.admin });
     assert.equal(gone.body.interactions.total, 0);
-    const week = await t.request('GET', '/api/saas/endpoint/stats?period=7d', { key: t6.sw });
+    const week = await t.request('GET', '/api/saas/endpoint/stats?period=7d', { key: t6.admin });
     assert.equal(week.body.interactions.total, 9);
   });
 });
@@ -554,26 +614,57 @@ describe('plans and seats', () => {
   });
 });
 
+describe('seats under concurrency', () => {
+  it('concurrent registrations and enrollments never take more seats than the licence has', async () => {
+    const t8 = await t.tenant({ plan: 'business' });
+    await t.ctx.licensing.issue({
+      orgId: t8.org.id,
+      plan: 'business',
+      seats: 3,
+      products: ['endpoint'],
+      expiresAt: new Date(clock.now().getTime() + 86_400_000).toISOString(),
+    });
+    const link = await t.request('POST', '/api/dashboard/endpoint/enrollment', {
+      cookie: await t8.session('owner'),
+      body: { maxUses: 20 },
+    });
+    const attempts = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        i % 2 === 0
+          ? t.request('POST', '/api/v1/endpoint/register', { key: t8.al, body: { name: `r${i}` } })
+          : t.request('POST', '/api/v1/endpoint/enroll', { body: { code: link.body.code, name: `e${i}` } }),
+      ),
+    );
+    const statuses = attempts.map((r) => r.status).sort();
+    assert.equal(statuses.filter((s) => s === 201).length, 3, statuses.join(','));
+    assert.ok(
+      attempts.filter((r) => r.status !== 201).every((r) => r.status === 403 && /seats/.test(r.body.message)),
+      attempts.map((r) => r.text).join('\n'),
+    );
+    assert.equal(await count('endpoint_devices', t8.org.id), 3);
+  });
+});
+
 describe('DNS configuration', () => {
   it('stores the spec body and exports rpz, hosts, adguard and plain lists', async () => {
-    const set = await t.request('POST', '/api/saas/endpoint/dns-config', { key: a.sw, body: validDns() });
+    const set = await t.request('POST', '/api/saas/endpoint/dns-config', { key: a.admin, body: validDns() });
     assert.equal(set.status, 200, set.text);
-    const get = await t.request('GET', '/api/saas/endpoint/dns-config', { key: a.sw });
+    const get = await t.request('GET', '/api/saas/endpoint/dns-config', { key: a.admin });
     assert.deepEqual(get.body.blockedDomains, ['chat.example', '*.assistant.example']);
-    const rpz = await t.request('GET', '/api/saas/endpoint/dns-config/export?format=rpz', { key: a.sw });
+    const rpz = await t.request('GET', '/api/saas/endpoint/dns-config/export?format=rpz', { key: a.admin });
     assert.match(rpz.text, /^chat\.example CNAME \.$/m);
     assert.match(rpz.text, /^\*\.chat\.example CNAME \.$/m);
     assert.match(rpz.text, /^\*\.assistant\.example CNAME \.$/m);
     assert.match(rpz.text, /^docs\.chat\.example CNAME rpz-passthru\.$/m);
-    const hosts = await t.request('GET', '/api/saas/endpoint/dns-config/export?format=hosts', { key: a.sw });
+    const hosts = await t.request('GET', '/api/saas/endpoint/dns-config/export?format=hosts', { key: a.admin });
     assert.match(hosts.text, /^127\.0\.0\.1 chat\.example$/m);
-    const ag = await t.request('GET', '/api/saas/endpoint/dns-config/export?format=adguard', { key: a.sw });
+    const ag = await t.request('GET', '/api/saas/endpoint/dns-config/export?format=adguard', { key: a.admin });
     assert.match(ag.text, /^\|\|assistant\.example\^$/m);
     assert.match(ag.text, /^@@\|\|docs\.chat\.example\^$/m);
-    const none = await t.request('GET', '/api/saas/endpoint/dns-config', { key: b.sw });
+    const none = await t.request('GET', '/api/saas/endpoint/dns-config', { key: b.admin });
     assert.equal(none.status, 404);
     const bad = await t.request('POST', '/api/saas/endpoint/dns-config', {
-      key: a.sw,
+      key: a.admin,
       body: { ...validDns(), integration: { type: 'dns_forwarder', forwarders: [] } },
     });
     assert.equal(bad.status, 400);

@@ -55,6 +55,24 @@ describe('the error body everywhere', () => {
     assert.equal(res.body.message, 'The request body must be of type object.');
   });
 
+  it('a DELETE with Content-Type: application/json and no body is a DELETE, not malformed JSON', async () => {
+    const key = await t.ctx.keys.create({ orgId: tenant.org.id, kind: 'al', name: 'to revoke' });
+    const res = await t.request('DELETE', `/api/dashboard/keys/${key.key.id}`, {
+      cookie,
+      rawBody: '',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.key.status, 'revoked');
+    // A POST with the same empty body still needs its JSON object.
+    const post = await t.request('POST', '/api/dashboard/keys', {
+      cookie,
+      rawBody: '',
+      headers: { 'content-type': 'application/json' },
+    });
+    assertError(post, 400, 'invalid_request');
+  });
+
   it('body over the limit: 413', async () => {
     const res = await t.request('POST', '/api/dashboard/keys', {
       cookie,

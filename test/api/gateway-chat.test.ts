@@ -167,6 +167,49 @@ describe('protected chat with the organization provider keys', () => {
     );
   });
 
+  it('keeps the conversation model on later turns unless the request names another or asks autoSelect', async () => {
+    const first = await chat({ message: 'hello', routing: { preferredModel: 'openai/gpt-4o' } }, org.sw);
+    assert.equal(first.status, 200, first.text);
+    assert.equal(first.body.model, 'openai/gpt-4o');
+    const conversationId = first.body.conversationId;
+    const second = await chat({ message: 'and then?', conversationId }, org.sw);
+    assert.equal(second.status, 200, second.text);
+    assert.equal(second.body.model, 'openai/gpt-4o', 'a later turn without routing keeps the model');
+    assert.equal((fake.lastRequest()?.body as { model?: string } | undefined)?.model, 'gpt-4o');
+    const auto = await chat({ message: 'cheaper now', conversationId, autoSelect: true }, org.sw);
+    assert.equal(auto.status, 200, auto.text);
+    assert.notEqual(auto.body.model, 'openai/gpt-4o', 'autoSelect: true routes afresh');
+    const named = await chat(
+      { message: 'switch', conversationId, routing: { preferredModel: 'openai/gpt-4.1' } },
+      org.sw,
+    );
+    assert.equal(named.body.model, 'openai/gpt-4.1');
+    const after = await chat({ message: 'go on', conversationId }, org.sw);
+    assert.equal(after.body.model, 'openai/gpt-4.1', 'the last model used is the one kept');
+  });
+
+  it('reports money in integer micro-dollars, with the USD figure derived from them', async () => {
+    const res = await chat({ message: 'hello', routing: { preferredModel: 'openai/gpt-4o' } }, org.sw);
+    assert.equal(res.status, 200, res.text);
+    const { cost, costMicroUsd } = res.body.usage;
+    assert.ok(Number.isInteger(costMicroUsd) && costMicroUsd > 0, String(costMicroUsd));
+    assert.equal(cost, costMicroUsd / 1_000_000);
+    // gpt-4o: 11 prompt tokens at $2.5/M and 7 completion tokens at $10/M = $0.0000975
+    assert.ok(Math.abs(costMicroUsd - 97.5) <= 0.5, String(costMicroUsd));
+    for (let i = 0; i < 7; i++) {
+      await chat({ message: `call ${i}`, routing: { preferredModel: 'openai/gpt-4o-mini' } }, org.sw);
+    }
+    const usage = await t.request('GET', '/api/v1/gateway/usage', { key: org.sw });
+    assert.equal(usage.status, 200, usage.text);
+    assert.ok(Number.isInteger(usage.body.costMicroUsd));
+    assert.equal(usage.body.cost, usage.body.costMicroUsd / 1_000_000);
+    assert.ok(!/\d\.\d{7,}/.test(usage.text), `no floating-point noise: ${usage.text}`);
+    assert.equal(
+      usage.body.costMicroUsd,
+      usage.body.byModel.reduce((n: number, m: { costMicroUsd: number }) => n + m.costMicroUsd, 0),
+    );
+  });
+
   it('falls back to another provider when the first fails before any byte', async () => {
     fake.queue({ status: 503 });
     const res = await chat({ message: 'hello', routing: { preferredModel: 'openai/gpt-4o-mini' } }, org.sw);

@@ -76,6 +76,55 @@ describe('API keys through the dashboard', () => {
     assert.equal(evs.length, 1);
   });
 
+  it('an admin-scope key: created by an admin only, shown in the list, accepted on the administration API only', async () => {
+    const member = await t.request('POST', '/api/dashboard/keys', {
+      cookie: await tenant.session('member'),
+      body: { name: 'ops script', kind: 'sw', scope: 'admin' },
+    });
+    assert.equal(member.status, 403, member.text);
+    const bad = await t.request('POST', '/api/dashboard/keys', {
+      cookie: await tenant.session('admin'),
+      body: { name: 'ops script', kind: 'sw', scope: 'root' },
+    });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.message, /scope/);
+    const res = await t.request('POST', '/api/dashboard/keys', {
+      cookie: await tenant.session('admin'),
+      body: { name: 'ops script', kind: 'al', scope: 'admin' },
+    });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.key.scope, 'admin');
+    const list = await t.request('GET', '/api/dashboard/keys', { cookie: await tenant.session('viewer') });
+    const listed = list.body.keys.find((k: { id: string }) => k.id === res.body.key.id);
+    assert.equal(listed.scope, 'admin');
+    assert.ok(
+      list.body.keys.some((k: { scope: string }) => k.scope === 'products'),
+      'plain keys say products',
+    );
+    const secret = res.body.secret as string;
+    // The administration API by script: webhooks and SIEM integrations.
+    const hook = await t.request('POST', '/api/webhooks', {
+      key: secret,
+      body: { url: 'https://hooks.example.test/parapet', events: ['detection.created'] },
+    });
+    assert.equal(hook.status, 201, hook.text);
+    assert.equal((await t.request('GET', '/api/webhooks', { key: secret })).status, 200);
+    // SIEM needs the Business plan: the key got past authentication to the plan check.
+    const siem = await t.request('GET', '/api/saas/siem/integrations', { key: secret });
+    assert.equal(siem.body.error, 'plan_required', siem.text);
+    // Still a key of its kind for the products, and not a dashboard session elsewhere.
+    assert.equal((await t.request('GET', '/api/v1/stats', { key: secret })).status, 200);
+    assert.equal((await t.request('GET', '/api/dashboard/keys', { key: secret })).status, 401);
+    // A products key is refused on the administration API with a clear 403.
+    const plain = await t.request('GET', '/api/webhooks', { key: tenant.sw });
+    assert.equal(plain.status, 403);
+    assert.match(plain.body.message, /admin scope/);
+    const created = (await eventsOf(tenant.org.id, 'api_key.created')).find(
+      (e) => JSON.parse(e.data).keyId === res.body.key.id,
+    );
+    assert.equal(JSON.parse(created!.data).scope, 'admin');
+  });
+
   it('an expired key answers 401', async () => {
     const cookie = await tenant.session('owner');
     const created = await t.request('POST', '/api/dashboard/keys', {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { acceptsAdminKey } from '../../src/modules/auth/index.js';
 import { listRoutes } from '../../src/platform/http/index.js';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
 import { ROUTE_CASES } from '../support/route-cases.js';
@@ -35,7 +36,9 @@ describe('route coverage', () => {
 
   it('every /api route declares an authentication mode', () => {
     const undeclared = listRoutes(t.app)
-      .filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.url !== '/api/openapi.json')
+      .filter(
+        (r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.url !== '/api/openapi.json',
+      )
       .filter((r) => !(r.auth as { mode?: string } | undefined)?.mode)
       .map((r) => caseKey(r.method, r.url));
     assert.deepEqual(undeclared, []);
@@ -172,6 +175,37 @@ for (const c of ROUTE_CASES) {
           'unauthorized',
         );
       });
+      // The administration API (/api/webhooks, /api/saas/*) also takes an API key of the admin scope.
+      const takesAdminKey = () =>
+        acceptsAdminKey(
+          listRoutes(t.app).find((r) => r.method === c.method && r.url === c.route)?.auth as never,
+          c.route,
+        );
+      it('takes an admin-scope API key only on the administration API, as an admin; never a products key', async () => {
+        const req = await c.happy(t, mine);
+        const res = await t.request(c.method, req.path, { key: mine.admin, body: req.body });
+        if (!takesAdminKey()) {
+          assertErrorBody(res, 401, 'unauthorized');
+          return;
+        }
+        if (c.allowed.includes('admin')) {
+          assert.equal(res.status, c.happyStatus, res.text);
+          assert.ok(res.headers.get('x-ratelimit-limit'), 'X-RateLimit-Limit');
+        } else assertErrorBody(res, 403, 'forbidden');
+        const again = await c.happy(t, mine);
+        assertErrorBody(
+          await t.request(c.method, again.path, { key: mine.sw, body: again.body }),
+          403,
+          'forbidden',
+        );
+      });
+      if (c.foreign && c.allowed.includes('admin')) {
+        it("an admin key gets 404 for another organization's resource where it is accepted", async () => {
+          const req = await c.foreign!(t, other);
+          const res = await t.request(c.method, req.path, { key: mine.admin, body: req.body });
+          assertErrorBody(res, takesAdminKey() ? 404 : 401);
+        });
+      }
       if (!c.allowed.includes('viewer')) {
         it('refuses a role without the right with 403', async () => {
           const req = await c.happy(t, mine);

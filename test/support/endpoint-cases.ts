@@ -45,6 +45,9 @@ export const validDns = () => ({
 const policyOf = async (t: TestServer, tenant: Tenant) =>
   t.ctx.endpoint.admin.createPolicy(tenant.org, validPolicy() as never, actor);
 
+const groupOf = async (t: TestServer, tenant: Tenant) =>
+  t.ctx.endpoint.admin.createGroup(tenant.org, { name: `Group ${randomBytes(3).toString('hex')}` }, actor);
+
 const SESSION_READ = ['owner', 'admin', 'member', 'viewer'];
 const MANAGE = ['owner', 'admin'];
 const licenseOf = async (t: TestServer, tenant: Tenant) =>
@@ -242,8 +245,8 @@ addRouteCases(
   {
     method: 'POST',
     route: '/api/saas/endpoint/policies',
-    auth: 'endpoint',
-    allowed: ['sw'],
+    auth: 'session',
+    allowed: MANAGE,
     happy: async () => ({ path: '/api/saas/endpoint/policies', body: validPolicy('By API') }),
     happyStatus: 201,
     bad: async () => ({
@@ -363,10 +366,38 @@ addRouteCases(
     }),
   },
   {
+    method: 'PATCH',
+    route: '/api/dashboard/endpoint/groups/:id',
+    auth: 'session',
+    allowed: MANAGE,
+    happy: async (t, tenant) => ({
+      path: `/api/dashboard/endpoint/groups/${(await groupOf(t, tenant)).id}`,
+      body: { name: 'Finance (EU)', userIds: [(await newUser(t, tenant)).id] },
+    }),
+    happyStatus: 200,
+    bad: async (t, tenant) => ({
+      path: `/api/dashboard/endpoint/groups/${(await groupOf(t, tenant)).id}`,
+      body: { userIds: ['usr_nobody'] },
+    }),
+    foreign: async (t, owner) => ({
+      path: `/api/dashboard/endpoint/groups/${(await groupOf(t, owner)).id}`,
+      body: { name: 'Mine now' },
+    }),
+  },
+  {
+    method: 'DELETE',
+    route: '/api/dashboard/endpoint/groups/:id',
+    auth: 'session',
+    allowed: MANAGE,
+    happy: async (t, tenant) => ({ path: `/api/dashboard/endpoint/groups/${(await groupOf(t, tenant)).id}` }),
+    happyStatus: 200,
+    foreign: async (t, owner) => ({ path: `/api/dashboard/endpoint/groups/${(await groupOf(t, owner)).id}` }),
+  },
+  {
     method: 'GET',
     route: '/api/saas/endpoint/dns-config',
-    auth: 'endpoint',
-    allowed: ['sw'],
+    auth: 'session',
+    allowed: SESSION_READ,
     happy: async (t, tenant) => {
       await t.ctx.endpoint.admin.setDnsConfig(tenant.org, validDns() as never, actor);
       return { path: '/api/saas/endpoint/dns-config' };
@@ -376,8 +407,8 @@ addRouteCases(
   {
     method: 'POST',
     route: '/api/saas/endpoint/dns-config',
-    auth: 'endpoint',
-    allowed: ['sw'],
+    auth: 'session',
+    allowed: MANAGE,
     happy: async () => ({ path: '/api/saas/endpoint/dns-config', body: validDns() }),
     happyStatus: 200,
     bad: async () => ({ path: '/api/saas/endpoint/dns-config', body: { ...validDns(), mode: 'everything' } }),
@@ -385,8 +416,8 @@ addRouteCases(
   {
     method: 'GET',
     route: '/api/saas/endpoint/dns-config/export',
-    auth: 'endpoint',
-    allowed: ['sw'],
+    auth: 'session',
+    allowed: SESSION_READ,
     happy: async (t, tenant) => {
       await t.ctx.endpoint.admin.setDnsConfig(tenant.org, validDns() as never, actor);
       return { path: '/api/saas/endpoint/dns-config/export?format=rpz' };
@@ -397,8 +428,8 @@ addRouteCases(
   {
     method: 'GET',
     route: '/api/saas/endpoint/stats',
-    auth: 'endpoint',
-    allowed: ['sw'],
+    auth: 'session',
+    allowed: SESSION_READ,
     happy: async () => ({ path: '/api/saas/endpoint/stats?period=7d' }),
     happyStatus: 200,
     bad: async () => ({ path: '/api/saas/endpoint/stats?period=1y' }),

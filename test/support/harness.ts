@@ -29,6 +29,8 @@ export interface Tenant {
   org: Organization;
   al: string;
   sw: string;
+  /** A sw key of the admin scope (docs/auth.md): the administration API by script. */
+  admin: string;
   /** Cookie header of a logged-in user with the given role (one per role, reused). */
   session(role?: Role): Promise<string>;
   /** A new user and session each call, for tests that end the session. */
@@ -149,6 +151,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       });
       const al = (await ctx.keys.create({ orgId: org.id, kind: 'al', name: 'test al' })).secret;
       const sw = (await ctx.keys.create({ orgId: org.id, kind: 'sw', name: 'test sw' })).secret;
+      const admin = (await ctx.keys.create({ orgId: org.id, kind: 'sw', name: 'test admin', scope: 'admin' }))
+        .secret;
       const sessions = new Map<Role, string>();
       const newSession = async (role: Role = 'owner') => {
         const email = `${role}.${org.id.slice(4, 14).toLowerCase()}.${++counter}@example.test`;
@@ -162,6 +166,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         org,
         al,
         sw,
+        admin,
         newSession,
         async session(role: Role = 'owner') {
           const have = sessions.get(role);

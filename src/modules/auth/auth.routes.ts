@@ -8,12 +8,21 @@ import {
   sendError,
   setAnonymousLimit,
   setAnonymousRateLimiter,
+  setSecurityDescriber,
   toAppError,
 } from '../../platform/http/index.js';
 import { type LimitsService, type RateState, rateLimitHeaders, rateLimitedError } from '../limits/index.js';
 import type { OrgsService } from '../orgs/index.js';
 import type { Feature, Role } from '../plans/index.js';
-import { type AuthRequirement, type AuthService, type Caller, apiKeyFromHeaders } from './auth.service.js';
+import { securityDescriber } from './auth.openapi.js';
+import {
+  type AuthRequirement,
+  type AuthService,
+  type Caller,
+  SESSION_COOKIE,
+  acceptsAdminKey,
+  apiKeyFromHeaders,
+} from './auth.service.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -24,7 +33,7 @@ declare module 'fastify' {
   }
 }
 
-export const SESSION_COOKIE = 'parapet_session';
+export { SESSION_COOKIE };
 const SESSION_RATE_PER_MINUTE = 600;
 const LOGIN_FAILURES_PER_MINUTE = 20;
 
@@ -97,6 +106,8 @@ export function refuseCrossSite(request: FastifyRequest): void {
 export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
   await app.register(cookie);
   app.decorateRequest('caller', null);
+  // OpenAPI: each route's security requirements follow from its declared mode (auth.openapi.ts).
+  setSecurityDescriber(app, securityDescriber);
 
   // What never reaches a route (parser and framework errors) is counted by the HTTP layer with this.
   setAnonymousLimit(app, deps.anonymousPerMinute);
@@ -120,7 +131,14 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
       return;
     }
 
-    if (need.mode === 'session') return sessionCaller(request, reply, need);
+    if (need.mode === 'session') {
+      const secret = apiKeyFromHeaders(request.headers, 'apiKey');
+      // A key wins over a cookie when both are sent, as on the read-outs: a script means its key.
+      if (secret !== undefined && acceptsAdminKey(need, request.routeOptions.url ?? '')) {
+        return adminKeyCaller(request, reply, secret, need);
+      }
+      return sessionCaller(request, reply, need);
+    }
     // A product route the dashboard reaches with its session (the chat page needs no key in the browser):
     // the same plan, entitlement and quota checks as a key.
     if (
@@ -138,14 +156,8 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
       const secret = apiKeyFromHeaders(request.headers, 'apiKey');
       // A key wins when both are sent: a script that also carries a browser cookie means the key.
       if (!secret && request.cookies[SESSION_COOKIE]) return sessionCaller(request, reply, need);
-      try {
-        request.caller = await deps.auth.authenticateKey(secret, { mode: 'apiKey' });
-      } catch (err) {
-        if (err instanceof AppError && err.code === 'unauthorized') await countFailure(request, reply);
-        throw err;
-      }
-      applyRate(reply, await deps.limits.hitRate(request.caller.org));
-      deps.auth.checkAccess(request.caller, need.feature ? { feature: need.feature } : {});
+      const caller = await keyCaller(request, reply, secret);
+      deps.auth.checkAccess(caller, need.feature ? { feature: need.feature } : {});
       return;
     }
 
@@ -248,6 +260,40 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
       ...(need.roles ? { roles: need.roles } : {}),
       ...(need.feature ? { feature: need.feature } : {}),
     });
+  }
+
+  /** An API key of the admin scope on an administration route: it stands for an admin of its organization. */
+  async function adminKeyCaller(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    secret: string,
+    need: { roles?: readonly Role[]; feature?: Feature },
+  ): Promise<void> {
+    const caller = await keyCaller(request, reply, secret);
+    if (caller.key?.scope !== 'admin') {
+      throw new AppError(
+        'forbidden',
+        'This operation needs a dashboard session or an API key of the admin scope; the key sent may call products only.',
+      );
+    }
+    deps.auth.checkAccess(caller, {
+      ...(need.roles ? { roles: need.roles } : {}),
+      ...(need.feature ? { feature: need.feature } : {}),
+    });
+  }
+
+  /** An API key in Authorization or X-API-Key, counted in its organization's per-minute window. */
+  async function keyCaller(request: FastifyRequest, reply: FastifyReply, secret: string | undefined) {
+    let caller: Caller;
+    try {
+      caller = await deps.auth.authenticateKey(secret, { mode: 'apiKey' });
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'unauthorized') await countFailure(request, reply);
+      throw err;
+    }
+    request.caller = caller;
+    applyRate(reply, await deps.limits.hitRate(caller.org));
+    return caller;
   }
 
   // Failed authentications are limited per client address so keys cannot be guessed at speed; the

@@ -4,6 +4,9 @@ import type { ApiKey, DeviceIdentity, DeviceTokens, KeyKind, KeysService } from 
 import type { Organization, OrgsService, User } from '../orgs/index.js';
 import { type Feature, type Product, type Role, planExpiresAt, planHasFeature } from '../plans/index.js';
 
+/** The dashboard session cookie (docs/auth.md). */
+export const SESSION_COOKIE = 'parapet_session';
+
 /** Which key kind may call which product (docs/auth.md). */
 export const PRODUCT_KEY_KINDS: Record<Product, readonly KeyKind[]> = {
   detection: ['al', 'sw'],
@@ -24,7 +27,12 @@ export type AuthRequirement =
    * client networks contain the client's address (AuthDeps.orgByNetwork).
    */
   | { mode: 'serviceKeyOrNetwork'; product: Product; feature?: Feature }
-  | { mode: 'session'; roles?: readonly Role[]; feature?: Feature }
+  /**
+   * The dashboard's routes. `adminKey`: an API key of the admin scope is accepted too, standing for an admin
+   * (so it passes a roles list that names admin, never an owner-only one); when not set, it follows the
+   * path (acceptsAdminKey): the administration API under /api/webhooks and /api/saas/ takes one.
+   */
+  | { mode: 'session'; roles?: readonly Role[]; feature?: Feature; adminKey?: boolean }
   /**
    * Organization-wide read-outs (reports): an API key of any kind, counted against the rate limit but no
    * product quota, or a dashboard session with one of `roles`.
@@ -38,6 +46,19 @@ export type AuthRequirement =
   | { mode: 'endpoint'; accept: readonly EndpointCredential[]; feature?: Feature };
 
 export type EndpointCredential = 'device' | KeyKind;
+
+/** Paths of the administration API that scripts call with an admin key as well as a session (docs/auth.md). */
+export const ADMIN_KEY_PREFIXES = ['/api/webhooks', '/api/saas/'] as const;
+
+/** Whether a route of this requirement and path accepts an API key of the admin scope. */
+export function acceptsAdminKey(need: AuthRequirement | undefined, url: string): boolean {
+  if (need?.mode !== 'session') return false;
+  if (need.adminKey !== undefined) return need.adminKey;
+  return ADMIN_KEY_PREFIXES.some((p) => url === p || url.startsWith(p.endsWith('/') ? p : `${p}/`));
+}
+
+/** The role an admin key stands for in a route's roles list. */
+export const ADMIN_KEY_ROLE: Role = 'admin';
 
 export interface Caller {
   org: Organization;
@@ -165,7 +186,8 @@ export function createAuthService(deps: {
           );
         }
       }
-      if (need.roles && (!caller.user || !need.roles.includes(caller.user.role))) {
+      const role = caller.user?.role ?? (caller.key?.scope === 'admin' ? ADMIN_KEY_ROLE : undefined);
+      if (need.roles && (!role || !need.roles.includes(role))) {
         throw new AppError('forbidden', `This operation needs one of the roles: ${need.roles.join(', ')}.`);
       }
       if (need.product && !caller.org.products.includes(need.product)) {

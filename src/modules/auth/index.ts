@@ -1,4 +1,11 @@
-export { PRODUCT_KEY_KINDS, apiKeyFromHeaders, createAuthService, reenrollError } from './auth.service.js';
+export {
+  ADMIN_KEY_PREFIXES,
+  PRODUCT_KEY_KINDS,
+  acceptsAdminKey,
+  apiKeyFromHeaders,
+  createAuthService,
+  reenrollError,
+} from './auth.service.js';
 export type { AuthRequirement, AuthService, Caller, EndpointCredential } from './auth.service.js';
 export { SESSION_COOKIE, callerOf, installAuth } from './auth.routes.js';
 export type { AuthDeps } from './auth.routes.js';

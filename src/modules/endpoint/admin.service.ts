@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock/index.js';
 import { newId } from '../../platform/crypto/index.js';
-import { invalid, notFound } from '../../platform/errors/index.js';
+import { AppError, invalid, notFound } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import { normalizeHost } from './domains.js';
 import { type Actor, type EndpointPublish, auditData } from './endpoint.events.js';
@@ -8,6 +8,7 @@ import { createEndpointRepo, type PolicyRow } from './endpoint.repo.js';
 import type {
   DnsConfig,
   GroupBody,
+  GroupPatch,
   PolicyBody,
   PolicyPatch,
   PolicyRules,
@@ -85,6 +86,25 @@ export function createAdminService(deps: {
         `scope.targets: no ${p.scope.type} ${missing.slice(0, 5).join(', ')} in this organization.`,
       );
     return p.scope.type === 'user' ? targets.map((t) => (t.includes('@') ? t.toLowerCase() : t)) : targets;
+  }
+
+  /** A group change: bumps the config version and writes its audit event, in the caller's transaction. */
+  async function auditGroup(trx: Db, org: OrgRef, action: string, id: string, by: Actor, detail: object) {
+    const configVersion = await deps.state.bump(trx, org.id);
+    await deps.publish(
+      trx,
+      org,
+      'audit.endpoint_settings',
+      auditData(action, { kind: 'group', id }, by, { ...detail, configVersion }),
+    );
+  }
+
+  /** Every user id must name a user of the organization. */
+  async function checkMembers(r: ReturnType<typeof createEndpointRepo>, orgId: string, userIds: string[]) {
+    const known = await r.existingUsers(orgId, userIds);
+    const missing = userIds.filter((u) => !known.has(u));
+    if (missing.length > 0)
+      throw invalid(`userIds: no user ${missing.slice(0, 5).join(', ')} in this organization.`);
   }
 
   function checkRules(rules: PolicyRules): void {
@@ -212,20 +232,65 @@ export function createAdminService(deps: {
       const userIds = [...new Set(body.userIds ?? [])];
       await db.transaction().execute(async (trx) => {
         const r = createEndpointRepo(trx);
-        const known = await r.existingUsers(org.id, userIds);
-        const missing = userIds.filter((u) => !known.has(u));
-        if (missing.length > 0)
-          throw invalid(`userIds: no user ${missing.slice(0, 5).join(', ')} in this organization.`);
+        await checkMembers(r, org.id, userIds);
         await r.insertGroup(org.id, id, body.name.trim(), now, userIds);
-        await deps.state.bump(trx, org.id);
-        await deps.publish(
-          trx,
-          org,
-          'audit.endpoint_settings',
-          auditData('group_created', { kind: 'group', id }, by, { members: userIds.length }),
-        );
+        await auditGroup(trx, org, 'group_created', id, by, { members: userIds.length });
       });
       return { id, name: body.name.trim(), userIds, createdAt: now };
+    },
+
+    /** Renames a group or replaces its members; devices of its members get the new config version. */
+    async updateGroup(org: OrgRef, id: string, patch: GroupPatch, by: Actor) {
+      const userIds = patch.userIds ? [...new Set(patch.userIds)] : undefined;
+      const name = patch.name?.trim();
+      if (name === '') throw invalid('name must not be blank.');
+      return db.transaction().execute(async (trx) => {
+        const r = createEndpointRepo(trx);
+        const existing = await r.group(org.id, id);
+        if (!existing) throw notFound('Group');
+        if (userIds) await checkMembers(r, org.id, userIds);
+        await r.updateGroup(org.id, id, name, userIds);
+        await auditGroup(trx, org, 'group_updated', id, by, {
+          changed: Object.keys(patch),
+          ...(userIds ? { members: userIds.length } : {}),
+        });
+        const after = (await r.groups(org.id)).find((g) => g.id === id);
+        return {
+          id,
+          name: after?.name ?? existing.name,
+          userIds: after?.userIds ?? [],
+          createdAt: existing.created_at,
+        };
+      });
+    },
+
+    /**
+     * Deletes a group. Refused while a policy's scope names it (the policy would silently apply to nobody);
+     * devices and enrollment links bound to it lose the binding, in the same transaction.
+     */
+    async deleteGroup(org: OrgRef, id: string, by: Actor) {
+      return db.transaction().execute(async (trx) => {
+        const r = createEndpointRepo(trx);
+        if (!(await r.group(org.id, id))) throw notFound('Group');
+        const naming = (await r.policies(org.id))
+          .map(toPolicy)
+          .filter((p) => p.scope.type === 'group' && p.scope.targets.includes(id));
+        if (naming.length > 0) {
+          throw new AppError(
+            'conflict',
+            `The group is named by the scope of ${naming.length} polic${naming.length === 1 ? 'y' : 'ies'} (${naming
+              .slice(0, 5)
+              .map((p) => p.id)
+              .join(', ')}); change or delete them first.`,
+          );
+        }
+        const unbound = await r.deleteGroup(org.id, id);
+        await auditGroup(trx, org, 'group_deleted', id, by, {
+          unboundDevices: unbound.devices,
+          unboundLinks: unbound.links,
+        });
+        return { success: true, id };
+      });
     },
 
     async listGroups(orgId: string) {

@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock/index.js';
 import { newId, randomBase62, sha256Hex } from '../../platform/crypto/index.js';
 import { AppError, invalid, notFound } from '../../platform/errors/index.js';
-import type { Db } from '../../platform/storage/index.js';
+import type { Db, DialectName } from '../../platform/storage/index.js';
 import type { DeviceTokens } from '../keys/index.js';
 import { isPlan, planHasFeature } from '../plans/index.js';
 import { type Actor, type EndpointPublish, auditData } from './endpoint.events.js';
@@ -89,6 +89,7 @@ export function createDevicesService(deps: {
   recorder: HeartbeatRecorder;
   /** Seats of the organization's endpoint licence; null when no licence caps it. */
   seats: (orgId: string) => Promise<number | null>;
+  dialect: DialectName;
 }) {
   const { db, clock } = deps;
   const repo = createEndpointRepo(db);
@@ -105,8 +106,16 @@ export function createDevicesService(deps: {
     }
   }
 
+  /**
+   * Counts and takes a seat atomically: two enrollments racing for the last seat must not both see it free.
+   * SQLite runs write transactions one at a time (BEGIN IMMEDIATE); on PostgreSQL, whose READ COMMITTED
+   * transactions would both count the same devices, a transaction-scoped lock per organization makes the
+   * count and the insert of concurrent enrollments take turns.
+   */
   async function assertSeat(r: ReturnType<typeof createEndpointRepo>, orgId: string, seats: number | null) {
-    if (seats !== null && (await r.countActiveDevices(orgId)) >= seats) {
+    if (seats === null) return;
+    if (deps.dialect === 'postgres') await r.lockSeats(orgId);
+    if ((await r.countActiveDevices(orgId)) >= seats) {
       throw new AppError(
         'forbidden',
         `All ${seats} seats of the organization's endpoint licence are in use; revoke a device or extend the licence.`,

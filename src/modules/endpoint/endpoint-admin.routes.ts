@@ -13,6 +13,7 @@ import {
   EnrollmentView,
   ExportQuery,
   GroupBody,
+  GroupPatch,
   GroupView,
   IdParams,
   PolicyBody,
@@ -27,10 +28,9 @@ import { actorOf } from './endpoint.routes.js';
 import type { Endpoint } from './index.js';
 
 const TAGS = ['endpoint-admin'];
+// Under /api/saas/ these also take an API key of the admin scope, standing for an admin (docs/auth.md).
 const READ = { mode: 'session', feature: 'endpoint' } as const;
 const MANAGE = { mode: 'session', roles: ['owner', 'admin'], feature: 'endpoint' } as const;
-/** /api/saas/*: the administration API for scripts, with a key of the full-protection (sw) kind. */
-const SAAS = { mode: 'endpoint', accept: ['sw'], feature: 'endpoint' } as const;
 const E = (...s: number[]) => errorResponses(401, 403, 429, ...s);
 
 export type LicenseSummary = (orgId: string) => Promise<LicenseView[]>;
@@ -136,7 +136,7 @@ export function endpointAdminRoutes(deps: {
       '/api/saas/endpoint/policies',
       {
         ...createPolicy,
-        config: { auth: SAAS },
+        config: { auth: MANAGE },
         schema: { ...createPolicy.schema, operationId: 'createEndpointPolicyByKey' },
       },
       async (request, reply) => {
@@ -307,10 +307,50 @@ export function endpointAdminRoutes(deps: {
       },
     );
 
+    app.patch(
+      '/api/dashboard/endpoint/groups/:id',
+      {
+        config: { auth: MANAGE },
+        schema: {
+          operationId: 'updateEndpointGroup',
+          tags: TAGS,
+          summary: 'Rename a group or replace its members (audited; bumps the config version)',
+          params: IdParams,
+          body: GroupPatch,
+          response: { 200: Type.Object({ group: GroupView }), ...E(404) },
+        },
+      },
+      async (request) => {
+        const c = callerOf(request);
+        return {
+          group: await endpoint.admin.updateGroup(c.org, request.params.id, request.body, actorOf(c)),
+        };
+      },
+    );
+
+    app.delete(
+      '/api/dashboard/endpoint/groups/:id',
+      {
+        config: { auth: MANAGE },
+        schema: {
+          operationId: 'deleteEndpointGroup',
+          tags: TAGS,
+          summary:
+            'Delete a group (409 while a policy names it; devices and enrollment links bound to it are unbound)',
+          params: IdParams,
+          response: { 200: Type.Object({ success: Type.Boolean(), id: Type.String() }), ...E(404, 409) },
+        },
+      },
+      async (request) => {
+        const c = callerOf(request);
+        return endpoint.admin.deleteGroup(c.org, request.params.id, actorOf(c));
+      },
+    );
+
     app.get(
       '/api/saas/endpoint/dns-config',
       {
-        config: { auth: SAAS },
+        config: { auth: READ },
         schema: {
           operationId: 'dnsConfig',
           tags: TAGS,
@@ -328,7 +368,7 @@ export function endpointAdminRoutes(deps: {
     app.post(
       '/api/saas/endpoint/dns-config',
       {
-        config: { auth: SAAS },
+        config: { auth: MANAGE },
         schema: {
           operationId: 'setDnsConfig',
           tags: TAGS,
@@ -346,7 +386,7 @@ export function endpointAdminRoutes(deps: {
     app.get(
       '/api/saas/endpoint/dns-config/export',
       {
-        config: { auth: SAAS },
+        config: { auth: READ },
         schema: {
           operationId: 'exportDnsConfig',
           tags: TAGS,
@@ -375,7 +415,7 @@ export function endpointAdminRoutes(deps: {
     app.get(
       '/api/saas/endpoint/stats',
       {
-        config: { auth: SAAS },
+        config: { auth: READ },
         schema: {
           operationId: 'endpointStats',
           tags: TAGS,

@@ -46,6 +46,10 @@ export function createEndpointRepo(db: Db) {
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
+    /** PostgreSQL only: holds the organization's seat lock until the transaction ends. */
+    async lockSeats(orgId: string): Promise<void> {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${`parapet:seats:${orgId}`}, 0))`.execute(db);
+    },
     async countActiveDevices(orgId: string): Promise<number> {
       const r = await db
         .selectFrom('endpoint_devices')
@@ -144,6 +148,60 @@ export function createEndpointRepo(db: Db) {
           .values(userIds.map((u) => ({ org_id: orgId, group_id: id, user_id: u })))
           .execute();
       }
+    },
+    async group(orgId: string, id: string) {
+      return db
+        .selectFrom('endpoint_groups')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+    },
+    /** Renames a group and/or replaces its members (members: undefined keeps them). */
+    async updateGroup(orgId: string, id: string, name: string | undefined, userIds: string[] | undefined) {
+      if (name !== undefined) {
+        await db
+          .updateTable('endpoint_groups')
+          .set({ name })
+          .where('org_id', '=', orgId)
+          .where('id', '=', id)
+          .execute();
+      }
+      if (userIds !== undefined) {
+        await db
+          .deleteFrom('endpoint_group_members')
+          .where('org_id', '=', orgId)
+          .where('group_id', '=', id)
+          .execute();
+        if (userIds.length > 0) {
+          await db
+            .insertInto('endpoint_group_members')
+            .values(userIds.map((u) => ({ org_id: orgId, group_id: id, user_id: u })))
+            .execute();
+        }
+      }
+    },
+    /** Deletes a group, its memberships, and the bindings of devices and enrollment links to it. */
+    async deleteGroup(orgId: string, id: string): Promise<{ devices: number; links: number }> {
+      await db
+        .deleteFrom('endpoint_group_members')
+        .where('org_id', '=', orgId)
+        .where('group_id', '=', id)
+        .execute();
+      const devices = await db
+        .updateTable('endpoint_devices')
+        .set({ group_id: null })
+        .where('org_id', '=', orgId)
+        .where('group_id', '=', id)
+        .executeTakeFirst();
+      const links = await db
+        .updateTable('endpoint_enrollment_links')
+        .set({ group_id: null })
+        .where('org_id', '=', orgId)
+        .where('group_id', '=', id)
+        .executeTakeFirst();
+      await db.deleteFrom('endpoint_groups').where('org_id', '=', orgId).where('id', '=', id).execute();
+      return { devices: Number(devices.numUpdatedRows), links: Number(links.numUpdatedRows) };
     },
     async groups(orgId: string) {
       const groups = await db

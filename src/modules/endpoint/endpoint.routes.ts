@@ -103,7 +103,7 @@ export function endpointRoutes(deps: EndpointRouteDeps) {
       '/api/v1/endpoint/block-page',
       {
         // Browsers reach it through the DNS block address; they carry no credentials.
-        config: { auth: { mode: 'public' } },
+        config: { auth: { mode: 'public' }, docs: { mediaTypes: { '403': 'text/html' } } },
         schema: {
           operationId: 'dnsBlockPage',
           tags: TAGS,

@@ -399,6 +399,17 @@ export const GroupBody = Type.Object(
 );
 export type GroupBody = Static<typeof GroupBody>;
 
+export const GroupPatch = Type.Object(
+  {
+    name: Type.Optional(Text(200)),
+    userIds: Type.Optional(
+      Type.Array(Id, { maxItems: 10_000, description: 'the new member list; replaces the old one' }),
+    ),
+  },
+  { ...strict, minProperties: 1 },
+);
+export type GroupPatch = Static<typeof GroupPatch>;
+
 export const GroupView = Type.Object({
   id: Type.String({ description: 'prefix grp_' }),
   name: Type.String(),

@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock/index.js';
-import type { Db } from '../../platform/storage/index.js';
+import type { Db, DialectName } from '../../platform/storage/index.js';
 import type { DeviceTokens } from '../keys/index.js';
 import { createActivityService } from './activity.service.js';
 import { createAdminService } from './admin.service.js';
@@ -24,6 +24,8 @@ export { DEFAULT_SETTINGS } from './state.js';
 /** The endpoint product: devices, enrollment, policies, settings, DNS configuration, alerts, logs, statistics. */
 export function createEndpoint(deps: {
   db: Db;
+  /** PostgreSQL serializes seat counting with a lock; SQLite's write transactions are serial already. */
+  dialect: DialectName;
   clock: Clock;
   tokens: DeviceTokens;
   publish: EndpointPublish;
@@ -34,7 +36,13 @@ export function createEndpoint(deps: {
   const base = { db: deps.db, clock: deps.clock, state, publish: deps.publish };
   return {
     state,
-    devices: createDevicesService({ ...base, recorder, tokens: deps.tokens, seats: deps.seats }),
+    devices: createDevicesService({
+      ...base,
+      recorder,
+      tokens: deps.tokens,
+      seats: deps.seats,
+      dialect: deps.dialect,
+    }),
     admin: createAdminService(base),
     config: createConfigService({ db: deps.db, state }),
     activity: createActivityService({ ...base, recorder }),

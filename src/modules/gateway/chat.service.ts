@@ -15,10 +15,12 @@ import {
   estimateCost,
   estimateMessagesTokens,
   estimateTokens,
+  microsToUsd,
   type ModelInfo,
   ProviderError,
   type Providers,
   route,
+  usdToMicros,
 } from '../providers/index.js';
 import { CHAT_PATH } from './force.service.js';
 import { createGatewayRepo } from './gateway.repo.js';
@@ -56,7 +58,10 @@ export interface ChatUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  /** USD, derived from costMicroUsd (at most six decimals). */
   cost: number;
+  /** Integer micro-dollars: the exact figure to add up. */
+  costMicroUsd: number;
 }
 
 export interface Protection {
@@ -106,7 +111,13 @@ export interface ChatServiceDeps {
   compute?: Compute;
 }
 
-export const ZERO_USAGE: ChatUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, cost: 0 };
+export const ZERO_USAGE: ChatUsage = {
+  promptTokens: 0,
+  completionTokens: 0,
+  totalTokens: 0,
+  cost: 0,
+  costMicroUsd: 0,
+};
 
 export function providerFailure(err: ProviderError): AppError {
   const what = `The ${err.provider} provider failed (${err.code}, status ${err.status}).`;
@@ -126,6 +137,7 @@ export function createChatService(deps: ChatServiceDeps) {
     let history: ChatMessage[] = [];
     let conversationId: string | null = null;
     let sessionId: string | undefined;
+    let keptModel: string | undefined;
     if (body.conversationId !== undefined) {
       const row = CONVERSATION_ID.test(body.conversationId)
         ? await repo.conversation(org.id, body.conversationId)
@@ -144,6 +156,7 @@ export function createChatService(deps: ChatServiceDeps) {
       conversationId = row.id;
       sessionId = row.vault_session_id;
       history = JSON.parse(row.messages) as ChatMessage[];
+      keptModel = row.model || undefined;
     }
 
     // 1. Injection check: on the user's message only; history was checked when it was sent.
@@ -197,14 +210,23 @@ export function createChatService(deps: ChatServiceDeps) {
     // 3. Routing over the providers this organization has keys for (the offline model always).
     const messages = [...(system ? [system] : []), ...history, userTurn];
     const creds = await deps.keys.credentials(org.id);
-    const choice = route({
-      ...(body.routing?.preferredModel ? { preferredModel: body.routing.preferredModel } : {}),
-      ...(body.autoSelect !== undefined ? { autoSelect: body.autoSelect } : {}),
-      ...(body.routing?.maxCost !== undefined ? { maxCost: body.routing.maxCost } : {}),
-      ...(body.maxTokens !== undefined ? { maxOutputTokens: body.maxTokens } : {}),
-      promptTokens: estimateMessagesTokens(messages),
-      availableProviders: creds.available,
-    });
+    const routeWith = (preferredModel: string | undefined) =>
+      route({
+        ...(preferredModel ? { preferredModel } : {}),
+        ...(body.autoSelect !== undefined ? { autoSelect: body.autoSelect } : {}),
+        ...(body.routing?.maxCost !== undefined ? { maxCost: body.routing.maxCost } : {}),
+        ...(body.maxTokens !== undefined ? { maxOutputTokens: body.maxTokens } : {}),
+        promptTokens: estimateMessagesTokens(messages),
+        availableProviders: creds.available,
+      });
+    // A later turn keeps the conversation's model unless the request says otherwise (routing.preferredModel,
+    // or autoSelect: true); docs/gateway.md. A kept model whose provider is no longer configured is not an
+    // error the caller asked for: the usual routing picks another, and the answer's `model` says which.
+    const told = Boolean(body.routing?.preferredModel) || body.autoSelect === true;
+    let choice = routeWith(told ? body.routing?.preferredModel : keptModel);
+    if ('error' in choice && !told && keptModel && choice.error === 'model_not_found') {
+      choice = routeWith(undefined);
+    }
     if ('error' in choice) throw new AppError('invalid_request', choice.message);
     // Models paired with an adapter and an opened key once, so attempt i always answers for models[i].
     const usable = [choice.model, ...choice.fallbacks].flatMap((model) => {
@@ -257,15 +279,20 @@ export function createChatService(deps: ChatServiceDeps) {
     model: ModelInfo,
     reported: { prompt_tokens: number; completion_tokens: number } | undefined | null,
     answer: string,
-  ): { usage: ChatUsage; source: 'provider' | 'estimated' } {
+  ): { usage: ChatUsage; source: 'provider' | 'estimated'; usd: number } {
     const prompt = reported?.prompt_tokens ?? estimateMessagesTokens(ready.messages);
     const completion = reported?.completion_tokens ?? estimateTokens(answer);
+    // Stored unrounded (usd), so that the usage report's sum of many sub-micro calls is not lost.
+    const usd = estimateCost(model, prompt, completion);
+    const costMicroUsd = usdToMicros(usd);
     return {
+      usd,
       usage: {
         promptTokens: prompt,
         completionTokens: completion,
         totalTokens: prompt + completion,
-        cost: estimateCost(model, prompt, completion),
+        cost: microsToUsd(costMicroUsd),
+        costMicroUsd,
       },
       source: reported ? 'provider' : 'estimated',
     };
@@ -276,7 +303,7 @@ export function createChatService(deps: ChatServiceDeps) {
     ready: ReadyChat,
     model: ModelInfo,
     tokenizedAnswer: string,
-    usage: { usage: ChatUsage; source: 'provider' | 'estimated' },
+    usage: { usage: ChatUsage; source: 'provider' | 'estimated'; usd: number },
     outcome: 'ok' | 'aborted' | 'error',
   ): Promise<void> {
     const org = ready.caller.org;
@@ -287,7 +314,7 @@ export function createChatService(deps: ChatServiceDeps) {
       model: model.key,
       promptTokens: usage.usage.promptTokens,
       completionTokens: usage.usage.completionTokens,
-      cost: usage.usage.cost,
+      cost: usage.usd,
       source: usage.source,
       outcome,
       conversationId: ready.conversation.id,

@@ -84,7 +84,13 @@ export function gatewayRoutes(gw: Gateway) {
       '/api/v1/gateway/chat',
       {
         // session too: the dashboard's protected chat page calls this with its cookie, never with a key
-        config: { auth: { mode: 'apiKey', product: 'chat', session: true } },
+        config: {
+          auth: { mode: 'apiKey', product: 'chat', session: true },
+          docs: {
+            eventStream:
+              'With stream: true. Each event is a line `data: <json>`: {"type":"token","content":"…"} for each piece of the answer, then {"type":"meta","model":"…","conversationId":"…","usage":{…},"protection":{…}}; the stream ends with `data: [DONE]`. An error after the stream started is sent as {"type":"error","error":"<code>","message":"…","statusCode":…} before the meta event.',
+          },
+        },
         schema: {
           operationId: 'gatewayChat',
           tags: ['gateway'],
@@ -139,7 +145,19 @@ export function gatewayRoutes(gw: Gateway) {
       app.post(
         url,
         {
-          config: { auth: { mode: 'serviceKey', product: 'netproxy' } },
+          config: {
+            auth: { mode: 'serviceKey', product: 'netproxy' },
+            docs: {
+              eventStream:
+                "With stream: true: the provider's chat-completion chunks (`data: <chunk json>`), rehydrated, ending with `data: [DONE]`; x-svc-rehydrated-count then comes as a trailer.",
+              responseHeaders: {
+                'x-svc-vault-session': 'Vault session identifier (when personal data was tokenized)',
+                'x-svc-tokenized-count': 'Number of tokens detected in the request',
+                'x-svc-rehydrated-count':
+                  'Number of tokens rehydrated in the response (a trailer on streamed answers)',
+              },
+            },
+          },
           schema: {
             operationId,
             tags: ['gateway'],

@@ -44,7 +44,12 @@ export const UsageSchema = Type.Object({
   promptTokens: Type.Integer(),
   completionTokens: Type.Integer(),
   totalTokens: Type.Integer(),
-  cost: Type.Number({ description: 'USD, from the catalog prices' }),
+  cost: Type.Number({
+    description: 'USD from the catalog prices, rounded to the micro-dollar (costMicroUsd / 1,000,000)',
+  }),
+  costMicroUsd: Type.Integer({
+    description: 'the same amount in integer micro-dollars (millionths of a USD)',
+  }),
 });
 
 export const ProtectionSchema = Type.Object({

@@ -68,7 +68,12 @@ const Counts = {
   requests: Type.Integer({ description: 'provider calls' }),
   promptTokens: Type.Integer(),
   completionTokens: Type.Integer(),
-  cost: Type.Number({ description: 'USD, from the catalog prices' }),
+  cost: Type.Number({
+    description: 'USD from the catalog prices, rounded to the micro-dollar (costMicroUsd / 1,000,000)',
+  }),
+  costMicroUsd: Type.Integer({
+    description: 'the same amount in integer micro-dollars (millionths of a USD)',
+  }),
 };
 
 export const UsageReportSchema = Type.Object({
@@ -89,7 +94,8 @@ export const UsageReportSchema = Type.Object({
     Type.Object({
       endpoint: Type.String({ description: 'chat or proxy' }),
       requests: Type.Integer(),
-      cost: Type.Number(),
+      cost: Type.Number({ description: 'USD, rounded to the micro-dollar' }),
+      costMicroUsd: Type.Integer({ description: 'integer micro-dollars' }),
     }),
   ),
 });

@@ -2,6 +2,7 @@ import type { Clock } from '../../platform/clock/index.js';
 import { notFound } from '../../platform/errors/index.js';
 import type { Db, DialectName } from '../../platform/storage/index.js';
 import type { Vault } from '../dlp/index.js';
+import { microsToUsd, usdToMicros } from '../providers/index.js';
 import { createHistoryRepo } from './history.repo.js';
 import { usageRange } from './usage-range.js';
 
@@ -77,27 +78,47 @@ export function createGatewayHistory(deps: HistoryDeps) {
         repo.usageByModel(orgId, from.toISOString(), to.toISOString()),
         repo.usageByEndpoint(orgId, from.toISOString(), to.toISOString()),
       ]);
+      // Each group's stored (unrounded) sum is rounded once to integer micro-dollars; totals add integers.
       const byModel = models
-        .map((r) => ({
-          provider: r.provider,
-          model: r.model,
-          requests: r.requests,
-          promptTokens: r.prompt_tokens,
-          completionTokens: r.completion_tokens,
-          cost: r.cost,
-          estimated: r.estimated,
-        }))
-        .sort((a, b) => b.cost - a.cost || b.requests - a.requests || a.model.localeCompare(b.model));
+        .map((r) => {
+          const costMicroUsd = usdToMicros(r.cost);
+          return {
+            provider: r.provider,
+            model: r.model,
+            requests: r.requests,
+            promptTokens: r.prompt_tokens,
+            completionTokens: r.completion_tokens,
+            cost: microsToUsd(costMicroUsd),
+            costMicroUsd,
+            estimated: r.estimated,
+          };
+        })
+        .sort(
+          (a, b) =>
+            b.costMicroUsd - a.costMicroUsd || b.requests - a.requests || a.model.localeCompare(b.model),
+        );
       const sum = (pick: (m: (typeof byModel)[number]) => number) => byModel.reduce((n, m) => n + pick(m), 0);
+      const costMicroUsd = sum((m) => m.costMicroUsd);
       return {
         from: from.toISOString(),
         to: to.toISOString(),
         requests: sum((m) => m.requests),
         promptTokens: sum((m) => m.promptTokens),
         completionTokens: sum((m) => m.completionTokens),
-        cost: sum((m) => m.cost),
+        cost: microsToUsd(costMicroUsd),
+        costMicroUsd,
         byModel,
-        byEndpoint: endpoints.sort((a, b) => b.requests - a.requests || a.endpoint.localeCompare(b.endpoint)),
+        byEndpoint: endpoints
+          .map((e) => {
+            const micros = usdToMicros(e.cost);
+            return {
+              endpoint: e.endpoint,
+              requests: e.requests,
+              cost: microsToUsd(micros),
+              costMicroUsd: micros,
+            };
+          })
+          .sort((a, b) => b.requests - a.requests || a.endpoint.localeCompare(b.endpoint)),
       };
     },
 

@@ -6,6 +6,9 @@ import type { KeysService } from './keys.service.js';
 const ApiKeyView = Type.Object({
   id: Type.String({ description: 'prefix key_' }),
   kind: Type.Union([Type.Literal('al'), Type.Literal('sw')]),
+  scope: Type.Union([Type.Literal('products'), Type.Literal('admin')], {
+    description: 'admin: also manages webhooks, SIEM integrations and every /api/saas/* route (docs/auth.md)',
+  }),
   name: Type.String(),
   prefix: Type.String({ description: 'first characters of the key, to recognise it' }),
   status: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
@@ -22,6 +25,12 @@ const CreateKeyBody = Type.Object(
     kind: Type.Union([Type.Literal('al'), Type.Literal('sw')], {
       description: 'al: detection, tokenization, network proxy; sw: protected chat and everything else',
     }),
+    scope: Type.Optional(
+      Type.Union([Type.Literal('products'), Type.Literal('admin')], {
+        description:
+          'products (default): the products of its kind only; admin: also the administration API (webhooks, SIEM integrations, /api/saas/*), as an admin of the dashboard may',
+      }),
+    ),
     expiresAt: Type.Optional(Type.String({ format: 'date-time' })),
   },
   { additionalProperties: false },
@@ -67,6 +76,7 @@ export function keysRoutes(keys: KeysService) {
           orgId: caller.org.id,
           kind: request.body.kind,
           name: request.body.name,
+          scope: request.body.scope ?? 'products',
           expiresAt: request.body.expiresAt ? new Date(request.body.expiresAt).toISOString() : null,
           createdBy: caller.user?.id ?? null,
         });

@@ -6,6 +6,12 @@ import { createKeysRepo, type KeyRow } from './keys.repo.js';
 
 export const KEY_KINDS = ['al', 'sw'] as const;
 export type KeyKind = (typeof KEY_KINDS)[number];
+/**
+ * What a key may do besides calling the products of its kind: `products` keys call products only; `admin`
+ * keys also manage the organization's integrations by API, as an admin of the dashboard may (docs/auth.md).
+ */
+export const KEY_SCOPES = ['products', 'admin'] as const;
+export type KeyScope = (typeof KEY_SCOPES)[number];
 
 /** 43 base62 characters carry 256 bits, above the 32 random bytes the design asks for. */
 const SECRET_CHARS = 43;
@@ -16,6 +22,7 @@ export interface ApiKey {
   id: string;
   orgId: string;
   kind: KeyKind;
+  scope: KeyScope;
   name: string;
   prefix: string;
   createdBy: string | null;
@@ -39,6 +46,7 @@ function toApiKey(row: KeyRow, now: string): ApiKey {
     id: row.id,
     orgId: row.org_id,
     kind: row.kind as KeyKind,
+    scope: row.scope === 'admin' ? 'admin' : 'products',
     name: row.name,
     prefix: row.prefix,
     createdBy: row.created_by,
@@ -68,6 +76,7 @@ export function createKeysService(deps: { db: Db; clock: Clock; emit: KeyEventFn
       orgId: string;
       kind: KeyKind;
       name: string;
+      scope?: KeyScope;
       expiresAt?: string | null;
       createdBy?: string | null;
     }): Promise<{ key: ApiKey; secret: string }> {
@@ -88,6 +97,7 @@ export function createKeysService(deps: { db: Db; clock: Clock; emit: KeyEventFn
         last_used_at: null,
         expires_at: input.expiresAt ?? null,
         revoked_at: null,
+        scope: input.scope ?? 'products',
       };
       await db.transaction().execute(async (trx) => {
         await createKeysRepo(trx).insert(row);
@@ -95,6 +105,7 @@ export function createKeysService(deps: { db: Db; clock: Clock; emit: KeyEventFn
           keyId: row.id,
           name: row.name,
           kind: row.kind,
+          scope: row.scope,
           prefix: row.prefix,
           createdBy: row.created_by,
         });

@@ -1,7 +1,14 @@
 // Public surface of the providers module: adapters, catalog, routing. Import only from here.
 export { collectStream } from './accumulate.js';
 export { AZURE_DEFAULT_API_VERSION } from './azure/azure.format.js';
-export { estimateCost, findModel, listModels, TIER_RANK } from './catalog/catalog.js';
+export {
+  estimateCost,
+  findModel,
+  listModels,
+  microsToUsd,
+  TIER_RANK,
+  usdToMicros,
+} from './catalog/catalog.js';
 export { PRICES_AS_OF } from './catalog/catalog.data.js';
 export {
   DEFAULT_COMPLETION_TOKENS,

@@ -5,10 +5,20 @@ export {
   logUpstreamFailure,
   MAX_URL_LENGTH,
   sendError,
-  setAnonymousRateLimiter, setAnonymousLimit,
+  setAnonymousRateLimiter,
+  setAnonymousLimit,
   toAppError,
 } from './server.js';
 export type { App, HttpServerOptions, RouteInfo } from './server.js';
 export { AUTHENTICATED_ERRORS, ErrorBodySchema, errorResponses, oneOf } from './schemas.js';
 export { parseJsonBody } from './json-body.js';
 export { addServerTiming, elapsedMs, formatMs } from './server-timing.js';
+export {
+  type DocumentedRoute,
+  type OperationSecurity,
+  type RouteDocs,
+  type SecurityDescriber,
+  decorateOpenApi,
+  openApiPath,
+  setSecurityDescriber,
+} from './openapi.js';

@@ -13,6 +13,7 @@ import FindMyWay from 'find-my-way';
 import { AppError, errorBody } from '../errors/index.js';
 import type { Logger } from '../log/index.js';
 import { parseJsonBody } from './json-body.js';
+import { type RouteDocs, decorateOpenApi, securityDescriberOf } from './openapi.js';
 import { applyServerTiming, markStarted } from './server-timing.js';
 import { ErrorBodySchema } from './schemas.js';
 import { describeValidationError, validatorCompiler } from './validation.js';
@@ -36,10 +37,18 @@ export type App = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** What the OpenAPI document says about the route beyond its schema (platform/http/openapi.ts). */
+    docs?: RouteDocs;
+  }
+}
+
 export interface RouteInfo {
   method: string;
   url: string;
   auth: unknown;
+  docs?: RouteDocs | undefined;
 }
 const routeTables = new WeakMap<object, RouteInfo[]>();
 
@@ -263,7 +272,13 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
   app.addSchema(ErrorBodySchema);
 
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    // Clients and generated SDKs send Content-Type: application/json on every call, DELETE included; a
+    // DELETE carries no body in this API, so an empty one is no body rather than malformed JSON.
+    if (req.method === 'DELETE' && (body as Buffer).length === 0) {
+      done(null, undefined);
+      return;
+    }
     try {
       done(null, parseJsonBody(body as Buffer));
     } catch (err) {
@@ -279,7 +294,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const m of methods) {
       if (m === 'HEAD' || m === 'OPTIONS') continue;
-      table.push({ method: m, url: route.url, auth: (route.config as { auth?: unknown } | undefined)?.auth });
+      const config = route.config as { auth?: unknown; docs?: RouteDocs } | undefined;
+      table.push({ method: m, url: route.url, auth: config?.auth, docs: config?.docs });
       try {
         methodsByPath.on(m as 'GET', route.url, () => {});
       } catch {
@@ -351,14 +367,16 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
         version: options.version,
         description: options.description ?? 'The Parapet protection service.',
       },
-      components: {
-        securitySchemes: {
-          bearerKey: { type: 'http', scheme: 'bearer', description: 'API key al_live_… or sw_live_…' },
-          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-          session: { type: 'apiKey', in: 'cookie', name: 'parapet_session' },
-        },
-      },
+      // Relative: Swagger UI's "Try it out" calls the server that served the document.
+      servers: [{ url: '/', description: 'this server' }],
     },
+    // Security per route, headers, every error status and streamed answers (openapi.ts).
+    transformObject: (documentObject) =>
+      decorateOpenApi(
+        (documentObject as { openapiObject: Record<string, unknown> }).openapiObject,
+        table,
+        securityDescriberOf(app),
+      ) as never,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) ?? `def-${i}`,
     },

@@ -92,6 +92,8 @@ export interface ApiKeysTable {
   last_used_at: string | null;
   expires_at: string | null;
   revoked_at: string | null;
+  /** 'products' | 'admin' (migration 0030, docs/auth.md). */
+  scope: string;
 }
 
 export interface EventsTable {

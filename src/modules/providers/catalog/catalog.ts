@@ -43,6 +43,19 @@ export function findModel(name: string, available?: readonly ProviderId[]): Mode
   return MODELS.find((m) => m.key === name && allowed(m)) ?? MODELS.find((m) => m.id === name && allowed(m));
 }
 
+/**
+ * Money in answers is integer micro-dollars (millionths of a USD), so sums never show floating-point noise
+ * such as 0.00024000999999999997; the USD figure beside it is derived from the integer.
+ */
+export function usdToMicros(usd: number): number {
+  return Math.round(usd * 1_000_000);
+}
+
+/** The USD amount of an integer of micro-dollars (at most six decimals, printed exactly). */
+export function microsToUsd(micros: number): number {
+  return micros / 1_000_000;
+}
+
 /** USD for one call, rounded to 1e-10 so sums of many small calls stay readable. */
 export function estimateCost(model: ModelInfo, promptTokens: number, completionTokens: number): number {
   const usd = (promptTokens * model.inputPerMTok + completionTokens * model.outputPerMTok) / 1_000_000;

@@ -9,6 +9,7 @@ import * as m0010 from './0010-endpoint.js';
 import * as m0013 from './0013-dashboard-indexes.js';
 import * as m0020 from './0020-shadow-ai.js';
 import * as m0021 from './0021-proofs.js';
+import * as m0030 from './0030-key-scope.js';
 import * as m0050 from './0050-dashboard-breakdowns.js';
 
 /** Ordered by name; a migration, once released, is never edited: add a new one. */
@@ -23,5 +24,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0013-dashboard-indexes': m0013,
   '0020-shadow-ai': m0020,
   '0021-proofs': m0021,
+  '0030-key-scope': m0030,
   '0050-dashboard-breakdowns': m0050,
 };
