@@ -1,5 +1,6 @@
 // npm run bench:hallucination — latency of checkClaim for one claim against 5 sources of about 2 KB,
 // and, for information, one claim against the largest input LIMITS allow.
+import { loadavg } from 'node:os';
 import { ALL_FACTS } from '../../eval/hallucination/cases.js';
 import { checkClaim, LIMITS } from '../../src/engines/hallucination/index.js';
 
@@ -22,17 +23,25 @@ function percentile(sorted: number[], p: number): number {
 function measure(label: string, runs: number, warmup: number, make: (i: number) => [string, string[]]): void {
   for (let i = 0; i < warmup; i++) checkClaim(...make(i));
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
     const [claim, sources] = make(i);
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     checkClaim(claim, sources);
     times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
   }
+  cpu.sort((a, b) => a - b);
   times.sort((a, b) => a - b);
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
   console.log(
     `${label}: runs ${runs}  p50 ${percentile(times, 50).toFixed(2)} ms  p95 ${percentile(times, 95).toFixed(2)} ms  ` +
-      `p99 ${percentile(times, 99).toFixed(2)} ms  mean ${mean.toFixed(2)} ms  max ${times[times.length - 1]!.toFixed(2)} ms`,
+      `p99 ${percentile(times, 99).toFixed(2)} ms  mean ${mean.toFixed(2)} ms  max ${times[times.length - 1]!.toFixed(2)} ms  ` +
+      `| CPU p50 ${percentile(cpu, 50).toFixed(2)} ms  p95 ${percentile(cpu, 95).toFixed(2)} ms  | load ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
   );
 }
 

@@ -11,7 +11,11 @@ import { type DetectionService, createDetectionService } from '../modules/detect
 import { type DlpService, type Vault, createDlpService, createVault } from '../modules/dlp/index.js';
 import { type EventPublisher, createEventPublisher } from '../modules/events/index.js';
 import { type Gateway, createGateway } from '../modules/gateway/index.js';
-import { type HallucinationService, createHallucinationService } from '../modules/hallucination/index.js';
+import {
+  type HallucinationService,
+  createHallucinationService,
+  createLlmJudge,
+} from '../modules/hallucination/index.js';
 import {
   type DeviceTokens,
   type KeysService,
@@ -179,7 +183,15 @@ export async function createContext(config: Config, options: ContextOptions = {}
     });
     // The catalog version and the organization's allow/block decisions, which the extension enforces.
     endpoint.config.registerSection('shadowAi', ({ orgId }) => shadowAi.configSection(orgId));
-    const hallucination = createHallucinationService({ db: storage.db, clock, limits, compute: pool });
+    const hallucination = createHallucinationService({
+      db: storage.db,
+      clock,
+      limits,
+      compute: pool,
+      orgs,
+      forgetOrg: (id) => auth.forgetOrg(id),
+      judge: createLlmJudge({ keys: gateway.keys, providers: gateway.providers }),
+    });
     const reports = createReportsService({ db: storage.db, clock, flushUsage: limits.flush });
     return {
       config,

@@ -192,8 +192,8 @@ describe('bad input answers 400 naming the problem', () => {
     },
     {
       what: 'an unknown field',
-      body: { claim: 'The Rhine is long.', sources: EN, model: 'x' },
-      names: /'model'.*not allowed/,
+      body: { claim: 'The Rhine is long.', sources: EN, temperature: 0 },
+      names: /'temperature'.*not allowed/,
     },
   ];
   for (const b of BAD) {

@@ -7,7 +7,7 @@ export { buildCorpus, checkInCorpus, type ClauseOutcome, type Corpus } from './c
 export { LIMITS } from './limits.js';
 export { type Span, splitClauses, splitSentences } from './split.js';
 export type { CheckOptions, CheckResult, ClaimPart, Correction, Evidence, Verdict } from './types.js';
-export { THRESHOLDS } from './verdict.js';
+export { combine, THRESHOLDS } from './verdict.js';
 export { type LogisticModel, probability } from './model.js';
 export { SIGNAL_NAMES } from './signals.js';
 

@@ -1,6 +1,8 @@
 import type { Alignment, Unit } from './align.js';
 import type { Prepared } from './prepare.js';
 import { TermIndex, termsMatch } from './terms.js';
+import { fold } from './text.js';
+import { lexAntonyms, lexRelation } from './wordnet.js';
 import type { ClauseDecision } from './verdict.js';
 
 /**
@@ -28,6 +30,14 @@ export const SIGNAL_NAMES = [
   'missing_words',
   'missing_idf_max',
   'missing_idf_share',
+  'lex_coverage',
+  'lex_only_share',
+  'lex_narrower_share',
+  'lex_antonym',
+  'lex_missing_idf_share',
+  'claim_negations',
+  'unit_negations',
+  'claim_scope_cue',
 ] as const;
 
 function share(words: readonly string[], terms: readonly string[] | TermIndex): number {
@@ -74,6 +84,61 @@ function missingWords(claim: Prepared, unit: Unit, idf: (t: string) => number): 
   return [n, max, total === 0 ? 0 : missing / total];
 }
 
+/** Credit of a claim word the unit states only through WordNet: a synonym or derivation, or a hyponym of it. */
+const LEX_CREDIT = { same: 0.9, broader: 0.8 };
+
+/**
+ * Paraphrase through the lexical resource: the claim words the unit states by other words. Returns IDF
+ * coverage counting such words, the share of claim words matched only so, the share that are more specific
+ * than the unit's word ("poodle" for "dog": not entailed), WordNet antonyms between an unmatched claim word
+ * and a unit word, and the IDF share still missing.
+ */
+function lexicalSignals(claim: Prepared, unit: Unit, idf: (t: string) => number): number[] {
+  const unitWords = [...new Set(unit.sentences.flatMap((s) => s.words))];
+  let total = 0;
+  let found = 0;
+  let only = 0;
+  let narrower = 0;
+  let antonyms = 0;
+  let missing = 0;
+  const words = new Set(claim.words);
+  for (const w of words) {
+    const weight = Math.max(0.2, idf(w));
+    total += weight;
+    if (unit.terms.some((t) => termsMatch(w, t))) {
+      found += weight;
+      continue;
+    }
+    let best: 'same' | 'broader' | 'narrower' | null = null;
+    let opposite = false;
+    for (const u of unitWords) {
+      const r = lexRelation(w, u);
+      if (r === 'same' || (r === 'broader' && best !== 'same') || (r === 'narrower' && best === null))
+        best = r;
+      if (!opposite && lexAntonyms(w, u)) opposite = true;
+    }
+    if (opposite) antonyms++;
+    if (best === 'same' || best === 'broader') {
+      found += weight * LEX_CREDIT[best];
+      only++;
+      continue;
+    }
+    if (best === 'narrower') narrower++;
+    missing += weight;
+  }
+  const n = Math.max(1, words.size);
+  return total === 0
+    ? [1, 0, 0, antonyms, 0]
+    : [found / total, only / n, narrower / n, antonyms, missing / total];
+}
+
+/** Scope words that restrict a claim beyond what a source usually says ("only", "nur", "seulement"). */
+const SCOPE_CUES = new Set(
+  'only solely exclusively merely nur ausschliesslich lediglich seulement uniquement exclusivement'
+    .split(' ')
+    .map(fold),
+);
+
 export function clauseSignals(
   claim: Prepared,
   unit: Unit,
@@ -105,5 +170,9 @@ export function clauseSignals(
     d.verdict === 'contradicted' ? 1 : 0,
     1 - share(capitalised, unit.whole.terms),
     ...missingWords(claim, unit, idf),
+    ...lexicalSignals(claim, unit, idf),
+    claim.negations,
+    unit.sentences.reduce((n, s) => n + s.negations, 0),
+    claim.tokens.some((t) => SCOPE_CUES.has(t.norm)) ? 1 : 0,
   ];
 }

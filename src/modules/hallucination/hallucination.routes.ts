@@ -8,11 +8,12 @@ import {
   CorrectionSchema,
   DEFAULT_PER_PAGE,
   DeleteResponse,
+  HallucinationSettingsSchema,
   IdParams,
   ListQuery,
   ListResponse,
 } from './hallucination.schemas.js';
-import type { HallucinationService } from './hallucination.service.js';
+import type { CheckMode, HallucinationService } from './hallucination.service.js';
 
 const AUTH = { auth: { mode: 'apiKey', product: 'hallucination' } } as const;
 const TAGS = ['hallucination'];
@@ -33,7 +34,48 @@ export function hallucinationRoutes(service: HallucinationService, options: { bo
           response: { 200: CheckResponse, ...errorResponses(401, 403, 413, 422, 429, 503) },
         },
       },
-      async (request) => service.check(callerOf(request).org, request.body.claim, request.body.sources),
+      async (request) => {
+        const { claim, sources, mode, model } = request.body;
+        return service.check(callerOf(request).org, claim, sources, {
+          ...(mode ? { mode: mode as CheckMode } : {}),
+          ...(model ? { model } : {}),
+        });
+      },
+    );
+
+    app.get(
+      '/api/dashboard/hallucination/settings',
+      {
+        config: { auth: { mode: 'session' } },
+        schema: {
+          operationId: 'getHallucinationSettings',
+          tags: TAGS,
+          summary: 'Claim-checking settings of the organization (default mode, judge model)',
+          response: { 200: HallucinationSettingsSchema, ...errorResponses(401, 429) },
+        },
+      },
+      async (request) => service.settings(callerOf(request).org),
+    );
+
+    app.put(
+      '/api/dashboard/hallucination/settings',
+      {
+        config: { auth: { mode: 'session', roles: ['owner', 'admin'] } },
+        schema: {
+          operationId: 'putHallucinationSettings',
+          tags: TAGS,
+          summary: 'Replace the claim-checking settings: default mode (local or llm) and judge model',
+          body: HallucinationSettingsSchema,
+          response: { 200: HallucinationSettingsSchema, ...errorResponses(401, 403, 429) },
+        },
+      },
+      async (request) => {
+        const { mode, model } = request.body;
+        return service.updateSettings(callerOf(request).org, {
+          mode: mode as CheckMode,
+          ...(model ? { model } : {}),
+        });
+      },
     );
 
     app.post(

@@ -26,6 +26,30 @@ export const CheckBody = Type.Object(
       Type.String({ minLength: 1, maxLength: LIMITS.maxSourceChars, description: 'a source document' }),
       { minItems: 1, maxItems: LIMITS.maxSources, description: 'the documents to check the claim against' },
     ),
+    mode: Type.Optional(
+      Type.String({
+        enum: ['local', 'llm'],
+        description:
+          "local: the built-in checker only (offline); llm: also ask a model of a provider the organization configured. Default: the organization's setting, else local",
+      }),
+    ),
+    model: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'with mode llm: the model to ask (provider/model); default: the cheapest configured one',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const HallucinationSettingsSchema = Type.Object(
+  {
+    mode: Type.String({ enum: ['local', 'llm'], description: 'the mode of a check that names none' }),
+    model: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'the model the LLM judge prefers' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -57,6 +81,21 @@ export const CheckResponse = Type.Object({
     { description: 'the atomic sub-claims the claim was split into' },
   ),
   language: Type.String({ description: 'en, fr, de, or und when undetermined' }),
+  mode: Type.String({
+    enum: ['local', 'llm'],
+    description: "llm when a model's verdicts were combined in; local otherwise (judge.fallback says why)",
+  }),
+  judge: Type.Optional(
+    Type.Object({
+      model: Type.Optional(Type.String({ description: 'the model that judged (provider/model)' })),
+      fallback: Type.Optional(
+        Type.String({
+          enum: ['no_provider', 'provider_error', 'unreadable_answer'],
+          description: 'why the local verdict stands alone although mode llm was asked',
+        }),
+      ),
+    }),
+  ),
 });
 
 const correctionField = (description: string) =>

@@ -5,7 +5,9 @@ import { newId } from '../../platform/crypto/index.js';
 import { AppError, invalid, notFound } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import type { LimitsService } from '../limits/index.js';
-import type { Organization } from '../orgs/index.js';
+import type { Organization, OrgsService } from '../orgs/index.js';
+import { findModel } from '../providers/index.js';
+import type { JudgeInfo, LlmJudge } from './llm-judge.js';
 import { type OrgCache, createOrgCache } from './corrections.cache.js';
 import { type CorrectionRow, createCorrectionsRepo } from './corrections.repo.js';
 import { MAX_CORRECTIONS_PER_ORG } from './hallucination.schemas.js';
@@ -38,7 +40,43 @@ export interface HallucinationServiceOptions {
   compute?: Compute;
   /** How long a process keeps an organization's corrections before reading them again. */
   cacheTtlMs?: number;
+  /** The optional LLM judge (`mode: "llm"`); without it every check is local. */
+  judge?: LlmJudge;
+  /** Reads and stores the organization's default mode (settings.hallucination). */
+  orgs: Pick<OrgsService, 'getOrg' | 'updateOrg'>;
+  /** Drops the authenticated organization cached by this process, so a new default applies at once. */
+  forgetOrg: (orgId: string) => void;
 }
+
+export type CheckMode = 'local' | 'llm';
+
+/** Per-organization settings, kept under `hallucination` in the organization's settings. */
+export interface HallucinationSettings {
+  /** The mode of a check that names none: `local` (the default) or `llm`. */
+  mode: CheckMode;
+  /** The model the judge prefers (`provider/model`); the cheapest configured one when absent. */
+  model?: string;
+}
+
+export function hallucinationSettingsOf(settings: Record<string, unknown>): HallucinationSettings {
+  const s = settings['hallucination'];
+  const raw = s && typeof s === 'object' ? (s as Partial<HallucinationSettings>) : {};
+  return { mode: raw.mode === 'llm' ? 'llm' : 'local', ...(raw.model ? { model: raw.model } : {}) };
+}
+
+export interface CheckRequestOptions {
+  mode?: CheckMode;
+  model?: string;
+}
+
+function checkModel(model: string | undefined, field: string): void {
+  if (model !== undefined && !findModel(model))
+    throw invalid(
+      `The body field '${field}' names no model of the catalog (use provider/model, e.g. openai/gpt-4o-mini).`,
+    );
+}
+
+export type CheckAnswer = CheckResult & { mode: CheckMode; judge?: Omit<JudgeInfo, 'mode'> };
 
 /** Short enough that a correction stored through another API process applies within seconds. */
 export const CORRECTIONS_CACHE_TTL_MS = 10_000;
@@ -126,8 +164,14 @@ export function createHallucinationService(deps: HallucinationServiceOptions) {
 
   return {
     /** Checks a claim against the sources and the organization's corrections. */
-    async check(org: Organization, claim: string, sources: string[]): Promise<CheckResult> {
+    async check(
+      org: Organization,
+      claim: string,
+      sources: string[],
+      request: CheckRequestOptions = {},
+    ): Promise<CheckAnswer> {
       validateCheck(claim, sources);
+      checkModel(request.model, 'model');
       const corrections = candidateCorrections(claim, await correctionsOf(org.id));
       let result: CheckResult;
       try {
@@ -142,9 +186,34 @@ export function createHallucinationService(deps: HallucinationServiceOptions) {
         if (err instanceof RangeError) throw invalid(`The request is too large: ${err.message}.`);
         throw err;
       }
+      const settings = hallucinationSettingsOf(org.settings);
+      const mode = request.mode ?? settings.mode;
+      let answer: CheckAnswer = { ...result, mode: 'local' };
+      if (mode === 'llm') {
+        const model = request.model ?? settings.model;
+        const judged = deps.judge
+          ? await deps.judge.judge(org, result, model)
+          : { result, info: { mode: 'local' as const, fallback: 'no_provider' as const } };
+        const { mode: used, ...info } = judged.info;
+        answer = { ...judged.result, mode: used, judge: info };
+      }
       // Scores are kept in percent, as detection's are: the usage counters are integers.
-      deps.limits.record(org, 'hallucination', { score: Math.round(result.score * 100) });
-      return result;
+      deps.limits.record(org, 'hallucination', { score: Math.round(answer.score * 100) });
+      return answer;
+    },
+
+    settings(org: Organization): HallucinationSettings {
+      return hallucinationSettingsOf(org.settings);
+    },
+
+    async updateSettings(org: Organization, next: HallucinationSettings): Promise<HallucinationSettings> {
+      checkModel(next.model, 'model');
+      // Read again: another settings section may have changed since the session's copy was loaded.
+      const fresh = (await deps.orgs.getOrg(org.id)) ?? org;
+      const clean: HallucinationSettings = { mode: next.mode, ...(next.model ? { model: next.model } : {}) };
+      await deps.orgs.updateOrg(org.id, { settings: { ...fresh.settings, hallucination: clean } });
+      deps.forgetOrg(org.id);
+      return clean;
     },
 
     async correct(orgId: string, input: CorrectionInput, createdByKey?: string): Promise<StoredCorrection> {

@@ -1,6 +1,10 @@
 export { createHallucinationService, CORRECTIONS_CACHE_TTL_MS } from './hallucination.service.js';
+export { createLlmJudge, type LlmJudge, type ProviderCredentials } from './llm-judge.js';
 export type {
+  CheckAnswer,
+  CheckMode,
   CorrectionInput,
+  HallucinationSettings,
   CorrectionPage,
   HallucinationService,
   HallucinationServiceOptions,
