@@ -192,7 +192,8 @@ describe('openai SDK: Responses API and embeddings', () => {
       ],
     });
     assertUpstreamClean();
-    const items = (fake.lastRequest()?.body as { input: Array<Record<string, string>> }).input;
+    const items =
+      (fake.lastRequest()?.body as { input: Array<Record<string, string>> } | undefined)?.input ?? [];
     const args = JSON.parse(items[1]?.['arguments'] ?? '{}');
     assert.match(args.to, /^TKN_EMAIL_/);
     assert.equal(args.note, TOOL_ARGS.note);
@@ -205,12 +206,13 @@ describe('openai SDK: Responses API and embeddings', () => {
       .embeddings.create({ model: 'text-embedding-3-small', input: [PROMPT, other] })
       .withResponse();
     assertUpstreamClean();
-    const sent = (fake.lastRequest()?.body as { input: string[] }).input;
+    const sent = (fake.lastRequest()?.body as { input: string[] } | undefined)?.input ?? [];
     assert.equal(sent[1], other, 'an input without personal data goes up as it was');
     assert.equal(data.data.length, 2);
     // The vector is the one of the tokenized text: the provider never embedded the address.
     const expected = fakeEmbedding(sent[0] ?? '');
-    data.data[0]?.embedding.forEach((v, i) => assert.ok(Math.abs(v - (expected[i] ?? 0)) < 1e-6));
+    for (const [i, v] of (data.data[0]?.embedding ?? []).entries())
+      assert.ok(Math.abs(v - (expected[i] ?? 0)) < 1e-6);
     assert.match(response.headers.get('x-svc-vault-session') ?? '', /^sess_/);
     assert.ok(Number(response.headers.get('x-svc-tokenized-count')) >= 2);
   });

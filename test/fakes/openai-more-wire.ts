@@ -78,7 +78,7 @@ function outputItems(r: FakeReply): Obj[] {
       role: 'assistant',
       content: [{ type: 'output_text', text: r.text, annotations: [] }],
     });
-  r.toolCalls.forEach((c, i) =>
+  r.toolCalls.forEach((c, i) => {
     items.push({
       type: 'function_call',
       id: `fc_fake_${r.id}_${i}`,
@@ -86,8 +86,8 @@ function outputItems(r: FakeReply): Obj[] {
       name: c.name,
       arguments: JSON.stringify(c.arguments),
       status: 'completed',
-    }),
-  );
+    });
+  });
   return items;
 }
 
