@@ -6,6 +6,7 @@ import { Mistral } from '@mistralai/mistralai';
 import { CohereClientV2 } from 'cohere-ai';
 import Groq from 'groq-sdk';
 import OpenAI from 'openai';
+import { fakeEmbedding } from '../fakes/openai-more-wire.js';
 import type { FakeProviderServer } from '../fakes/provider-server.js';
 import type { Tenant } from '../support/harness.js';
 import { startNetProxy } from './netproxy-support.js';
@@ -129,6 +130,91 @@ describe('openai SDK through the network proxy', () => {
     // A new request has a new session: its token for the address is a different one, so the old token
     // comes back as it was sent, still valid JSON.
     assert.deepEqual(Object.keys(JSON.parse(argText)).sort(), ['note', 'to']);
+  });
+});
+
+describe('openai SDK: Responses API and embeddings', () => {
+  const client = () =>
+    new OpenAI({
+      apiKey: 'sk-caller-key',
+      baseURL: `${base}/openai/v1`,
+      defaultHeaders: serviceHeaders(),
+      maxRetries: 0,
+    });
+
+  it('responses.create: instructions and input tokenized, output_text rehydrated', async () => {
+    const { data, response } = await client()
+      .responses.create({
+        model: 'gpt-4.1-mini',
+        instructions: `Sign as the assistant of ${EMAIL}.`,
+        input: PROMPT,
+      })
+      .withResponse();
+    assert.equal(data.output_text, PROMPT);
+    assertUpstreamClean();
+    const sent = fake.lastRequest()?.body as { instructions: string; input: string };
+    assert.match(sent.instructions, /TKN_EMAIL_/);
+    assert.equal(fake.lastRequest()?.path, '/openai/v1/responses');
+    assertSvcHeaders(response.headers, true);
+  });
+
+  it('responses.create streamed: deltas split mid-token come back whole, completed response restored', async () => {
+    fake.setBehavior({ chunkSize: 3 });
+    const stream = await client().responses.create({
+      model: 'gpt-4.1-mini',
+      stream: true,
+      input: [{ role: 'user', content: [{ type: 'input_text', text: PROMPT }] }],
+    });
+    let text = '';
+    let completed = '';
+    const types = new Set<string>();
+    for await (const event of stream) {
+      types.add(event.type);
+      if (event.type === 'response.output_text.delta') text += event.delta;
+      if (event.type === 'response.completed')
+        for (const item of event.response.output)
+          if (item.type === 'message')
+            for (const part of item.content) if (part.type === 'output_text') completed += part.text;
+    }
+    assert.equal(text, PROMPT);
+    assert.equal(completed, PROMPT);
+    assert.ok(types.has('response.output_text.done') && types.has('response.output_item.done'));
+    assertUpstreamClean();
+  });
+
+  it('responses input items: function_call arguments (valid JSON) and function_call_output tokenized', async () => {
+    await client().responses.create({
+      model: 'gpt-4.1-mini',
+      input: [
+        { role: 'user', content: PROMPT },
+        { type: 'function_call', call_id: 'c1', name: 'send_mail', arguments: JSON.stringify(TOOL_ARGS) },
+        { type: 'function_call_output', call_id: 'c1', output: `sent to ${EMAIL}` },
+      ],
+    });
+    assertUpstreamClean();
+    const items =
+      (fake.lastRequest()?.body as { input: Array<Record<string, string>> } | undefined)?.input ?? [];
+    const args = JSON.parse(items[1]?.['arguments'] ?? '{}');
+    assert.match(args.to, /^TKN_EMAIL_/);
+    assert.equal(args.note, TOOL_ARGS.note);
+    assert.match(items[2]?.['output'] ?? '', /^sent to TKN_EMAIL_/);
+  });
+
+  it('embeddings.create: each input tokenized before it is embedded; vectors relayed', async () => {
+    const other = 'A sentence with nothing personal in it.';
+    const { data, response } = await client()
+      .embeddings.create({ model: 'text-embedding-3-small', input: [PROMPT, other] })
+      .withResponse();
+    assertUpstreamClean();
+    const sent = (fake.lastRequest()?.body as { input: string[] } | undefined)?.input ?? [];
+    assert.equal(sent[1], other, 'an input without personal data goes up as it was');
+    assert.equal(data.data.length, 2);
+    // The vector is the one of the tokenized text: the provider never embedded the address.
+    const expected = fakeEmbedding(sent[0] ?? '');
+    for (const [i, v] of (data.data[0]?.embedding ?? []).entries())
+      assert.ok(Math.abs(v - (expected[i] ?? 0)) < 1e-6);
+    assert.match(response.headers.get('x-svc-vault-session') ?? '', /^sess_/);
+    assert.ok(Number(response.headers.get('x-svc-tokenized-count')) >= 2);
   });
 });
 

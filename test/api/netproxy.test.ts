@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { FakeProviderServer } from '../fakes/provider-server.js';
@@ -124,6 +125,43 @@ describe('network proxy: wire rules', () => {
         .content,
       PROMPT,
     );
+  });
+
+  it('a zstd body is decompressed and inspected (fzstd on Node 20); a wide window or a bomb is refused', async () => {
+    const zstd = (input: string, ...args: string[]) =>
+      spawnSync('zstd', ['-q', '-c', ...args], { input: Buffer.from(input) }).stdout;
+    const res = await call('/proxy/openai/v1/chat/completions', {
+      raw: zstd(JSON.stringify(chatBody())),
+      headers: { 'content-encoding': 'zstd' },
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    const up = fake.lastRequest();
+    assert.ok(!up?.raw.includes(EMAIL));
+    assert.match(up?.raw ?? '', /TKN_EMAIL_/);
+    assert.equal(up?.headers['content-encoding'], undefined);
+    assert.equal(
+      ((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message
+        .content,
+      PROMPT,
+    );
+    fake.reset();
+    const wide = await call('/proxy/openai/v1/chat/completions', {
+      raw: zstd(JSON.stringify(chatBody()), '--long=24'),
+      headers: { 'content-encoding': 'zstd' },
+    });
+    assert.equal(wide.status, 415);
+    assert.match(((await wide.json()) as { message: string }).message, /window/);
+    const bomb = await call('/proxy/openai/v1/chat/completions', {
+      raw: zstd(`{"model":"x","messages":[],"pad":"${' '.repeat(3 * 1024 * 1024)}"}`),
+      headers: { 'content-encoding': 'zstd' },
+    });
+    assert.equal(bomb.status, 413);
+    const broken = await call('/proxy/openai/v1/chat/completions', {
+      raw: Buffer.from('(not zstd)'),
+      headers: { 'content-encoding': 'zstd' },
+    });
+    assert.equal(broken.status, 400);
+    assert.equal(fake.requests.length, 0);
   });
 
   it('an encoding it cannot read is refused, never forwarded', async () => {

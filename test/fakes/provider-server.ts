@@ -3,9 +3,23 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type FakeReply, type Frame, formatFor, type WireName } from './provider-wire.js';
+import { embeddingsWire, responsesWire } from './openai-more-wire.js';
+import {
+  type FakeReply,
+  type FakeWire,
+  type Frame,
+  formatFor,
+  type WireName as ChatWire,
+} from './provider-wire.js';
 
-export type { WireName } from './provider-wire.js';
+/** The chat formats of provider-wire.ts, and OpenAI's Responses API and embeddings. */
+export type WireName = ChatWire | 'responses' | 'embeddings';
+
+function wireOf(name: WireName): FakeWire {
+  if (name === 'responses') return responsesWire;
+  if (name === 'embeddings') return embeddingsWire;
+  return formatFor(name);
+}
 
 export interface FakeToolCall {
   name: string;
@@ -108,6 +122,8 @@ function detectFormat(provider: string, path: string): WireName | 'unknown' {
   if (path.includes(':generateContent') || path.includes(':streamGenerateContent')) return 'google';
   if (path.endsWith('/v2/chat')) return 'cohere';
   if (path.endsWith('/chat/completions')) return provider === 'azure' ? 'azure' : 'openai';
+  if (path.endsWith('/responses')) return 'responses';
+  if (path.endsWith('/embeddings')) return 'embeddings';
   return 'unknown';
 }
 
@@ -140,7 +156,7 @@ export async function startFakeProviderServer(initial: FakeBehavior = {}): Promi
     } catch {
       // Recorded as text so the test can see what went wrong.
     }
-    const wire = format === 'unknown' ? undefined : formatFor(format);
+    const wire = format === 'unknown' ? undefined : wireOf(format);
     const record: RecordedRequest = {
       provider,
       format,

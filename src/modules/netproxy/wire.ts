@@ -2,6 +2,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import * as zlib from 'node:zlib';
 import { AppError } from '../../platform/errors/index.js';
 import type { NetProvider } from './formats.js';
+import { zstdDecompress } from './zstd.js';
 
 /** Headers that describe one connection, not the message: never forwarded either way (RFC 9110 §7.6.1). */
 export const HOP_BY_HOP = new Set([
@@ -52,13 +53,13 @@ export function clientHeaders(
 }
 
 type Decoder = (buf: Buffer, opts: { maxOutputLength: number }) => Buffer;
-const zstd = (zlib as unknown as { zstdDecompressSync?: Decoder }).zstdDecompressSync;
+// Node has zstd from 22.15 on; before that, fzstd (pure JS) with a bounded window.
+const zstd = (zlib as unknown as { zstdDecompressSync?: Decoder }).zstdDecompressSync ?? zstdDecompress;
 const DECODERS: Record<string, Decoder | undefined> = {
   gzip: gunzipSync,
   'x-gzip': gunzipSync,
   deflate: inflateSync,
   br: brotliDecompressSync,
-  // Node has zstd from 22.15 on; on older runtimes a zstd body is refused, never forwarded unread.
   zstd,
 };
 
@@ -75,12 +76,17 @@ export function decodeBody(body: Buffer, encoding: string | undefined, limit: nu
     if (!decode) {
       throw new AppError(
         'unsupported_media_type',
-        `Content-Encoding '${coding}' cannot be inspected here; send the body uncompressed, gzip, deflate or br.`,
+        `Content-Encoding '${coding}' cannot be inspected here; send the body uncompressed, gzip, deflate, br or zstd.`,
       );
     }
     try {
       out = decode(out, { maxOutputLength: limit });
     } catch (err) {
+      if ((err as { code?: string }).code === 'ERR_ZSTD_WINDOW')
+        throw new AppError(
+          'unsupported_media_type',
+          'The zstd body declares a window over 8 MB, more than RFC 8878 lets an HTTP encoder use; compress it with a smaller window (level 19 or lower).',
+        );
       if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
         throw new AppError(
           'payload_too_large',
