@@ -85,6 +85,13 @@ export function describeSecurity(route: DocumentedRoute): OperationSecurity {
         authenticated: true,
       };
     }
+    case 'serviceKeyOrNetwork':
+      return {
+        // The transparent proxy: a client inside one of the organization's networks may send no service key.
+        security: [{ serviceKey: [], providerKey: [] }, { providerKey: [] }],
+        summary: `the API key in X-Service-Key, or none from an address inside the organization's client networks (docs/netproxy.md), and the provider's key as the provider expects it; counts against the ${need.product} quota${planNote(need)}`,
+        authenticated: true,
+      };
     case 'serviceKey':
       return {
         security: [{ serviceKey: [], providerKey: [] }],
