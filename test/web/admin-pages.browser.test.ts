@@ -51,8 +51,8 @@ describe('endpoint, DNS and report pages in Chromium', () => {
     }
     const { context, page } = await signedIn('owner');
     await visit(page, '/devices', 'Endpoint devices');
-    await page.getByRole('cell', { name: /laptop-anna/ }).waitFor();
-    await page.getByRole('cell', { name: /laptop-ben/ }).waitFor();
+    await page.getByRole('cell', { name: /^laptop-anna/ }).waitFor();
+    await page.getByRole('cell', { name: /^laptop-ben/ }).waitFor();
     assert.match((await page.locator('.card').first().textContent()) ?? '', /Endpoints\s*2/);
     await assertAccessible(page, 'endpoint devices');
     await screenshot(page, 'devices');
