@@ -1,6 +1,15 @@
 // npm run build:extension → dist/extension/chrome/ (Chrome and Edge), dist/extension/firefox/, and a zip
 // of each. One code base; the manifests differ where the browsers do (background, gecko settings).
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync, crc32 } from 'node:zlib';
@@ -35,7 +44,19 @@ const STATIC = [
   'src/ui/options.html',
   'src/ui/blocked.html',
   'src/ui/style.css',
+  'src/extract/extract.html',
   'managed_schema.json',
+];
+
+// Files the extractor loads at run time, shipped from npm packages (nothing is fetched from a CDN): the
+// pdf.js worker, tesseract's core (one build: WebAssembly SIMD, LSTM engine) and English language data.
+const ASSETS: Array<[string, string]> = [
+  ['node_modules/pdfjs-dist/build/pdf.worker.min.mjs', 'pdf.worker.min.mjs'],
+  [
+    'node_modules/tesseract.js-core/tesseract-core-simd-lstm.wasm.js',
+    'ocr/core/tesseract-core-simd-lstm.wasm.js',
+  ],
+  ['node_modules/@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz', 'ocr/lang/eng.traineddata.gz'],
 ];
 
 export function manifest(target: Target, version: string): Record<string, unknown> {
@@ -56,12 +77,14 @@ export function manifest(target: Target, version: string): Record<string, unknow
     action: { default_popup: 'popup.html', default_title: 'Parapet' },
     options_ui: { page: 'options.html', open_in_tab: true },
     web_accessible_resources: [{ resources: ['blocked.html'], matches: ['<all_urls>'] }],
-    content_security_policy: { extension_pages: "script-src 'self'; object-src 'self'" },
+    // WebAssembly for OCR; no remote code, no eval.
+    content_security_policy: { extension_pages: "script-src 'self' 'wasm-unsafe-eval'; object-src 'self'" },
   };
   if (target === 'chrome')
     return {
       ...common,
-      minimum_chrome_version: '111',
+      permissions: [...common.permissions, 'offscreen'],
+      minimum_chrome_version: '116',
       background: { service_worker: 'background.js' },
       storage: { managed_schema: 'managed_schema.json' },
     };
@@ -149,19 +172,50 @@ export async function buildExtension(outRoot = join(root, 'dist', 'extension')):
     bundle: true,
     format: 'iife',
     platform: 'browser',
-    target: ['chrome111', 'firefox128'],
+    target: ['chrome116', 'firefox128'],
     minify: true,
     legalComments: 'none',
     logLevel: 'error',
     plugins: [noNodeBuiltins],
   });
+  // The extractor is an ES module (pdf.js is one); tesseract's worker is a classic worker script.
+  await build({
+    entryPoints: { extract: join(here, 'src/extract/index.ts') },
+    outdir: staging,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['chrome116', 'firefox128'],
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'error',
+    plugins: [noNodeBuiltins],
+  });
+  mkdirSync(join(staging, 'ocr'), { recursive: true });
+  await build({
+    entryPoints: [join(root, 'node_modules/tesseract.js/src/worker-script/browser/index.js')],
+    outfile: join(staging, 'ocr', 'worker.js'),
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    define: { global: 'self' },
+    inject: [join(here, 'src/extract/buffer-shim.ts')],
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'error',
+    plugins: [noNodeBuiltins],
+  });
+  for (const [from, to] of ASSETS) {
+    mkdirSync(dirname(join(staging, to)), { recursive: true });
+    copyFileSync(join(root, from), join(staging, to));
+  }
   const dirs = {} as Record<Target, string>;
   const zips = {} as Record<Target, string>;
   const sizes: Record<string, number> = {};
   for (const target of ['chrome', 'firefox'] as const) {
     const dir = join(outRoot, target);
     mkdirSync(dir, { recursive: true });
-    for (const f of readdirSync(staging)) copyFileSync(join(staging, f), join(dir, f));
+    cpSync(staging, dir, { recursive: true });
     for (const f of STATIC) copyFileSync(join(here, f), join(dir, f.split('/').pop()!));
     writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(manifest(target, version), null, 2)}\n`);
     const zip = join(outRoot, `parapet-${target}-${version}.zip`);
@@ -169,7 +223,7 @@ export async function buildExtension(outRoot = join(root, 'dist', 'extension')):
     dirs[target] = dir;
     zips[target] = zip;
   }
-  for (const f of readdirSync(staging)) sizes[f] = statSync(join(staging, f)).size;
+  for (const f of files(staging)) sizes[relative(staging, f)] = statSync(f).size;
   for (const t of ['chrome', 'firefox'] as const) sizes[`${t}.zip`] = statSync(zips[t]).size;
   rmSync(staging, { recursive: true, force: true });
   return { dirs, zips, sizes };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -47,6 +47,18 @@ describe('npm run build:extension', () => {
       ],
     );
     assert.ok(m.content_scripts[0].matches.includes('*://chatgpt.com/*'));
+    // OCR, PDF and Word extraction ship inside the extension: nothing is fetched at run time.
+    for (const f of [
+      'extract.html',
+      'extract.js',
+      'pdf.worker.min.mjs',
+      'ocr/worker.js',
+      'ocr/core/tesseract-core-simd-lstm.wasm.js',
+      'ocr/lang/eng.traineddata.gz',
+    ])
+      assert.ok(existsSync(join(result.dirs.chrome, f)), f);
+    assert.ok(m.permissions.includes('offscreen'));
+    assert.match(m.content_security_policy.extension_pages, /'wasm-unsafe-eval'/);
     const schema = JSON.parse(readFileSync(join(result.dirs.chrome, 'managed_schema.json'), 'utf8'));
     assert.deepEqual(Object.keys(schema.properties).sort(), ['deviceName', 'enrollmentCode', 'serverUrl']);
   });
@@ -58,25 +70,25 @@ describe('npm run build:extension', () => {
     assert.equal(m.storage, undefined);
   });
 
-  it("passes Mozilla's web-ext lint with no error and no warning", () => {
+  it("passes Mozilla's web-ext lint with no error; warnings only in the bundled third-party extractors", () => {
     const bin = join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'web-ext');
     const out = execFileSync(
       bin,
       ['lint', '--source-dir', result.dirs.firefox, '--output', 'json', '--no-config-discovery'],
-      {
-        encoding: 'utf8',
-      },
+      { encoding: 'utf8' },
     );
     const report = JSON.parse(out) as {
-      summary: { errors: number; warnings: number };
+      summary: { errors: number };
       errors: unknown[];
-      warnings: unknown[];
+      warnings: Array<{ code: string; file: string }>;
     };
-    assert.deepEqual(
-      report.summary,
-      { errors: 0, notices: 0, warnings: 0 },
-      JSON.stringify([...report.errors, ...report.warnings]),
-    );
+    assert.equal(report.summary.errors, 0, JSON.stringify(report.errors));
+    // pdf.js and tesseract's runtime carry `Function(...)` fallbacks; the extension's CSP (no unsafe-eval)
+    // keeps them from ever running. Our own scripts have no warning at all.
+    for (const w of report.warnings) {
+      assert.ok(['extract.js', 'ocr/worker.js', 'pdf.worker.min.mjs'].includes(w.file), JSON.stringify(w));
+      assert.ok(['DANGEROUS_EVAL', 'UNSAFE_VAR_ASSIGNMENT'].includes(w.code), JSON.stringify(w));
+    }
   });
 
   it('zips each build; the zip holds the same files', () => {

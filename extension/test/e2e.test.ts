@@ -307,3 +307,76 @@ describe('enrolled through the options page', () => {
     await page.close();
   });
 });
+
+describe('files are checked on the device before the site gets them', () => {
+  it('an image with an IBAN: OCR finds it (tesseract shipped in the extension)', async () => {
+    const page = await rig.context.newPage();
+    await page.goto('https://chatgpt.com/');
+    const accepted = page.evaluate(
+      () =>
+        new Promise<number>((r) =>
+          document
+            .getElementById('file')!
+            .addEventListener('change', (e) => r((e.target as HTMLInputElement).files!.length)),
+        ),
+    );
+    await page.evaluate(async () => {
+      const c = document.createElement('canvas');
+      c.width = 1000;
+      c.height = 140;
+      const g = c.getContext('2d')!;
+      g.fillStyle = '#fff';
+      g.fillRect(0, 0, c.width, c.height);
+      g.fillStyle = '#000';
+      g.font = '36px sans-serif';
+      g.fillText('Transfer to IBAN DE89 3704 0044 0532 0130 00', 20, 85);
+      const blob = await new Promise<Blob>((r) => c.toBlob((b) => r(b!), 'image/png'));
+      const dt = new DataTransfer();
+      dt.items.add(new File([blob], 'scan.png', { type: 'image/png' }));
+      const input = document.getElementById('file') as HTMLInputElement;
+      input.files = dt.files;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    await page.waitForFunction(
+      () =>
+        /scan\.png \(ocr\)/.test(document.querySelector('parapet-dlp-bar')?.getAttribute('data-text') ?? ''),
+      undefined,
+      { timeout: 90_000 },
+    );
+    assert.match(await barText(page), /File scan\.png \(ocr\): IBAN ×1/);
+    // the site's own handler then gets the file
+    assert.equal(await accepted, 1);
+    await page.close();
+  });
+
+  it('a PDF with an e-mail address and a phone number: pdf.js reads it', async () => {
+    const { PDFDocument, StandardFonts } = await import('pdf-lib');
+    const doc = await PDFDocument.create();
+    const p = doc.addPage([595, 842]);
+    p.drawText('Contact: anna.schmidt@example.com, +41 79 123 45 67', {
+      x: 50,
+      y: 700,
+      size: 12,
+      font: await doc.embedFont(StandardFonts.Helvetica),
+    });
+    const bytes = await doc.save();
+    const page = await rig.context.newPage();
+    await page.goto('https://chatgpt.com/');
+    await page.setInputFiles('#file', {
+      name: 'contract.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from(bytes),
+    });
+    await page.waitForFunction(
+      () =>
+        /contract\.pdf \(pdf\)/.test(
+          document.querySelector('parapet-dlp-bar')?.getAttribute('data-text') ?? '',
+        ),
+      undefined,
+      { timeout: 60_000 },
+    );
+    assert.match(await barText(page), /EMAIL ×1/);
+    assert.match(await barText(page), /PHONE ×1/);
+    await page.close();
+  });
+});

@@ -3,6 +3,7 @@
 
 export interface TestResponse {
   status: number;
+  // biome-ignore lint/suspicious/noExplicitAny: JSON answers of many shapes, read field by field in the tests
   body: any;
   text: string;
 }
@@ -14,6 +15,7 @@ export interface Tenant {
 }
 export interface TestServer {
   url: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the Kysely instance, typed in the harness
   ctx: { storage: { db: any } };
   tenant(input?: { plan?: string }): Promise<Tenant>;
   request(

@@ -223,7 +223,7 @@ describe('the dashboard in Chromium', () => {
       .execute();
     const { context, page } = await signedIn('owner');
     await page.locator('.loading').first().waitFor({ state: 'detached' });
-    await page.locator('.chart canvas').waitFor();
+    await page.locator('.chart canvas').first().waitFor();
     await assertAccessible(page, 'overview');
     await screenshot(page, 'overview');
     for (const [path, title, file] of [

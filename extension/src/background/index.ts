@@ -3,6 +3,7 @@ import { DEFAULT_CONFIG, type EndpointConfig } from '../shared/policy.js';
 import { buildProof } from '../shared/proof-pdf.js';
 import { ApiError, call, raw } from './api.js';
 import { allowForSession, applyRules } from './dnr.js';
+import { extractText } from './extractor.js';
 import { enqueue, flush } from './queue.js';
 import { queueRadarReport, startRadar } from './radar.js';
 import { read, update } from './store.js';
@@ -256,13 +257,16 @@ async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): 
       return status();
     case 'status':
       return status();
+    case 'extract':
+      return extractText(msg.request);
     case 'continue-blocked':
       await allowForSession(msg.host);
       return true;
   }
 }
 
-chrome.runtime.onMessage.addListener((msg: ToBackground, sender, reply) => {
+chrome.runtime.onMessage.addListener((msg: ToBackground & { target?: string }, sender, reply) => {
+  if (msg.target !== undefined) return false; // for the extractor document, not for this worker
   handle(msg, sender).then(reply, (err) =>
     reply({ error: err instanceof Error ? err.message : String(err) }),
   );

@@ -81,7 +81,7 @@ export class DlpBar {
   }
 
   private place(): void {
-    if (!this.anchor || !this.anchor.isConnected) return;
+    if (!this.anchor?.isConnected) return;
     const r = this.anchor.getBoundingClientRect();
     const height = this.bar.offsetHeight || 32;
     // Under the prompt box; above it when the box sits at the bottom of the window, as chat boxes do.

@@ -188,16 +188,38 @@ export function reportInjection(text: string, what: string, e?: Event): boolean 
   return true;
 }
 
-watchFiles({ bar, host, onText: (text, name) => checkFileText(text, name) });
-
-function checkFileText(text: string, name: string): void {
-  const a = analyzePrompt(text);
-  const injection = reportInjection(text, `file ${name}`);
-  if (a.entities.length > 0 && !injection) {
+watchFiles({
+  onChecking: (names) => {
+    if (!disabled) {
+      if (!composer) bar.attach(document.activeElement ?? document.body);
+      bar.say(`Checking ${names.join(', ')}…`);
+    }
+  },
+  onText: (text, name, method) => disabled || checkFileText(text, name, method),
+  onFailure: (name, reason) => {
+    if (disabled) return true;
+    // A file that could not be read is refused under enforcement block, let through (with a warning) else.
+    const block = config.policy.enforcement === 'block';
     bar.say(
-      `File ${name}: ${a.counts.map((c) => `${c.type} ×${c.count}`).join(', ')} · Risk ${a.risk}/100.`,
+      `File ${name} could not be checked (${reason})${block ? ': not uploaded.' : '.'}`,
+      block ? 'error' : 'warn',
+    );
+    return !block;
+  },
+});
+
+function checkFileText(text: string, name: string, method: string): boolean {
+  const a = analyzePrompt(text);
+  const inj = checkInjection(text);
+  const blockInjection = inj.injection && config.policy.enforcement === 'block';
+  if (inj.injection) reportInjection(text, `file ${name}`);
+  else if (a.entities.length > 0)
+    bar.say(
+      `File ${name} (${method}): ${a.counts.map((c) => `${c.type} ×${c.count}`).join(', ')} · Risk ${a.risk}/100.`,
       'warn',
     );
+  else bar.say(`File ${name} (${method}): no personal data found.`);
+  if (a.entities.length > 0) {
     void send({
       kind: 'alert',
       alert: {
@@ -211,6 +233,7 @@ function checkFileText(text: string, name: string): void {
       },
     });
   }
+  return !blockInjection;
 }
 
 // ---- each send, asked by the hook ----

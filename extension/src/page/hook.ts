@@ -141,7 +141,7 @@ function patchXhr(site: ChatSite, protect: Protect): void {
   } as typeof proto.open;
   proto.send = function (this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null) {
     const t = target.get(this);
-    if (!t || t.method !== 'POST' || t.url.host !== location.host || !isSendRequest(site, t.url)) {
+    if (t?.method !== 'POST' || t.url.host !== location.host || !isSendRequest(site, t.url)) {
       return send.call(this, body);
     }
     const text = typeof body === 'string' ? body : body instanceof URLSearchParams ? body.toString() : null;

@@ -24,7 +24,20 @@ export interface ProofInput {
   processingMs: number;
 }
 
+export interface ExtractRequest {
+  name: string;
+  mime: string;
+  base64: string;
+}
+
+export interface ExtractResult {
+  text: string;
+  method: 'ocr' | 'pdf' | 'docx';
+  ms: number;
+}
+
 export type ToBackground =
+  | { kind: 'extract'; request: ExtractRequest }
   | { kind: 'alert'; alert: AlertInput }
   | { kind: 'log'; log: LogInput }
   | {
