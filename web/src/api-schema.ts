@@ -282,6 +282,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/hallucination/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Claim-checking settings of the organization (default mode, judge model) */
+        get: operations["getHallucinationSettings"];
+        /** Replace the claim-checking settings: default mode (local or llm) and judge model */
+        put: operations["putHallucinationSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/keys": {
         parameters: {
             query?: never;
@@ -3456,6 +3474,155 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getHallucinationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description the mode of a check that names none
+                         * @enum {string}
+                         */
+                        mode: "local" | "llm";
+                        /** @description the model the LLM judge prefers */
+                        model?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    putHallucinationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description the mode of a check that names none
+                     * @enum {string}
+                     */
+                    mode: "local" | "llm";
+                    /** @description the model the LLM judge prefers */
+                    model?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description the mode of a check that names none
+                         * @enum {string}
+                         */
+                        mode: "local" | "llm";
+                        /** @description the model the LLM judge prefers */
+                        model?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Default Response */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7617,6 +7784,13 @@ export interface operations {
                 "application/json": {
                     /** @description one sentence or a whole LLM answer */
                     claim: string;
+                    /**
+                     * @description local: the built-in checker only (offline); llm: also ask a model of a provider the organization configured. Default: the organization's setting, else local
+                     * @enum {string}
+                     */
+                    mode?: "local" | "llm";
+                    /** @description with mode llm: the model to ask (provider/model); default: the cheapest configured one */
+                    model?: string;
                     /** @description the documents to check the claim against */
                     sources: string[];
                 };
@@ -7650,8 +7824,22 @@ export interface operations {
                             /** @enum {string} */
                             verdict: "supported" | "contradicted" | "unsupported" | "partially_supported";
                         }[];
+                        judge?: {
+                            /**
+                             * @description why the local verdict stands alone although mode llm was asked
+                             * @enum {string}
+                             */
+                            fallback?: "no_provider" | "provider_error" | "unreadable_answer";
+                            /** @description the model that judged (provider/model) */
+                            model?: string;
+                        };
                         /** @description en, fr, de, or und when undetermined */
                         language: string;
+                        /**
+                         * @description llm when a model's verdicts were combined in; local otherwise (judge.fallback says why)
+                         * @enum {string}
+                         */
+                        mode: "local" | "llm";
                         /** @description 1 = fully supported */
                         score: number;
                         /** @enum {string} */
