@@ -16,7 +16,7 @@ const SOURCES = [
   `The support desk of Lumen Ltd answers at ${EMAIL} and closes at six in the evening.`,
   'Lumen Ltd was founded in Basel in 2011 and employs 240 people.',
 ];
-// Said in other words than the source: the local checker alone does not call it supported.
+// Said in other words than the source.
 const PARAPHRASE = `Customers of Lumen Ltd can write to ${EMAIL} until 6 pm.`;
 
 const check = (tenant: Tenant, body: Record<string, unknown>) =>
@@ -44,16 +44,18 @@ describe('mode llm', () => {
     const local = await check(keyed, { claim: PARAPHRASE, sources: SOURCES });
     assert.equal(local.status, 200, local.text);
     assert.equal(local.body.mode, 'local');
-    assert.notEqual(local.body.verdict, 'supported', 'the paraphrase is beyond the local checker');
     assert.equal(fake.requests.length, 0, 'local mode calls no provider');
 
-    fake.queue({ reply: '1: SUPPORTED' });
+    // The model is told to disagree with the local checker, so its verdict visibly wins.
+    const localSupported = local.body.verdict === 'supported';
+    fake.queue({ reply: localSupported ? '1: NOT_ENOUGH_INFO' : '1: SUPPORTED' });
     const res = await check(keyed, { claim: PARAPHRASE, sources: SOURCES, mode: 'llm' });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.mode, 'llm');
-    assert.equal(res.body.verdict, 'supported');
-    assert.equal(res.body.claims[0].verdict, 'supported');
-    assert.equal(res.body.evidence[0].verdict, 'supported');
+    const expected = localSupported ? 'unsupported' : 'supported';
+    assert.equal(res.body.verdict, expected);
+    assert.equal(res.body.claims[0].verdict, expected);
+    assert.equal(res.body.evidence[0].verdict, expected);
     assert.match(res.body.judge.model, /^openai\//);
     assert.equal(fake.requests.length, 1);
     const sent = fake.lastRequest()!;

@@ -3,10 +3,10 @@
 import type { LogisticModel } from './model.js';
 
 export const MODEL: LogisticModel = {
-  features: ["coverage", "word_share_unit", "word_share_source", "bigram_share", "conflict_number", "conflict_name", "conflict_negation", "conflict_antonym_quantifier", "conflict_other", "missing_number_date", "missing_name", "claim_words_log", "unit_words_log", "rule_supported", "rule_contradicted", "unmatched_capitalised", "missing_words", "missing_idf_max", "missing_idf_share", "lex_coverage", "lex_only_share", "lex_narrower_share", "lex_antonym", "lex_missing_idf_share", "claim_negations", "unit_negations", "claim_scope_cue"],
-  mean: [0.411665, 0.599856, 0.607462, 0.248667, 0.085484, 0.100323, 0.091613, 0.00871, 0, 0.092258, 0.584839, 1.808766, 2.719587, 0.17129, 0.131935, 0.276728, 2.300968, 1.532111, 0.619682, 0.448345, 0.048218, 0.026112, 0.013871, 0.538944, 0.072258, 0.07129, 0.029677],
-  scale: [0.322929, 0.262776, 0.263884, 0.260474, 0.299649, 0.339734, 0.288479, 0.092918, 1, 0.301402, 0.929913, 0.35982, 0.512642, 0.376762, 0.338421, 0.359151, 2.009991, 0.952044, 0.325667, 0.325672, 0.102426, 0.077339, 0.116955, 0.333065, 0.258915, 0.292511, 0.169696],
-  weights: [0.63515, 0.728724, 0.175008, -0.278868, -0.235212, -0.23415, -0.135341, -0.390157, 0, -0.196788, -0.21803, 0.389319, 0.064919, 0.567092, -0.391828, 0.433039, 0.081695, -0.376641, 0.852432, -0.075372, 0.260403, -0.015856, -0.168862, 0.094968, -0.044919, 0.107393, -0.25505],
-  bias: -0.140257,
+  features: ["coverage", "word_share_unit", "word_share_source", "bigram_share", "conflict_number", "conflict_name", "conflict_negation", "conflict_antonym_quantifier", "conflict_other", "missing_number_date", "missing_name", "claim_words_log", "unit_words_log", "rule_supported", "rule_contradicted", "unmatched_capitalised", "missing_words", "missing_idf_max_rel", "missing_idf_share", "lex_coverage", "lex_only_share", "lex_narrower_share", "lex_antonym", "lex_missing_idf_share", "claim_negations", "unit_negations", "claim_scope_cue"],
+  mean: [0.411665, 0.599856, 0.607462, 0.248667, 0.085484, 0.100323, 0.091613, 0.00871, 0, 0.092258, 0.584839, 1.808766, 2.719587, 0.17129, 0.131935, 0.276728, 2.300968, 0.822719, 0.619682, 0.448345, 0.048218, 0.026112, 0.013871, 0.538944, 0.072258, 0.07129, 0.029677],
+  scale: [0.322929, 0.262776, 0.263884, 0.260474, 0.299649, 0.339734, 0.288479, 0.092918, 1, 0.301402, 0.929913, 0.35982, 0.512642, 0.376762, 0.338421, 0.359151, 2.009991, 0.376202, 0.325667, 0.325672, 0.102426, 0.077339, 0.116955, 0.333065, 0.258915, 0.292511, 0.169696],
+  weights: [0.523281, 0.898517, 0.063682, -0.264443, -0.210526, -0.22437, -0.114103, -0.401745, 0, -0.191624, -0.16693, 0.319551, 0.087742, 0.523619, -0.430036, 0.453876, 0.141754, -0.131498, 0.667807, -0.037637, 0.252058, -0.003576, -0.176783, 0.096847, -0.048674, 0.103998, -0.250053],
+  bias: -0.131045,
   threshold: 0.5,
 };

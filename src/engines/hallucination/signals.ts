@@ -28,7 +28,7 @@ export const SIGNAL_NAMES = [
   'rule_contradicted',
   'unmatched_capitalised',
   'missing_words',
-  'missing_idf_max',
+  'missing_idf_max_rel',
   'missing_idf_share',
   'lex_coverage',
   'lex_only_share',
@@ -67,7 +67,11 @@ function bigramShare(claim: Prepared, unit: Unit): number {
 const count = (list: readonly string[], prefix: string): number =>
   list.filter((x) => x.startsWith(prefix)).length;
 
-/** Claim words the unit does not state: how many, the rarest one's IDF, and their share of the claim's IDF. */
+/**
+ * Claim words the unit does not state: how many, the rarest one's IDF relative to that of a word no source has
+ * (IDF grows with the number of sentences, so a raw IDF told the model how long the sources were: a long
+ * source made every missing word look rare), and their share of the claim's IDF.
+ */
 function missingWords(claim: Prepared, unit: Unit, idf: (t: string) => number): [number, number, number] {
   let n = 0;
   let max = 0;
@@ -81,7 +85,8 @@ function missingWords(claim: Prepared, unit: Unit, idf: (t: string) => number): 
     missing += weight;
     max = Math.max(max, weight);
   }
-  return [n, max, total === 0 ? 0 : missing / total];
+  const unseen = idf('\u0000');
+  return [n, unseen > 0 ? max / unseen : 0, total === 0 ? 0 : missing / total];
 }
 
 /** Credit of a claim word the unit states only through WordNet: a synonym or derivation, or a hyponym of it. */
