@@ -3,6 +3,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import { AppError } from '../../platform/errors/index.js';
 import { parseJsonBody } from '../../platform/http/index.js';
+import { type AddressPolicy, guardedConnector } from '../../platform/net/index.js';
 import type { VaultSession } from '../dlp/index.js';
 import type { UsageRecord } from '../gateway/index.js';
 import { DEFAULT_BASE_URLS, estimateCost, findModel, SseParser } from '../providers/index.js';
@@ -34,6 +35,8 @@ export interface NetProxyDeps {
   recordUsage(r: NetUsage): void;
   /** PARAPET_PROVIDER_<ID>_BASE_URL overrides. */
   baseUrls: Record<string, string>;
+  /** Every upstream connection passes it (guarded lookup, IP literals, the connected peer). */
+  addressPolicy: AddressPolicy;
   /** Largest request body once decompressed (the server's body limit applies to what arrives). */
   bodyLimit: number;
   /** No byte from the provider for this long (headers or between chunks) ends the call. */
@@ -75,6 +78,8 @@ export function createNetProxy(deps: NetProxyDeps) {
     headersTimeout: idleTimeoutMs,
     bodyTimeout: idleTimeoutMs,
     keepAliveTimeout: 30_000,
+    // The requests carry the callers' provider keys: the outbound policy of every target, at connection.
+    connect: guardedConnector(deps.addressPolicy),
   });
   const roots = new Map<NetProvider, string>();
   // Model calls are usage; a models list or a file upload forwarded as it is is not.
