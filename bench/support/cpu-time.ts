@@ -1,24 +1,14 @@
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 
-// On a shared machine wall time measures the load as much as the code. The CPU time of the thread that ran
-// the code does not: Linux keeps it per thread in nanoseconds (/proc/self/task/<tid>/schedstat, first
-// field); the main thread's tid is the process id. Elsewhere process.cpuUsage() (all threads of the
-// process, microseconds) is the fallback, which also counts the garbage collector's helper threads.
-const schedstat = `/proc/self/task/${process.pid}/schedstat`;
-let perThread = true;
-try {
-  readFileSync(schedstat, 'utf8');
-} catch {
-  perThread = false;
-}
+// On a shared machine wall time measures the load as much as the code; CPU time does not. Node 20 has no
+// per-thread clock (process.threadCpuUsage came later) and Linux's per-thread schedstat, read by the
+// thread itself, moves in scheduler ticks (4 ms), too coarse for one call. process.cpuUsage() is exact
+// (getrusage) and counts every thread of the process: the engine's and the garbage collector's helpers,
+// which are part of what a call costs.
+export const CPU_CLOCK = 'process CPU';
 
-/** What `cpuMs` measures, for the header of a bench. */
-export const CPU_CLOCK = perThread ? 'main-thread CPU' : 'process CPU';
-
-/** Milliseconds of CPU used so far by the main thread (or the process, see CPU_CLOCK). */
+/** Milliseconds of CPU used so far by this process (every thread). */
 export function cpuMs(): number {
-  if (perThread) return Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6;
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 }
