@@ -99,11 +99,35 @@ export const HOSTILE_INPUTS: HostileInput[] = [
 ];
 
 /**
- * The reported inputs and every third other generator, one of each class at least: for engines whose
- * 100 KB run under the work meter takes seconds (the claim checker), so that the suite stays within CI's
- * time. `npm run bench:hostile` still runs every generator.
+ * The generators in `of` shards, every one in exactly one (by position), so that a slow property test can
+ * be split across test files that the runner executes in parallel and still cover them all.
  */
-export const SAMPLED_INPUTS: HostileInput[] = [
-  ...REPORTED,
-  ...HOSTILE_INPUTS.filter((h) => !REPORTED.includes(h)).filter((_, i) => i % 3 === 0),
-];
+export function hostileShard(index: number, of: number): HostileInput[] {
+  return HOSTILE_INPUTS.filter((_, i) => i % of === index);
+}
+
+/** The limits of a claim check, as the hallucination engine exports them. */
+export interface CheckLimits {
+  maxClaimChars: number;
+  maxSources: number;
+  maxSourceChars: number;
+}
+
+/**
+ * A claim check of n hostile characters: a claim of a tenth of them (at most the claim limit) and sources
+ * of the rest, each at most the source limit, so that claim × source growth shows as a ratio of 100.
+ */
+export function hostileCheck(
+  make: HostileInput['make'],
+  n: number,
+  limits: CheckLimits,
+): { claim: string; sources: string[] } {
+  const claimChars = Math.min(limits.maxClaimChars, Math.floor(n / 10));
+  const sources: string[] = [];
+  for (let rest = n - claimChars; rest > 0 && sources.length < limits.maxSources; ) {
+    const size = Math.min(limits.maxSourceChars, rest);
+    sources.push(make(size));
+    rest -= size;
+  }
+  return { claim: make(claimChars), sources };
+}

@@ -1,10 +1,11 @@
+import { isIP } from 'node:net';
 import { type Cache, createMemoryCache, createRedisCache } from '../platform/cache/index.js';
 import { type Clock, systemClock } from '../platform/clock/index.js';
 import { type Compute, createCompute } from '../platform/compute/index.js';
 import type { Config } from '../platform/config/index.js';
 import { type Sealer, createSealer } from '../platform/crypto/index.js';
 import { type Logger, createLogger } from '../platform/log/index.js';
-import { createAddressPolicy, normalizeHost } from '../platform/net/index.js';
+import { type AddressPolicy, createAddressPolicy, normalizeHost } from '../platform/net/index.js';
 import { type Storage, createGroupCommit, openStorage, sqliteFileIn } from '../platform/storage/index.js';
 import { type AuthService, createAuthService } from '../modules/auth/index.js';
 import { type DetectionService, createDetectionService } from '../modules/detection/index.js';
@@ -31,6 +32,22 @@ import { type ShadowAiService, createShadowAiService, loadCatalog } from '../mod
 import { loadMasterKey } from './master-key.js';
 
 /** Everything a process needs, built once from the configuration; entrypoints and tests share it. */
+/**
+ * The address policy of every connection to an LLM provider (the gateway's transport and the network
+ * proxy's): PARAPET_ALLOW_PRIVATE_TARGETS, plus the host names of the operator's upstreams
+ * (PARAPET_PROVIDER_<ID>_BASE_URL, already checked by the outbound-URL policy at start-up) as exceptions
+ * that may resolve to private addresses, as an internal model gateway behind split-horizon DNS does. IP
+ * literals get no exception, and no name ever reaches a metadata or unspecified address.
+ */
+export function providerAddressPolicy(config: Config): AddressPolicy {
+  return createAddressPolicy({
+    allowPrivate: config.allowPrivateTargets,
+    allowHosts: Object.values(config.providerBaseUrls)
+      .map((u) => normalizeHost(new URL(u).hostname))
+      .filter((host) => isIP(host) === 0),
+  });
+}
+
 export interface Context {
   config: Config;
   logger: Logger;
@@ -161,12 +178,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       providerBaseUrls: config.providerBaseUrls,
       publish: events.publish,
       allowPrivateTargets: config.allowPrivateTargets,
-      // The operator's own base URLs (an internal model gateway) are trusted exceptions; the organizations'
-      // are not.
-      addressPolicy: createAddressPolicy({
-        allowPrivate: config.allowPrivateTargets,
-        allowHosts: Object.values(config.providerBaseUrls).map((u) => normalizeHost(new URL(u).hostname)),
-      }),
+      addressPolicy: providerAddressPolicy(config),
       compute: pool,
     });
     // Force mode as the extension needs it (it redirects users to the protected chat while enabled).

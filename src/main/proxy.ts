@@ -21,7 +21,7 @@ import { type Config, loadConfig } from '../platform/config/index.js';
 import { AppError } from '../platform/errors/index.js';
 import { type App, createHttpServer } from '../platform/http/index.js';
 import { authDepsOf } from './api.js';
-import { type Context, createContext } from './context.js';
+import { type Context, createContext, providerAddressPolicy } from './context.js';
 import { shownUrl, stopOnSignals } from './signals.js';
 import { VERSION } from './version.js';
 
@@ -47,6 +47,7 @@ export async function buildProxy(
     assertAllowed: (orgId) => ctx.gateway.force.assertProxyAllowed(orgId),
     recordUsage: (row) => ctx.gateway.usage.record(row),
     baseUrls: ctx.config.providerBaseUrls,
+    addressPolicy: providerAddressPolicy(ctx.config),
     bodyLimit: ctx.config.bodyLimit,
     ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
     ...(options.lookup ? { lookup: options.lookup } : {}),

@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
+import { type AddressInfo, createServer, isIP } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { providerAddressPolicy } from '../../src/main/context.js';
+import { createNetProxy } from '../../src/modules/netproxy/index.js';
+import { ConfigError } from '../../src/platform/config/index.js';
+import { normalizeHost } from '../../src/platform/net/index.js';
 import { type FakeProviderServer, startFakeProviderServer } from '../fakes/provider-server.js';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
 import { HOSTILE_TARGET_URLS, PLAIN_HTTP_URLS, withPort } from '../support/hostile-urls.js';
@@ -178,6 +183,72 @@ describe('at connection: the provider transport uses the guarded lookup', () => 
       assert.equal(res.text.includes('sk-org-key'), false);
     } finally {
       await again.close();
+    }
+  });
+});
+
+describe("the network proxy's upstreams (PARAPET_PROVIDER_<ID>_BASE_URL)", () => {
+  it('at start-up: every hostile URL of the table stops the service, naming the variable', async () => {
+    for (const url of HOSTILE) {
+      await assert.rejects(
+        startTestServer({
+          shareWith: strict,
+          env: { PARAPET_ALLOW_PRIVATE_TARGETS: 'false', PARAPET_PROVIDER_OPENAI_BASE_URL: url },
+        }),
+        (err: Error) =>
+          err instanceof ConfigError && err.message.includes('PARAPET_PROVIDER_OPENAI_BASE_URL'),
+        url,
+      );
+    }
+  });
+
+  it('at connection: an upstream at an IP literal of the table is refused before any byte is sent', async () => {
+    // Any connection to this port, over IPv4 or IPv6, would be a leak: the request carries a provider key.
+    let connections = 0;
+    const listener = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((r) => listener.listen(0, '::', r));
+    const port = (listener.address() as AddressInfo).port;
+    // Plain http, so that a connection the guard let through would be a complete request to the listener.
+    const literals = HOSTILE_TARGET_URLS.map((u) => withPort(u, port).replace(/^https:/, 'http:')).filter(
+      (u) => {
+        const host = URL.canParse(u) ? normalizeHost(new URL(u).hostname) : '';
+        return (u.startsWith('http://') && isIP(host) !== 0) || false;
+      },
+    );
+    assert.ok(literals.length >= 40, `${literals.length} IP-literal URLs`);
+    // The configuration as a deployment without private targets would have it, had the check at start-up
+    // been skipped: what the proxy's transport does with it is what is tested.
+    const config = { ...strict.ctx.config, allowPrivateTargets: false };
+    try {
+      for (const url of literals) {
+        const proxy = createNetProxy({
+          protection: strict.ctx.gateway.protection,
+          assertAllowed: async () => undefined,
+          recordUsage: () => undefined,
+          baseUrls: { openai: url },
+          addressPolicy: providerAddressPolicy({ ...config, providerBaseUrls: { openai: url } }),
+          bodyLimit: 1024 * 1024,
+        });
+        try {
+          const caller = { org: owner.org, userId: null, apiKeyId: null, sourceIp: '127.0.0.1' };
+          const call = await proxy.prepare(caller, 'openai', 'GET', '/v1/models', {}, undefined);
+          await assert.rejects(
+            proxy.send(call, new AbortController().signal),
+            (err: Error & { code?: string }) => {
+              assert.equal(err.code, 'ssrf_blocked', `${url}: ${err.code} ${err.message}`);
+              return true;
+            },
+          );
+        } finally {
+          await proxy.close();
+        }
+      }
+      assert.equal(connections, 0, 'no connection reached the listener');
+    } finally {
+      listener.close();
     }
   });
 });

@@ -41,20 +41,29 @@ export interface Normalised {
   signals: Set<string>;
 }
 
-class Builder {
-  private parts: string[] = [];
+/**
+ * The normalised text being built, one UTF-16 code unit at a time into a typed buffer, with the original
+ * span and change marks of each unit. A string per character joined at the end cost more than the rest
+ * of normalisation on texts with a non-ASCII character every few letters (homoglyphs, #15).
+ */
+export class ViewBuilder {
+  private codes: Uint16Array;
   starts: Int32Array;
   ends: Int32Array;
   changed: Uint8Array;
   n = 0;
   anyChange = false;
   constructor(capacity: number) {
+    this.codes = new Uint16Array(capacity);
     this.starts = new Int32Array(capacity);
     this.ends = new Int32Array(capacity);
     this.changed = new Uint8Array(capacity);
   }
   private grow(need: number): void {
     const cap = Math.max(need, this.starts.length * 2);
+    const u = new Uint16Array(cap);
+    u.set(this.codes);
+    this.codes = u;
     const s = new Int32Array(cap);
     s.set(this.starts);
     this.starts = s;
@@ -68,28 +77,47 @@ class Builder {
   push(s: string, start: number, end: number, mark: number): void {
     if (this.n + s.length > this.starts.length) this.grow(this.n + s.length);
     for (let k = 0; k < s.length; k++) {
+      this.codes[this.n] = s.charCodeAt(k);
       this.starts[this.n] = start;
       this.ends[this.n] = end;
       this.changed[this.n] = mark;
       this.n++;
     }
-    this.parts.push(s);
     if (mark) this.anyChange = true;
   }
-  /** An ASCII run maps one to one; lower-cased in bulk. */
-  pushRun(run: string, start: number): void {
-    if (this.n + run.length > this.starts.length) this.grow(this.n + run.length);
-    for (let k = 0; k < run.length; k++) {
-      this.starts[this.n] = start + k;
-      this.ends[this.n] = start + k + 1;
+  /** One character (a code unit) mapping to input[start, end). */
+  pushCode(code: number, start: number, end: number, mark: number): void {
+    if (this.n + 1 > this.starts.length) this.grow(this.n + 1);
+    this.codes[this.n] = code;
+    this.starts[this.n] = start;
+    this.ends[this.n] = end;
+    this.changed[this.n] = mark;
+    this.n++;
+    if (mark) this.anyChange = true;
+  }
+  /** An ASCII run of input[start, end) maps one to one; lower-cased on the way. */
+  pushRun(input: string, start: number, end: number): void {
+    const length = end - start;
+    if (this.n + length > this.starts.length) this.grow(this.n + length);
+    for (let k = start; k < end; k++) {
+      const c = input.charCodeAt(k);
+      this.codes[this.n] = c >= 65 && c <= 90 ? c | 0x20 : c;
+      this.starts[this.n] = k;
+      this.ends[this.n] = k + 1;
       this.n++;
     }
-    this.parts.push(run.toLowerCase());
   }
   build(source: string): View {
+    let text = '';
+    for (let i = 0; i < this.n; i += 8192) {
+      text += String.fromCharCode.apply(
+        null,
+        this.codes.subarray(i, Math.min(this.n, i + 8192)) as unknown as number[],
+      );
+    }
     return {
       source,
-      text: this.parts.join(''),
+      text,
       starts: this.starts.subarray(0, this.n),
       ends: this.ends.subarray(0, this.n),
       changed: this.anyChange ? this.changed.subarray(0, this.n) : null,
@@ -98,7 +126,6 @@ class Builder {
 }
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
-const ASCII_RUN = /[\x00-\x7f]+/y;
 
 /** Plain ASCII needs no folding beyond lower case, and its offsets map one to one. */
 function asciiView(input: string): View {
@@ -110,6 +137,15 @@ function asciiView(input: string): View {
     ends[i] = i + 1;
   }
   return { source: 'plain', text: input.toLowerCase(), starts, ends, changed: null };
+}
+
+/** Whether a folded character contains a letter a–z. */
+function hasAsciiLower(s: string): boolean {
+  for (let k = 0; k < s.length; k++) {
+    const c = s.charCodeAt(k);
+    if (c >= 97 && c <= 122) return true;
+  }
+  return false;
 }
 
 function isAsciiLetter(code: number): boolean {
@@ -126,7 +162,7 @@ export function normalise(input: string): Normalised {
     foldLeet(view);
     return { plain: view, hidden: [], signals: new Set() };
   }
-  const b = new Builder(input.length + 16);
+  const b = new ViewBuilder(input.length + 16);
   const signals = new Set<string>();
   const hidden: HiddenPayload[] = [];
   let tagText = '';
@@ -160,18 +196,23 @@ export function normalise(input: string): Normalised {
     const len = cp > 0xffff ? 2 : 1;
     const end = i + len;
     if (cp < 0x80 && !pendingInvisible && vsBytes.length === 0) {
-      ASCII_RUN.lastIndex = i;
-      const run = (ASCII_RUN.exec(input) as RegExpExecArray)[0];
-      if (run.length > 1) {
-        b.pushRun(run, i);
-        const lastCode = run.charCodeAt(run.length - 1);
-        if (/[^a-zA-Z]/.test(run)) {
+      let runEnd = i + 1;
+      let nonLetter = !isAsciiLetter(cp);
+      for (; runEnd < input.length; runEnd++) {
+        const c = input.charCodeAt(runEnd);
+        if (c >= 0x80) break;
+        if (!isAsciiLetter(c)) nonLetter = true;
+      }
+      if (runEnd - i > 1) {
+        b.pushRun(input, i, runEnd);
+        const lastCode = input.charCodeAt(runEnd - 1);
+        if (nonLetter) {
           if (isAsciiLetter(cp)) sawLatin = true;
           flushWord();
         }
         lastWasLetter = isAsciiLetter(lastCode);
         if (lastWasLetter) sawLatin = true;
-        i += run.length;
+        i = runEnd;
         continue;
       }
     }
@@ -185,7 +226,7 @@ export function normalise(input: string): Normalised {
         signals.add('zero_width');
       }
       pendingInvisible = false;
-      b.push(isLetter ? String.fromCharCode(cp | 0x20) : String.fromCharCode(cp), i, end, mark);
+      b.pushCode(isLetter ? cp | 0x20 : cp, i, end, mark);
       lastWasLetter = isLetter;
       if (vsBytes.length) flushVs();
       i = end;
@@ -219,7 +260,7 @@ export function normalise(input: string): Normalised {
       sawHomoglyph = true;
     }
     if (f.kind & FOLD_WIDTH) mark |= CHANGED_WIDTH;
-    const letter = /[a-z]/.test(f.out);
+    const letter = hasAsciiLower(f.out);
     if (pendingInvisible && letter && lastWasLetter) {
       mark |= CHANGED_INVISIBLE;
       signals.add('zero_width');

@@ -196,8 +196,18 @@ export function similarity(normalisedText: string, toks: string[] = tokens(norma
   const scores = new Float64Array(ix.docCount);
   const touched: number[] = [];
   let best: Similarity = { nearest: 0, top3: 0, category: null, window: [0, 0] };
+  // A window's score depends only on its words, and only a strictly better window replaces the best: a
+  // window whose words were already scored is skipped. Repetitive text (the same attack line ten thousand
+  // times, #15) then costs its distinct windows, not its length times the postings of its words.
+  const scored = new Set<string>();
   for (let from = 0; from < Math.max(toks.length, 1); from += STRIDE) {
     const to = Math.min(toks.length, from + WINDOW);
+    const words = toks.slice(from, to).join(' ');
+    if (scored.has(words)) {
+      if (to >= toks.length) break;
+      continue;
+    }
+    scored.add(words);
     let qnorm = 0;
     const bump = (id: number): void => {
       if (counts[id] === 0) present.push(id);

@@ -1,5 +1,5 @@
 import { findPayloads, rot13 } from './decode.js';
-import { isWidthSignal, normalise, type View } from './normalize.js';
+import { isWidthSignal, normalise, type View, ViewBuilder } from './normalize.js';
 
 // Words whose reversed or ROT13 form betrays a hidden sentence. Short palindromes are left out.
 const CUE_WORDS = new Set([
@@ -202,73 +202,74 @@ function sliceView(v: View, from: number, to: number, source: string): View {
   };
 }
 
-const SEPARATOR = /[ .\-_*|/,+~:]/;
+/** The separators that may stand between spaced-out letters: space . - _ * | / , + ~ : */
+const SEPARATOR_CODES = new Set([...' .-_*|/,+~:'].map((c) => c.charCodeAt(0)));
+const SLASH = 47;
+const COLON = 58;
+const SPACE = 32;
+const NEWLINE = 10;
 
 /**
  * Runs of single letters split by separators ("i g n o r e", "i.g.n.o.r.e") joined back into words. A
- * wider gap (two or more separators, or a slash) marks a word boundary.
+ * wider gap (two or more separators, or a slash) marks a word boundary. One pass over char codes into
+ * typed buffers: a text that is one long run ("a/a/a/…") is the worst case, and growing arrays of
+ * boxed numbers and a separator string per letter made it the slowest view of the detector (#15).
  */
 function spacedView(v: View): View | null {
   const t = v.text;
+  const len = t.length;
   const isL = (i: number): boolean => {
     const c = t.charCodeAt(i);
     return c >= 97 && c <= 122;
   };
-  const single = (i: number): boolean =>
-    isL(i) && !(i > 0 && isL(i - 1)) && !(i + 1 < t.length && isL(i + 1));
-  let text = '';
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const next = /(?<![a-z])[a-z](?![a-z])/g;
+  const single = (i: number): boolean => isL(i) && !(i > 0 && isL(i - 1)) && !(i + 1 < len && isL(i + 1));
+  const out = new ViewBuilder(Math.min(len, 1 << 16) + 16);
+  // The letters of the current run and how each is joined to the one before (BREAK, BREAK | COLON).
+  const BREAK = 1;
+  const COLON_SEP = 2;
+  const idx = new Int32Array(len);
+  const joins = new Uint8Array(len);
   let i = 0;
-  while (i < t.length) {
-    next.lastIndex = i;
-    const found = next.exec(t);
-    if (!found) break;
-    i = found.index;
-    const idx: number[] = [i];
-    const breaks: boolean[] = [false];
-    const seps: boolean[] = [false];
+  while (i < len) {
+    while (i < len && !single(i)) i++;
+    if (i >= len) break;
+    let count = 1;
+    idx[0] = i;
+    joins[0] = 0;
     let j = i + 1;
     for (;;) {
       let k = j;
-      while (k < t.length && k - j < 4 && SEPARATOR.test(t[k] as string)) k++;
+      let slash = false;
+      let colon = false;
+      while (k < len && k - j < 4 && SEPARATOR_CODES.has(t.charCodeAt(k))) {
+        const c = t.charCodeAt(k);
+        if (c === SLASH) slash = true;
+        else if (c === COLON) colon = true;
+        k++;
+      }
       const gap = k - j;
-      if (gap === 0 || gap > 3 || k >= t.length || !single(k)) break;
-      idx.push(k);
-      const sep = t.slice(j, k);
-      breaks.push(gap >= 2 || sep.includes('/') || sep.includes(':'));
-      seps.push(sep.includes(':'));
+      if (gap === 0 || gap > 3 || k >= len || !single(k)) break;
+      idx[count] = k;
+      joins[count] = (gap >= 2 || slash || colon ? BREAK : 0) | (colon ? COLON_SEP : 0);
+      count++;
       j = k + 1;
     }
-    if (idx.length >= 5) {
-      if (text) {
-        text += '\n';
-        starts.push(v.starts[i] as number);
-        ends.push(v.starts[i] as number);
-      }
-      for (let q = 0; q < idx.length; q++) {
+    if (count >= 5) {
+      if (out.n > 0) out.pushCode(NEWLINE, v.starts[i] as number, v.starts[i] as number, 0);
+      for (let q = 0; q < count; q++) {
         const at = idx[q] as number;
-        if (breaks[q]) {
-          text += seps[q] ? ': ' : ' ';
-          starts.push(v.starts[at] as number);
-          ends.push(v.starts[at] as number);
+        const join = joins[q] as number;
+        if (join & BREAK) {
+          const s = v.starts[at] as number;
+          if (join & COLON_SEP) out.pushCode(COLON, s, s, 0);
+          out.pushCode(SPACE, s, s, 0);
         }
-        text += t[at];
-        starts.push(v.starts[at] as number);
-        ends.push(v.ends[at] as number);
+        out.pushCode(t.charCodeAt(at), v.starts[at] as number, v.ends[at] as number, 0);
       }
     }
     i = j;
   }
-  if (!text) return null;
-  return {
-    source: 'spaced_letters',
-    text,
-    starts: Int32Array.from(starts),
-    ends: Int32Array.from(ends),
-    changed: null,
-  };
+  return out.n === 0 ? null : out.build('spaced_letters');
 }
 
 function remap(inner: View, start: number, end: number, source: string): View {

@@ -4,6 +4,7 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import { AppError } from '../../platform/errors/index.js';
 import { parseJsonBody } from '../../platform/http/index.js';
+import { type AddressPolicy, guardedConnector, type ResolvedAddress, type Resolver } from '../../platform/net/index.js';
 import type { VaultSession } from '../dlp/index.js';
 import type { UsageRecord } from '../gateway/index.js';
 import { DEFAULT_BASE_URLS, estimateCost, findModel, SseParser } from '../providers/index.js';
@@ -35,6 +36,8 @@ export interface NetProxyDeps {
   recordUsage(r: NetUsage): void;
   /** PARAPET_PROVIDER_<ID>_BASE_URL overrides. */
   baseUrls: Record<string, string>;
+  /** Every upstream connection passes it (guarded lookup, IP literals, the connected peer). */
+  addressPolicy: AddressPolicy;
   /** Largest request body once decompressed (the server's body limit applies to what arrives). */
   bodyLimit: number;
   /** No byte from the provider for this long (headers or between chunks) ends the call. */
@@ -72,13 +75,32 @@ const header = (h: Incoming, name: string): string | undefined => {
  * rehydrated on the way down, over the shared protection pipeline. Requests it cannot read (other paths,
  * other methods) are forwarded as they are, and so is a body in which nothing was found.
  */
+/** The transparent mode's lookup as the guarded connector's resolver: its answers pass the same policy. */
+function resolverOf(lookup: LookupFunction): Resolver {
+  return (hostname) =>
+    new Promise<ResolvedAddress[]>((resolve, reject) => {
+      lookup(hostname, { all: true }, (err, addresses) => {
+        if (err) reject(err);
+        else
+          resolve(
+            (addresses as unknown as { address: string; family: number }[]).map((a) => ({
+              address: a.address,
+              family: a.family === 6 ? 6 : 4,
+            })),
+          );
+      });
+    });
+}
+
 export function createNetProxy(deps: NetProxyDeps) {
   const idleTimeoutMs = deps.idleTimeoutMs ?? 120_000;
   const agent = new Agent({
     headersTimeout: idleTimeoutMs,
     bodyTimeout: idleTimeoutMs,
     keepAliveTimeout: 30_000,
-    ...(deps.lookup ? { connect: { lookup: deps.lookup } } : {}),
+    // The requests carry the callers' provider keys: the outbound policy of every target, at connection,
+    // over the transparent mode's own resolver when it has one (never through this machine's interception).
+    connect: guardedConnector(deps.addressPolicy, deps.lookup ? { resolver: resolverOf(deps.lookup) } : {}),
   });
   const roots = new Map<NetProvider, string>();
   // Model calls are usage; a models list or a file upload forwarded as it is is not.

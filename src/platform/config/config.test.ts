@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { describeSettings, loadConfig } from './index.js';
+import { HOSTILE_TARGET_URLS, PLAIN_HTTP_URLS, withPort } from '../../../test/support/hostile-urls.js';
+import { ConfigError, describeSettings, loadConfig } from './index.js';
 
 describe('configuration', () => {
   it('has a default for everything but secrets', () => {
@@ -33,14 +34,60 @@ describe('configuration', () => {
   });
 
   it('collects provider base URLs', () => {
-    const c = loadConfig({ PARAPET_PROVIDER_OPENAI_BASE_URL: 'http://127.0.0.1:9999/v1/' });
+    const c = loadConfig({
+      PARAPET_PROVIDER_OPENAI_BASE_URL: 'http://127.0.0.1:9999/v1/',
+      PARAPET_ALLOW_PRIVATE_TARGETS: 'true',
+    });
     assert.equal(c.providerBaseUrls['openai'], 'http://127.0.0.1:9999/v1');
+    const d = loadConfig({ PARAPET_PROVIDER_MISTRAL_BASE_URL: 'https://LLM.Example.COM./v1' });
+    assert.equal(d.providerBaseUrls['mistral'], 'https://LLM.Example.COM./v1');
     assert.throws(() => loadConfig({ PARAPET_PROVIDER_OPENAI_BASE_URL: 'ftp://x' }));
     assert.throws(
       () => loadConfig({ PARAPET_PROVIDER_OPENAI_BASE_URL: 'https://user:secret@llm.example/v1' }),
       (err: Error) =>
         /must not carry a user name or password/.test(err.message) && !/secret/.test(err.message),
     );
+  });
+
+  // The operator's upstreams pass the outbound-URL policy of every user-supplied target (#15): each URL of
+  // the shared hostile table is refused at start-up, naming the variable, without echoing a credential.
+  it('refuses every hostile upstream URL at start-up unless private targets are allowed', () => {
+    const hostile = [...HOSTILE_TARGET_URLS, ...PLAIN_HTTP_URLS].map((u) => withPort(u, 9999));
+    assert.ok(hostile.length >= 40);
+    for (const url of hostile) {
+      assert.throws(
+        () => loadConfig({ PARAPET_PROVIDER_OPENAI_BASE_URL: url, PARAPET_ALLOW_PRIVATE_TARGETS: 'false' }),
+        (err: Error) =>
+          err instanceof ConfigError &&
+          err.message.includes('PARAPET_PROVIDER_OPENAI_BASE_URL') &&
+          !err.message.includes(':pw@'),
+        url,
+      );
+    }
+  });
+
+  it('with private targets allowed: loopback over http, never metadata, credentials or plain http out', () => {
+    const open = (url: string) =>
+      loadConfig({ PARAPET_PROVIDER_GROQ_BASE_URL: url, PARAPET_ALLOW_PRIVATE_TARGETS: 'true' });
+    for (const url of [
+      'http://127.0.0.1:8080/v1',
+      'http://localhost:8080/',
+      'http://[::1]:8080/',
+      'https://10.0.0.7/v1',
+    ])
+      assert.equal(open(url).providerBaseUrls['groq'], url.replace(/\/+$/, ''), url);
+    for (const url of [
+      'https://169.254.169.254/v1',
+      'https://0xa9fea9fe/',
+      'https://metadata.google.internal/',
+      'https://[fd00:ec2::254]/',
+      'https://0.0.0.0:8080/',
+      'http://10.0.0.7/v1',
+      'http://llm.example.com/v1',
+      'https://u:pw@127.0.0.1/',
+      'file:///etc/passwd',
+    ])
+      assert.throws(() => open(url), ConfigError, url);
   });
 
   it('is documented in README.md and .env.example, variable for variable', () => {

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 import { isAbsolute, join, resolve } from 'node:path';
+import { targetUrlProblem } from '../net/index.js';
 
 /**
  * The one place that reads the environment. Each setting is declared once with its variable, default and
@@ -355,19 +356,16 @@ export function loadConfig(
   for (const [name, value] of Object.entries(env)) {
     const m = /^PARAPET_PROVIDER_([A-Z0-9]+)_BASE_URL$/.exec(name);
     if (m?.[1] && value) {
-      try {
-        optionalUrl('http:', 'https:')(value, name);
-        const parsed = new URL(value);
-        // The transport addresses an origin; credentials in the URL would be dropped without a word.
-        if (parsed.username || parsed.password) {
-          throw new Error(
-            `${name} must not carry a user name or password; providers authenticate with the caller's key`,
-          );
-        }
-        providerBaseUrls[m[1].toLowerCase()] = value.replace(/\/+$/, '');
-      } catch (err) {
-        problems.push((err as Error).message);
-      }
+      // The operator's upstreams get the organizations' provider keys and prompts: the one outbound-URL
+      // policy of every target (#15), with PARAPET_ALLOW_PRIVATE_TARGETS deciding loopback and private
+      // addresses (tests, air-gapped model gateways). Refused here, the service does not start.
+      const problem = targetUrlProblem(value, {
+        kind: 'provider',
+        field: name,
+        allowPrivate: out['allowPrivateTargets'] === true,
+      });
+      if (problem === null) providerBaseUrls[m[1].toLowerCase()] = value.replace(/\/+$/, '');
+      else problems.push(problem);
     }
   }
   if (problems.length > 0) throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
