@@ -2,6 +2,8 @@
 // street and town lists and the address layouts of each country are the team's own; values are combined by
 // a seeded generator, so the set is the same on every run. Two splits with different frames, streets and
 // towns: `dev` may be read while working on the detector, `test` is only scored.
+import { int, mulberry32 as rng, pick, type Rng } from './corpus/random.js';
+
 export interface AddressRow {
   split: 'dev' | 'test';
   country: string;
@@ -12,21 +14,6 @@ export interface AddressRow {
   gold: Array<{ type: 'ADDRESS'; start: number; end: number }>;
 }
 
-type Rng = () => number;
-
-function rng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-const int = (r: Rng, lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
 
 interface CountryData {
   lang: string;

@@ -72,3 +72,13 @@ export function printTable(title: string, table: Table, minSupport = 0): void {
     );
   }
 }
+
+/** FNV-1a of a text: a fixed, seedless way to split rows into parts. */
+export function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}

@@ -4,6 +4,9 @@
 // country code and with extensions; cards of every brand and length, with a valid Luhn digit, written
 // grouped or not. Sentence frames are the team's own, in English, French, German and Italian. Two splits
 // with different frames and seeds: `dev` may be read while working on the detectors, `test` is only scored.
+import { luhnCheck } from './corpus/values.js';
+import { mulberry32 as rng, pick, type Rng } from './corpus/random.js';
+
 export interface StructuredRow {
   split: 'dev' | 'test';
   lang: string;
@@ -11,21 +14,6 @@ export interface StructuredRow {
   text: string;
   gold: Array<{ type: 'PHONE' | 'CARD'; start: number; end: number }>;
 }
-
-type Rng = () => number;
-
-function rng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
 /** '#' is a random digit, '%' a random digit 1–9. */
 function fill(r: Rng, format: string): string {
@@ -69,26 +57,13 @@ const CARD_BRANDS: Array<[string, string[], number[]]> = [
   ['mir', ['2200', '2204'], [16]],
 ];
 
-function luhnDigit(body: string): string {
-  let sum = 0;
-  for (let i = 0; i < body.length; i++) {
-    let d = Number(body[body.length - 1 - i]);
-    if (i % 2 === 0) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return String((10 - (sum % 10)) % 10);
-}
-
 function card(r: Rng): [string, string] {
   const [brand, prefixes, lengths] = pick(r, CARD_BRANDS);
   const prefix = pick(r, prefixes);
   const length = pick(r, lengths);
   let body = prefix;
   while (body.length < length - 1) body += String(Math.floor(r() * 10));
-  const digits = body + luhnDigit(body);
+  const digits = body + luhnCheck(body);
   const style = r();
   let written = digits;
   if (style < 0.35) written = digits.replace(/(\d{4})(?=\d)/g, '$1 ');

@@ -28,7 +28,7 @@ export function iban(rng: Rng, country: string, spaced: boolean, valid = true): 
   return spaced ? compact.replace(/(.{4})/g, '$1 ').trim() : compact;
 }
 
-function luhnCheck(body: string): string {
+export function luhnCheck(body: string): string {
   let sum = 0;
   for (let i = 0; i < body.length; i++) {
     let d = Number(body[body.length - 1 - i]);

@@ -7,6 +7,7 @@ import { detectEmails } from './detectors/contact.js';
 import { detectPhones } from './detectors/phones.js';
 import { detectCards, detectCvv, detectIban } from './detectors/financial.js';
 import { detectNames } from './detectors/name-model.js';
+import { detectNameRules } from './detectors/names.js';
 import {
   detectAvs,
   detectCodiceFiscale,
@@ -65,7 +66,7 @@ function collect(text: string, options: DetectOptions): Candidate[] {
     ...ifDigits(detectDocuments),
     ...ifDigits(detectBirthDates),
     ...ifDigits(detectAddresses),
-    ...detectNames(text),
+    ...(options.nameModel ? detectNames(text) : detectNameRules(text)),
     ...(options.customPatterns ? detectCustom(text, options.customPatterns) : []),
   ];
   return withoutNamesInAddresses(digits ? insideIbanShape(text, found) : found);

@@ -52,6 +52,12 @@ export interface DetectOptions {
   minConfidence?: number;
   /** The organization's country (ISO 3166 alpha-2): national phone numbers are read in its format first. */
   phoneRegion?: string;
+  /**
+   * Person names through the learned model on top of the rules (detectors/name-model.ts). Off by default:
+   * measured leave-one-source-out it adds recall on news text (+0.05) at some precision (−0.03) and costs
+   * about 0.3 ms per KB (docs/dlp.md).
+   */
+  nameModel?: boolean;
 }
 
 /** What every built-in detector returns before overlap resolution. */

@@ -73,6 +73,8 @@ export interface NameContext {
   lowerSeen: ReadonlySet<string>;
   /** Words seen capitalised somewhere other than at a sentence start (lower-cased). */
   capsMid: ReadonlySet<string>;
+  /** The rule finder's findings. */
+  rules: Candidate[];
 }
 
 export function nameContext(text: string): NameContext {
@@ -95,7 +97,7 @@ export function nameContext(text: string): NameContext {
     if (w.text === w.lower) lowerSeen.add(w.lower);
     else if (isCapitalised(w) && !atSentenceStart(text, w.start)) capsMid.add(w.lower);
   }
-  return { text, words, rule, lowerSeen, capsMid };
+  return { text, words, rule, lowerSeen, capsMid, rules };
 }
 
 function lexiconKey(w: Word): string {
@@ -223,6 +225,7 @@ export function wordProbabilities(ctx: NameContext, weights: NameWeights = WEIGH
     scored.push(i);
     first[i] = logistic(weights.first, wordFeatures(ctx, i));
   }
+  if (weights.second.size === 0) return first;
   const probs = new Float32Array(ctx.words.length);
   for (const i of scored) probs[i] = logistic(weights.second, stackFeatures(ctx, first, i));
   return probs;
@@ -278,15 +281,53 @@ export function decodeNames(
   return out;
 }
 
-/** Person names: the learned model over the rule finder's output. */
+export interface Span {
+  start: number;
+  end: number;
+  score: number;
+}
+
+/**
+ * The model and the rules together: a rule finding is kept when the model's mean probability over its
+ * words reaches `keep` (the model vetoes the rules' weak guesses), and a run the model accepts on its own
+ * is added when its score reaches `add` (names without any cue). Both thresholds are chosen by the training
+ * script on held-out rows of the training sources.
+ */
+export function combineNames(ctx: NameContext, probs: Float32Array, keep: number, add: number): Span[] {
+  const out: Span[] = [];
+  const taken = new Uint8Array(ctx.words.length);
+  let k = 0;
+  for (const r of [...ctx.rules].sort((a, b) => a.start - b.start)) {
+    while (k < ctx.words.length && ctx.words[k]!.end <= r.start) k++;
+    let sum = 0;
+    let n = 0;
+    for (let j = k; j < ctx.words.length && ctx.words[j]!.start < r.end; j++) {
+      sum += probs[j]!;
+      n++;
+    }
+    const mean = n === 0 ? 0 : sum / n;
+    if (mean < keep) continue;
+    out.push({ start: r.start, end: r.end, score: Math.max(mean, r.confidence) });
+    for (let j = k; j < ctx.words.length && ctx.words[j]!.start < r.end; j++) taken[j] = 1;
+  }
+  let w = 0;
+  for (const s of decodeNames(ctx, probs, add)) {
+    while (w < ctx.words.length && ctx.words[w]!.end <= s.start) w++;
+    let free = true;
+    for (let j = w; j < ctx.words.length && ctx.words[j]!.start < s.end; j++) if (taken[j] === 1) free = false;
+    if (free) out.push(s);
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** Person names: the rule finder, checked and completed by the learned model. */
 export function detectNames(text: string): Candidate[] {
   if (WEIGHTS.first.size === 0) return detectNameRules(text);
   const ctx = nameContext(text);
   if (ctx.words.length === 0) return [];
   const probs = wordProbabilities(ctx);
-  const t = NAME_MODEL.threshold;
-  return decodeNames(ctx, probs, t).map((s) =>
-    // Confidence 0.5 at the threshold and 0.89 at certainty: a name never outranks a validated number.
-    candidate('NAME', 'PERSONAL', text, s.start, s.end, 0.5 + (0.39 * (s.score - t)) / Math.max(1e-6, 1 - t), 'name:model'),
+  return combineNames(ctx, probs, NAME_MODEL.keep, NAME_MODEL.add).map((s) =>
+    // Below 0.9, so that a name never outranks a validated number.
+    candidate('NAME', 'PERSONAL', text, s.start, s.end, Math.min(0.89, Math.max(0.5, s.score)), 'name:model'),
   );
 }

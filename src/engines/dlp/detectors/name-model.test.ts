@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { NAME_MODEL } from '../model/names-weights.js';
+import { combineNames, detectNames, nameContext, wordProbabilities } from './name-model.js';
+
+function spans(text: string, list: Array<{ start: number; end: number }>): string[] {
+  return list.map((s) => text.slice(s.start, s.end));
+}
+
+test('the model vetoes weak rule findings and adds runs the rules missed', () => {
+  const text = 'Yesterday Herr Brunner met Wei Ligang in Basel.';
+  const ctx = nameContext(text);
+  const probs = new Float32Array(ctx.words.length);
+  const index = (w: string) => ctx.words.findIndex((x) => x.text === w);
+  probs[index('Wei')] = 0.9;
+  probs[index('Ligang')] = 0.8;
+  probs[index('Brunner')] = 0.1;
+  // The rules find "Brunner" after the title; the model, here, does not believe it and finds Wei Ligang.
+  assert.deepEqual(spans(text, ctx.rules), ['Brunner']);
+  assert.deepEqual(spans(text, combineNames(ctx, probs, 0.4, 0.7)), ['Wei Ligang']);
+  probs[index('Brunner')] = 0.6;
+  assert.deepEqual(spans(text, combineNames(ctx, probs, 0.4, 0.7)), ['Brunner', 'Wei Ligang']);
+  // A run is only as strong as its weakest word.
+  assert.deepEqual(spans(text, combineNames(ctx, probs, 0.4, 0.85)), ['Brunner']);
+});
+
+test('the shipped model keeps the names business text announces', () => {
+  assert.ok(NAME_MODEL.first.length > 0, 'weights are committed');
+  const found = (t: string) => detectNames(t).map((c) => c.value);
+  assert.deepEqual(found('Dear Anna Keller, your contract is attached.'), ['Anna Keller']);
+  assert.deepEqual(found('Bonjour, je m’appelle Sophie Martin et j’ai une question.'), ['Sophie Martin']);
+  assert.deepEqual(found('Please forward the report to the Finance Committee by Monday.'), []);
+  const ctx = nameContext('Sehr geehrter Herr Frischknecht, vielen Dank.');
+  const probs = wordProbabilities(ctx);
+  const k = ctx.words.findIndex((w) => w.text === 'Frischknecht');
+  assert.ok(probs[k]! > 0.5, `probability ${probs[k]}`);
+});
