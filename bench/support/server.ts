@@ -15,6 +15,8 @@ export interface BenchServer {
   pid: number | undefined;
   al: string;
   sw: string;
+  /** Everything the server wrote so far (stdout and stderr), e.g. its --trace-gc lines. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -46,8 +48,11 @@ export async function startBenchServer(
     out += b.toString();
     if (process.env['BENCH_SERVER_STDERR']) process.stderr.write(b);
   });
-  const deadline = Date.now() + 60_000;
-  while (!/listening on (http:\/\/\S+)/.test(out)) {
+  // Generous: under load the first start also rebuilds build/ from changed sources (ADR 6).
+  const deadline = Date.now() + 180_000;
+  // serve writes the API's line and then the network proxy's (not started with several HTTP workers).
+  const proxyToo = Number(env['PARAPET_HTTP_WORKERS'] ?? 1) <= 1;
+  while (!/listening on (http:\/\/\S+)/.test(out) || (proxyToo && !/network proxy listening on/.test(out))) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -61,6 +66,7 @@ export async function startBenchServer(
     pid: child.pid,
     al,
     sw,
+    output: () => out,
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
