@@ -17,6 +17,8 @@ export interface BenchServer {
   sw: string;
   /** The bootstrap owner's credentials, for what needs a dashboard session. */
   owner: { email: string; password: string } | undefined;
+  /** Everything the server wrote so far (stdout and stderr), e.g. its --trace-gc lines. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -50,9 +52,11 @@ export async function startBenchServer(
     out += b.toString();
     if (process.env['BENCH_SERVER_STDERR']) process.stderr.write(b);
   });
-  // Start-up compiles the service (tsx): close to a minute on a loaded two-core machine.
+  // Generous: under load the first start also rebuilds build/ from changed sources (ADR 6).
   const deadline = Date.now() + Number(process.env['BENCH_SERVER_START_S'] ?? 180) * 1000;
-  while (!/listening on (http:\/\/\S+)/.test(out)) {
+  // serve writes the API's line and then the network proxy's (not started with several HTTP workers).
+  const proxyToo = Number(env['PARAPET_HTTP_WORKERS'] ?? 1) <= 1;
+  while (!/listening on (http:\/\/\S+)/.test(out) || (proxyToo && !/network proxy listening on/.test(out))) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -69,6 +73,7 @@ export async function startBenchServer(
     owner: ((m) => (m ? { email: m[1]!, password: m[2]! } : undefined))(
       /user (\S+@\S+)\s+password (\S+)/.exec(out),
     ),
+    output: () => out,
     async stop() {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

@@ -12,7 +12,7 @@ import {
   ssnValid,
   steuerIdValid,
 } from './checksums.js';
-import { hmacSha256, sha256, utf8 } from './sha256.js';
+import { hmacSha256, hmacSha256OfText, sha256, utf8 } from './sha256.js';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
@@ -25,6 +25,22 @@ test('sha256 and hmac match node:crypto on random inputs', () => {
     { numRuns: 200 },
   );
   assert.equal(hex(sha256(utf8('abc'))), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+});
+
+test('the allocation-free HMAC of a string matches node:crypto, long and short strings interleaved', () => {
+  fc.assert(
+    fc.property(
+      fc.string({ maxLength: 400, unit: 'binary' }),
+      fc.uint8Array({ maxLength: 100 }),
+      (text, key) => {
+        assert.equal(
+          hex(hmacSha256OfText(key, text)),
+          createHmac('sha256', key).update(text, 'utf8').digest('hex'),
+        );
+      },
+    ),
+    { numRuns: 300 },
+  );
 });
 
 test('Luhn accepts the test Visa number and rejects a changed digit', () => {

@@ -64,21 +64,50 @@ function compress(h: Uint32Array, view: DataView, off: number, w: Uint32Array): 
   h[7] = (h[7]! + hh) >>> 0;
 }
 
-/** Hashes `data` on from `state`, which has already absorbed `absorbed` bytes (a multiple of 64). */
+// Scratch memory of the hash, reused by every call: an HMAC per token on the request path must not leave
+// a handful of typed arrays behind each time (they are what outlived the young generation under load).
+// Safe because every function here runs to completion synchronously.
+const W = new Uint32Array(64);
+const H = new Uint32Array(8);
+let pad = new Uint8Array(128);
+let padView = new DataView(pad.buffer);
+
+/**
+ * Hashes `data[0, length)` on from `state`, which has already absorbed `absorbed` bytes (a multiple of 64),
+ * and writes the digest into `out`.
+ */
+function finishInto(
+  state: Uint32Array,
+  absorbed: number,
+  data: Uint8Array,
+  length: number,
+  out: Uint8Array,
+): void {
+  const bitLen = (absorbed + length) * 8;
+  const padded = ((length + 9 + 63) >> 6) << 6;
+  if (padded > pad.length) {
+    pad = new Uint8Array(padded * 2);
+    padView = new DataView(pad.buffer);
+  }
+  pad.set(length === data.length ? data : data.subarray(0, length));
+  pad.fill(0, length, padded);
+  pad[length] = 0x80;
+  padView.setUint32(padded - 8, Math.floor(bitLen / 0x100000000));
+  padView.setUint32(padded - 4, bitLen >>> 0);
+  H.set(state);
+  for (let off = 0; off < padded; off += 64) compress(H, padView, off, W);
+  for (let i = 0; i < 8; i++) {
+    const v = H[i]!;
+    out[i * 4] = v >>> 24;
+    out[i * 4 + 1] = (v >>> 16) & 0xff;
+    out[i * 4 + 2] = (v >>> 8) & 0xff;
+    out[i * 4 + 3] = v & 0xff;
+  }
+}
+
 function finish(state: Uint32Array, absorbed: number, data: Uint8Array): Uint8Array {
-  const bitLen = (absorbed + data.length) * 8;
-  const padded = new Uint8Array(((data.length + 9 + 63) >> 6) << 6);
-  padded.set(data);
-  padded[data.length] = 0x80;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(bitLen / 0x100000000));
-  view.setUint32(padded.length - 4, bitLen >>> 0);
-  const h = new Uint32Array(state);
-  const w = new Uint32Array(64);
-  for (let off = 0; off < padded.length; off += 64) compress(h, view, off, w);
   const out = new Uint8Array(32);
-  const outView = new DataView(out.buffer);
-  for (let i = 0; i < 8; i++) outView.setUint32(i * 4, h[i]!);
+  finishInto(state, absorbed, data, data.length, out);
   return out;
 }
 
@@ -95,21 +124,24 @@ interface KeyedPads {
 // once, so each HMAC costs two block compressions for a short value instead of four.
 const padsByKey = new WeakMap<Uint8Array, KeyedPads>();
 
+const KEY_BLOCK = new Uint8Array(64);
+const PAD_BLOCK = new Uint8Array(64);
+const PAD_VIEW = new DataView(PAD_BLOCK.buffer);
+
+/** The hash state after one block of the key XOR `byte` (scratch memory; only the state is new). */
+function stateAfterPad(byte: number): Uint32Array {
+  for (let i = 0; i < 64; i++) PAD_BLOCK[i] = KEY_BLOCK[i]! ^ byte;
+  const h = new Uint32Array(IV);
+  compress(h, PAD_VIEW, 0, W);
+  return h;
+}
+
 function padsOf(key: Uint8Array): KeyedPads {
   let pads = padsByKey.get(key);
   if (pads) return pads;
-  const k = new Uint8Array(64);
-  k.set(key.length > 64 ? sha256(key) : key);
-  const block = new Uint8Array(64);
-  const view = new DataView(block.buffer);
-  const w = new Uint32Array(64);
-  const stateAfter = (pad: number) => {
-    for (let i = 0; i < 64; i++) block[i] = k[i]! ^ pad;
-    const h = new Uint32Array(IV);
-    compress(h, view, 0, w);
-    return h;
-  };
-  pads = { inner: stateAfter(0x36), outer: stateAfter(0x5c) };
+  KEY_BLOCK.fill(0);
+  KEY_BLOCK.set(key.length > 64 ? sha256(key) : key);
+  pads = { inner: stateAfterPad(0x36), outer: stateAfterPad(0x5c) };
   padsByKey.set(key, pads);
   return pads;
 }
@@ -122,4 +154,21 @@ export function hmacSha256(key: Uint8Array, message: Uint8Array): Uint8Array {
 const encoder = new TextEncoder();
 export function utf8(text: string): Uint8Array {
   return encoder.encode(text);
+}
+
+let text = new Uint8Array(256);
+const INNER = new Uint8Array(32);
+const MAC = new Uint8Array(32);
+
+/**
+ * HMAC-SHA-256 of a string's UTF-8 bytes, without allocating: the result is shared memory, valid until
+ * the next call (read it at once). The token path calls this once per new value.
+ */
+export function hmacSha256OfText(key: Uint8Array, message: string): Uint8Array {
+  if (message.length * 3 > text.length) text = new Uint8Array(message.length * 3 * 2);
+  const { written } = encoder.encodeInto(message, text);
+  const pads = padsOf(key);
+  finishInto(pads.inner, 64, text, written, INNER);
+  finishInto(pads.outer, 64, INNER, 32, MAC);
+  return MAC;
 }

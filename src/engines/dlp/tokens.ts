@@ -1,6 +1,6 @@
 import { detectEntities } from './detect.js';
 import { ENTITY_TYPES } from './entity-types.js';
-import { hmacSha256, utf8 } from './sha256.js';
+import { hmacSha256OfText } from './sha256.js';
 import { type TokenMap, valueKey } from './token-map.js';
 import type { DetectOptions, Entity } from './types.js';
 
@@ -37,7 +37,7 @@ export function tokenFor(
   if (existing !== undefined) return { token: existing, isNew: false };
   const typeName = tokenTypeName(type);
   // Derived from a keyed hash, not a counter, so concurrent requests of one session need no shared state.
-  const mac = hmacSha256(sessionKey, utf8(key));
+  const mac = hmacSha256OfText(sessionKey, key);
   for (let length = DEFAULT_SUFFIX_LENGTH; length <= MAX_SUFFIX_LENGTH; length++) {
     const token = `TKN_${typeName}_${suffixFrom(mac, length)}`;
     const taken = map.byToken.get(token);
