@@ -259,6 +259,11 @@ describe('commands a newcomer runs', () => {
     const all = JSON.parse(cli(cwd, 'key', 'list', '--org', orgId, '--all', '--json').stdout).keys;
     assert.equal(all.length, 1);
     assert.equal(all[0].status, 'revoked');
+    assert.equal(all[0].scope, 'products');
+
+    const admin = cli(cwd, 'key', 'create', '--org', orgId, '--kind', 'sw', '--admin', '--json');
+    assert.equal(JSON.parse(admin.stdout).key.scope, 'admin', admin.stderr);
+    assert.match(cli(cwd, 'key', 'list', '--org', orgId).stdout, / admin +sw key/);
   });
 
   it('scans a file of prompts offline without writing a value from it', () => {
