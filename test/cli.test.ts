@@ -35,7 +35,13 @@ function cliEnv(cwd: string): NodeJS.ProcessEnv {
 }
 
 function cli(cwd: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: cliEnv(cwd), encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    env: cliEnv(cwd),
+    encoding: 'utf8',
+    // the OpenAPI document is over a megabyte, spawnSync's default buffer
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
