@@ -35,7 +35,13 @@ function cliEnv(cwd: string): NodeJS.ProcessEnv {
 }
 
 function cli(cwd: string, ...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: cliEnv(cwd), encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    env: cliEnv(cwd),
+    encoding: 'utf8',
+    // the OpenAPI document is over a megabyte, spawnSync's default buffer
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -259,6 +265,11 @@ describe('commands a newcomer runs', () => {
     const all = JSON.parse(cli(cwd, 'key', 'list', '--org', orgId, '--all', '--json').stdout).keys;
     assert.equal(all.length, 1);
     assert.equal(all[0].status, 'revoked');
+    assert.equal(all[0].scope, 'products');
+
+    const admin = cli(cwd, 'key', 'create', '--org', orgId, '--kind', 'sw', '--admin', '--json');
+    assert.equal(JSON.parse(admin.stdout).key.scope, 'admin', admin.stderr);
+    assert.match(cli(cwd, 'key', 'list', '--org', orgId).stdout, / admin +sw key/);
   });
 
   it('scans a file of prompts offline without writing a value from it', () => {

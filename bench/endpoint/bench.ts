@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { type ChartRow, writeChart } from '../../scripts/svg-chart.js';
 import { percentileOf } from '../support/paced.js';
 import { startBenchServer } from '../support/server.js';
 
@@ -128,6 +129,7 @@ async function run(label: string, env: Record<string, string>) {
     };
     // warm-up: every device once (token and organization caches, statements), not counted
     await paced(500, DEVICES / 500, heartbeat);
+    const chartRows: ChartRow[] = [];
     for (const rate of RATES) {
       const cpu0 = cpuSecondsOf(server.pid);
       const f = await paced(rate, SECONDS, heartbeat);
@@ -136,7 +138,19 @@ async function run(label: string, env: Record<string, string>) {
       console.log(
         `${label}: heartbeats offered ${rate}/s carried ${f.carried.toFixed(0)}/s  p50 ${f.p50.toFixed(1)} ms  p99 ${f.p99.toFixed(1)} ms  failed ${f.failed}  |  server CPU ${((cpu * 1000) / count).toFixed(2)} ms/heartbeat = ${(count / cpu).toFixed(0)} heartbeats/s per core, ${((100 * cpu) / SECONDS).toFixed(0)}% of a core  |  ${load()}`,
       );
+      chartRows.push({
+        label: `offered ${rate}/s (carried ${f.carried.toFixed(0)}/s, ${load()})`,
+        values: [f.p50, f.p99, (cpu * 1000) / count],
+      });
     }
+    writeChart(`bench-endpoint-${label}`, {
+      title: `Endpoint heartbeats, ${DEVICES.toLocaleString('en')} devices, one API process on ${label}`,
+      subtitle: `npm run bench:endpoint; open loop, ${SECONDS} s per rate; latency counts from when a request was due`,
+      measures: ['p50 latency (ms)', 'p99 latency (ms)', 'server CPU per heartbeat (ms)'],
+      rows: chartRows,
+      unit: ' ms',
+      reference: { value: 50, label: 'p99 target 50 ms' },
+    });
 
     const config = async (i: number) => {
       const d = devices[i % DEVICES] as Device;

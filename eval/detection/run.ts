@@ -13,6 +13,7 @@ import { combineScore, DEFAULT_THRESHOLDS, modelPoints } from '../../src/engines
 import { type PreparedRow, prepare } from './prepare.js';
 import { headline, printHeadline, printTables, type Scored } from './report.js';
 import { loadSources, PUBLIC_DIR } from './sources.js';
+import { binaryGroups, writeChart } from '../../scripts/svg-chart.js';
 
 const args = process.argv.slice(2);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
@@ -57,6 +58,19 @@ if (!args.includes('--shipped-only')) {
   }
   printTables(scored, sources);
   printHeadline('LOSO headline', headline(scored));
+  for (const [by, key] of [
+    ['source', (r: Scored) => r.source],
+    ['language', (r: Scored) => r.lang],
+  ] as const) {
+    writeChart(`eval-detection-loso-${by}`, {
+      title: `Injection detection, leave-one-source-out, per ${by}`,
+      subtitle: `npm run eval:detection; flagged at score ≥ ${WARN}; each source scored by a model trained without it`,
+      measures: ['recall', 'false positives', 'balanced accuracy'],
+      rows: binaryGroups(scored, key),
+      unit: '%',
+      max: 100,
+    });
+  }
   console.log(`  (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
 }
 

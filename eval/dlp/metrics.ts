@@ -1,3 +1,4 @@
+import { writeChart } from '../../scripts/svg-chart.js';
 export interface Span {
   type: string;
   start: number;
@@ -63,6 +64,7 @@ export function fmt(n: number): string {
 }
 
 export function printTable(title: string, table: Table, minSupport = 0): void {
+  chartTable(title, table, minSupport);
   console.log(`\n${title}`);
   console.log('  key                          P      R      F1     tp   fp   fn');
   for (const [key, c] of [...table.rows.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
@@ -81,4 +83,24 @@ export function fnv1a(text: string): number {
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
+}
+
+/** The table as a chart in docs/images (eval-dlp-<title>.svg): precision, recall and F1 per key. */
+function chartTable(title: string, table: Table, minSupport: number): void {
+  const rows = [...table.rows.entries()]
+    .filter(([, c]) => c.tp + c.fn >= minSupport || c.fp > 0)
+    .sort((a, b) => a[0].localeCompare(b[0]))
+    .map(([key, c]) => ({
+      label: `${key} (${c.tp + c.fn})`,
+      values: [c.precision, c.recall, c.f1].map((v) => 100 * v),
+    }));
+  if (rows.length === 0) return;
+  writeChart(`eval-dlp-${title}`, {
+    title: `Personal-data detection: ${title}`,
+    subtitle: 'npm run eval:dlp; per type/language (gold spans in brackets)',
+    measures: ['precision', 'recall', 'F1'],
+    rows,
+    unit: '%',
+    max: 100,
+  });
 }

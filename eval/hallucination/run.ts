@@ -21,6 +21,7 @@ import { evaluatePublic } from './public-data.js';
 import { sharedDataDir } from '../shared-data.js';
 import { loadRows } from './dataset.js';
 import { leaveOneSourceOut, printLoso } from './loso.js';
+import { writeChart } from '../../scripts/svg-chart.js';
 
 const checks: Array<[string, boolean]> = [];
 const target = (name: string, ok: boolean) => checks.push([name, ok]);
@@ -95,6 +96,24 @@ function report(part: string, rows: Row[]): void {
       `${l.padEnd(4)} ${String(list.length).padStart(3)}   ${pct(balancedAccuracy(list))}    ${pct(threeWayAccuracy(list))}`,
     );
   }
+  writeChart(`eval-hallucination-${part}`, {
+    title: `Hallucination checking, team cases (${part} part), per kind and language`,
+    subtitle:
+      'npm run eval:hallucination; binary = supported vs not; three-way = supported/contradicted/unsupported',
+    measures: ['binary / balanced accuracy', 'exact / three-way accuracy'],
+    rows: [
+      ...[...kinds].map(([k, l]) => ({
+        label: `${k} (${l.length})`,
+        values: [binaryAccuracy(l), exactAccuracy(l)].map((v) => 100 * v),
+      })),
+      ...[...langs].map(([k, l]) => ({
+        label: `lang ${k} (${l.length})`,
+        values: [balancedAccuracy(l), threeWayAccuracy(l)].map((v) => 100 * v),
+      })),
+    ],
+    unit: '%',
+    max: 100,
+  });
   const withSource = rows.filter((r) => r.gold === 'supported' || r.gold === 'contradicted');
   const right = withSource.filter((r) => r.topSource === r.c.gold_source).length;
   const srcRate = right / withSource.length;
