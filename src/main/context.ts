@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { type Cache, createMemoryCache, createRedisCache } from '../platform/cache/index.js';
 import { type Clock, systemClock } from '../platform/clock/index.js';
 import { type Compute, createCompute } from '../platform/compute/index.js';
@@ -22,6 +23,12 @@ import { type Endpoint, createEndpoint } from '../modules/endpoint/index.js';
 import { type Licensing, createLicensing, licenseSecret } from '../modules/licensing/index.js';
 import { type LimitsService, createLimitsService } from '../modules/limits/index.js';
 import { type OrgsService, createOrgsService } from '../modules/orgs/index.js';
+import {
+  type ProofsService,
+  createDiskStore,
+  createProofsService,
+  createS3Store,
+} from '../modules/proofs/index.js';
 import { type ReportsService, createReportsService } from '../modules/reports/index.js';
 import { type ShadowAiService, createShadowAiService, loadCatalog } from '../modules/shadow-ai/index.js';
 import { loadMasterKey } from './master-key.js';
@@ -51,6 +58,7 @@ export interface Context {
   endpoint: Endpoint;
   licensing: Licensing;
   shadowAi: ShadowAiService;
+  proofs: ProofsService;
   close(): Promise<void>;
 }
 
@@ -178,6 +186,22 @@ export async function createContext(config: Config, options: ContextOptions = {}
     });
     // The catalog version and the organization's allow/block decisions, which the extension enforces.
     endpoint.config.registerSection('shadowAi', ({ orgId }) => shadowAi.configSection(orgId));
+    const proofs = createProofsService({
+      db: storage.db,
+      clock,
+      store: config.proofStore
+        ? await createS3Store({
+            url: config.proofStore,
+            endpoint: config.proofS3Endpoint,
+            region: config.proofS3Region,
+            accessKeyId: config.proofS3AccessKeyId,
+            secretAccessKey: config.proofS3SecretAccessKey,
+          })
+        : createDiskStore(join(config.dataDir, 'proofs')),
+      publish: events.publish,
+      deviceUser: (orgId, deviceId) => endpoint.deviceUser(orgId, deviceId),
+      deviceExists: (orgId, deviceId) => endpoint.deviceExists(orgId, deviceId),
+    });
     const hallucination = createHallucinationService({ db: storage.db, clock, limits, compute: pool });
     const reports = createReportsService({ db: storage.db, clock, flushUsage: limits.flush });
     return {
@@ -203,6 +227,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       endpoint,
       licensing,
       shadowAi,
+      proofs,
       async close() {
         await reports.close();
         await endpoint.close();

@@ -35,7 +35,9 @@ describe('route coverage', () => {
 
   it('every /api route declares an authentication mode', () => {
     const undeclared = listRoutes(t.app)
-      .filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.url !== '/api/openapi.json')
+      .filter(
+        (r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.url !== '/api/openapi.json',
+      )
       .filter((r) => !(r.auth as { mode?: string } | undefined)?.mode)
       .map((r) => caseKey(r.method, r.url));
     assert.deepEqual(undeclared, []);
@@ -85,6 +87,7 @@ for (const c of ROUTE_CASES) {
       const res = await t.request(c.method, req.path, {
         ...(await credentials(mine)),
         body: req.body,
+        ...(req.form ? { form: req.form } : {}),
         headers: { ...(req.headers ?? {}), ...((await credentials(mine)).headers ?? {}) },
       });
       assert.equal(res.status, c.happyStatus, res.text);
@@ -187,7 +190,11 @@ for (const c of ROUTE_CASES) {
     if (c.bad) {
       it('refuses bad input with 400 naming the problem', async () => {
         const req = await c.bad!(t, mine);
-        const res = await t.request(c.method, req.path, { ...(await credentials(mine)), body: req.body });
+        const res = await t.request(c.method, req.path, {
+          ...(await credentials(mine)),
+          body: req.body,
+          ...(req.form ? { form: req.form } : {}),
+        });
         assertErrorBody(res, 400, 'invalid_request');
       });
     }

@@ -10,3 +10,4 @@ import './reports-cases.js';
 import './endpoint-cases.js';
 import './dashboard-cases.js';
 import './shadow-ai-cases.js';
+import './proofs-cases.js';
