@@ -73,6 +73,10 @@ export async function createS3Store(s: S3Settings): Promise<ProofStore> {
   const objectKey = (key: string) => (prefix ? `${prefix}/${key}` : key);
   const client = new sdk.S3Client({
     region: s.region,
+    // Checksums only where S3 requires them: a streamed PUT otherwise goes out aws-chunked with a CRC
+    // trailer, which older S3-compatible servers store verbatim (s3rver did: the bytes came back altered).
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
     ...(s.endpoint ? { endpoint: s.endpoint, forcePathStyle: true } : {}),
     ...(s.accessKeyId && s.secretAccessKey
       ? { credentials: { accessKeyId: s.accessKeyId, secretAccessKey: s.secretAccessKey } }
