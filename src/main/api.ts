@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { createHttpServer, type App } from '../platform/http/index.js';
 import { type AuthDeps, installAuth } from '../modules/auth/index.js';
 import { detectionRoutes } from '../modules/detection/index.js';
@@ -12,6 +13,7 @@ import { createNetproxySettings, netproxySettingsRoutes } from '../modules/netpr
 import { orgsRoutes } from '../modules/orgs/index.js';
 import { reportsRoutes } from '../modules/reports/index.js';
 import { shadowAiRoutes } from '../modules/shadow-ai/index.js';
+import { proofsRoutes } from '../modules/proofs/index.js';
 import { createOverviewRepo, createOverviewService, overviewRoutes } from '../modules/overview/index.js';
 import { webRoutes } from '../modules/web/index.js';
 import type { Context } from './context.js';
@@ -64,6 +66,13 @@ export async function buildApi(ctx: Context): Promise<App> {
     }),
   );
   await app.register(shadowAiRoutes(ctx.shadowAi));
+  await app.register(
+    proofsRoutes(ctx.proofs, {
+      maxBytes: ctx.config.proofMaxBytes,
+      // Uploads are checked in a spool beside the data, so a disk store takes them by rename.
+      spoolDir: join(ctx.config.dataDir, 'proofs-spool'),
+    }),
+  );
   await app.register(licensingRoutes({ licensing: ctx.licensing, limits: ctx.limits }));
   await app.register(
     overviewRoutes(

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 import { type Cache, createMemoryCache, createRedisCache } from '../platform/cache/index.js';
 import { type Clock, systemClock } from '../platform/clock/index.js';
 import { type Compute, createCompute } from '../platform/compute/index.js';
@@ -27,6 +28,12 @@ import { type Endpoint, createEndpoint } from '../modules/endpoint/index.js';
 import { type Licensing, createLicensing, licenseSecret } from '../modules/licensing/index.js';
 import { type LimitsService, createLimitsService } from '../modules/limits/index.js';
 import { type OrgsService, createOrgsService } from '../modules/orgs/index.js';
+import {
+  type ProofsService,
+  createDiskStore,
+  createProofsService,
+  createS3Store,
+} from '../modules/proofs/index.js';
 import { type ReportsService, createReportsService } from '../modules/reports/index.js';
 import { type ShadowAiService, createShadowAiService, loadCatalog } from '../modules/shadow-ai/index.js';
 import { loadMasterKey } from './master-key.js';
@@ -72,6 +79,7 @@ export interface Context {
   endpoint: Endpoint;
   licensing: Licensing;
   shadowAi: ShadowAiService;
+  proofs: ProofsService;
   close(): Promise<void>;
 }
 
@@ -195,6 +203,22 @@ export async function createContext(config: Config, options: ContextOptions = {}
     });
     // The catalog version and the organization's allow/block decisions, which the extension enforces.
     endpoint.config.registerSection('shadowAi', ({ orgId }) => shadowAi.configSection(orgId));
+    const proofs = createProofsService({
+      db: storage.db,
+      clock,
+      store: config.proofStore
+        ? await createS3Store({
+            url: config.proofStore,
+            endpoint: config.proofS3Endpoint,
+            region: config.proofS3Region,
+            accessKeyId: config.proofS3AccessKeyId,
+            secretAccessKey: config.proofS3SecretAccessKey,
+          })
+        : createDiskStore(join(config.dataDir, 'proofs')),
+      publish: events.publish,
+      deviceUser: (orgId, deviceId) => endpoint.deviceUser(orgId, deviceId),
+      deviceExists: (orgId, deviceId) => endpoint.deviceExists(orgId, deviceId),
+    });
     const hallucination = createHallucinationService({
       db: storage.db,
       clock,
@@ -228,6 +252,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       endpoint,
       licensing,
       shadowAi,
+      proofs,
       async close() {
         await reports.close();
         await endpoint.close();

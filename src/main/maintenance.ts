@@ -6,7 +6,7 @@ const EVERY_MS = 60_000;
 /**
  * Retention jobs, every minute: expired DLP vault sessions, then the chat conversations whose session
  * went with them (a conversation must not outlive the vault that can read it), dashboard sessions, endpoint activity logs past their policy's retentionDays, shadow-AI report ids
- * past their idempotence window.
+ * past their idempotence window, and proof documents past their 90 days (file and row).
  */
 export function startMaintenance(ctx: Context): { stop(): void; runOnce(): Promise<void> } {
   const history = createGatewayHistory(ctx);
@@ -17,6 +17,7 @@ export function startMaintenance(ctx: Context): { stop(): void; runOnce(): Promi
       await ctx.orgs.purgeExpiredSessions();
       await ctx.endpoint.activity.purgeLogs();
       await ctx.shadowAi.purgeReportIds();
+      await ctx.proofs.purgeExpired();
     } catch (err) {
       ctx.logger.warn({ err }, 'retention job failed; it runs again in a minute');
     }

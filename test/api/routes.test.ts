@@ -88,6 +88,7 @@ for (const c of ROUTE_CASES) {
       const res = await t.request(c.method, req.path, {
         ...(await credentials(mine)),
         body: req.body,
+        ...(req.form ? { form: req.form } : {}),
         headers: { ...(req.headers ?? {}), ...((await credentials(mine)).headers ?? {}) },
       });
       assert.equal(res.status, c.happyStatus, res.text);
@@ -221,7 +222,11 @@ for (const c of ROUTE_CASES) {
     if (c.bad) {
       it('refuses bad input with 400 naming the problem', async () => {
         const req = await c.bad!(t, mine);
-        const res = await t.request(c.method, req.path, { ...(await credentials(mine)), body: req.body });
+        const res = await t.request(c.method, req.path, {
+          ...(await credentials(mine)),
+          body: req.body,
+          ...(req.form ? { form: req.form } : {}),
+        });
         assertErrorBody(res, 400, 'invalid_request');
       });
     }

@@ -11,3 +11,4 @@ import './endpoint-cases.js';
 import './dashboard-cases.js';
 import './shadow-ai-cases.js';
 import './netproxy-cases.js';
+import './proofs-cases.js';

@@ -18,10 +18,10 @@ export interface RouteCase {
   happy(
     t: TestServer,
     tenant: Tenant,
-  ): Promise<{ path: string; body?: unknown; headers?: Record<string, string> }>;
+  ): Promise<{ path: string; body?: unknown; form?: FormData; headers?: Record<string, string> }>;
   happyStatus: number;
   /** A request with a body or parameter the route must refuse with 400 (omit for routes with no input). */
-  bad?(t: TestServer, tenant: Tenant): Promise<{ path: string; body?: unknown }>;
+  bad?(t: TestServer, tenant: Tenant): Promise<{ path: string; body?: unknown; form?: FormData }>;
   /** A path naming a resource of `owner` that `other` must not see (404). */
   foreign?(t: TestServer, owner: Tenant): Promise<{ path: string; body?: unknown }>;
 }

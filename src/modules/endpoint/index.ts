@@ -53,6 +53,10 @@ export function createEndpoint(deps: {
       const d = await createEndpointRepo(deps.db).device(orgId, deviceId);
       return !d || d.status === 'revoked' ? undefined : d.user_id;
     },
+    /** Whether the device exists in the organization (revoked ones included). */
+    async deviceExists(orgId: string, deviceId: string): Promise<boolean> {
+      return (await createEndpointRepo(deps.db).device(orgId, deviceId)) !== undefined;
+    },
     /** For other modules whose config section changed: call in the transaction of the change. */
     bumpConfigVersion: (trx: Db, orgId: string) => state.bump(trx, orgId),
   };

@@ -322,6 +322,50 @@ const SETTINGS = {
     default: '16384',
     parse: int(0, 100 * 1024 * 1024),
   },
+  proofStore: {
+    env: 'PARAPET_PROOF_STORE',
+    description:
+      'where proof PDFs are kept: empty for the proofs folder under the data folder, or s3://bucket[/prefix]',
+    default: '',
+    parse: (raw: string, name: string) => {
+      if (raw === '') return undefined;
+      if (!/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[A-Za-z0-9!_.*'()\/-]*)?$/.test(raw))
+        throw new Error(`${name} must be empty or s3://bucket[/prefix]`);
+      return raw;
+    },
+  },
+  proofS3Endpoint: {
+    env: 'PARAPET_PROOF_S3_ENDPOINT',
+    description: 'address of an S3-compatible server (path-style requests); empty for AWS S3',
+    default: '',
+    parse: optionalUrl('http:', 'https:'),
+  },
+  proofS3Region: {
+    env: 'PARAPET_PROOF_S3_REGION',
+    description: 'region of the proof bucket',
+    default: 'us-east-1',
+    parse: str,
+  },
+  proofS3AccessKeyId: {
+    env: 'PARAPET_PROOF_S3_ACCESS_KEY_ID',
+    description: "access key of the proof bucket; empty for the AWS SDK's default credential chain",
+    default: '',
+    secret: true,
+    parse: str,
+  },
+  proofS3SecretAccessKey: {
+    env: 'PARAPET_PROOF_S3_SECRET_ACCESS_KEY',
+    description: 'secret of that access key',
+    default: '',
+    secret: true,
+    parse: str,
+  },
+  proofMaxBytes: {
+    env: 'PARAPET_PROOF_MAX_BYTES',
+    description: 'largest proof PDF accepted, in bytes',
+    default: String(10 * 1024 * 1024),
+    parse: int(1024, 100 * 1024 * 1024),
+  },
   runWorkers: {
     env: 'PARAPET_RUN_WORKERS',
     description: 'run event delivery and retention jobs inside the API process',

@@ -1,0 +1,329 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { ManualClock } from '../../src/platform/clock/index.js';
+import { newDevice } from '../support/endpoint-cases.js';
+import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
+import { proofForm, proofMetadata, proofPdf, sha256 } from '../support/proofs-cases.js';
+
+const MAX = 64 * 1024;
+const clock = new ManualClock('2026-06-01T09:00:00.000Z');
+let t: TestServer;
+let a: Tenant;
+let b: Tenant;
+let token: string;
+
+before(async () => {
+  t = await startTestServer({ clock, env: { PARAPET_PROOF_MAX_BYTES: String(MAX) } });
+  a = await t.tenant({ name: 'A', plan: 'business' });
+  b = await t.tenant({ name: 'B', plan: 'business' });
+  token = (await newDevice(t, a)).deviceToken;
+});
+after(async () => t.close());
+
+const upload = (form: FormData, key = token) => t.request('POST', '/api/v1/eps/proof', { key, form });
+const raw = (body: Buffer | string, contentType: string) =>
+  t.request('POST', '/api/v1/eps/proof', {
+    key: token,
+    rawBody: body,
+    headers: { 'content-type': contentType },
+  });
+const files = (dir: string): string[] => {
+  const p = join(t.ctx.config.dataDir, dir);
+  if (!existsSync(p)) return [];
+  return readdirSync(p, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => e.name);
+};
+const rows = async () =>
+  Number(
+    (
+      await t.ctx.storage.db
+        .selectFrom('proofs')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+const snapshot = async () => ({
+  rows: await rows(),
+  stored: files('proofs').length,
+  spool: files('proofs-spool').length,
+});
+
+function assertSpecError(res: { status: number; body: any }, status: number, code: string) {
+  assert.equal(res.status, status, JSON.stringify(res.body));
+  assert.equal(res.body.error, code);
+  assert.equal(res.body.statusCode, status);
+  assert.equal(typeof res.body.message, 'string');
+  assert.equal(typeof res.body.requestId, 'string');
+}
+
+/** A multipart body written by hand, for the malformed variants fetch would never send. */
+function multipart(
+  boundary: string,
+  parts: Array<{ name: string; filename?: string; type?: string; data: Buffer | string }>,
+) {
+  const chunks: Buffer[] = [];
+  for (const p of parts) {
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ''}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n`,
+      ),
+    );
+    chunks.push(Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return Buffer.concat(chunks);
+}
+const goodParts = (pdf: Uint8Array, meta: unknown = proofMetadata(pdf)) => [
+  { name: 'file', filename: 'proof.pdf', type: 'application/pdf', data: Buffer.from(pdf) },
+  { name: 'metadata', data: JSON.stringify(meta) },
+];
+
+describe('upload', () => {
+  it('stores a checked proof: 201 with proof_ id, uploadedAt, retentionDays 90, expiresAt', async () => {
+    const pdf = await proofPdf();
+    const res = await upload(proofForm(pdf));
+    assert.equal(res.status, 201, res.text);
+    assert.match(res.body.id, /^proof_/);
+    assert.equal(res.body.uploadedAt, clock.now().toISOString());
+    assert.equal(res.body.retentionDays, 90);
+    assert.equal(res.body.expiresAt, new Date(clock.now().getTime() + 90 * 86_400_000).toISOString());
+    assert.equal(res.body.riskScoreMismatch, false);
+
+    const meta = await t.request('GET', `/api/v1/eps/proof/${res.body.id}`, { key: a.al });
+    assert.equal(meta.status, 200);
+    assert.equal(meta.body.hash, sha256(pdf));
+    assert.equal(meta.body.metadata.riskScore, 23);
+    assert.equal(meta.body.computedRiskScore, 23);
+    const dl = await fetch(`${t.url}/api/v1/eps/proof/${res.body.id}?download=1`, {
+      headers: { authorization: `Bearer ${a.sw}` },
+    });
+    assert.equal(dl.status, 200);
+    assert.equal(dl.headers.get('content-type'), 'application/pdf');
+    assert.deepEqual(new Uint8Array(await dl.arrayBuffer()), pdf);
+    const viaSession = await t.request('GET', `/api/v1/eps/proof/${res.body.id}`, {
+      cookie: await a.session('admin'),
+    });
+    assert.equal(viaSession.status, 200);
+    const member = await t.request('GET', `/api/v1/eps/proof/${res.body.id}`, {
+      cookie: await a.session('member'),
+    });
+    assert.equal(member.status, 403);
+    assert.equal((await t.request('GET', `/api/v1/eps/proof/${res.body.id}`, { key: b.al })).status, 404);
+  });
+
+  it('refuses a hash mismatch with 400 and stores nothing', async () => {
+    const before = await snapshot();
+    const pdf = await proofPdf();
+    const other = await proofPdf();
+    const res = await upload(proofForm(pdf, proofMetadata(pdf, { hash: sha256(other) })));
+    assertSpecError(res, 400, 'invalid_request');
+    assert.match(res.body.message, /metadata\.hash does not match/);
+    assert.deepEqual(await snapshot(), before);
+  });
+
+  it('refuses what is not a PDF: wrong magic bytes, no trailer, unparseable body', async () => {
+    const before = await snapshot();
+    const text = new TextEncoder().encode('hello, not a pdf at all');
+    const noEof = new TextEncoder().encode('%PDF-1.7\n1 0 obj << >> endobj\n');
+    const garbage = new TextEncoder().encode(`%PDF-1.7\n${'x'.repeat(200)}\n%%EOF\n`);
+    for (const [bytes, re] of [
+      [text, /does not start with %PDF-/],
+      [noEof, /no %%EOF/],
+      [garbage, /not a readable PDF|without pages/],
+    ] as const) {
+      const res = await upload(proofForm(bytes, proofMetadata(bytes)));
+      assertSpecError(res, 400, 'invalid_request');
+      assert.match(res.body.message, re);
+    }
+    assert.deepEqual(await snapshot(), before);
+  });
+
+  it('flags a forged risk score: stored with riskScoreMismatch and a proof.risk_mismatch event', async () => {
+    const pdf = await proofPdf();
+    const res = await upload(
+      proofForm(pdf, proofMetadata(pdf, { riskScore: 5, tokenTypes: ['IBAN', 'CVV'] })),
+    );
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.riskScoreMismatch, true);
+    const view = await t.request('GET', `/api/v1/eps/proof/${res.body.id}`, { key: a.al });
+    assert.equal(view.body.computedRiskScore, 100);
+    const ev = await t.ctx.storage.db
+      .selectFrom('events')
+      .selectAll()
+      .where('org_id', '=', a.org.id)
+      .where('type', '=', 'proof.risk_mismatch')
+      .execute();
+    const data = JSON.parse(ev.at(-1)!.data);
+    assert.equal(data.proofId, res.body.id);
+    assert.equal(data.declaredRiskScore, 5);
+    assert.equal(data.computedRiskScore, 100);
+    assert.deepEqual(data.tokenTypes, ['CVV', 'IBAN']);
+    // tokenTypes must agree with tokenCount
+    const bad = await upload(proofForm(pdf, proofMetadata(pdf, { tokenCount: 3 })));
+    assertSpecError(bad, 400, 'invalid_request');
+    assert.match(bad.body.message, /tokenTypes/);
+  });
+
+  it('refuses bad metadata naming the field', async () => {
+    const pdf = await proofPdf();
+    const res = await upload(proofForm(pdf, proofMetadata(pdf, { riskScore: 101 })));
+    assertSpecError(res, 400, 'invalid_request');
+    assert.match(res.body.message, /riskScore/);
+    const notJson = await upload(proofForm(pdf, '{not json'));
+    assertSpecError(notJson, 400, 'invalid_request');
+    assert.match(notJson.body.message, /metadata/);
+  });
+});
+
+describe('fuzzed multipart bodies get the error body and store nothing', () => {
+  it('truncated, huge, wrong boundary, two files, missing parts, unknown parts, not multipart', async () => {
+    const before = await snapshot();
+    const pdf = await proofPdf();
+    const body = multipart('BOUNDARY1', goodParts(pdf));
+    const ct = 'multipart/form-data; boundary=BOUNDARY1';
+    const cases: Array<[string, Promise<any>, number, string]> = [
+      ['truncated', raw(body.subarray(0, Math.floor(body.length / 2)), ct), 400, 'invalid_request'],
+      ['truncated in headers', raw(body.subarray(0, 30), ct), 400, 'invalid_request'],
+      [
+        'huge file',
+        raw(
+          multipart('B', [
+            { name: 'file', filename: 'p.pdf', data: Buffer.alloc(MAX * 3, 0x25) },
+            goodParts(pdf)[1]!,
+          ]),
+          'multipart/form-data; boundary=B',
+        ),
+        413,
+        'payload_too_large',
+      ],
+      ['wrong boundary', raw(body, 'multipart/form-data; boundary=OTHER'), 400, 'invalid_request'],
+      ['no boundary', raw(body, 'multipart/form-data'), 400, 'invalid_request'],
+      [
+        'two files',
+        raw(
+          multipart('B', [...goodParts(pdf), { name: 'file', filename: 'b.pdf', data: Buffer.from(pdf) }]),
+          'multipart/form-data; boundary=B',
+        ),
+        400,
+        'invalid_request',
+      ],
+      [
+        'no file',
+        raw(multipart('B', [goodParts(pdf)[1]!]), 'multipart/form-data; boundary=B'),
+        400,
+        'invalid_request',
+      ],
+      [
+        'no metadata',
+        raw(multipart('B', [goodParts(pdf)[0]!]), 'multipart/form-data; boundary=B'),
+        400,
+        'invalid_request',
+      ],
+      [
+        'unknown part',
+        raw(
+          multipart('B', [...goodParts(pdf), { name: 'prompt', data: 'secret' }]),
+          'multipart/form-data; boundary=B',
+        ),
+        400,
+        'invalid_request',
+      ],
+      ['empty body', raw(Buffer.alloc(0), ct), 400, 'invalid_request'],
+      ['JSON body', raw(JSON.stringify({ file: 'x' }), 'application/json'), 415, 'unsupported_media_type'],
+    ];
+    for (const [name, p, status, code] of cases) {
+      const res = await p;
+      assert.equal(res.status, status, `${name}: ${res.text}`);
+      assertSpecError(res, status, code);
+    }
+    assert.deepEqual(await snapshot(), before);
+  });
+
+  it('random cuts and byte flips of a valid body never store a half proof', async () => {
+    const pdf = await proofPdf();
+    const body = multipart('XyZ', goodParts(pdf));
+    const stored0 = await snapshot();
+    let accepted = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: body.length - 1 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: body.length - 1 }), fc.integer({ min: 0, max: 255 })), {
+          maxLength: 3,
+        }),
+        async (cut, flips) => {
+          const mutated = Buffer.from(body.subarray(0, Math.max(cut, 1)));
+          for (const [i, v] of flips) if (i < mutated.length) mutated[i] = v;
+          const res = await raw(mutated, 'multipart/form-data; boundary=XyZ');
+          if (res.status === 201) {
+            accepted++;
+            return;
+          }
+          assert.ok(res.status >= 400 && res.status < 500, `${res.status} ${res.text}`);
+          assert.equal(typeof res.body.error, 'string');
+          assert.equal(res.body.statusCode, res.status);
+        },
+      ),
+      { numRuns: 40, seed: 20 },
+    );
+    const after = await snapshot();
+    assert.equal(after.rows - stored0.rows, accepted);
+    assert.equal(after.stored - stored0.stored, accepted);
+    assert.equal(after.spool, 0);
+  });
+});
+
+describe('listing, deletion and retention', () => {
+  it('lists by organization and by device, deletes with an audit event, and the retention job removes expired proofs', async () => {
+    const c = await t.tenant({ name: 'C', plan: 'business' });
+    const d1 = await newDevice(t, c);
+    const d2 = await newDevice(t, c);
+    const ids: string[] = [];
+    for (const d of [d1, d1, d2]) {
+      const pdf = await proofPdf();
+      const res = await upload(proofForm(pdf), d.deviceToken);
+      assert.equal(res.status, 201);
+      ids.push(res.body.id);
+      clock.advance(1000);
+    }
+    const all = await t.request('GET', '/api/v1/eps/proof/list', { key: c.al });
+    assert.equal(all.body.pagination.total, 3);
+    assert.equal(all.body.proofs[0].id, ids[2], 'newest first');
+    const one = await t.request('GET', `/api/v1/eps/proof/list?deviceId=${d1.deviceId}&perPage=1&page=2`, {
+      key: c.al,
+    });
+    assert.equal(one.body.pagination.total, 2);
+    assert.deepEqual(
+      one.body.proofs.map((p: any) => p.id),
+      [ids[0]],
+    );
+
+    const del = await t.request('DELETE', `/api/v1/eps/proof/${ids[0]}`, {
+      cookie: await c.session('owner'),
+    });
+    assert.equal(del.status, 200, del.text);
+    assert.equal((await t.request('GET', `/api/v1/eps/proof/${ids[0]}`, { key: c.al })).status, 404);
+    const audit = await t.ctx.storage.db
+      .selectFrom('events')
+      .selectAll()
+      .where('org_id', '=', c.org.id)
+      .where('type', '=', 'audit.proof_deleted')
+      .execute();
+    assert.equal(JSON.parse(audit[0]!.data).targetId, ids[0]);
+    assert.ok(!files('proofs').includes(`${ids[0]}.pdf`));
+
+    const storedBefore = files('proofs').length;
+    clock.advance(89 * 86_400_000);
+    assert.equal(await t.ctx.proofs.purgeExpired(), 0, 'nothing is due before 90 days');
+    clock.advance(2 * 86_400_000);
+    const removed = await t.ctx.proofs.purgeExpired();
+    assert.ok(removed >= 2);
+    assert.equal((await t.request('GET', '/api/v1/eps/proof/list', { key: c.al })).body.pagination.total, 0);
+    assert.equal(files('proofs').length, storedBefore - removed);
+    assert.equal(await rows(), 0);
+  });
+});
