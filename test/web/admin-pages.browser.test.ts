@@ -4,7 +4,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ensureWebBuilt } from '../../scripts/build-web.js';
 import type { Role } from '../../src/modules/plans/index.js';
+import { newDevice } from '../support/endpoint-cases.js';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
+import { newProof } from '../support/proofs-cases.js';
 import {
   assertAccessible,
   dashboardUsers,
@@ -199,6 +201,71 @@ describe('endpoint, DNS and report pages in Chromium', () => {
     assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
     await assertAccessible(page, 'reports');
     await screenshot(page, 'reports');
+    await context.close();
+  });
+
+  it('shows the shadow-AI radar and an owner blocks a discovered service', async () => {
+    const dev = await newDevice(t, acme, 'radar-laptop');
+    const now = new Date().toISOString();
+    const reported = await t.request('POST', '/api/v1/endpoint/shadow-ai/report', {
+      key: dev.deviceToken,
+      body: {
+        reportId: 'rep-browser-1',
+        detections: [
+          { domain: 'chatgpt.com', count: 6, firstSeen: now, lastSeen: now },
+          {
+            domain: 'mystery-ai.example',
+            signals: ['streaming_response', 'chat_pattern'],
+            count: 3,
+            firstSeen: now,
+            lastSeen: now,
+          },
+        ],
+      },
+    });
+    assert.equal(reported.status, 200, reported.text);
+    const { context, page } = await signedIn('owner');
+    await visit(page, '/shadow-ai', 'Shadow-AI radar');
+    // the services table's row (the usage breakdown names the domain too)
+    const serviceRow = page.getByRole('row').filter({ has: page.getByRole('button', { name: /mystery-ai\.example/ }) });
+    await serviceRow.getByText('discovered', { exact: true }).waitFor();
+    await serviceRow.getByText(/streaming_response/).waitFor();
+    await assertAccessible(page, 'shadow-AI radar');
+    await screenshot(page, 'shadow-ai');
+    await page.getByRole('button', { name: 'Block mystery-ai.example' }).click();
+    await page
+      .getByRole('row', { name: /mystery-ai\.example/ })
+      .getByText('blocked', { exact: true })
+      .waitFor();
+    const stored = await t.request('GET', '/api/dashboard/shadow-ai/services?status=blocked', {
+      cookie: await acme.session('viewer'),
+    });
+    assert.deepEqual(
+      stored.body.services.map((x: { domain: string }) => x.domain),
+      ['mystery-ai.example'],
+    );
+    // the catalog shows its version and takes the organization's decision
+    await page.getByLabel('Search the catalog').fill('claude');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const select = page.getByRole('combobox', { name: /^Status of Claude/ }).first();
+    await select.selectOption('approved');
+    await page.getByText('(changed)').first().waitFor();
+    await context.close();
+  });
+
+  it('lists uploaded proofs, downloads one and deletes it', async () => {
+    const proof = await newProof(t, acme);
+    const { context, page } = await signedIn('owner');
+    await visit(page, '/proofs', 'Proofs');
+    await page.getByRole('cell', { name: new RegExp(`^${proof.id}`) }).waitFor();
+    const download = page.waitForEvent('download');
+    await page.getByRole('link', { name: `Download ${proof.id}` }).click();
+    const pdf = readFileSync(await (await download).path());
+    assert.equal(pdf.subarray(0, 5).toString('latin1'), '%PDF-');
+    await assertAccessible(page, 'proofs');
+    await screenshot(page, 'proofs');
+    await page.getByRole('button', { name: `Delete ${proof.id}` }).click();
+    await page.getByText('No proof uploaded yet.').waitFor();
     await context.close();
   });
 
