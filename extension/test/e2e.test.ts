@@ -184,8 +184,9 @@ describe('enrolled through the options page', () => {
   });
 
   it('a blocked service opens the block page with the organization message; the block is logged', async () => {
+    // /api/saas/* takes an admin-scoped key (docs/auth.md)
     const dns = await server.request('POST', '/api/saas/endpoint/dns-config', {
-      key: tenant.sw,
+      key: tenant.admin,
       body: {
         enabled: true,
         mode: 'blocklist',
