@@ -380,7 +380,7 @@ describe('GET /api/v1/gateway/usage', () => {
     );
     assert.equal(byEndpoint.chat.requests, 5);
     assert.ok(Math.abs(byEndpoint.chat.cost - res.body.cost) < 1e-12);
-    assert.deepEqual(byEndpoint.proxy, { endpoint: 'proxy', requests: 1, cost: 0 });
+    assert.deepEqual(byEndpoint.proxy, { endpoint: 'proxy', requests: 1, cost: 0, costMicroUsd: 0 });
   });
 
   it('counts only the period asked for (to exclusive), and nothing of other organizations', async () => {
