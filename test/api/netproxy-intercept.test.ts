@@ -20,7 +20,7 @@ import { type Tenant, type TestServer, startTestServer } from '../support/harnes
 // Transparent mode as a device sees it: its DNS sends api.openai.com and api.anthropic.com to this
 // machine (here: a lookup that answers 127.0.0.1), it trusts the organization's CA, and it runs the
 // official SDKs with their default host names. The proxy resolves the real upstream with its own DNS
-// server (a fake one that knows `upstream.test`), never with the system's lookup.
+// server (a fake one that knows `upstream.localhost`), never with the system's lookup.
 const EMAIL = 'ines.moreau@example.com';
 const PHONE = '+44 20 7946 0123';
 const PROMPT = `Write to ${EMAIL} or call ${PHONE} about the lease.`;
@@ -60,12 +60,13 @@ async function startFakeDns(table: Record<string, string>): Promise<{ port: numb
 
 before(async () => {
   fake = await startFakeProviderServer();
-  dns = await startFakeDns({ 'upstream.test': '127.0.0.1', 'api.openai.com': '127.0.0.1' });
+  dns = await startFakeDns({ 'upstream.localhost': '127.0.0.1', 'api.openai.com': '127.0.0.1' });
   caDir = mkdtempSync(join(tmpdir(), 'parapet-ca-'));
   const env: Record<string, string> = {
     PARAPET_PROXY_CA_DIR: caDir,
-    // By name, so the upstream address goes through the proxy's own resolver.
-    PARAPET_PROVIDER_OPENAI_BASE_URL: `http://upstream.test:${fake.port}/openai/v1`,
+    // By name, so the upstream address goes through the proxy's own resolver (a .localhost name: plain http to
+    // an upstream is accepted only for loopback names, docs/deployment.md).
+    PARAPET_PROVIDER_OPENAI_BASE_URL: `http://upstream.localhost:${fake.port}/openai/v1`,
     PARAPET_PROVIDER_ANTHROPIC_BASE_URL: fake.baseUrls.anthropic,
   };
   t = await startTestServer({ env });
@@ -294,7 +295,7 @@ describe('upstream resolver', () => {
       new Promise<string>((ok, fail) =>
         lookup(host, {}, (err, address) => (err ? fail(err) : ok(String(address)))),
       );
-    assert.equal(await resolve('upstream.test'), '127.0.0.1');
+    assert.equal(await resolve('upstream.localhost'), '127.0.0.1');
     // The system would answer localhost from /etc/hosts; this resolver asks its DNS server only.
     await assert.rejects(resolve('localhost'), /did not resolve/);
     await assert.rejects(resolve('api.openai.com'), /resolved to this machine/);
