@@ -85,7 +85,7 @@ export class Bm25Index {
         const [doc, f] = list[i]!;
         // A unit's first posting: remembered so that the ranking and the reset visit only touched units.
         if (acc[doc] === 0) touched[n++] = doc;
-        acc[doc] += (weight * (f * (K1 + 1))) / (f + norms[doc]!);
+        acc[doc] = acc[doc]! + (weight * (f * (K1 + 1))) / (f + norms[doc]!);
       }
     }
     // The k best in one pass: sorting every scored unit cost n·log n per query.
