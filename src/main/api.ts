@@ -1,7 +1,7 @@
 import { createHttpServer, type App } from '../platform/http/index.js';
 import { type AuthDeps, installAuth } from '../modules/auth/index.js';
 import { detectionRoutes } from '../modules/detection/index.js';
-import { dlpRoutes } from '../modules/dlp/index.js';
+import { dlpRoutes, patternBundleOf } from '../modules/dlp/index.js';
 import { createGatewayHistory, gatewayHistoryRoutes, gatewayRoutes } from '../modules/gateway/index.js';
 import { hallucinationRoutes } from '../modules/hallucination/index.js';
 import { healthRoutes } from '../modules/health/index.js';
@@ -15,6 +15,7 @@ import { shadowAiRoutes } from '../modules/shadow-ai/index.js';
 import { createOverviewRepo, createOverviewService, overviewRoutes } from '../modules/overview/index.js';
 import { webRoutes } from '../modules/web/index.js';
 import type { Context } from './context.js';
+import { sha256Hex } from '../platform/crypto/index.js';
 import { VERSION } from './version.js';
 import { registerEventsOut } from './worker.js';
 
@@ -64,7 +65,16 @@ export async function buildApi(ctx: Context): Promise<App> {
     }),
   );
   await app.register(shadowAiRoutes(ctx.shadowAi));
-  await app.register(licensingRoutes({ licensing: ctx.licensing, limits: ctx.limits }));
+  await app.register(
+    licensingRoutes({
+      licensing: ctx.licensing,
+      limits: ctx.limits,
+      patterns: async (orgId) => {
+        const org = await ctx.orgs.getOrg(orgId);
+        return org ? patternBundleOf(org.settings, VERSION, sha256Hex) : null;
+      },
+    }),
+  );
   await app.register(
     overviewRoutes(
       createOverviewService({
