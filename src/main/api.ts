@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { createHttpServer, type App } from '../platform/http/index.js';
 import { type AuthDeps, installAuth } from '../modules/auth/index.js';
 import { detectionRoutes } from '../modules/detection/index.js';
-import { dlpRoutes } from '../modules/dlp/index.js';
+import { dlpRoutes, patternBundleOf } from '../modules/dlp/index.js';
 import { createGatewayHistory, gatewayHistoryRoutes, gatewayRoutes } from '../modules/gateway/index.js';
 import { hallucinationRoutes } from '../modules/hallucination/index.js';
 import { healthRoutes } from '../modules/health/index.js';
@@ -17,6 +17,7 @@ import { proofsRoutes } from '../modules/proofs/index.js';
 import { createOverviewRepo, createOverviewService, overviewRoutes } from '../modules/overview/index.js';
 import { webRoutes } from '../modules/web/index.js';
 import type { Context } from './context.js';
+import { sha256Hex } from '../platform/crypto/index.js';
 import { VERSION } from './version.js';
 import { registerEventsOut } from './worker.js';
 
@@ -73,7 +74,16 @@ export async function buildApi(ctx: Context): Promise<App> {
       spoolDir: join(ctx.config.dataDir, 'proofs-spool'),
     }),
   );
-  await app.register(licensingRoutes({ licensing: ctx.licensing, limits: ctx.limits }));
+  await app.register(
+    licensingRoutes({
+      licensing: ctx.licensing,
+      limits: ctx.limits,
+      patterns: async (orgId) => {
+        const org = await ctx.orgs.getOrg(orgId);
+        return org ? patternBundleOf(org.settings, VERSION, sha256Hex) : null;
+      },
+    }),
+  );
   await app.register(
     overviewRoutes(
       createOverviewService({

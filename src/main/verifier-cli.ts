@@ -1,6 +1,15 @@
 import { loadConfig } from '../platform/config/index.js';
 import { createSealer } from '../platform/crypto/index.js';
-import { CLOUD_SSH_PORTS, createVerifierRepo, makeKey, register } from '../modules/verifier/index.js';
+import {
+  CLOUD_SSH_PORTS,
+  createPatternUpdater,
+  createVerifierRepo,
+  makeKey,
+  openCloudTunnel,
+  readRegistration,
+  register,
+} from '../modules/verifier/index.js';
+import { systemClock } from '../platform/clock/index.js';
 import { loadMasterKey } from './master-key.js';
 import { openVerifierStorage, runVerifier, verifierDb } from './verifier.js';
 
@@ -10,6 +19,8 @@ export const VERIFIER_USAGE = `  verifier                                run the
   verifier key list | verifier key revoke --id ID
   verifier register --host H --port 22|443|2222|8022 --user U --api-host H --api-port P [--fingerprint SHA256:…]
                                           store the cloud's host key and this verifier's own SSH key pair
+  verifier patterns update | verifier patterns show
+                                          fetch the organization's DLP pattern bundle through the tunnel now / show the stored one
 `;
 
 export class VerifierUsageError extends Error {}
@@ -126,6 +137,63 @@ export async function verifierCommand(args: string[], values: Values): Promise<O
           `restrict,port-forwarding,permitopen="${r.apiHost}:${r.apiPort}" ${r.publicKey.trim()}`,
           res.authorized ? 'the cloud already accepts this key' : 'the cloud does not accept this key yet',
         ].join('\n'),
+      };
+    }
+    case 'patterns update': {
+      const config = loadConfig();
+      if (!config.verifierLicense)
+        throw new VerifierUsageError('PARAPET_VERIFIER_LICENSE is not set: pattern updates need the licence');
+      const res = await withRepo(async (repo, key) => {
+        const reg = await readRegistration(repo, createSealer(key));
+        if (!reg)
+          throw new VerifierUsageError(
+            'not registered with the cloud: run `parapet verifier register` first',
+          );
+        const tunnel = await openCloudTunnel(reg);
+        try {
+          const updater = createPatternUpdater({
+            repo,
+            clock: systemClock,
+            licenceKey: config.verifierLicense,
+            tunnelBase: () => tunnel.baseUrl,
+          });
+          return await updater.update();
+        } finally {
+          await tunnel.close();
+        }
+      });
+      const p = res.patterns;
+      return {
+        json: {
+          changed: res.changed,
+          version: p.version,
+          engineVersion: p.engineVersion,
+          fetchedAt: p.fetchedAt,
+        },
+        text: `pattern bundle ${p.version} (engine ${p.engineVersion}): ${p.detect.customPatterns?.length ?? 0} custom pattern(s), ${p.detect.allowValues?.length ?? 0} allow-value(s); ${res.changed ? 'updated' : 'unchanged'} (a running server applies it at its next multi-LLM call)`,
+      };
+    }
+    case 'patterns show': {
+      const config = loadConfig();
+      const stored = await withRepo((repo) =>
+        createPatternUpdater({
+          repo,
+          clock: systemClock,
+          licenceKey: config.verifierLicense,
+          tunnelBase: () => null,
+        }).current(),
+      );
+      if (!stored) return { json: { patterns: null }, text: 'no pattern bundle fetched yet' };
+      // Names and counts only: allow-values and expressions are the organization's configuration, not output.
+      return {
+        json: {
+          version: stored.version,
+          engineVersion: stored.engineVersion,
+          fetchedAt: stored.fetchedAt,
+          customPatterns: (stored.detect.customPatterns ?? []).map((c) => c.name),
+          allowValues: stored.detect.allowValues?.length ?? 0,
+        },
+        text: `pattern bundle ${stored.version} (engine ${stored.engineVersion}), fetched ${stored.fetchedAt}: custom patterns ${(stored.detect.customPatterns ?? []).map((c) => c.name).join(', ') || '(none)'}; ${stored.detect.allowValues?.length ?? 0} allow-value(s)`,
       };
     }
     default:

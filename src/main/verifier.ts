@@ -8,6 +8,9 @@ import { createOutbound, type Outbound } from '../platform/net/index.js';
 import { openStorage, sqliteFileIn, type Storage, VERIFIER_MIGRATIONS } from '../platform/storage/index.js';
 import {
   createLicenceGate,
+  createPatternUpdater,
+  type PatternUpdater,
+  startPatternUpdates,
   createVerifierRepo,
   createVerifierService,
   type LicenceGate,
@@ -37,6 +40,7 @@ export interface VerifierContext {
   service: VerifierService;
   outbound: Outbound;
   licence: LicenceGate;
+  patterns: PatternUpdater;
   tunnel: CloudTunnel | null;
   close(): Promise<void>;
 }
@@ -105,6 +109,12 @@ export async function createVerifierContext(
     licenceKey: config.verifierLicense,
     tunnelBase: () => tunnel?.baseUrl ?? null,
   });
+  const patterns = createPatternUpdater({
+    repo,
+    clock,
+    licenceKey: config.verifierLicense,
+    tunnelBase: () => tunnel?.baseUrl ?? null,
+  });
   const service = createVerifierService({
     repo,
     sealer,
@@ -117,6 +127,7 @@ export async function createVerifierContext(
     llmTimeoutMs: config.verifierLlmTimeoutMs,
     tunnelBase: () => tunnel?.baseUrl ?? null,
     licenceGate: () => licence.assertUsable(),
+    detectOptions: () => patterns.detectOptions(),
     onIndexError: (sourceId, err) =>
       logger.warn({ sourceId, detail: (err as Error).message }, 'indexing failed'),
   });
@@ -129,6 +140,7 @@ export async function createVerifierContext(
     service,
     outbound,
     licence,
+    patterns,
     tunnel,
     async close() {
       await service.idle();
@@ -169,6 +181,9 @@ export async function runVerifier(
   const licenceTimer = ctx.licence.startChecks((err) =>
     ctx.logger.warn({ detail: (err as Error).message }, 'licence check failed'),
   );
+  const patternTimer = startPatternUpdates(ctx.patterns, config.verifierLicense !== '', (err) =>
+    ctx.logger.warn({ detail: (err as Error).message }, 'pattern update failed'),
+  );
   const keys = await ctx.repo.listKeys();
   out(
     `Parapet verification server listening on ${shownUrl(config.host, port)} (${ctx.storage.dialect}, ${ctx.service.indexSize()} passages${ctx.tunnel ? ', cloud tunnel up' : ''})\n`,
@@ -179,6 +194,7 @@ export async function runVerifier(
     ctx.logger.info({ signal }, 'stopping');
     scheduler.stop();
     licenceTimer.stop();
+    patternTimer.stop();
     await app.close();
     await ctx.close();
   }, 10_000);

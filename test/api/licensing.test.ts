@@ -85,3 +85,44 @@ describe('licences', () => {
     assert.equal(own.body.valid, false);
   });
 });
+
+describe('pattern bundle for an on-premise verifier (POST /api/v1/license/patterns)', () => {
+  const patterns = (licenseKey: string) =>
+    t.request('POST', '/api/v1/license/patterns', { body: { licenseKey } });
+
+  it("serves the licence holder's DLP patterns and allow-values, versioned by content", async () => {
+    const { key } = await issue(30, ['onprem']);
+    const empty = await patterns(key);
+    assert.equal(empty.status, 200, empty.text);
+    assert.deepEqual(empty.body.detect, {});
+    const cookie = await a.session('admin');
+    const put = await t.request('PUT', '/api/dashboard/dlp/settings', {
+      cookie,
+      body: {
+        allowValues: ['desk@parapet.example'],
+        customPatterns: [{ name: 'BADGE', domain: 'CORPORATE', regex: 'BDG-\\d{5}' }],
+        blockTypes: ['EMAIL'],
+      },
+    });
+    assert.equal(put.status, 200, put.text);
+    const res = await patterns(key);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.detect.allowValues, ['desk@parapet.example']);
+    assert.equal(res.body.detect.customPatterns[0].regex, 'BDG-\\d{5}');
+    assert.equal(res.body.detect.blockTypes, undefined, 'what the cloud enforces stays in the cloud');
+    assert.notEqual(res.body.version, empty.body.version);
+    assert.equal((await patterns(key)).body.version, res.body.version, 'same content, same version');
+  });
+
+  it('refuses an endpoint-only, revoked or forged licence', async () => {
+    const endpointOnly = await issue(30, ['endpoint']);
+    assert.equal((await patterns(endpointOnly.key)).status, 403);
+    const revoked = await issue(30, ['onprem']);
+    await t.ctx.licensing.revoke(a.org.id, revoked.license.id);
+    const r = await patterns(revoked.key);
+    assert.equal(r.status, 403);
+    assert.match(r.body.message, /revoked/);
+    assert.equal((await patterns('plk_nonsense')).status, 403);
+    assert.equal((await t.request('POST', '/api/v1/license/patterns', { body: {} })).status, 400);
+  });
+});

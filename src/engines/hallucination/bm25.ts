@@ -24,6 +24,14 @@ export class Bm25Index {
   private readonly lengths: number[];
   private readonly count: number;
   private readonly avgLength: number;
+  /** K1 · (1 − B + B · length / avgLength) per unit, computed once instead of per posting read. */
+  private readonly norms: Float64Array;
+  /**
+   * Score accumulator reused by every search (one slot per unit, reset after use) and the units it touched:
+   * a Map of thousands of entries per query was most of a verify call's time on 10,000 passages.
+   */
+  private readonly acc: Float64Array;
+  private readonly touched: Int32Array;
 
   constructor(docs: Bm25Doc[]) {
     this.count = docs.length;
@@ -39,6 +47,9 @@ export class Bm25Index {
     this.lengths = docs.map((d) => d.terms.length);
     const total = this.lengths.reduce((a, b) => a + b, 0);
     this.avgLength = docs.length > 0 ? total / docs.length : 1;
+    this.norms = Float64Array.from(this.lengths, (l) => K1 * (1 - B + (B * l) / this.avgLength));
+    this.acc = new Float64Array(docs.length);
+    this.touched = new Int32Array(Math.min(docs.length, MAX_POSTINGS_PER_QUERY));
   }
 
   get size(): number {
@@ -56,13 +67,14 @@ export class Bm25Index {
   }
 
   search(query: Map<string, number>, k: number): Bm25Hit[] {
-    const scores = new Map<number, number>();
     const lists: Array<[list: Array<[number, number]>, weight: number, term: string]> = [];
     for (const [t, w] of query) {
       const list = this.postings.get(t);
       if (list) lists.push([list, w, t]);
     }
     lists.sort((a, b) => a[0].length - b[0].length || (a[2] < b[2] ? -1 : 1));
+    const { acc, touched, norms } = this;
+    let n = 0;
     let read = 0;
     for (const [list, w, t] of lists) {
       const take = Math.min(list.length, MAX_POSTINGS_PER_QUERY - read);
@@ -71,14 +83,18 @@ export class Bm25Index {
       const weight = w * this.idf(t);
       for (let i = 0; i < take; i++) {
         const [doc, f] = list[i]!;
-        const norm = K1 * (1 - B + (B * this.lengths[doc]!) / this.avgLength);
-        scores.set(doc, (scores.get(doc) ?? 0) + (weight * (f * (K1 + 1))) / (f + norm));
+        // A unit's first posting: remembered so that the ranking and the reset visit only touched units.
+        if (acc[doc] === 0) touched[n++] = doc;
+        acc[doc] = acc[doc]! + (weight * (f * (K1 + 1))) / (f + norms[doc]!);
       }
     }
     // The k best in one pass: sorting every scored unit cost n·log n per query.
     const hits: Bm25Hit[] = [];
     const better = (a: Bm25Hit, b: Bm25Hit) => a.score > b.score || (a.score === b.score && a.doc < b.doc);
-    for (const [doc, score] of scores) {
+    for (let j = 0; j < n; j++) {
+      const doc = touched[j]!;
+      const score = acc[doc]!;
+      acc[doc] = 0;
       if (score <= 0) continue;
       const hit = { doc, score };
       if (hits.length === k && !better(hit, hits[k - 1]!)) continue;

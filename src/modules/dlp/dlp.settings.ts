@@ -128,3 +128,33 @@ export function checkDlpSettings(s: DlpSettings): DlpSettings {
     ...(blockTypes ? { blockTypes } : {}),
   };
 }
+
+/**
+ * What an on-premise verifier needs of the organization's DLP settings to tokenize claims the way the cloud
+ * does (docs/verifier.md, "Pattern updates"): detection scope, allow-values, custom patterns, phone region.
+ * Block types and session lifetimes are the cloud's business and stay out.
+ */
+export interface PatternBundle {
+  /** Changes whenever the content does (a hash of it): the verifier applies a bundle once. */
+  version: string;
+  /** The release whose built-in detectors the bundle was made for. */
+  engineVersion: string;
+  detect: Pick<DlpSettings, 'types' | 'ignoreTypes' | 'allowValues' | 'customPatterns' | 'phoneRegion'>;
+}
+
+export function patternBundleOf(
+  settings: Record<string, unknown>,
+  engineVersion: string,
+  hash: (text: string) => string,
+): PatternBundle {
+  const s = dlpSettingsOf(settings);
+  const detect: PatternBundle['detect'] = {
+    ...(s.types ? { types: s.types } : {}),
+    ...(s.ignoreTypes ? { ignoreTypes: s.ignoreTypes } : {}),
+    ...(s.allowValues ? { allowValues: s.allowValues } : {}),
+    ...(s.customPatterns ? { customPatterns: s.customPatterns } : {}),
+    ...(s.phoneRegion ? { phoneRegion: s.phoneRegion } : {}),
+  };
+  const version = hash(JSON.stringify({ engineVersion, detect })).slice(0, 16);
+  return { version, engineVersion, detect };
+}

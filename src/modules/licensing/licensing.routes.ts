@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { notFound } from '../../platform/errors/index.js';
+import { AppError, notFound } from '../../platform/errors/index.js';
 import { type App, errorResponses, oneOf } from '../../platform/http/index.js';
 import { callerOf } from '../auth/index.js';
 import { type LimitsService, rateLimitHeaders, rateLimitedError } from '../limits/index.js';
@@ -32,8 +32,41 @@ const Validation = Type.Object({
   license: Type.Union([LicenseView, Type.Null()]),
 });
 
+/** An organization's pattern bundle as an on-premise verifier receives it (docs/verifier.md). */
+const PatternBundleView = Type.Object({
+  version: Type.String({ description: 'changes whenever the content does' }),
+  engineVersion: Type.String({ description: 'the release whose built-in detectors the bundle is for' }),
+  detect: Type.Object({
+    types: Type.Optional(Type.Array(Type.String())),
+    ignoreTypes: Type.Optional(Type.Array(Type.String())),
+    allowValues: Type.Optional(Type.Array(Type.String())),
+    customPatterns: Type.Optional(
+      Type.Array(
+        Type.Object({
+          name: Type.String(),
+          domain: Type.String(),
+          regex: Type.String(),
+          flags: Type.Optional(Type.String()),
+        }),
+      ),
+    ),
+    phoneRegion: Type.Optional(Type.String()),
+  }),
+});
+
+export interface PatternBundleOut {
+  version: string;
+  engineVersion: string;
+  detect: Record<string, unknown>;
+}
+
 /** `/api/v1/license/*` (on-premise and endpoint licences) and `/api/v1/endpoint/license/validate`. */
-export function licensingRoutes(deps: { licensing: Licensing; limits: LimitsService }) {
+export function licensingRoutes(deps: {
+  licensing: Licensing;
+  limits: LimitsService;
+  /** The organization's pattern bundle (its DLP settings as a verifier applies them). */
+  patterns?: (orgId: string) => Promise<PatternBundleOut | null>;
+}) {
   const { licensing } = deps;
   return async (app: App) => {
     app.post(
@@ -54,6 +87,34 @@ export function licensingRoutes(deps: { licensing: Licensing; limits: LimitsServ
         for (const [k, v] of Object.entries(rateLimitHeaders(rate))) reply.header(k, v);
         if (rate.exceeded) throw rateLimitedError(rate);
         return licensing.validate(request.body.licenseKey);
+      },
+    );
+
+    app.post(
+      '/api/v1/license/patterns',
+      {
+        // The on-premise licence is the credential, as for validate: the verifier holds no other cloud key.
+        config: { auth: { mode: 'public' } },
+        schema: {
+          operationId: 'licensePatterns',
+          tags: TAGS,
+          summary:
+            "The licence holder's pattern bundle for an on-premise verifier (custom DLP patterns, allow-values)",
+          body: ValidateBody,
+          response: { 200: PatternBundleView, ...errorResponses(403, 404, 429) },
+        },
+      },
+      async (request, reply) => {
+        const rate = await deps.limits.hitWindow(`rl:license:${request.ip}`, VALIDATE_PER_MINUTE);
+        for (const [k, v] of Object.entries(rateLimitHeaders(rate))) reply.header(k, v);
+        if (rate.exceeded) throw rateLimitedError(rate);
+        const out = await licensing.validate(request.body.licenseKey);
+        if (!out.valid) throw new AppError('forbidden', `The licence is not valid (${out.reason}).`);
+        if (!out.license.products.includes('onprem'))
+          throw new AppError('forbidden', 'The licence does not cover the on-premise verifier.');
+        const bundle = await deps.patterns?.(out.license.organizationId);
+        if (!bundle) throw notFound('Organization');
+        return bundle;
       },
     );
 

@@ -1,4 +1,4 @@
-import { createTokenMap, tokenize } from '../../engines/dlp/index.js';
+import { createTokenMap, type DetectOptions, tokenize } from '../../engines/dlp/index.js';
 import { secureRandomBytes } from '../../platform/crypto/index.js';
 import type { Vote } from './trust.js';
 
@@ -40,12 +40,13 @@ export function parseModels(json: string): LlmModel[] {
 
 /**
  * The claims as they leave the verifier: personal data replaced by DLP tokens (a fresh key per call, so
- * tokens link nothing across calls). Nothing else of the response, the context or the sources is sent.
+ * tokens link nothing across calls), with the organization's pattern bundle (custom patterns, allow-values)
+ * when one was fetched. Nothing else of the response, the context or the sources is sent.
  */
-export function tokenizeClaims(claims: string[]): string[] {
+export function tokenizeClaims(claims: string[], options: DetectOptions = {}): string[] {
   const map = createTokenMap();
   const key = secureRandomBytes(32);
-  return claims.map((c) => tokenize(c, map, key).tokenized);
+  return claims.map((c) => tokenize(c, map, key, options).tokenized);
 }
 
 export function consensusMessages(claims: string[]): Array<{ role: string; content: string }> {

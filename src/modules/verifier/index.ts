@@ -28,3 +28,10 @@ export {
   type Registration,
 } from './tunnel.js';
 export { createLicenceGate, LICENCE_GRACE_MS, type LicenceGate, type LicenceState } from './licence.js';
+export {
+  createPatternUpdater,
+  type PatternBundle,
+  type PatternUpdater,
+  startPatternUpdates,
+  type StoredPatterns,
+} from './patterns.js';

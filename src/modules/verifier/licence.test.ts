@@ -7,13 +7,26 @@ import { startTestVerifier, type TestVerifier } from '../../../test/support/veri
 import { createLicenceGate, LICENCE_GRACE_MS } from './index.js';
 
 describe('licence gate', () => {
-  let answer: object = { valid: true };
+  // The cloud's wire format (src/modules/licensing: POST /api/v1/license/validate).
+  let answer: object = { valid: true, license: { status: 'active' } };
+  let status = 200;
+  const bodies: string[] = [];
   let server: http.Server;
   let base: string;
   let v: TestVerifier;
   const clock = new ManualClock('2026-05-01T00:00:00.000Z');
   before(async () => {
-    server = http.createServer((_req, res) => res.end(JSON.stringify(answer)));
+    server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => {
+        body += c.toString();
+      });
+      req.on('end', () => {
+        bodies.push(body);
+        res.statusCode = status;
+        res.end(JSON.stringify(answer));
+      });
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     v = await startTestVerifier({ clock });
@@ -32,7 +45,8 @@ describe('licence gate', () => {
     });
     assert.equal((await gate.check()).status, 'valid');
     gate.assertUsable();
-    answer = { valid: false, status: 'revoked' };
+    assert.deepEqual(JSON.parse(bodies.at(-1)!), { licenseKey: 'LIC-1' }, 'the route takes licenseKey only');
+    answer = { valid: false, reason: 'revoked', license: { status: 'revoked' } };
     assert.equal((await gate.check()).status, 'revoked');
     clock.advance(LICENCE_GRACE_MS - 60_000);
     await gate.check();
@@ -50,7 +64,7 @@ describe('licence gate', () => {
       tunnelBase: () => base,
     });
     assert.throws(() => again.assertUsable(), 'the state survives a restart');
-    answer = { valid: true };
+    answer = { valid: true, license: { status: 'active' } };
     await again.check();
     again.assertUsable();
   });
@@ -62,10 +76,30 @@ describe('licence gate', () => {
       licenceKey: 'LIC-2',
       tunnelBase: () => base,
     });
-    answer = { valid: true, expiresAt: clock.now().toISOString() };
+    answer = { valid: true, license: { status: 'active', expiresAt: clock.now().toISOString() } };
     await gate.check();
     clock.advance(LICENCE_GRACE_MS + 1_000);
     assert.throws(() => gate.assertUsable(), /grace period is over/);
+  });
+
+  it('a refused or failed check (429, 400, 500) leaves the licence state as it was', async () => {
+    const gate = await createLicenceGate({
+      repo: v.ctx.repo,
+      clock,
+      licenceKey: 'LIC-3',
+      tunnelBase: () => base,
+    });
+    answer = { valid: true, license: { status: 'active' } };
+    status = 200;
+    assert.equal((await gate.check()).status, 'valid');
+    for (const s of [429, 400, 500]) {
+      status = s;
+      answer = { error: 'rate_limited', message: 'slow down', statusCode: s };
+      await assert.rejects(gate.check(), new RegExp(`HTTP ${s}`));
+      assert.equal(gate.state().status, 'valid');
+      assert.equal(gate.state().invalidSince, null);
+    }
+    status = 200;
   });
 
   it('does nothing without a licence key (the verifier runs without the cloud)', async () => {

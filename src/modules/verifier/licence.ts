@@ -68,27 +68,29 @@ export async function createLicenceGate(opts: LicenceGateOptions): Promise<Licen
       const res = await doFetch(`${base}/api/v1/license/validate`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ license: opts.licenceKey }),
+        body: JSON.stringify({ licenseKey: opts.licenceKey }),
         signal: AbortSignal.timeout(30_000),
       });
-      if (res.status >= 500) throw new Error(`licence check answered HTTP ${res.status}`);
+      // Only an answer about the licence changes its state: a refused request (400, 429) or a server error
+      // says nothing about it, and must not start the grace period.
+      if (res.status !== 200) throw new Error(`licence check answered HTTP ${res.status}`);
       const body = (await res.json().catch(() => ({}))) as {
         valid?: boolean;
-        status?: string;
-        expiresAt?: string;
+        reason?: string;
+        license?: { expiresAt?: string; status?: string } | null;
       };
       const now = opts.clock.now().toISOString();
       const status: LicenceState['status'] =
         body.valid === true
           ? 'valid'
-          : body.status === 'revoked'
+          : body.reason === 'revoked'
             ? 'revoked'
-            : body.status === 'expired'
+            : body.reason === 'expired'
               ? 'expired'
               : 'invalid';
       current = {
         status,
-        expiresAt: typeof body.expiresAt === 'string' ? body.expiresAt : null,
+        expiresAt: typeof body.license?.expiresAt === 'string' ? body.license.expiresAt : null,
         invalidSince: status === 'valid' ? null : (current.invalidSince ?? now),
         checkedAt: now,
       };

@@ -14,6 +14,18 @@ const CONTEXT = 'My manager Luc Favre asked me where payroll sits';
 const RESPONSE =
   'Payroll questions go to the HR desk on floor 3. Send badge requests to anna.muster@example.com before Friday.';
 
+/** The organization's pattern bundle as the cloud serves it: a badge-number pattern and an allowed address. */
+const BUNDLE = {
+  version: 'b1f0c2d3e4a5b6c7',
+  engineVersion: '0.1.0',
+  detect: {
+    customPatterns: [{ name: 'Badge number', domain: 'CORPORATE', regex: '\\bBDG-\\d{5}\\b' }],
+    allowValues: ['servicedesk@example.com'],
+  },
+};
+const BADGE_RESPONSE =
+  'Payroll questions go to the HR desk on floor 3. Badge BDG-48213 is replaced by servicedesk@example.com within a day.';
+
 /**
  * The cloud side: an HTTP server that only sshd can reach for the verifier (permitopen), answering the
  * licence check and OpenAI-compatible chat calls, and recording every byte that arrives through the tunnel.
@@ -27,8 +39,18 @@ function startCloud() {
     });
     req.on('end', () => {
       res.setHeader('content-type', 'application/json');
+      // The cloud API's wire format (src/modules/licensing/licensing.routes.ts).
       if (req.url === '/api/v1/license/validate') {
-        res.end(JSON.stringify({ valid: true, status: 'active', expiresAt: '2027-12-31T00:00:00.000Z' }));
+        res.end(
+          JSON.stringify({
+            valid: true,
+            license: { status: 'active', expiresAt: '2027-12-31T00:00:00.000Z' },
+          }),
+        );
+        return;
+      }
+      if (req.url === '/api/v1/license/patterns') {
+        res.end(JSON.stringify(BUNDLE));
         return;
       }
       const parsed = JSON.parse(body) as { messages: Array<{ role: string; content: string }> };
@@ -128,7 +150,7 @@ describe('the SSH tunnel to the cloud (real sshd)', () => {
     assert.equal(state.status, 'valid');
     const seen = cloud.bytes().toString('utf8');
     assert.match(seen, /^POST \/api\/v1\/license\/validate HTTP\/1\.1\r\n/);
-    assert.ok(seen.endsWith(JSON.stringify({ license: LICENCE })));
+    assert.ok(seen.endsWith(JSON.stringify({ licenseKey: LICENCE })));
   });
 
   it('with multi-LLM off, not one byte crosses the tunnel during verification', async () => {
@@ -169,6 +191,68 @@ describe('the SSH tunnel to the cloud (real sshd)', () => {
     }
     for (const secret of ['anna.muster', 'Luc Favre', 'manager', 'Payroll', 'floor 3', 'cafeteria'])
       assert.ok(!seen.includes(secret), `${secret} never crosses the tunnel`);
+  });
+
+  it('a pattern update sends the licence key only, and the bundle that arrives is applied to the claims', async () => {
+    // Before any update, the badge number is not personal data and the address is tokenized like any other.
+    cloud.reset();
+    let r = await v.request('POST', '/api/verify', {
+      key: v.user,
+      body: { response: BADGE_RESPONSE, options: { multiLlm: true, llmCount: 5 } },
+    });
+    assert.equal(r.status, 200, r.text);
+    let sent = cloud.bytes().toString('utf8');
+    assert.ok(sent.includes('BDG-48213'), 'no custom pattern yet');
+    assert.ok(!sent.includes('servicedesk@example.com'), 'an address is tokenized by default');
+
+    cloud.reset();
+    const bytesBefore = v.ctx.tunnel!.bytesSent;
+    const update = await v.ctx.patterns.update();
+    assert.equal(update.changed, true);
+    assert.equal(update.patterns.version, BUNDLE.version);
+    const seen = cloud.bytes().toString('utf8');
+    const requests = seen.split(/(?=POST \/)/).filter(Boolean);
+    assert.equal(requests.length, 1, 'one request');
+    assert.match(requests[0]!, /^POST \/api\/v1\/license\/patterns HTTP\/1\.1\r\n/);
+    assert.equal(
+      requests[0]!.slice(requests[0]!.indexOf('\r\n\r\n') + 4),
+      JSON.stringify({ licenseKey: LICENCE }),
+    );
+    assert.equal(
+      v.ctx.tunnel!.bytesSent - bytesBefore,
+      Buffer.byteLength(seen),
+      'the recorder saw every byte',
+    );
+    for (const secret of [
+      'Payroll',
+      'floor 3',
+      'cafeteria',
+      'anna.muster',
+      'Luc Favre',
+      'BDG-',
+      'servicedesk',
+    ])
+      assert.ok(!seen.includes(secret), `${secret} does not cross with a pattern update`);
+    assert.equal((await v.ctx.patterns.update()).changed, false, 'the same bundle again changes nothing');
+
+    cloud.reset();
+    r = await v.request('POST', '/api/verify', {
+      key: v.user,
+      body: { response: BADGE_RESPONSE, options: { multiLlm: true, llmCount: 5 } },
+    });
+    assert.equal(r.status, 200, r.text);
+    sent = cloud.bytes().toString('utf8');
+    const bodies = sent.split(/(?=POST \/)/).filter(Boolean);
+    assert.equal(bodies.length, 5);
+    for (const req of bodies) {
+      const body = JSON.parse(req.slice(req.indexOf('\r\n\r\n') + 4)) as {
+        messages: Array<{ role: string; content: string }>;
+      };
+      const user = body.messages.find((m) => m.role === 'user')!.content;
+      assert.match(user, /TKN_[A-Z_]*BADGE_NUMBER_[0-9a-z]+/, 'the custom pattern applies');
+      assert.ok(user.includes('servicedesk@example.com'), 'the allow-value applies');
+      assert.ok(!user.includes('BDG-48213'));
+    }
   });
 
   it('refuses a cloud whose host key differs from the registered one', async () => {

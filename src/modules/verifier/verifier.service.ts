@@ -1,5 +1,6 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import type { DetectOptions } from '../../engines/dlp/index.js';
 import { checkInCorpus } from '../../engines/hallucination/index.js';
 import type { Clock } from '../../platform/clock/index.js';
 import { newId, randomBase62, type Sealer, sha256Hex } from '../../platform/crypto/index.js';
@@ -140,6 +141,8 @@ export interface VerifierServiceOptions {
   llmTimeoutMs: number;
   /** The local end of the cloud tunnel (http://127.0.0.1:port), when one is up. */
   tunnelBase?: () => string | null;
+  /** The organization's DLP patterns (fetched through the tunnel) for tokenizing claims sent to models. */
+  detectOptions?: () => Promise<DetectOptions>;
   /** Throws when the licence no longer allows verification (after its grace period). */
   licenceGate?: () => void;
   fetch?: typeof fetch;
@@ -453,11 +456,19 @@ export function createVerifierService(opts: VerifierServiceOptions) {
         if (models.length < wanted)
           warnings.push(`${wanted} models were asked for; ${models.length} are configured.`);
         if (pending.length > 0 && models.length > 0) {
-          const votes = await askModels(models, tokenizeClaims(pending.map((d) => d.claim.text)), {
-            timeoutMs: opts.llmTimeoutMs,
-            tunnelBase: opts.tunnelBase?.() ?? null,
-            ...(opts.fetch ? { fetch: opts.fetch } : {}),
-          });
+          const detect = (await opts.detectOptions?.()) ?? {};
+          const votes = await askModels(
+            models,
+            tokenizeClaims(
+              pending.map((d) => d.claim.text),
+              detect,
+            ),
+            {
+              timeoutMs: opts.llmTimeoutMs,
+              tunnelBase: opts.tunnelBase?.() ?? null,
+              ...(opts.fetch ? { fetch: opts.fetch } : {}),
+            },
+          );
           let fewest = Number.POSITIVE_INFINITY;
           pending.forEach((d, i) => {
             const t = tally(votes.map((perModel) => perModel[i]!));

@@ -1,0 +1,164 @@
+// npm run bench:verifier — the verification server measured through its HTTP API on loopback:
+// POST /api/verify for a 2 KB answer against 10,000 indexed passages (no LLMs), crawl pages/s on a local
+// site, index size and memory per 10,000 passages. CPU time and os.loadavg() are printed beside every
+// figure: on a shared machine the wall clock measures the load as much as the code.
+import { statSync, writeFileSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { startTestVerifier } from '../../test/support/verifier-harness.js';
+import { allSentences, shuffled } from './data.js';
+
+const PASSAGES = 10_000;
+const RUNS = Number(process.env.BENCH_RUNS ?? 40);
+const WARMUP = 5;
+const CRAWL_PAGES = 120;
+
+const load = () =>
+  `load ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`;
+const cpuMs = (c: NodeJS.CpuUsage) => (c.user + c.system) / 1000;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+const gc = () => (globalThis as { gc?: () => void }).gc?.();
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+/** Paragraphs of 301–1,100 characters (mostly 320–560) (each one passage: toPassages joins only what stays under 600). */
+function paragraphs(sentences: string[], n: number): string[] {
+  const out: string[] = [];
+  let i = 0;
+  let round = 0;
+  while (out.length < n) {
+    let p = '';
+    while (p.length < 320) {
+      const s = sentences[i++ % sentences.length]!;
+      if (i % sentences.length === 0) round++;
+      // Over 300 characters each, so that toPassages never joins two paragraphs into one passage.
+      if (p.length + s.length > 560 && p.length > 300) break;
+      p = p ? `${p} ${s}` : s;
+    }
+    // Later rounds combine sentences differently and say which round, so paragraphs stay distinct.
+    out.push(round > 0 ? `Part ${round}. ${p}` : p);
+  }
+  return out;
+}
+
+const verifier = await startTestVerifier({ env: { PARAPET_VERIFIER_MAX_PAGES: String(CRAWL_PAGES + 10) } });
+try {
+  const sentences = shuffled(allSentences(), 7);
+  const paras = paragraphs(sentences, PASSAGES);
+  const file = join(verifier.dataDir, 'bench-passages.txt');
+  writeFileSync(file, paras.join('\n\n'));
+
+  // ---- indexing 10,000 passages: time, CPU, store size, heap
+  gc();
+  const heap0 = process.memoryUsage().heapUsed;
+  const rss0 = process.memoryUsage().rss;
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const created = await verifier.request('POST', '/api/sources', {
+    key: verifier.admin,
+    body: { type: 'file', url: file, name: 'bench passages' },
+  });
+  if (created.status !== 202) throw new Error(`source: ${created.status} ${created.text}`);
+  const src = await verifier.settled((created.body as { id: string }).id);
+  const indexMs = performance.now() - t0;
+  const indexCpu = cpuMs(process.cpuUsage(c0));
+  gc();
+  const heap1 = process.memoryUsage().heapUsed;
+  const rss1 = process.memoryUsage().rss;
+  const storeBytes = readdirSync(verifier.dataDir)
+    .filter((f) => f.endsWith('.db') || f.endsWith('.sqlite') || f.includes('.db-'))
+    .reduce((a, f) => a + statSync(join(verifier.dataDir, f)).size, 0);
+  const textBytes = paras.reduce((a, p) => a + Buffer.byteLength(p), 0);
+  const per10k = 10_000 / src.passages;
+  console.log(
+    `index: ${src.passages} passages (${src.status}) from ${mb(textBytes)} of text in ${(indexMs / 1000).toFixed(2)} s, CPU ${(indexCpu / 1000).toFixed(2)} s | ${load()}`,
+  );
+  console.log(
+    `index size per 10,000 passages: store ${process.env.TEST_DATABASE_URL ? '(PostgreSQL: not measured)' : mb(storeBytes * per10k)}, text ${mb(textBytes * per10k)}; memory: heap +${mb((heap1 - heap0) * per10k)}, rss +${mb((rss1 - rss0) * per10k)}${(globalThis as { gc?: unknown }).gc ? '' : ' (run with --expose-gc for a steadier heap figure)'} | ${load()}`,
+  );
+
+  // ---- verify: a 2 KB answer of claims taken from indexed passages, some changed
+  const answers: string[] = [];
+  const pool = shuffled(sentences.slice(0, Math.min(sentences.length, 3_000)), 11);
+  for (let a = 0, k = 0; a < RUNS + WARMUP; a++) {
+    let text = '';
+    while (Buffer.byteLength(text) < 2_000) {
+      let s = pool[k++ % pool.length]!;
+      // every third claim altered: a number moved, or a word the sources do not have
+      if (k % 3 === 0)
+        s = /\d/.test(s)
+          ? s.replace(/\d/, (d) => String((Number(d) + 3) % 10))
+          : s.replace(/\.$/, ' in 1850.');
+      text = text ? `${text} ${s}` : s;
+    }
+    answers.push(text.slice(0, 2_200));
+  }
+  const times: number[] = [];
+  const cpu: number[] = [];
+  let claims = 0;
+  for (let i = 0; i < answers.length; i++) {
+    const c = process.cpuUsage();
+    const t = performance.now();
+    const res = await verifier.request('POST', '/api/verify', {
+      key: verifier.user,
+      body: { response: answers[i] },
+    });
+    const ms = performance.now() - t;
+    const cms = cpuMs(process.cpuUsage(c));
+    if (res.status !== 200) throw new Error(`verify: ${res.status} ${res.text}`);
+    if (i < WARMUP) continue;
+    times.push(ms);
+    cpu.push(cms);
+    claims += (res.body as { claims: unknown[] }).claims.length;
+  }
+  times.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
+  const perClaim = cpu.reduce((a, b) => a + b, 0) / claims;
+  console.log(
+    `verify 2 KB vs ${src.passages} passages: runs ${RUNS}, ${(claims / RUNS).toFixed(1)} claims/answer  ` +
+      `p50 ${pct(times, 50).toFixed(1)} ms  p95 ${pct(times, 95).toFixed(1)} ms  | CPU p50 ${pct(cpu, 50).toFixed(1)} ms  ` +
+      `p95 ${pct(cpu, 95).toFixed(1)} ms  ${perClaim.toFixed(2)} ms/claim | target p50 ≤ 50 ms | ${load()}`,
+  );
+
+  // ---- crawl: a local site of CRAWL_PAGES linked pages (index links to all, each links onward)
+  const site = createServer((req, res) => {
+    const m = /^\/p(\d+)$/.exec(req.url ?? '');
+    if (req.url === '/robots.txt') return res.writeHead(404).end();
+    if (req.url === '/') {
+      const links = Array.from({ length: CRAWL_PAGES }, (_, i) => `<li><a href="/p${i}">page ${i}</a></li>`);
+      return res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<html><body><ul>${links.join('')}</ul></body></html>`);
+    }
+    if (!m) return res.writeHead(404).end();
+    const n = Number(m[1]);
+    const body = [0, 1, 2, 3].map((j) => `<p>${paras[(n * 4 + j) % paras.length]}</p>`).join('');
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(
+        `<html><head><title>Page ${n}</title></head><body><h1>Page ${n}</h1>${body}<a href="/p${(n + 1) % CRAWL_PAGES}">next</a></body></html>`,
+      );
+  });
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+  const port = (site.address() as { port: number }).port;
+  const c1 = process.cpuUsage();
+  const t1 = performance.now();
+  const web = await verifier.request('POST', '/api/sources', {
+    key: verifier.admin,
+    body: { type: 'website', url: `http://127.0.0.1:${port}/`, crawlDepth: 1 },
+  });
+  if (web.status !== 202) throw new Error(`website: ${web.status} ${web.text}`);
+  const crawled = await verifier.settled((web.body as { id: string }).id);
+  const crawlS = (performance.now() - t1) / 1000;
+  const crawlCpu = cpuMs(process.cpuUsage(c1)) / 1000;
+  site.close();
+  console.log(
+    `crawl: ${crawled.documents} pages (${crawled.status}) in ${crawlS.toFixed(2)} s = ${(crawled.documents / crawlS).toFixed(1)} pages/s, ` +
+      `CPU ${crawlCpu.toFixed(2)} s (${((crawlCpu * 1000) / crawled.documents).toFixed(1)} ms/page, includes re-indexing ${crawled.passages + src.passages} passages) | ${load()}`,
+  );
+} finally {
+  await verifier.close();
+}

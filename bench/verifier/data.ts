@@ -1,0 +1,56 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sharedDataDir } from '../../eval/shared-data.js';
+
+export interface Row {
+  claim: string;
+  sources: string[];
+  label: 'supported' | 'contradicted' | 'unsupported';
+}
+
+export function readRows(file: string): Row[] {
+  return readFileSync(join(sharedDataDir('hallucination'), file), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Row);
+}
+
+export const DATA_FILES = [
+  'climate_fever_claims.jsonl',
+  'climate_fever_evidence_pairs.jsonl',
+  'fever_dev_derived_unsupported.jsonl',
+  'fever_dev_sample.jsonl',
+  'fever_symmetric_v0.2.jsonl',
+  'scifact_rationales.jsonl',
+  'vitaminc_sample.jsonl',
+] as const;
+
+/** Deterministic shuffle (mulberry32), so every run indexes and asks the same things. */
+export function shuffled<T>(items: readonly T[], seed: number): T[] {
+  let a = seed >>> 0;
+  const rand = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** Every distinct evidence sentence of the shared hallucination files (real encyclopaedic/scientific prose). */
+export function allSentences(): string[] {
+  const seen = new Set<string>();
+  for (const f of DATA_FILES)
+    for (const r of readRows(f))
+      for (const s of r.sources) {
+        const t = s.trim();
+        if (t.length >= 40 && /[.!?]$/.test(t)) seen.add(t);
+      }
+  return [...seen];
+}
