@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startTestServer, type Tenant, type TestServer } from './server.js';
 import { extractPrompt } from './fixtures/sites.js';
+import { SCREENSHOTS } from '../../test/web/browser.js';
 import { type Rig, startRig } from './browser.js';
 
 // The extension in a real Chromium against stand-ins of the AI sites and a real Parapet server.
@@ -55,7 +56,8 @@ describe('before enrollment (local defaults)', () => {
     // IBAN 30 + e-mail 10 + name 5 = 45, three types ×2.0 = 90
     assert.match(text, /Risk 90\/100 \(×2\)/);
     assert.match(text, /send with tokens/);
-    await page.screenshot({ path: 'docs/images/extension-dlp-bar.png' });
+    // docs/images only with DASHBOARD_SCREENSHOTS=1: an ordinary run leaves the working tree as it found it
+    await page.screenshot({ path: `${SCREENSHOTS}extension-dlp-bar.png` });
     await page.close();
   });
 
@@ -284,7 +286,7 @@ describe('enrolled through the options page', () => {
     const text = (await page.textContent('body')) ?? '';
     assert.match(text, new RegExp(tenant.org.id));
     assert.match(text, /Policy version\d+/);
-    await page.screenshot({ path: 'docs/images/extension-popup.png' });
+    await page.screenshot({ path: `${SCREENSHOTS}extension-popup.png` });
     await page.close();
   });
 
