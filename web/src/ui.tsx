@@ -1,6 +1,7 @@
 import type { ComponentChildren, JSX } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api';
+import { setQuery } from './router';
 
 /** What a page file exports besides its default component: adding a page is adding one file in pages/. */
 export interface PageMeta {
@@ -243,5 +244,18 @@ export function PeriodSelect(props: {
         ))}
       </select>
     </div>
+  );
+}
+
+/** The pager of a server-paged list whose page lives in the address bar (`?page=`). */
+export function QueryPager(props: { pagination: { total: number; page: number; perPage: number } }) {
+  const { total, page, perPage } = props.pagination;
+  return (
+    <Pager
+      page={page}
+      pages={Math.max(1, Math.ceil(total / perPage))}
+      total={total}
+      onPage={(p) => setQuery({ page: String(p) })}
+    />
   );
 }

@@ -8,7 +8,7 @@ import {
   ErrorBox,
   Field,
   type PageMeta,
-  Pager,
+  QueryPager,
   PeriodSelect,
   ReadOnlyNote,
   fmtDate,
@@ -304,12 +304,7 @@ export default function Devices() {
         {(d) => (
           <>
             <DeviceTable devices={d.devices.items} manage={manage} onRevoke={(x) => void revoke.run(x)} />
-            <Pager
-              page={d.devices.page}
-              pages={Math.max(1, Math.ceil(d.devices.total / d.devices.perPage))}
-              total={d.devices.total}
-              onPage={(p) => setQuery({ page: String(p) })}
-            />
+            <QueryPager pagination={d.devices} />
             <h2>Licences</h2>
             {d.licenses.length === 0 ? (
               <p class="empty">No endpoint licence issued to this organization.</p>

@@ -7,7 +7,7 @@ import {
   ConfirmButton,
   ErrorBox,
   type PageMeta,
-  Pager,
+  QueryPager,
   ReadOnlyNote,
   fmtDate,
   useAction,
@@ -49,7 +49,6 @@ export default function Proofs() {
       {!manage && <ReadOnlyNote />}
       <form
         class="row"
-        role="search"
         aria-label="Proofs of a device"
         onSubmit={(e) => {
           e.preventDefault();
@@ -127,12 +126,7 @@ export default function Proofs() {
                 ))}
               </tbody>
             </table>
-            <Pager
-              page={d.pagination.page}
-              pages={Math.max(1, Math.ceil(d.pagination.total / d.pagination.perPage))}
-              total={d.pagination.total}
-              onPage={(n) => setQuery({ page: String(n) })}
-            />
+            <QueryPager pagination={d.pagination} />
           </>
         )}
       </Async>

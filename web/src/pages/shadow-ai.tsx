@@ -6,7 +6,7 @@ import {
   Async,
   ErrorBox,
   type PageMeta,
-  Pager,
+  QueryPager,
   PeriodSelect,
   ReadOnlyNote,
   fmtDate,
@@ -121,7 +121,6 @@ function Services(props: { manage: boolean }) {
     <>
       <form
         class="row"
-        role="search"
         aria-label="Filter services"
         onSubmit={(e) => {
           e.preventDefault();
@@ -234,12 +233,7 @@ function Services(props: { manage: boolean }) {
                 </tbody>
               </table>
             )}
-            <Pager
-              page={d.pagination.page}
-              pages={Math.max(1, Math.ceil(d.pagination.total / d.pagination.perPage))}
-              total={d.pagination.total}
-              onPage={(p) => setQuery({ page: String(p) })}
-            />
+            <QueryPager pagination={d.pagination} />
           </>
         )}
       </Async>
@@ -262,7 +256,6 @@ function Catalog(props: { manage: boolean }) {
     <>
       <form
         class="row"
-        role="search"
         aria-label="Catalog filter"
         onSubmit={(e) => {
           e.preventDefault();
