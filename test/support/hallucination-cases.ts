@@ -56,4 +56,21 @@ addRouteCases(
       return { path: `/api/v1/hallucination/corrections/${c.id}` };
     },
   },
+  {
+    method: 'GET',
+    route: '/api/dashboard/hallucination/settings',
+    auth: 'session',
+    allowed: ['owner', 'admin', 'member', 'viewer'],
+    happy: async () => ({ path: '/api/dashboard/hallucination/settings' }),
+    happyStatus: 200,
+  },
+  {
+    method: 'PUT',
+    route: '/api/dashboard/hallucination/settings',
+    auth: 'session',
+    allowed: ['owner', 'admin'],
+    happy: async () => ({ path: '/api/dashboard/hallucination/settings', body: { mode: 'local' } }),
+    happyStatus: 200,
+    bad: async () => ({ path: '/api/dashboard/hallucination/settings', body: { mode: 'remote' } }),
+  },
 );
