@@ -93,13 +93,14 @@ before(async () => {
     assert.equal(res.status, 200, res.text);
   }
 });
+// Closes whatever `before` got to open: a failed start must not leave servers that keep the file running.
 after(async () => {
-  await intercept.close();
-  await proxyApp.close();
-  await t.close();
-  await fake.close();
-  dns.close();
-  rmSync(caDir, { recursive: true, force: true });
+  await intercept?.close();
+  await proxyApp?.close();
+  await t?.close();
+  await fake?.close();
+  dns?.close();
+  if (caDir) rmSync(caDir, { recursive: true, force: true });
 });
 beforeEach(() => fake.reset());
 
