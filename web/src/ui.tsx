@@ -259,3 +259,34 @@ export function QueryPager(props: { pagination: { total: number; page: number; p
     />
   );
 }
+
+/** Host names as the server accepts them (endpoint.schemas.ts): labels, an optional leading `*.`. */
+export const HOST_NAME =
+  /^(\*\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9-]{0,61}[A-Za-z0-9]$/;
+
+/** A list filter bound to a query parameter: "any" clears it, a change goes back to the first page. */
+export function FilterSelect(props: {
+  id: string;
+  label: string;
+  param: string;
+  value: string;
+  options: readonly string[];
+}) {
+  return (
+    <>
+      <label for={props.id}>{props.label}</label>
+      <select
+        id={props.id}
+        value={props.value}
+        onChange={(e) => setQuery({ [props.param]: e.currentTarget.value, page: undefined })}
+      >
+        <option value="">any</option>
+        {props.options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+    </>
+  );
+}

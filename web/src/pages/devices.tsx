@@ -6,6 +6,7 @@ import {
   Async,
   ConfirmButton,
   ErrorBox,
+  FilterSelect,
   Field,
   type PageMeta,
   QueryPager,
@@ -266,7 +267,6 @@ export default function Devices() {
     list.reload();
   });
   const manage = canManage();
-  const [statusId] = useState('device-status');
   return (
     <>
       <h1>Endpoint devices</h1>
@@ -281,19 +281,7 @@ export default function Devices() {
       <Async state={stats}>{(s) => <StatsView s={s} />}</Async>
       <h2>Devices</h2>
       <div class="row">
-        <label for={statusId}>Status</label>
-        <select
-          id={statusId}
-          value={status}
-          onChange={(e) => setQuery({ status: e.currentTarget.value, page: undefined })}
-        >
-          <option value="">any</option>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
+        <FilterSelect id="device-status" label="Status" param="status" value={status} options={STATUSES} />
       </div>
       <ErrorBox error={revoke.error} />
       <Async

@@ -7,6 +7,7 @@ import {
   Field,
   type PageMeta,
   ReadOnlyNote,
+  HOST_NAME,
   fmtDate,
   lines,
   useAction,
@@ -18,7 +19,6 @@ export const meta: PageMeta = { title: 'DNS filtering', order: 83 };
 type DnsConfig = Result<'/api/saas/endpoint/dns-config', 'get'>;
 type Integration = 'dns_forwarder' | 'proxy' | 'firewall';
 
-const HOST = /^(\*\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9-]{0,61}[A-Za-z0-9]$/;
 const FORWARDER = /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9A-Fa-f:.]+\]|[0-9A-Fa-f:]+:[0-9A-Fa-f:.]*)(:\d{1,5})?$/;
 const EXPORTS = [
   { format: 'rpz', label: 'RPZ zone (BIND, Unbound, PowerDNS)' },
@@ -62,10 +62,10 @@ function DnsForm(props: { config: DnsConfig | null; manage: boolean; onSaved(): 
   const submit = (e: Event) => {
     e.preventDefault();
     const found: Errors = {};
-    const badBlocked = lines(blocked).find((x) => !HOST.test(x));
+    const badBlocked = lines(blocked).find((x) => !HOST_NAME.test(x));
     if (badBlocked)
       found.blocked = `"${badBlocked}" is not a host name; a wildcard may only lead, as in *.example.com.`;
-    const badAllowed = lines(allowed).find((x) => !HOST.test(x));
+    const badAllowed = lines(allowed).find((x) => !HOST_NAME.test(x));
     if (badAllowed) found.allowed = `"${badAllowed}" is not a host name.`;
     if (message.length > 1000) found.message = 'At most 1,000 characters.';
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(contact.trim()))

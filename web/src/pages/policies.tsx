@@ -8,6 +8,7 @@ import {
   Field,
   type PageMeta,
   ReadOnlyNote,
+  HOST_NAME,
   fmtDate,
   lines,
   useAction,
@@ -25,7 +26,6 @@ type Enforcement = 'block' | 'warn' | 'log';
 /** The closed list of copy-paste patterns the server accepts (endpoint.schemas.ts PASTE_PATTERNS). */
 const PASTE_PATTERNS = ['CREDIT_CARD', 'SSN', 'API_KEY', 'PASSWORD', 'IBAN', 'EMAIL', 'PHONE'] as const;
 type PastePattern = (typeof PASTE_PATTERNS)[number];
-const HOST = /^(\*\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9-]{0,61}[A-Za-z0-9]$/;
 
 /** The editor's state: the spec's policy body flattened into form fields. */
 interface Draft {
@@ -124,7 +124,7 @@ function validate(d: Draft): Errors {
     ['allowed', d.allowed],
     ['blocked', d.blocked],
   ] as const) {
-    const bad = lines(text).find((x) => !HOST.test(x));
+    const bad = lines(text).find((x) => !HOST_NAME.test(x));
     if (bad) e[field] = `"${bad}" is not a host name; a wildcard may only lead, as in *.example.com.`;
   }
   const t = Number(d.threshold);

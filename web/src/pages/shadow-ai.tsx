@@ -5,6 +5,7 @@ import { canManage } from '../session';
 import {
   Async,
   ErrorBox,
+  FilterSelect,
   type PageMeta,
   QueryPager,
   PeriodSelect,
@@ -127,32 +128,8 @@ function Services(props: { manage: boolean }) {
           setQuery({ q: typed.trim(), page: undefined });
         }}
       >
-        <label for="svc-status">Status</label>
-        <select
-          id="svc-status"
-          value={status}
-          onChange={(e) => setQuery({ status: e.currentTarget.value, page: undefined })}
-        >
-          <option value="">any</option>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-        <label for="svc-risk">Risk</label>
-        <select
-          id="svc-risk"
-          value={risk}
-          onChange={(e) => setQuery({ risk: e.currentTarget.value, page: undefined })}
-        >
-          <option value="">any</option>
-          {RISKS.map((r) => (
-            <option key={r} value={r}>
-              {r}
-            </option>
-          ))}
-        </select>
+        <FilterSelect id="svc-status" label="Status" param="status" value={status} options={STATUSES} />
+        <FilterSelect id="svc-risk" label="Risk" param="risk" value={risk} options={RISKS} />
         <label for="svc-search">Search</label>
         <input
           id="svc-search"
