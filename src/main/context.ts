@@ -188,6 +188,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       allowPrivateTargets: config.allowPrivateTargets,
       addressPolicy: providerAddressPolicy(config),
       compute: pool,
+      onForceSwitch: (trx, orgId) => endpoint.bumpConfigVersion(trx, orgId),
     });
     // Force mode as the extension needs it (it redirects users to the protected chat while enabled).
     endpoint.config.registerSection('forceMode', async ({ orgId }) => ({

@@ -112,6 +112,55 @@ describe('device lifecycle', () => {
     assert.equal((await eventsOf(a.org.id, 'audit.endpoint_policy')).length >= 1, true);
   });
 
+  it('a force-mode switch moves the config version, and the ETag a device holds no longer answers 304', async () => {
+    const tenant = await t.tenant({ name: 'Force', plan: 'business' });
+    const cookie = await tenant.session('admin');
+    const d = await register(tenant);
+    const cfg = await t.request('GET', '/api/v1/endpoint/config', { key: d.deviceToken });
+    assert.equal(cfg.body.forceMode.enabled, false);
+    const etag = cfg.headers.get('etag') ?? '';
+    const hb1 = await heartbeat(d.deviceToken);
+    const on = await t.request('POST', '/api/dashboard/gateway/force', { cookie, body: { enabled: true } });
+    assert.equal(on.status, 200, on.text);
+    const hb2 = await heartbeat(d.deviceToken);
+    assert.equal(hb2.body.forceMode, true);
+    assert.ok(hb2.body.configVersion > hb1.body.configVersion, 'heartbeats tell the device to fetch');
+    const changed = await t.request('GET', '/api/v1/endpoint/config', {
+      key: d.deviceToken,
+      headers: { 'if-none-match': etag },
+    });
+    assert.equal(changed.status, 200, changed.text);
+    assert.equal(changed.body.forceMode.enabled, true);
+    // switching on again changes nothing the device sees: same version, the new ETag still answers 304
+    await t.request('POST', '/api/dashboard/gateway/force', { cookie, body: { enabled: true } });
+    assert.equal((await heartbeat(d.deviceToken)).body.configVersion, hb2.body.configVersion);
+    const same = await t.request('GET', '/api/v1/endpoint/config', {
+      key: d.deviceToken,
+      headers: { 'if-none-match': `W/${changed.headers.get('etag')}, "other"` },
+    });
+    assert.equal(same.status, 304);
+  });
+
+  it('binding the device to a user changes its config inputs: the old ETag gets the new config', async () => {
+    const tenant = await t.tenant({ name: 'Bind', plan: 'business' });
+    const d = await register(tenant);
+    const cfg = await t.request('GET', '/api/v1/endpoint/config', { key: d.deviceToken });
+    const etag = cfg.headers.get('etag') ?? '';
+    assert.equal(cfg.body.device.userId, null);
+    const user = await newUser(t, tenant);
+    const bound = await t.request('POST', '/api/v1/endpoint/bind-user', {
+      key: d.deviceToken,
+      body: { email: user.email },
+    });
+    assert.ok(bound.status < 300, bound.text);
+    const next = await t.request('GET', '/api/v1/endpoint/config', {
+      key: d.deviceToken,
+      headers: { 'if-none-match': etag },
+    });
+    assert.equal(next.status, 200, next.text);
+    assert.equal(next.body.device.userId, user.id);
+  });
+
   it('a revoked device gets 401 with reenroll, and enrolls again through a link', async () => {
     const d = await register(a);
     const res = await t.request('DELETE', `/api/dashboard/endpoint/devices/${d.deviceId}`, {
@@ -266,7 +315,9 @@ describe('groups', () => {
     const refused = await t.request('DELETE', `/api/dashboard/endpoint/groups/${id}`, { cookie: cookieA });
     assert.equal(refused.status, 409, refused.text);
     assert.match(refused.body.message, new RegExp(policy.body.policy.id));
-    await t.request('DELETE', `/api/dashboard/endpoint/policies/${policy.body.policy.id}`, { cookie: cookieA });
+    await t.request('DELETE', `/api/dashboard/endpoint/policies/${policy.body.policy.id}`, {
+      cookie: cookieA,
+    });
 
     const link = await t.request('POST', '/api/dashboard/endpoint/enrollment', {
       cookie: cookieA,
@@ -656,9 +707,13 @@ describe('DNS configuration', () => {
     assert.match(rpz.text, /^\*\.chat\.example CNAME \.$/m);
     assert.match(rpz.text, /^\*\.assistant\.example CNAME \.$/m);
     assert.match(rpz.text, /^docs\.chat\.example CNAME rpz-passthru\.$/m);
-    const hosts = await t.request('GET', '/api/saas/endpoint/dns-config/export?format=hosts', { key: a.admin });
+    const hosts = await t.request('GET', '/api/saas/endpoint/dns-config/export?format=hosts', {
+      key: a.admin,
+    });
     assert.match(hosts.text, /^127\.0\.0\.1 chat\.example$/m);
-    const ag = await t.request('GET', '/api/saas/endpoint/dns-config/export?format=adguard', { key: a.admin });
+    const ag = await t.request('GET', '/api/saas/endpoint/dns-config/export?format=adguard', {
+      key: a.admin,
+    });
     assert.match(ag.text, /^\|\|assistant\.example\^$/m);
     assert.match(ag.text, /^@@\|\|docs\.chat\.example\^$/m);
     const none = await t.request('GET', '/api/saas/endpoint/dns-config', { key: b.admin });

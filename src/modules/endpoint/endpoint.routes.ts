@@ -185,15 +185,12 @@ export function endpointRoutes(deps: EndpointRouteDeps) {
       },
       async (request, reply) => {
         const d = deviceOf(request);
-        const { etag, body } = await endpoint.config.forDevice(d.orgId, d.deviceId);
-        reply.header('etag', etag).header('cache-control', 'private, no-cache');
         const match = request.headers['if-none-match'];
-        if (
-          typeof match === 'string' &&
-          match.split(',').some((m) => m.trim().replace(/^W\//, '') === etag)
-        ) {
-          return reply.status(304).send(null);
-        }
+        const held =
+          typeof match === 'string' ? match.split(',').map((m) => m.trim().replace(/^W\//, '')) : [];
+        const { etag, body } = await endpoint.config.forDevice(d.orgId, d.deviceId, held);
+        reply.header('etag', etag).header('cache-control', 'private, no-cache');
+        if (body === null) return reply.status(304).send(null);
         return body;
       },
     );

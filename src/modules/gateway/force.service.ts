@@ -23,7 +23,13 @@ export type ForcePublish = (
 const CACHE_MS = 1_000;
 
 /** Force mode: while enabled, the provider proxy refuses and callers must use the protected chat. */
-export function createForceService(deps: { db: Db; clock: Clock; publish: ForcePublish }) {
+export function createForceService(deps: {
+  db: Db;
+  clock: Clock;
+  publish: ForcePublish;
+  /** Runs in the switch's transaction (the device config version bump). */
+  onSwitch?: (trx: Db, orgId: string) => Promise<unknown>;
+}) {
   const repo = createGatewayRepo(deps.db);
   const cache = new Map<string, { enabled: boolean; until: number }>();
 
@@ -86,6 +92,7 @@ export function createForceService(deps: { db: Db; clock: Clock; publish: ForceP
           userId,
           at: now,
         });
+        if (deps.onSwitch && enabled !== wasEnabled) await deps.onSwitch(trx, org.id);
       });
       cache.set(org.id, { enabled, until: deps.clock.now().getTime() + CACHE_MS });
       return { success: true, enabled, enabledAt };

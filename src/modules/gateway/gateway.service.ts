@@ -36,6 +36,11 @@ export interface GatewayDeps {
   allowPrivateTargets?: boolean;
   /** Runs detection and the DLP pass (large texts in a worker thread under a time budget). */
   compute?: Compute;
+  /**
+   * Called in the transaction that switches force mode: device configs carry the switch, so the endpoint
+   * module bumps its config version there and heartbeats tell every device to fetch the new config.
+   */
+  onForceSwitch?: (trx: Db, orgId: string) => Promise<unknown>;
 }
 
 /** Everything the gateway routes need, built once per process. */
@@ -45,7 +50,12 @@ export function createGateway(deps: GatewayDeps) {
     deps.providers ??
     createProviders({ baseUrls: (deps.providerBaseUrls ?? {}) as Partial<Record<ProviderId, string>> });
   const usage = createUsageRecorder({ db: deps.db, clock: deps.clock });
-  const force = createForceService({ db: deps.db, clock: deps.clock, publish: deps.publish });
+  const force = createForceService({
+    db: deps.db,
+    clock: deps.clock,
+    publish: deps.publish,
+    ...(deps.onForceSwitch ? { onSwitch: deps.onForceSwitch } : {}),
+  });
   const keys = createProviderKeysService({
     db: deps.db,
     sealer: deps.sealer,
