@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -325,5 +325,30 @@ describe('listing, deletion and retention', () => {
     assert.equal((await t.request('GET', '/api/v1/eps/proof/list', { key: c.al })).body.pagination.total, 0);
     assert.equal(files('proofs').length, storedBefore - removed);
     assert.equal(await rows(), 0);
+  });
+});
+
+describe('spool leftovers', () => {
+  it('a server starting on the data folder removes spool files of uploads cut by a crash, not fresh ones', async () => {
+    const spool = join(t.ctx.config.dataDir, 'proofs-spool');
+    mkdirSync(spool, { recursive: true });
+    const stale = join(spool, 'spool_crashed.part');
+    const fresh = join(spool, 'spool_receiving.part');
+    const other = join(spool, 'notes.txt');
+    for (const f of [stale, fresh, other]) writeFileSync(f, '%PDF-1.7 partial');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(stale, twoHoursAgo, twoHoursAgo);
+    utimesSync(other, twoHoursAgo, twoHoursAgo);
+    // a second process of the same installation (same data folder and database) starts
+    const peer = await startTestServer({ shareWith: t, clock });
+    try {
+      assert.equal(existsSync(stale), false, 'the crashed upload is gone');
+      assert.equal(existsSync(fresh), true, 'an upload in progress elsewhere is kept');
+      assert.equal(existsSync(other), true, 'only spool files are touched');
+    } finally {
+      await peer.close();
+      rmSync(fresh, { force: true });
+      rmSync(other, { force: true });
+    }
   });
 });

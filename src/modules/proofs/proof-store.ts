@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -112,4 +112,36 @@ export async function createS3Store(s: S3Settings): Promise<ProofStore> {
       await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
     },
   };
+}
+
+/**
+ * Removes spool files an interrupted upload left behind (a crash or SIGKILL between the first byte and the
+ * store's put): they hold a device's PDF, which may carry personal data, and nothing refers to them.
+ * Only files older than `maxAgeMs` go, so an upload another process of the same data folder is receiving
+ * right now is never touched (uploads are bounded in size and in time by the server's timeouts).
+ * Returns how many files were removed.
+ */
+export async function sweepSpool(dir: string, maxAgeMs: number, now = Date.now()): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw err;
+  }
+  let removed = 0;
+  for (const name of names) {
+    if (!name.endsWith('.part')) continue;
+    const path = join(dir, name);
+    try {
+      const st = await stat(path);
+      if (!st.isFile() || now - st.mtimeMs < maxAgeMs) continue;
+      await rm(path, { force: true });
+      removed++;
+    } catch (err) {
+      // Finished (renamed into the store) between readdir and stat: nothing to sweep.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  }
+  return removed;
 }

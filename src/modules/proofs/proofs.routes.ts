@@ -20,6 +20,7 @@ import {
   ProofView,
   UploadReply,
 } from './proofs.schemas.js';
+import { sweepSpool } from './proof-store.js';
 import type { ProofsService, SpooledFile } from './proofs.service.js';
 
 const TAGS = ['proofs'];
@@ -160,13 +161,32 @@ async function readUpload(
 export interface ProofsRouteOptions {
   maxBytes: number;
   spoolDir: string;
+  /** Spool files older than this are an interrupted upload's leftovers (default 1 hour). */
+  spoolMaxAgeMs?: number;
 }
+
+const SPOOL_SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 /** Proof documents, `/api/v1/eps/proof*` (docs/proofs.md). */
 export function proofsRoutes(service: ProofsService, o: ProofsRouteOptions) {
   return async (app: App) => {
     // Oversized files are truncated and reported after the body is read, not thrown mid-stream.
     await app.register(multipart, { throwFileSizeLimit: false });
+    // Leftovers of uploads cut by a crash: swept at start and every hour while the server runs.
+    const maxAge = o.spoolMaxAgeMs ?? SPOOL_SWEEP_EVERY_MS;
+    const sweep = () =>
+      sweepSpool(o.spoolDir, maxAge).then(
+        (n) => {
+          if (n > 0) app.log.info({ removed: n }, 'proof spool: removed files of interrupted uploads');
+        },
+        (err: unknown) => app.log.warn({ err }, 'proof spool sweep failed'),
+      );
+    app.addHook('onReady', async () => {
+      await sweep();
+    });
+    const timer = setInterval(sweep, SPOOL_SWEEP_EVERY_MS);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
 
     app.post(
       '/api/v1/eps/proof',
