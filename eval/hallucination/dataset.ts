@@ -24,13 +24,23 @@ export interface Row {
 export const EVAL_ONLY = new Set(['climate_fever_claims', 'climate_fever_evidence_pairs']);
 const LABELS = new Set<Label>(['supported', 'contradicted', 'unsupported', 'partially_supported']);
 
-function sample<T>(items: T[], limit: number, seed: number): T[] {
+function sample<T>(items: T[], limit: number, seed: number, offset = 0): T[] {
   const next = rng(seed);
   return items
     .map((item, i) => ({ item, i, k: next() }))
     .sort((a, b) => a.k - b.k || a.i - b.i)
-    .slice(0, limit)
+    .slice(offset, offset + limit)
     .map((x) => x.item);
+}
+
+/** Which rows loadRows reads: after `offset` rows of each seeded order, only some files, some team parts. */
+export interface RowSelection {
+  offset?: number;
+  /** File names (without .jsonl) to leave out. */
+  skip?: ReadonlySet<string>;
+  teamParts?: readonly string[];
+  /** Offset into the team cases' seeded order (default `offset`). */
+  teamOffset?: number;
 }
 
 function withSignals(r: Omit<Row, 'signals' | 'rules'>): Row | null {
@@ -42,8 +52,8 @@ function withSignals(r: Omit<Row, 'signals' | 'rules'>): Row | null {
   return { ...r, sources, signals: weakest.signals!, rules: out.verdict };
 }
 
-function teamCases(): Case[] {
-  return ['tuning', 'test'].flatMap((part) =>
+function teamCases(parts: readonly string[] = ['tuning', 'test']): Case[] {
+  return parts.flatMap((part) =>
     readFileSync(fileURLToPath(new URL(`./cases/${part}.jsonl`, import.meta.url)), 'utf8')
       .split('\n')
       .filter(Boolean)
@@ -52,17 +62,18 @@ function teamCases(): Case[] {
 }
 
 /** Up to `perSource` rows of every source, sampled with a fixed seed; sorted by source for reproducibility. */
-export function loadRows(dir: string, perSource: number, seed = 20261125): Row[] {
+export function loadRows(dir: string, perSource: number, seed = 20261125, select: RowSelection = {}): Row[] {
+  const offset = select.offset ?? 0;
   const rows: Row[] = [];
   const files = existsSync(dir)
     ? readdirSync(dir)
-        .filter((f) => f.endsWith('.jsonl'))
+        .filter((f) => f.endsWith('.jsonl') && !select.skip?.has(f.replace(/\.jsonl$/, '')))
         .sort()
     : [];
   for (const file of files) {
     const source = file.replace(/\.jsonl$/, '');
     const lines = readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean);
-    for (const line of sample(lines, perSource, seed)) {
+    for (const line of sample(lines, perSource, seed, offset)) {
       const raw = JSON.parse(line) as { claim: string; sources: string[]; label: Label };
       if (!LABELS.has(raw.label)) continue;
       const row = withSignals({
@@ -75,7 +86,7 @@ export function loadRows(dir: string, perSource: number, seed = 20261125): Row[]
       if (row) rows.push(row);
     }
   }
-  for (const c of sample(teamCases(), perSource, seed)) {
+  for (const c of sample(teamCases(select.teamParts), perSource, seed, select.teamOffset ?? offset)) {
     const row = withSignals({
       source: 'team',
       lang: c.lang,

@@ -87,8 +87,9 @@ function assertCheckShape(body: any, sources: string[]) {
     assert.ok(e.confidence >= 0 && e.confidence <= 1);
     if (e.source_index >= 0) {
       assert.ok(e.source_index < sources.length);
-      // The match is text of the cited source, not a paraphrase of it.
-      for (const sentence of e.match.split(/(?<=\.) /))
+      // The match is text of the cited source, not a paraphrase of it (two separate sentences of it are
+      // joined by " … " when a supported sub-claim needed both).
+      for (const sentence of e.match.split(/ … |(?<=\.) /))
         assert.ok(sources[e.source_index]!.includes(sentence));
     }
   }

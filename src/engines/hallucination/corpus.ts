@@ -1,5 +1,6 @@
 import { type AlignContext, type Alignment, align, type SourceInfo, type Unit } from './align.js';
 import { Bm25Index } from './bm25.js';
+import { bestMerge, COMPLEMENT_CANDIDATES, complementQuery, complete, type Merged } from './merge.js';
 import { matchesCorrection, type PreparedCorrection, prepareCorrections } from './corrections.js';
 import { isNameLike } from './entities.js';
 import { type Prepared, prepare } from './prepare.js';
@@ -184,6 +185,22 @@ function learnedDecision(rule: ClauseDecision, p: number, model: LogisticModel):
   return { verdict: 'unsupported', confidence: 1 - p, score: 0.45 * p };
 }
 
+/** The best unit merged with another sentence of its source: retrieved candidates, then the complement. */
+function mergeFor(
+  clause: Prepared,
+  best: Merged,
+  hits: readonly { doc: number }[],
+  corpus: Corpus,
+  ctx: AlignContext,
+): Merged | null {
+  if (complete(best.a)) return null;
+  const candidates = hits.map((h) => corpus.units[h.doc]!);
+  const q = complementQuery(clause, best.unit);
+  if (q.size > 0)
+    for (const h of corpus.index.search(q, COMPLEMENT_CANDIDATES)) candidates.push(corpus.units[h.doc]!);
+  return bestMerge(clause, best, candidates, ctx);
+}
+
 function checkClause(
   text: string,
   clause: Prepared,
@@ -204,10 +221,17 @@ function checkClause(
   if (!best) return { part: { text, verdict: 'unsupported', score: 0 } };
   const { unit } = best;
   const model = options.verdict === 'rules' ? null : (options.model ?? shippedModel());
-  const signals =
-    model || options.signals ? clauseSignals(clause, unit, best.a, best.decision, ctx.idf) : null;
+  const learned = model !== null || options.signals === true;
+  // Sentence merging (merge.ts) feeds the learned verdict only; the hand thresholds read the best unit alone.
+  const merged = learned ? mergeFor(clause, best, hits, corpus, ctx) : null;
+  const signals = learned
+    ? clauseSignals(clause, unit, best.a, best.decision, ctx.idf, ctx.lang, merged)
+    : null;
   const decision =
     model && signals ? learnedDecision(best.decision, probability(model, signals), model) : best.decision;
+  // A supported claim that needed a second sentence cites both.
+  const evidenceUnit =
+    merged && decision.verdict === 'supported' && merged.a.coverage > best.a.coverage ? merged.unit : unit;
   return {
     part: {
       text,
@@ -218,7 +242,7 @@ function checkClause(
     evidence: {
       claim: text,
       source_index: unit.source,
-      match: unit.text,
+      match: evidenceUnit.text,
       confidence: round(decision.confidence),
       verdict: decision.verdict,
     },

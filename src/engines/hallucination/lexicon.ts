@@ -1,4 +1,4 @@
-import { fold } from './text.js';
+import { fold, STOPWORDS } from './text.js';
 
 const words = (s: string): string[] => s.trim().split(/\s+/).map(fold);
 
@@ -305,12 +305,153 @@ const SYNONYM_GROUPS: string[] = [
   'gewann gewonnen',
 ];
 
+/**
+ * Word forms the stemmer cannot join: irregular verbs (lemma first). Regular forms need no entry (stems and
+ * prefix/suffix matching join "gründete"/"gegründet", "fondée"/"fondé"). English forms whose spelling is
+ * another word ("found" of find, "left", "saw", "lay") are left out, and so is French "né" (folded, the
+ * negation particle "ne").
+ */
+const WORD_FORM_GROUPS: string[] = [
+  // English
+  'write wrote written',
+  'begin began begun',
+  'give gave given',
+  'take took taken',
+  'hold held',
+  'sell sold',
+  'make made',
+  'lose lost',
+  'grow grew grown',
+  'lead led',
+  'teach taught',
+  'speak spoke spoken',
+  'sing sang sung',
+  'drive drove driven',
+  'fly flew flown',
+  'draw drew drawn',
+  'choose chose chosen',
+  'steal stole stolen',
+  'fight fought',
+  'bring brought',
+  'catch caught',
+  'send sent',
+  'spend spent',
+  'meet met',
+  'keep kept',
+  'stand stood',
+  'understand understood',
+  'tell told',
+  'know knew known',
+  'throw threw thrown',
+  'become became',
+  'come came',
+  'pay paid',
+  'strike struck',
+  'wear wore worn',
+  'shake shook shaken',
+  'flee fled',
+  'hear heard',
+  'sink sank sunk',
+  'swim swam swum',
+  'freeze froze frozen',
+  'hide hid hidden',
+  'eat ate eaten',
+  'seek sought',
+  'rise risen',
+  'fall fell fallen',
+  'run ran',
+  'win won',
+  'beat beaten',
+  'forget forgot forgotten',
+  'ride rode ridden',
+  'shoot shot',
+  // German
+  'schreiben schrieb schrieben geschrieben',
+  'entwerfen entwarf entwarfen entworfen',
+  'gewinnen gewann gewannen gewonnen',
+  'beginnen begann begannen begonnen',
+  'finden fand fanden gefunden',
+  'steigen stieg stiegen gestiegen',
+  'sinken sank sanken gesunken',
+  'verlieren verlor verloren',
+  'halten hielt hielten gehalten',
+  'nehmen nahm nahmen genommen',
+  'geben gab gaben gegeben',
+  'kommen kam kamen gekommen',
+  'sterben starb starben gestorben',
+  'gebären gebar geboren',
+  'ziehen zog zogen gezogen',
+  'bringen brachte brachten gebracht',
+  'fahren fuhr fuhren gefahren',
+  'fliegen flog flogen geflogen',
+  'treffen traf trafen getroffen',
+  'sprechen sprach sprachen gesprochen',
+  'tragen trug trugen getragen',
+  'wachsen wuchs wuchsen gewachsen',
+  'erfinden erfand erfanden erfunden',
+  'verlassen verließ verließen',
+  'schließen schloss schlossen geschlossen',
+  'beschließen beschloss beschlossen',
+  'erhalten erhielt erhielten',
+  'bleiben blieb blieben geblieben',
+  'stehen stand standen gestanden',
+  'lesen las lasen gelesen',
+  'singen sang sangen gesungen',
+  'schlagen schlug schlugen geschlagen',
+  'erscheinen erschien erschienen',
+  'gelten galt galten gegolten',
+  'betragen betrug betrugen',
+  'nennen nannte nannten genannt',
+  'ernennen ernannte ernannten ernannt',
+  'laufen lief liefen gelaufen',
+  'fallen fiel fielen gefallen',
+  'unterschreiben unterschrieb unterschrieben',
+  'verbringen verbrachte verbracht',
+  'leiten leitete geleitet',
+  'liegen lagen gelegen',
+  // French
+  'naître née nés nées naquit',
+  'écrire écrit écrite écrits écrivit',
+  'construire construit construite construits construisit',
+  'prendre pris prise prit',
+  'mettre mis mise mit',
+  'ouvrir ouvre ouvrit',
+  'mourir mort morte mourut meurt',
+  'vendre vendu vendue vendit vend',
+  'perdre perdu perdue perdit perd',
+  'venir venu venue vint',
+  'devenir devenu devenue devint devient',
+  'tenir tenu tenue tint',
+  'obtenir obtenu obtenue obtint',
+  'recevoir reçu reçue reçut',
+  'découvrir découvert découverte découvrit',
+  'offrir offert offerte offrit',
+  'produire produit produite produisit',
+  'conduire conduit conduite conduisit',
+  'traduire traduit traduite traduisit',
+  'peindre peint peinte peignit',
+  'battre battu battue battit',
+  'élire élu élue élut',
+  'atteindre atteint atteinte atteignit',
+  'rejoindre rejoint rejointe rejoignit',
+  'vaincre vaincu vaincue vainquit',
+  'décrire décrit décrite',
+  'inscrire inscrit inscrite',
+  'suivre suivi suivie suivit',
+];
+
 export const SYNONYMS: ReadonlyMap<string, string> = (() => {
   const m = new Map<string, string>();
   for (const g of SYNONYM_GROUPS) {
     const ws = words(g);
     const head = ws[0]!;
     for (const w of ws) m.set(w, head);
+  }
+  // A form already in a synonym group takes the whole group of forms there ("won" joins "earned").
+  for (const g of WORD_FORM_GROUPS) {
+    const ws = words(g).filter((w) => !STOPWORDS.has(w));
+    const head = ws.map((w) => m.get(w)).find((h) => h !== undefined) ?? ws[0];
+    if (head !== undefined) for (const w of ws) if (!m.has(w)) m.set(w, head);
   }
   return m;
 })();
@@ -368,6 +509,13 @@ export const NUMBER_WORDS: ReadonlyMap<string, number> = (() => {
     ['siebzig', 70],
     ['achtzig', 80],
     ['neunzig', 90],
+    // Plural forms ("quatre-vingts", "deux cents") and the Belgian/Swiss tens.
+    ['vingts', 20],
+    ['cents', 100],
+    ['septante', 70],
+    ['huitante', 80],
+    ['octante', 80],
+    ['nonante', 90],
     ['dozen', 12],
     ['douzaine', 12],
     ['dutzend', 12],

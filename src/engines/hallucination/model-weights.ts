@@ -3,10 +3,10 @@
 import type { LogisticModel } from './model.js';
 
 export const MODEL: LogisticModel = {
-  features: ["coverage", "word_share_unit", "word_share_source", "bigram_share", "conflict_number", "conflict_name", "conflict_negation", "conflict_antonym_quantifier", "conflict_other", "missing_number_date", "missing_name", "claim_words_log", "unit_words_log", "rule_supported", "rule_contradicted", "unmatched_capitalised", "missing_words", "missing_idf_max_rel", "missing_idf_share", "lex_coverage", "lex_only_share", "lex_narrower_share", "lex_antonym", "lex_missing_idf_share", "claim_negations", "unit_negations", "claim_scope_cue"],
-  mean: [0.411665, 0.599856, 0.607462, 0.248667, 0.085484, 0.100323, 0.091613, 0.00871, 0, 0.092258, 0.584839, 1.808766, 2.719587, 0.17129, 0.131935, 0.276728, 2.300968, 0.822719, 0.619682, 0.448345, 0.048218, 0.026112, 0.013871, 0.538944, 0.072258, 0.07129, 0.029677],
-  scale: [0.322929, 0.262776, 0.263884, 0.260474, 0.299649, 0.339734, 0.288479, 0.092918, 1, 0.301402, 0.929913, 0.35982, 0.512642, 0.376762, 0.338421, 0.359151, 2.009991, 0.376202, 0.325667, 0.325672, 0.102426, 0.077339, 0.116955, 0.333065, 0.258915, 0.292511, 0.169696],
-  weights: [0.523281, 0.898517, 0.063682, -0.264443, -0.210526, -0.22437, -0.114103, -0.401745, 0, -0.191624, -0.16693, 0.319551, 0.087742, 0.523619, -0.430036, 0.453876, 0.141754, -0.131498, 0.667807, -0.037637, 0.252058, -0.003576, -0.176783, 0.096847, -0.048674, 0.103998, -0.250053],
-  bias: -0.131045,
+  features: ["coverage", "word_share_unit", "word_share_source", "bigram_share", "conflict_number", "conflict_name", "conflict_negation", "conflict_antonym_quantifier", "conflict_other", "missing_number_date", "missing_name", "claim_words_log", "unit_words_log", "rule_supported", "rule_contradicted", "unmatched_capitalised", "missing_words", "missing_idf_max_rel", "missing_idf_share", "lex_coverage", "lex_only_share", "lex_narrower_share", "lex_antonym", "lex_missing_idf_share", "claim_negations", "unit_negations", "claim_scope_cue", "bigram_share_voice", "voice_mismatch", "merge_gain"],
+  mean: [0.412956, 0.60118, 0.608706, 0.249502, 0.085161, 0.100968, 0.091613, 0.00871, 0, 0.092258, 0.583871, 1.808766, 2.720501, 0.172581, 0.132581, 0.276566, 2.293871, 0.821751, 0.618298, 0.447544, 0.046727, 0.026119, 0.013871, 0.539976, 0.072258, 0.071613, 0.029677, 0.25114, 0.132258, 0.002516],
+  scale: [0.323226, 0.262793, 0.263858, 0.260764, 0.299202, 0.341438, 0.288479, 0.092918, 1, 0.301402, 0.928959, 0.35982, 0.513082, 0.377884, 0.339121, 0.359163, 2.010078, 0.37703, 0.325963, 0.325891, 0.10094, 0.077075, 0.116955, 0.333163, 0.258915, 0.292984, 0.169696, 0.263435, 0.338771, 0.016407],
+  weights: [0.592111, 0.462722, 0.502519, -0.326739, -0.232077, -0.221341, -0.118791, -0.397132, 0, -0.197953, -0.165173, 0.325621, 0.080535, 0.536158, -0.423812, 0.437579, 0.146444, -0.141868, 0.735676, -0.031999, 0.263554, 0.001744, -0.178786, 0.114024, -0.051984, 0.104193, -0.247118, 0.064719, -0.157828, -0.19291],
+  bias: -0.135624,
   threshold: 0.5,
 };

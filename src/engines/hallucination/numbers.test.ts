@@ -35,6 +35,32 @@ describe('extractNumbers', () => {
     assert.equal(one('zwei Wochen').value, 14 * 86400);
   });
 
+  it('reads compound number words: hundreds with "and", French twenties, German one-word numbers', () => {
+    assert.equal(one('one hundred and twenty people').value, 120);
+    assert.equal(one('two thousand and five people').value, 2005);
+    assert.equal(one('quatre-vingt-dix personnes').value, 90);
+    assert.equal(one('quatre-vingts personnes').value, 80);
+    assert.equal(one('soixante-dix-sept personnes').value, 77);
+    assert.equal(one('vingt et un salariés').value, 21);
+    assert.equal(one('deux cents salariés').value, 200);
+    assert.equal(one('nonante salariés').value, 90);
+    assert.equal(one('zweihundertfünfzig Personen').value, 250);
+    assert.equal(one('dreitausendvierhundert Personen').value, 3400);
+    assert.equal(one('hundertzwanzig Personen').value, 120);
+    assert.equal(one('zwölftausend Personen').value, 12000);
+    assert.equal(one('dreihundert Meter').value, 300);
+  });
+
+  it('keeps lists and look-alike words apart from written numbers', () => {
+    assert.equal(extractNumbers('two and three rooms').length, 2);
+    assert.equal(
+      extractNumbers('im neunzehnten Jahrhundert gegründet').filter((n) => n.kind === 'cardinal').length,
+      0,
+    );
+    assert.equal(extractNumbers('Tausende Besucher und Hunderte Autos').length, 0);
+    assert.equal(extractNumbers('the foundation of the fund').length, 0);
+  });
+
   it('marks approximations, bounds, ordinals and years', () => {
     assert.equal(one('roughly 300 staff').approx, true);
     assert.equal(one('at least 10 books').bound, 'lower');

@@ -127,21 +127,91 @@ function mention(
   };
 }
 
-const GERMAN_UNITS = 'ein|zwei|drei|vier|fünf|sechs|sieben|acht|neun';
-const GERMAN_TENS = 'zwanzig|dreißig|vierzig|fünfzig|sechzig|siebzig|achtzig|neunzig';
-const GERMAN_COMPOUND = new RegExp(`^(${GERMAN_UNITS})und(${GERMAN_TENS})$`, 'u');
 const ARTICLE_NUMBERS = new Set(['one', 'un', 'une', 'ein', 'eine', 'einen', 'eins'].map(fold));
 
-function wordValue(w: string): number | undefined {
-  const lw = w.toLowerCase();
-  const g = GERMAN_COMPOUND.exec(lw);
-  if (g) return (NUMBER_WORDS.get(fold(g[1]!)) ?? 0) + (NUMBER_WORDS.get(fold(g[2]!)) ?? 0);
-  if (lw.includes('-')) {
-    const parts = lw.split('-').map((p) => NUMBER_WORDS.get(fold(p)));
-    if (parts.every((p) => p !== undefined)) return parts.reduce<number>((a, b) => a + (b ?? 0), 0);
+/** A number below 100 written as one German word: "zwölf", "einundzwanzig", "fünfundneunzig". */
+function germanBelow100(w: string): number | undefined {
+  if (w === '') return 0;
+  const direct = NUMBER_WORDS.get(w);
+  if (direct !== undefined) return direct < 100 ? direct : undefined;
+  const m = /^(\p{L}+?)und(\p{L}+)$/u.exec(w);
+  if (!m) return undefined;
+  const unit = NUMBER_WORDS.get(m[1]!);
+  const tens = NUMBER_WORDS.get(m[2]!);
+  if (unit === undefined || tens === undefined || unit < 1 || unit > 9 || tens < 20 || tens % 10 !== 0)
     return undefined;
+  return unit + tens;
+}
+
+/**
+ * German numbers are written as one word: "zweihundertfünfzig", "dreitausendvierhundert", "hundertzwanzig".
+ * Every part must be a number word, so "Jahrhundert" or "Tausende" are not numbers.
+ */
+function germanCompound(w: string): number | undefined {
+  const t = w.indexOf('tausend');
+  let thousands = 0;
+  let rest = w;
+  if (t >= 0) {
+    const head = w.slice(0, t);
+    const h = head === '' ? 1 : germanBelow1000(head);
+    if (h === undefined || h === 0) return undefined;
+    thousands = h * 1000;
+    rest = w.slice(t + 'tausend'.length);
   }
-  return NUMBER_WORDS.get(fold(w));
+  const below = germanBelow1000(rest);
+  return below === undefined ? undefined : thousands + below;
+}
+
+function germanBelow1000(w: string): number | undefined {
+  const h = w.indexOf('hundert');
+  if (h < 0) return germanBelow100(w);
+  const head = w.slice(0, h);
+  const n = head === '' ? 1 : germanBelow100(head);
+  const tail = germanBelow100(w.slice(h + 'hundert'.length));
+  if (n === undefined || n === 0 || n > 9 || tail === undefined) return undefined;
+  return n * 100 + tail;
+}
+
+/**
+ * Parts of a hyphenated number ("twenty-five", "quatre-vingt-dix", "vingt-et-un", "deux-cents") read as one
+ * value; French "quatre-vingt" is four twenties.
+ */
+function composeParts(parts: string[]): number | undefined {
+  let total = 0;
+  let current = 0;
+  for (const p of parts) {
+    if (p === 'et') continue;
+    const v = NUMBER_WORDS.get(p) ?? germanCompound(p);
+    if (v === undefined) return undefined;
+    if (v === 20 && p.startsWith('vingt') && current % 100 === 4) current += 76;
+    else if (v === 100) current = (current || 1) * 100;
+    else if (v >= 1000) {
+      total += (current || 1) * v;
+      current = 0;
+    } else current += v;
+  }
+  return total + current;
+}
+
+function wordValue(w: string): number | undefined {
+  const lw = fold(w);
+  if (lw.includes('-')) return composeParts(lw.split('-'));
+  const direct = NUMBER_WORDS.get(lw);
+  if (direct !== undefined) return direct;
+  return /hundert|tausend|und/.test(lw) ? germanCompound(lw) : undefined;
+}
+
+/**
+ * A connector inside a written number: "one hundred and twenty", "vingt et un", "soixante et onze". Only after
+ * hundreds (English) or a French ten before one or eleven, so "two and three" stays two numbers.
+ */
+const CONNECTORS = new Set(['and', 'et']);
+
+function joinsNumber(gap: string, current: number, value: number, next: number): boolean {
+  const m = /^\s+(and|et)\s+$/iu.exec(gap);
+  if (!m) return false;
+  if (fold(m[1]!) === 'and') return (current >= 100 || value > 0) && current % 100 === 0 && next < 100;
+  return current >= 20 && current < 100 && current % 10 === 0 && (next === 1 || next === 11);
 }
 
 /**
@@ -225,7 +295,7 @@ export function extractNumbers(
     const ordinal = ORDINAL_WORDS.get(fold(w));
     const v = wordValue(w);
     const gap = run ? masked.slice(run.end, idx) : '';
-    if (v !== undefined && (!run || /^\s*$/.test(gap))) {
+    if (v !== undefined && (!run || /^\s*$/.test(gap) || joinsNumber(gap, run.current, run.value, v))) {
       if (!run) run = { value: 0, current: 0, start: idx, end: idx, words: 0 };
       if (v === 100) run.current = (run.current || 1) * 100;
       else if (v >= 1000) {
@@ -236,6 +306,8 @@ export function extractNumbers(
       run.words++;
       continue;
     }
+    // A connector may continue the run ("hundred and twenty"); the next word decides (joinsNumber).
+    if (run && v === undefined && CONNECTORS.has(fold(w)) && /^\s*$/.test(gap)) continue;
     flush();
     if (v !== undefined) {
       run = { value: 0, current: v, start: idx, end: idx + w.length, words: 1 };

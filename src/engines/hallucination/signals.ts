@@ -1,7 +1,9 @@
 import type { Alignment, Unit } from './align.js';
-import type { Prepared } from './prepare.js';
+import type { Merged } from './merge.js';
+import { clausesOf, type Prepared } from './prepare.js';
 import { TermIndex, termsMatch } from './terms.js';
 import { fold } from './text.js';
+import { actionOrder, findPassive, pairsOf } from './voice.js';
 import { lexAntonyms, lexRelation } from './wordnet.js';
 import type { ClauseDecision } from './verdict.js';
 
@@ -38,6 +40,9 @@ export const SIGNAL_NAMES = [
   'claim_negations',
   'unit_negations',
   'claim_scope_cue',
+  'bigram_share_voice',
+  'voice_mismatch',
+  'merge_gain',
 ] as const;
 
 function share(words: readonly string[], terms: readonly string[] | TermIndex): number {
@@ -144,12 +149,43 @@ const SCOPE_CUES = new Set(
     .map(fold),
 );
 
+/**
+ * Word pairs in active order (voice.ts): the share of the claim's pairs the unit states once both are read
+ * in active voice, and whether one of them is passive and the other not.
+ */
+function voiceSignals(claim: Prepared, unit: Unit, lang: string): [number, number] {
+  const order = actionOrder(claim.text, claim.tokens, lang);
+  const claimPassive = findPassive(claim.text, claim.tokens, lang) !== null;
+  const pairs = new Set<string>();
+  let unitPassive = false;
+  for (const s of unit.sentences) {
+    for (const c of new Set([s, ...clausesOf(s)])) {
+      for (const p of pairsOf(actionOrder(c.text, c.tokens, lang))) pairs.add(p);
+      if (!unitPassive && findPassive(c.text, c.tokens, lang)) unitPassive = true;
+    }
+  }
+  const own = pairsOf(order);
+  const share = own.length === 0 ? 1 : own.filter((p) => pairs.has(p)).length / own.length;
+  return [share, claimPassive !== unitPassive ? 1 : 0];
+}
+
+/**
+ * What a second sentence of the source adds (merge.ts): the coverage gain. Also tried on the dev split
+ * (eval/hallucination/dev.ts): the word-share gain, claim slots resolved and a disagreement brought by the
+ * second sentence; none helped there, so only the gain is a signal.
+ */
+function mergeSignals(a: Alignment, merged: Merged | null): number[] {
+  return [merged ? Math.max(0, merged.a.coverage - a.coverage) : 0];
+}
+
 export function clauseSignals(
   claim: Prepared,
   unit: Unit,
   a: Alignment,
   d: ClauseDecision,
   idf: (t: string) => number,
+  lang = 'und',
+  merged: Merged | null = null,
 ): number[] {
   const c = a.conflicts;
   const numberConflicts = count(c, 'number') + count(c, 'year') + count(c, 'date');
@@ -179,5 +215,7 @@ export function clauseSignals(
     claim.negations,
     unit.sentences.reduce((n, s) => n + s.negations, 0),
     claim.tokens.some((t) => SCOPE_CUES.has(t.norm)) ? 1 : 0,
+    ...voiceSignals(claim, unit, lang),
+    ...mergeSignals(a, merged),
   ];
 }

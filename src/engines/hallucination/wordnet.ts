@@ -126,3 +126,11 @@ export function lexAntonyms(a: string, b: string): boolean {
   const set = antonymsOf(a) ?? antonymsOf(stem(a));
   return set !== undefined && (set.has(b) || set.has(stem(b)));
 }
+
+/**
+ * The lemma stem of an English word form WordNet lists as irregular ("wrote", "written" → "write"; "born" →
+ * "bear"), else the term itself: verb forms compared in active/passive alignment (voice.ts).
+ */
+export function lexLemma(term: string): string {
+  return find(WORDNET_ALIASES, '>', term) ?? term;
+}
