@@ -124,6 +124,18 @@ describe('SSE rehydration in the page', () => {
   });
 });
 
+describe('a body labelled text/event-stream that is not SSE', () => {
+  it('passes through chunk by chunk (Le Chat patch lines), unchanged and not held to the end', () => {
+    const r = new SseRehydrator(map);
+    const first =
+      '15:{"json":{"patches":[{"op":"append","path":"/contentChunks/0/text","value":"Hi TKN_"}]}}\n';
+    assert.equal(r.push(first.slice(0, 10)), '');
+    assert.equal(r.push(first.slice(10)), first);
+    assert.equal(r.push('15:{"json":{"type":"done"}}\n'), '15:{"json":{"type":"done"}}\n');
+    assert.equal(r.flush(), '');
+  });
+});
+
 describe('policy', () => {
   const cfg = (
     rules: EndpointConfig['policy']['rules'],
