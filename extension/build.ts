@@ -49,14 +49,18 @@ const STATIC = [
 ];
 
 // Files the extractor loads at run time, shipped from npm packages (nothing is fetched from a CDN): the
-// pdf.js worker, tesseract's core (one build: WebAssembly SIMD, LSTM engine) and English language data.
+// pdf.js worker, tesseract's core (one build: WebAssembly SIMD, LSTM engine) and the language data of
+// English, French, German and Italian (the integer "best" LSTM models).
 const ASSETS: Array<[string, string]> = [
   ['node_modules/pdfjs-dist/build/pdf.worker.min.mjs', 'pdf.worker.min.mjs'],
   [
     'node_modules/tesseract.js-core/tesseract-core-simd-lstm.wasm.js',
     'ocr/core/tesseract-core-simd-lstm.wasm.js',
   ],
-  ['node_modules/@tesseract.js-data/eng/4.0.0_best_int/eng.traineddata.gz', 'ocr/lang/eng.traineddata.gz'],
+  ...['eng', 'fra', 'deu', 'ita'].map((l): [string, string] => [
+    `node_modules/@tesseract.js-data/${l}/4.0.0_best_int/${l}.traineddata.gz`,
+    `ocr/lang/${l}.traineddata.gz`,
+  ]),
 ];
 
 export function manifest(target: Target, version: string): Record<string, unknown> {

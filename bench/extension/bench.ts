@@ -1,7 +1,8 @@
 // npm run bench:extension — the extension's hot paths, in-process on one core: the DLP bar's analysis of a
 // prompt (1 KB and 10 KB), rewriting a send request (find the prompt, tokenize, rebuild the body), the
-// in-page stream rehydration, and the build sizes. Texts come from the DLP team corpus. Prints figures with
-// CPU time and the load average beside each; asserts nothing (the machine is shared).
+// in-page stream rehydration, the build sizes, then in Debian's Chromium the memory of the extension with
+// its service worker idle and OCR time per 1-megapixel image (in-browser.ts). Texts come from the DLP team
+// corpus. Prints figures with CPU time and the load average beside each; asserts nothing (shared machine).
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import { buildExtension } from '../../extension/build.js';
 import { analyzePrompt } from '../../extension/src/shared/analysis.js';
 import { promptSlots } from '../../extension/src/shared/prompt-slots.js';
 import { SseRehydrator } from '../../extension/src/shared/sse-rehydrate.js';
+import { benchInBrowser } from './in-browser.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const corpus = readFileSync(join(here, '../../eval/dlp/corpus/test.jsonl'), 'utf8')
@@ -24,7 +26,10 @@ function textOf(bytes: number, offset: number): string {
   return s.slice(0, bytes);
 }
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 function measure(label: string, inputs: string[], fn: (t: string) => unknown, iterations: number): void {
   for (let i = 0; i < Math.min(30, iterations); i++) fn(inputs[i % inputs.length]!);
@@ -82,7 +87,16 @@ measure(
 );
 
 const built = await buildExtension();
-console.log(`\nbuild sizes (minified; OCR is not bundled, so "with OCR data" does not apply yet):`);
-for (const [f, n] of Object.entries(built.sizes)) console.log(`  ${f.padEnd(16)} ${(n / 1024).toFixed(1).padStart(8)} KiB`);
+console.log('\nbuild sizes (minified bundles and shipped assets):');
+for (const [f, n] of Object.entries(built.sizes))
+  console.log(`  ${f.padEnd(34)} ${(n / 1024).toFixed(1).padStart(8)} KiB`);
+const files = Object.entries(built.sizes).filter(([f]) => !f.endsWith('.zip'));
+const total = files.reduce((n, [, b]) => n + b, 0);
+const ocrData = files.filter(([f]) => f.startsWith('ocr/')).reduce((n, [, b]) => n + b, 0);
+console.log(
+  `  unpacked total ${(total / 1048576).toFixed(2)} MiB; without OCR (core, worker, language data) ${((total - ocrData) / 1048576).toFixed(2)} MiB`,
+);
 const mem = process.memoryUsage();
 console.log(`\nload average ${load()}; bench process RSS ${(mem.rss / 1048576).toFixed(0)} MiB`);
+
+await benchInBrowser();

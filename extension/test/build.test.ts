@@ -47,7 +47,8 @@ describe('npm run build:extension', () => {
       ],
     );
     assert.ok(m.content_scripts[0].matches.includes('*://chatgpt.com/*'));
-    // OCR, PDF and Word extraction ship inside the extension: nothing is fetched at run time.
+    // OCR (English, French, German, Italian), PDF and Office extraction ship inside the extension: nothing
+    // is fetched at run time.
     for (const f of [
       'extract.html',
       'extract.js',
@@ -55,6 +56,9 @@ describe('npm run build:extension', () => {
       'ocr/worker.js',
       'ocr/core/tesseract-core-simd-lstm.wasm.js',
       'ocr/lang/eng.traineddata.gz',
+      'ocr/lang/fra.traineddata.gz',
+      'ocr/lang/deu.traineddata.gz',
+      'ocr/lang/ita.traineddata.gz',
     ])
       assert.ok(existsSync(join(result.dirs.chrome, f)), f);
     assert.ok(m.permissions.includes('offscreen'));

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startTestServer, type Tenant, type TestServer } from './server.js';
+import { makePptx, makeXlsx } from './fixtures/office.js';
 import { extractPrompt } from './fixtures/sites.js';
 import { SCREENSHOTS } from '../../test/web/browser.js';
-import { type Rig, startRig } from './browser.js';
+import { type Rig, startRig, textImage } from './browser.js';
 
 // The extension in a real Chromium against stand-ins of the AI sites and a real Parapet server.
 
@@ -29,10 +31,18 @@ async function barText(page: Page): Promise<string> {
   return page.evaluate(() => document.querySelector('parapet-dlp-bar')?.getAttribute('data-text') ?? '');
 }
 
-async function typeAndSend(page: Page, text: string): Promise<void> {
-  await page.fill('#prompt-textarea', text);
+async function typeAndSend(page: Page, text: string, box = '#prompt-textarea'): Promise<void> {
+  await page.fill(box, text);
   await page.click('#send');
   await page.waitForFunction(() => /done|ERROR/.test(document.getElementById('status')?.textContent ?? ''));
+}
+
+/** Waits until the page shows the echoed answer with the user's values back in place of the tokens. */
+async function showsOriginals(page: Page): Promise<void> {
+  await page.waitForFunction(
+    (p) => document.getElementById('answer')?.textContent === `You said: ${p}`,
+    PROMPT,
+  );
 }
 
 function lastReceived(host: string) {
@@ -56,6 +66,59 @@ describe('before enrollment (local defaults)', () => {
     // IBAN 30 + e-mail 10 + name 5 = 45, three types ×2.0 = 90
     assert.match(text, /Risk 90\/100 \(×2\)/);
     assert.match(text, /send with tokens/);
+    // the values are highlighted where they are typed: marks over the textarea, at the values' places
+    const marks = await page.evaluate(() => {
+      const box = document.getElementById('prompt-textarea')!.getBoundingClientRect();
+      return [
+        ...(document.querySelector('parapet-highlights')?.shadowRoot?.querySelectorAll('mark') ?? []),
+      ].map((m) => {
+        const r = m.getBoundingClientRect();
+        const inside =
+          r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom;
+        return { text: m.textContent, type: m.dataset['type'], inside, covers: r.width > 0 && r.height > 0 };
+      });
+    });
+    assert.deepEqual(
+      marks.map((m) => [m.type, m.text]),
+      [
+        ['NAME', 'Anna Schmidt'],
+        ['IBAN', 'DE89 3704 0044 0532 0130 00'],
+        ['EMAIL', 'anna.schmidt@example.com'],
+      ],
+    );
+    for (const m of marks) assert.ok(m.inside && m.covers, `mark ${m.type} is not over the prompt box`);
+    // the mirror lays its text out as the textarea does: the first mark starts where "Anna" is typed
+    const aligned = await page.evaluate(() => {
+      const ta = document.getElementById('prompt-textarea') as HTMLTextAreaElement;
+      const mark = document.querySelector('parapet-highlights')!.shadowRoot!.querySelector('mark')!;
+      // measure where "Anna" falls in the textarea with a selection-free probe: same styles, same text before it
+      const probe = document.createElement('div');
+      const cs = getComputedStyle(ta);
+      for (const p of [
+        'font',
+        'padding',
+        'border',
+        'boxSizing',
+        'width',
+        'lineHeight',
+        'letterSpacing',
+      ] as const)
+        probe.style[p] = cs[p];
+      probe.style.cssText +=
+        ';position:fixed;visibility:hidden;white-space:pre-wrap;overflow-wrap:break-word';
+      const r = ta.getBoundingClientRect();
+      probe.style.left = `${r.left}px`;
+      probe.style.top = `${r.top}px`;
+      const span = document.createElement('span');
+      span.textContent = 'A';
+      probe.append(ta.value.slice(0, ta.value.indexOf('Anna')), span);
+      document.body.append(probe);
+      const want = span.getBoundingClientRect();
+      probe.remove();
+      const got = mark.getBoundingClientRect();
+      return Math.abs(want.left - got.left) < 2 && Math.abs(want.top - got.top) < 2;
+    });
+    assert.ok(aligned, 'the marks are not aligned with the text of the prompt box');
     // docs/images only with DASHBOARD_SCREENSHOTS=1: an ordinary run leaves the working tree as it found it
     await page.screenshot({ path: `${SCREENSHOTS}extension-dlp-bar.png` });
     await page.close();
@@ -99,10 +162,74 @@ describe('before enrollment (local defaults)', () => {
     const sent = extractPrompt('gemini.google.com', '', lastReceived('gemini.google.com').body);
     for (const v of ORIGINALS) assert.ok(!sent.includes(v));
     assert.match(sent, /TKN_EMAIL_/);
-    await page.waitForFunction(
-      (p) => document.getElementById('answer')?.textContent === `You said: ${p}`,
-      PROMPT,
+    await showsOriginals(page);
+    await page.close();
+  });
+
+  it('Copilot (WebSocket frame): tokens out, the page shows the originals', async () => {
+    const page = await rig.context.newPage();
+    await page.goto('https://copilot.microsoft.com/');
+    await typeAndSend(page, PROMPT, '#userInput');
+    const frame = lastReceived('copilot.microsoft.com');
+    assert.equal(frame.path, '/c/api/chat');
+    const sent = extractPrompt('copilot.microsoft.com', frame.path, frame.body);
+    for (const v of ORIGINALS) assert.ok(!frame.body.includes(v), `${v} left the browser`);
+    assert.match(sent, /TKN_NAME_\w+/);
+    assert.match(sent, /TKN_IBAN_\w+/);
+    assert.match(sent, /TKN_EMAIL_\w+/);
+    // the rest of the frame is the page's own
+    assert.deepEqual(
+      { ...JSON.parse(frame.body), content: null },
+      {
+        event: 'send',
+        conversationId: 'conv-1',
+        content: null,
+        mode: 'chat',
+        context: {},
+      },
     );
+    await showsOriginals(page);
+    await page.close();
+  });
+
+  it('Mistral Le Chat (tRPC newChat, contenteditable box): tokens out, the page shows the originals', async () => {
+    const page = await rig.context.newPage();
+    await page.goto('https://chat.mistral.ai/chat');
+    await typeAndSend(page, PROMPT, 'div.ProseMirror');
+    const created = rig.sites.received
+      .filter((r) => r.host === 'chat.mistral.ai' && r.path.includes('newChat'))
+      .at(-1);
+    assert.ok(created, 'no message.newChat call');
+    const sent = extractPrompt('chat.mistral.ai', created.path, created.body);
+    for (const v of ORIGINALS) assert.ok(!created.body.includes(v), `${v} left the browser`);
+    assert.match(sent, /TKN_IBAN_\w+/);
+    assert.match(sent, /TKN_EMAIL_\w+/);
+    // the contenteditable box got CSS highlights over its own text nodes (its DOM unchanged)
+    const highlighted = await page.waitForFunction(() => {
+      const h = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights.get('parapet-pii');
+      return h && h.size === 3 ? [...h].map((r) => r.toString()) : false;
+    });
+    assert.deepEqual(await highlighted.jsonValue(), ORIGINALS);
+    // the chat request that starts the answer carries no prompt and leaves as the page wrote it
+    const start = lastReceived('chat.mistral.ai');
+    assert.equal(start.path, '/api/chat');
+    assert.equal(JSON.parse(start.body).mode, 'start');
+    await showsOriginals(page);
+    await page.close();
+  });
+
+  it('Perplexity (query_str and params.dsl_query): tokens out in both, the page shows the originals', async () => {
+    const page = await rig.context.newPage();
+    await page.goto('https://www.perplexity.ai/');
+    await typeAndSend(page, PROMPT, '#ask-input');
+    const r = lastReceived('www.perplexity.ai');
+    assert.equal(r.path, '/rest/sse/perplexity_ask');
+    for (const v of ORIGINALS) assert.ok(!r.body.includes(v), `${v} left the browser`);
+    const body = JSON.parse(r.body);
+    assert.match(body.query_str, /TKN_IBAN_\w+/);
+    assert.equal(body.params.dsl_query, body.query_str);
+    assert.equal(body.params.frontend_uuid, 'f-1');
+    await showsOriginals(page);
     await page.close();
   });
 
@@ -183,6 +310,39 @@ describe('enrolled through the options page', () => {
     for (const v of ORIGINALS) assert.ok(!String(alert.redacted_preview).includes(v));
     assert.equal(Number(alert.findings_count), 3);
     await page.close();
+  });
+
+  it('that send left a proof PDF on the server: its hash verifies and it holds no original value', async () => {
+    // Read back through the proofs API with the admin-scoped key, as an administrator's script would.
+    const listed = await until(async () => {
+      const r = await server.request('GET', '/api/v1/eps/proof/list', { key: tenant.admin });
+      assert.equal(r.status, 200, r.text);
+      return r.body.proofs.find((p: { metadata: { platform: string } }) => p.metadata.platform === 'ChatGPT');
+    }, 'proof upload');
+    assert.match(listed.deviceId, /^dev_/);
+    assert.equal(listed.metadata.tokenCount, 3);
+    assert.deepEqual([...listed.metadata.tokenTypes].sort(), ['EMAIL', 'IBAN', 'NAME']);
+    // The server recomputed the score from the token types: the device declared the same one.
+    assert.equal(listed.metadata.riskScore, 90);
+    assert.equal(listed.computedRiskScore, 90);
+    assert.equal(listed.riskScoreMismatch, false);
+    const res = await fetch(`${server.url}/api/v1/eps/proof/${listed.id}?download=1`, {
+      headers: { authorization: `Bearer ${tenant.admin}` },
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/pdf');
+    const pdf = Buffer.from(await res.arrayBuffer());
+    assert.equal(`sha256:${createHash('sha256').update(pdf).digest('hex')}`, listed.hash);
+    const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    const doc = await getDocument({ data: new Uint8Array(pdf), isEvalSupported: false }).promise;
+    let text = '';
+    for (let i = 1; i <= doc.numPages; i++)
+      text += (await (await doc.getPage(i)).getTextContent()).items
+        .map((it) => ('str' in it ? it.str : ''))
+        .join(' ');
+    await doc.destroy();
+    assert.match(text, /TKN_IBAN_\w+/);
+    for (const v of ORIGINALS) assert.ok(!text.includes(v), `${v} is in the proof`);
   });
 
   it('a blocked service opens the block page with the organization message; the block is logged', async () => {
@@ -308,6 +468,28 @@ describe('enrolled through the options page', () => {
     );
     assert.deepEqual(radar.signals, ['ai_headers', 'chat_pattern', 'streaming_response']);
     await page.close();
+    // The next heartbeat sends the count as a report; the radar API of the dashboard lists the site.
+    await rig.message({ kind: 'sync' });
+    const service = await until(async () => {
+      const r = await server.request('GET', '/api/dashboard/shadow-ai/services?search=newai-labs', {
+        cookie,
+      });
+      assert.equal(r.status, 200, r.text);
+      return r.body.services.find((x: { domain: string }) => x.domain === 'newai-labs.test');
+    }, 'radar report on the server');
+    assert.equal(service.detectedBy, 'heuristic');
+    assert.equal(service.status, 'discovered');
+    assert.deepEqual(service.heuristicSignals, ['ai_headers', 'chat_pattern', 'streaming_response']);
+    assert.ok(service.usageCount >= 1);
+    const left = await rig.worker.evaluate(() =>
+      chrome.storage.local.get(['radar', 'queue']).then((s) => ({
+        radar: Object.keys((s['radar'] as object | undefined) ?? {}).length,
+        reports: ((s['queue'] as Array<{ path: string }> | undefined) ?? []).filter((q) =>
+          q.path.endsWith('/shadow-ai/report'),
+        ).length,
+      })),
+    );
+    assert.deepEqual(left, { radar: 0, reports: 0 });
   });
 });
 
@@ -380,6 +562,80 @@ describe('files are checked on the device before the site gets them', () => {
     );
     assert.match(await barText(page), /EMAIL ×1/);
     assert.match(await barText(page), /PHONE ×1/);
+    await page.close();
+  });
+});
+
+describe('Excel, PowerPoint and OCR languages', () => {
+  async function uploadAndRead(name: string, mimeType: string, bytes: Uint8Array): Promise<string> {
+    const page = await rig.context.newPage();
+    await page.goto('https://chatgpt.com/');
+    await page.setInputFiles('#file', { name, mimeType, buffer: Buffer.from(bytes) });
+    await page.waitForFunction(
+      (n) =>
+        (document.querySelector('parapet-dlp-bar')?.getAttribute('data-text') ?? '').includes(`File ${n} (`),
+      name,
+      { timeout: 60_000 },
+    );
+    const text = await barText(page);
+    await page.close();
+    return text;
+  }
+
+  it('an Excel workbook with a name and an IBAN in its cells is read before the upload', async () => {
+    const xlsx = await makeXlsx([
+      [
+        ['Payee', 'IBAN'],
+        ['Anna Schmidt', 'DE89 3704 0044 0532 0130 00'],
+      ],
+    ]);
+    const text = await uploadAndRead(
+      'payees.xlsx',
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      xlsx,
+    );
+    assert.match(text, /File payees\.xlsx \(xlsx\): .*IBAN ×1/);
+  });
+
+  it('a PowerPoint deck with an e-mail address in its speaker notes is read before the upload', async () => {
+    const pptx = await makePptx([['Quarterly review'], ['Next steps']], {
+      2: 'Send the figures to anna.schmidt@example.com',
+    });
+    const text = await uploadAndRead(
+      'review.pptx',
+      'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+      pptx,
+    );
+    assert.match(text, /File review\.pptx \(pptx\): .*EMAIL ×1/);
+  });
+
+  it('OCR reads German, French and Italian with the language data shipped from npm', async () => {
+    const page = await rig.context.newPage();
+    await page.goto(`chrome-extension://${rig.extensionId}/popup.html`);
+    const lines = [
+      'Überweisung an Jürgen Müller, Große Straße 5',
+      'Reçu de François Lefèvre à Besançon',
+      'La città è più bella così',
+    ];
+    const base64 = await textImage(page, {
+      width: 1300,
+      height: 80 + lines.length * 70,
+      font: '40px sans-serif',
+      lines,
+      top: 80,
+      step: 70,
+    });
+    const read = (languages: string[]) =>
+      page.evaluate((request) => chrome.runtime.sendMessage({ kind: 'extract', request }), {
+        name: 'letter.png',
+        mime: 'image/png',
+        base64,
+        languages,
+      }) as Promise<{ text: string; method: string; languages: string }>;
+    const r = await read(['de-CH', 'fr', 'it-IT', 'en-US']);
+    assert.equal(r.languages, 'deu+fra+ita+eng');
+    for (const w of ['Müller', 'Straße', 'François', 'Lefèvre', 'città', 'più'])
+      assert.ok(r.text.includes(w), `"${w}" not read in: ${r.text}`);
     await page.close();
   });
 });

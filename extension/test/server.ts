@@ -11,6 +11,8 @@ export interface Tenant {
   org: { id: string };
   sw: string;
   al: string;
+  /** a sw key of the admin scope: /api/saas/* and the administrators' routes by script */
+  admin: string;
   session(role?: string): Promise<string>;
 }
 export interface TestServer {

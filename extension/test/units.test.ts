@@ -11,6 +11,7 @@ import {
   serviceDecision,
 } from '../src/shared/policy.js';
 import { promptSlots } from '../src/shared/prompt-slots.js';
+import { ocrLanguages } from '../src/shared/ocr-langs.js';
 import { headerSignals, isChatBody, siteOf } from '../src/shared/radar-signals.js';
 import { SseRehydrator } from '../src/shared/sse-rehydrate.js';
 
@@ -44,6 +45,36 @@ describe('prompt slots', () => {
     assert.equal(out.get('at'), 'tok');
     assert.equal(JSON.parse(JSON.parse(out.get('f.req')!)[1])[0][0], 'hello X');
     assert.equal(s.texts[0], 'hello Anna');
+  });
+
+  it('Perplexity: query_str and params.dsl_query are both the prompt; settings are not', () => {
+    const body = JSON.stringify({
+      params: { language: 'en-US', mode: 'concise', dsl_query: 'hi Anna', frontend_uuid: 'f-1' },
+      query_str: 'hi Anna',
+    });
+    const s = promptSlots('perplexity', body)!;
+    assert.deepEqual(s.texts, ['hi Anna', 'hi Anna']);
+    const out = JSON.parse(s.rebuild(['hi TKN', 'hi TKN']));
+    assert.equal(out.query_str, 'hi TKN');
+    assert.equal(out.params.dsl_query, 'hi TKN');
+    assert.equal(out.params.frontend_uuid, 'f-1');
+  });
+
+  it('Copilot and Le Chat: the text items of content / messageInput lists, not their types', () => {
+    const copilot = JSON.stringify({
+      event: 'send',
+      conversationId: 'c1',
+      content: [{ type: 'text', text: 'hi Anna' }],
+      mode: 'chat',
+    });
+    assert.deepEqual(promptSlots('copilot', copilot)!.texts, ['hi Anna']);
+    const mistral = JSON.stringify({
+      chatId: 'x',
+      mode: 'append',
+      messageInput: [{ type: 'text', text: 'hi Anna' }],
+      clientPromptData: { userTimezone: 'T+01:00 (Europe/Paris)' },
+    });
+    assert.deepEqual(promptSlots('mistral', mistral)!.texts, ['hi Anna']);
   });
 
   it('a body without prompt text is not a send', () => {
@@ -90,6 +121,18 @@ describe('SSE rehydration in the page', () => {
     assert.equal(texts, 'Hi Anna Schmidt');
     assert.match(out, /event: message_stop\r\ndata: \{"type":"message_stop"\}/);
     assert.ok(out.indexOf('Anna') < out.indexOf('message_stop'));
+  });
+});
+
+describe('a body labelled text/event-stream that is not SSE', () => {
+  it('passes through chunk by chunk (Le Chat patch lines), unchanged and not held to the end', () => {
+    const r = new SseRehydrator(map);
+    const first =
+      '15:{"json":{"patches":[{"op":"append","path":"/contentChunks/0/text","value":"Hi TKN_"}]}}\n';
+    assert.equal(r.push(first.slice(0, 10)), '');
+    assert.equal(r.push(first.slice(10)), first);
+    assert.equal(r.push('15:{"json":{"type":"done"}}\n'), '15:{"json":{"type":"done"}}\n');
+    assert.equal(r.flush(), '');
   });
 });
 
@@ -195,5 +238,15 @@ describe('radar signals and enrollment links', () => {
       code: 'enr_x9',
     });
     assert.throws(() => parseEnrollment('https://p.example.com/', ''), /enrollment code/);
+  });
+});
+
+describe('OCR languages', () => {
+  it("the browser's languages among those shipped come first, English always last", () => {
+    assert.equal(ocrLanguages([]), 'eng');
+    assert.equal(ocrLanguages(['en-US', 'en']), 'eng');
+    // English is read anyway: where the user put it in the list does not matter
+    assert.equal(ocrLanguages(['de-CH', 'en-GB', 'fr', 'it-IT', 'de']), 'deu+fra+ita+eng');
+    assert.equal(ocrLanguages(['es-ES', 'pt']), 'eng');
   });
 });

@@ -138,7 +138,20 @@ interface Managed {
   deviceName?: string;
 }
 
-async function enrollFromManagedStorage(): Promise<void> {
+let managedEnrollment: Promise<void> | null = null;
+
+/**
+ * Enrolls with the managed configuration when the device holds no token. Start-up and the managed
+ * storage's change event often come together: they share one attempt, or the device would enroll twice.
+ */
+function enrollFromManagedStorage(): Promise<void> {
+  managedEnrollment ??= enrollManaged().finally(() => {
+    managedEnrollment = null;
+  });
+  return managedEnrollment;
+}
+
+async function enrollManaged(): Promise<void> {
   let managed: Managed = {};
   try {
     managed = (await chrome.storage.managed.get(null)) as Managed;
@@ -193,7 +206,8 @@ async function makeProof(input: Extract<ToBackground, { kind: 'proof' }>['proof'
       riskScore: input.riskScore,
       epsVersion: VERSION,
       tier,
-      tokenTypes: [...new Set(input.tokens.map((t) => t.type))],
+      // One type per token: the server checks tokenTypes against tokenCount and recomputes the score.
+      tokenTypes: input.tokens.map((t) => t.type),
     },
   });
   await flush();

@@ -34,13 +34,27 @@ async function post(item: QueuedItem, batch: QueuedItem[]): Promise<void> {
   }
 }
 
-let flushing: Promise<void> | null = null;
+let running: Promise<void> | null = null;
+let followUp: Promise<void> | null = null;
 
-export function flush(now = Date.now()): Promise<void> {
-  flushing ??= run(now).finally(() => {
-    flushing = null;
-  });
-  return flushing;
+/**
+ * Uploads what is due. A call during a run gets one more run after it (shared by every call meanwhile):
+ * the running one read the queue before the caller's item was added, and that item must not wait for the
+ * next heartbeat.
+ */
+export function flush(): Promise<void> {
+  if (!running) {
+    running = run(Date.now()).finally(() => {
+      running = null;
+    });
+    return running;
+  }
+  const again = () => {
+    followUp = null;
+    return flush();
+  };
+  followUp ??= running.then(again, again);
+  return followUp;
 }
 
 async function run(now: number): Promise<void> {

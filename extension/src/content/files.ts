@@ -1,14 +1,15 @@
 import type { ExtractResult, ToBackground } from '../shared/messages.js';
 
 // Files chosen or dropped on an AI site: their text goes through the DLP and injection checks before the
-// site sees the file. Text files are read here; images (OCR), PDFs and Word documents are extracted by the
+// site sees the file. Text files are read here; images (OCR), PDFs and Word, Excel and PowerPoint documents are extracted by the
 // extension's extractor document, on the device. The site's own change handler runs after the check, with
 // the same files, unless the check refuses them.
 
 const TEXT_TYPES = /^(text\/|application\/(json|xml|csv|x-ndjson|javascript))/;
 const TEXT_NAMES = /\.(txt|md|csv|tsv|json|xml|log|ya?ml|ini|conf|py|js|ts|java|c|cpp|cs|go|rs|sql|html?)$/i;
 const IMAGE_TYPES = /^image\/(png|jpeg|webp|bmp|gif)$/;
-const DOCX = /\.docx$/i;
+/** Word, Excel and PowerPoint (Office Open XML; the macro-enabled variants are the same format). */
+const OFFICE = /\.(docx|xls[xm]|ppt[xm])$/i;
 const MAX_BYTES = 10 * 1024 * 1024;
 
 async function base64Of(file: File): Promise<string> {
@@ -27,11 +28,16 @@ export async function textOf(file: File): Promise<{ text: string; method: string
     IMAGE_TYPES.test(file.type) ||
     file.type === 'application/pdf' ||
     /\.pdf$/i.test(file.name) ||
-    DOCX.test(file.name);
+    OFFICE.test(file.name);
   if (!binary) return null;
   const msg: ToBackground = {
     kind: 'extract',
-    request: { name: file.name, mime: file.type || 'application/octet-stream', base64: await base64Of(file) },
+    request: {
+      name: file.name,
+      mime: file.type || 'application/octet-stream',
+      base64: await base64Of(file),
+      languages: [...navigator.languages],
+    },
   };
   const r = (await chrome.runtime.sendMessage(msg)) as ExtractResult | { error: string } | undefined;
   if (!r || 'error' in r) throw new Error(r?.error ?? 'the extractor did not answer');

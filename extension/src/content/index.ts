@@ -19,6 +19,7 @@ import {
 import { siteForHost } from '../shared/sites.js';
 import { DlpBar } from './bar.js';
 import { watchFiles } from './files.js';
+import { PromptHighlighter } from './highlight.js';
 
 // ISOLATED world on AI chat sites: the DLP bar, the paste check, the decision for each send (asked by the
 // MAIN-world hook), the local vault of this site's tokens and the rehydration of tokens shown in the page.
@@ -33,6 +34,7 @@ let disabled = false;
 let tokenizeChosen = true;
 let port: MessagePort | null = null;
 const bar = new DlpBar();
+const highlighter = new PromptHighlighter();
 const map: TokenMap = createTokenMap();
 const sessionKey = crypto.getRandomValues(new Uint8Array(32));
 
@@ -59,6 +61,7 @@ async function loadState(): Promise<void> {
   const s = await chrome.storage.local.get(['config', 'disabledSites']);
   config = (s['config'] as EndpointConfig | undefined) ?? DEFAULT_CONFIG;
   disabled = ((s['disabledSites'] as string[] | undefined) ?? []).includes(host);
+  if (disabled) highlighter.hide();
   const saved = (await send({ kind: 'vault-get', origin: location.origin })) as
     | Array<{ token: string; type: string; value: string }>
     | undefined;
@@ -93,6 +96,7 @@ function refresh(): void {
   if (!composer || disabled) return;
   const text = composerText(composer);
   const a = analyzePrompt(text);
+  highlighter.show(composer, text, a.entities);
   const decision = serviceDecision(host, config);
   const { action } = sendAction({
     config,
@@ -131,6 +135,7 @@ document.addEventListener(
       el?.closest('textarea, [contenteditable=""], [contenteditable="true"], input[type=text]') ?? null;
     if (!isComposer(c)) return;
     composer = c;
+    highlighter.hide();
     clearTimeout(timer);
     timer = setTimeout(refresh, DEBOUNCE_MS);
   },

@@ -2,26 +2,41 @@ import mammoth from 'mammoth';
 import { GlobalWorkerOptions, getDocument } from 'pdfjs-dist';
 import { createWorker, type Worker as OcrWorker } from 'tesseract.js';
 import type { ExtractRequest, ExtractResult } from '../shared/messages.js';
+import { ocrLanguages } from '../shared/ocr-langs.js';
+import { officeText } from './ooxml.js';
 
 // The text extractor: an offscreen document on Chrome (a service worker cannot start workers), a frame of
-// the background page on Firefox. Images go through OCR (tesseract.js, its core and English data shipped
-// in the extension: nothing is fetched), PDFs through pdf.js, Word documents through mammoth. Everything
-// runs on the device; the text goes back to the content script for the DLP and injection checks.
+// the background page on Firefox. Images go through OCR (tesseract.js, its core and the trained data of
+// English, French, German and Italian shipped in the extension: nothing is fetched), PDFs through pdf.js,
+// Word documents through mammoth, Excel and PowerPoint through ooxml.ts. Everything runs on the device;
+// the text goes back to the content script for the DLP and injection checks.
 
 const url = (p: string) => chrome.runtime.getURL(p);
 GlobalWorkerOptions.workerSrc = url('pdf.worker.min.mjs');
 
-let ocr: Promise<OcrWorker> | null = null;
-function ocrWorker(): Promise<OcrWorker> {
-  ocr ??= createWorker('eng', 1, {
-    workerPath: url('ocr/worker.js'),
-    corePath: url('ocr/core/tesseract-core-simd-lstm.wasm.js'),
-    langPath: url('ocr/lang'),
-    workerBlobURL: false,
-    cacheMethod: 'none',
-    gzip: true,
+// One OCR worker at a time, for one language set: a user's languages rarely change, and each model set
+// costs memory.
+let ocr: { langs: string; worker: Promise<OcrWorker> } | null = null;
+function ocrWorker(langs: string): Promise<OcrWorker> {
+  if (ocr?.langs === langs) return ocr.worker;
+  const previous = ocr?.worker;
+  ocr = {
+    langs,
+    worker: createWorker(langs.split('+'), 1, {
+      workerPath: url('ocr/worker.js'),
+      corePath: url('ocr/core/tesseract-core-simd-lstm.wasm.js'),
+      langPath: url('ocr/lang'),
+      workerBlobURL: false,
+      cacheMethod: 'none',
+      gzip: true,
+    }),
+  };
+  const current = ocr;
+  current.worker.catch(() => {
+    if (ocr === current) ocr = null; // a failed start is tried again with the next image
   });
-  return ocr;
+  void previous?.then((w) => w.terminate()).catch(() => undefined);
+  return current.worker;
 }
 
 function bytesOf(base64: string): Uint8Array {
@@ -48,13 +63,21 @@ export async function extract(req: ExtractRequest): Promise<ExtractResult> {
   let text: string;
   let method: ExtractResult['method'];
   if (req.mime.startsWith('image/')) {
-    const worker = await ocrWorker();
+    const langs = ocrLanguages(req.languages);
+    const worker = await ocrWorker(langs);
     const r = await worker.recognize(new Blob([data as BlobPart], { type: req.mime }));
     text = r.data.text;
     method = 'ocr';
+    return { text, method, ms: Math.round(performance.now() - started), languages: langs };
   } else if (req.mime === 'application/pdf' || /\.pdf$/i.test(req.name)) {
     text = await pdfText(data);
     method = 'pdf';
+  } else if (/\.xls[xm]$/i.test(req.name)) {
+    text = await officeText(data, 'xlsx');
+    method = 'xlsx';
+  } else if (/\.ppt[xm]$/i.test(req.name)) {
+    text = await officeText(data, 'pptx');
+    method = 'pptx';
   } else {
     const r = await mammoth.extractRawText({ arrayBuffer: data.buffer as ArrayBuffer });
     text = r.value;

@@ -28,12 +28,16 @@ export interface ExtractRequest {
   name: string;
   mime: string;
   base64: string;
+  /** the browser's languages (navigator.languages): which OCR models read an image besides English */
+  languages?: string[];
 }
 
 export interface ExtractResult {
   text: string;
-  method: 'ocr' | 'pdf' | 'docx';
+  method: 'ocr' | 'pdf' | 'docx' | 'xlsx' | 'pptx';
   ms: number;
+  /** OCR only: Tesseract's language string used, e.g. "deu+eng" */
+  languages?: string;
 }
 
 export type ToBackground =

@@ -9,6 +9,8 @@ const TEXT_KEYS = new Set([
   'content',
   'query',
   'query_str',
+  // Perplexity repeats the question in params.dsl_query: leaving it out would send it in clear
+  'dsl_query',
   'message',
   'input',
   'messageInput',

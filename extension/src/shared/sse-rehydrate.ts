@@ -65,11 +65,16 @@ function parseEvent(raw: string): ParsedEvent {
   return { lines, data: data.length > 0 ? data.join('\n') : null };
 }
 
+/** An SSE line: empty, a comment, or one of the fields (with or without a value). */
+const SSE_LINE = /^(?:$|:|(?:data|event|id|retry)(?::|$))/;
+
 export class SseRehydrator {
   private readonly rehydrator: StreamingRehydrator;
   private buffer = '';
   private template: { lines: string[]; data: unknown; codec: Codec } | null = null;
   private eol = '\n';
+  /** null until the first line is seen; true when the body is not SSE (it then passes as it comes) */
+  private passThrough: boolean | null = null;
 
   constructor(map: TokenMap) {
     this.rehydrator = new StreamingRehydrator(map);
@@ -80,7 +85,20 @@ export class SseRehydrator {
   }
 
   push(chunk: string): string {
+    if (this.passThrough) return chunk;
     this.buffer += chunk;
+    if (this.passThrough === null) {
+      // A body labelled text/event-stream that is not SSE (Le Chat's numbered JSON lines, for one) has no
+      // blank line between events: held here, it would reach the page only at its end. Its first line says.
+      const nl = this.buffer.search(/\r?\n/);
+      if (nl < 0) return '';
+      this.passThrough = !SSE_LINE.test(this.buffer.slice(0, nl));
+      if (this.passThrough) {
+        const all = this.buffer;
+        this.buffer = '';
+        return all;
+      }
+    }
     let out = '';
     for (;;) {
       const m = /\r?\n\r?\n/.exec(this.buffer);

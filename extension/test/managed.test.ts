@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type Rig, startRig, unpackedExtensionId } from './browser.js';
+import { startTestServer, type Tenant, type TestServer } from './server.js';
+
+// Silent enrollment by enterprise policy: the administrator's policy file gives the extension its managed
+// configuration (chrome.storage.managed, schema extension/managed_schema.json); nobody opens the options
+// page. Chromium reads the policy from /etc/chromium/policies/managed/, which needs root (browser.ts stops
+// with the command to run otherwise).
+
+let server: TestServer;
+let tenant: Tenant;
+let cookie: string;
+let code: string;
+let rig: Rig;
+
+before(async () => {
+  server = await startTestServer();
+  tenant = await server.tenant({ plan: 'enterprise' });
+  cookie = await tenant.session('owner');
+  const link = await server.request('POST', '/api/dashboard/endpoint/enrollment', {
+    cookie,
+    body: { maxUses: 5 },
+  });
+  assert.equal(link.status, 201, link.text);
+  code = link.body.code;
+  rig = await startRig({
+    managed: { serverUrl: server.url, enrollmentCode: code, deviceName: 'Fleet laptop 17' },
+  });
+});
+after(async () => {
+  await rig?.close();
+  await server?.close();
+});
+
+describe('enrollment by enterprise policy (chrome.storage.managed)', () => {
+  it('the policy reaches the extension under the id Chromium gave it', async () => {
+    assert.equal(rig.extensionId, unpackedExtensionId(rig.build.dirs.chrome));
+    const managed = await rig.worker.evaluate(() => chrome.storage.managed.get(null));
+    assert.deepEqual(managed, { serverUrl: server.url, enrollmentCode: code, deviceName: 'Fleet laptop 17' });
+  });
+
+  it('the device enrolls without any user action and fetches its policy', async () => {
+    const end = Date.now() + 30_000;
+    let stored: Record<string, unknown> = {};
+    while (Date.now() < end) {
+      stored = await rig.worker.evaluate(() =>
+        chrome.storage.local.get(['deviceToken', 'deviceId', 'organizationId', 'configVersion']),
+      );
+      if (stored['deviceToken'] && stored['configVersion'] !== undefined) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.match(String(stored['deviceToken']), /^dt_live_/);
+    assert.equal(stored['organizationId'], tenant.org.id);
+    const list = await server.request('GET', '/api/dashboard/endpoint', { cookie });
+    assert.equal(list.status, 200, list.text);
+    assert.equal(list.body.devices.total, 1);
+    assert.equal(list.body.devices.items[0].name, 'Fleet laptop 17');
+    assert.equal(list.body.devices.items[0].id, stored['deviceId']);
+  });
+
+  it('the popup shows the device enrolled in the organization', async () => {
+    const page = await rig.context.newPage();
+    await page.goto(`chrome-extension://${rig.extensionId}/popup.html`);
+    await page.waitForFunction(() => /Enrolled/.test(document.body.textContent ?? ''));
+    assert.match((await page.textContent('body')) ?? '', new RegExp(tenant.org.id));
+    await page.close();
+  });
+});
