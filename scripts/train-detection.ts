@@ -1,7 +1,8 @@
 // Trains the detection engine's learned signal: `npm run train:detection` (or `-- --check` to retrain and
 // verify that the committed weights come out byte for byte). Reads every trainable source (public files
 // with a permissive licence, read in place from ../shared/data/injection; the team corpus; the team's own
-// training corpus in eval/detection/own) and never an eval-only file. Writes
+// training corpus in eval/detection/own; passages of permissive non-injection corpora under ../shared/data
+// as carriers of planted sentences, eval/detection/carriers.ts) and never an eval-only file. Writes
 // src/engines/detection/model/weights.ts (int8 weights in base64, bias, scale, calibrated zWarn) and
 // manifest.json (sources, row counts, seed, options, date, SHA-256 of the weights).
 import { createHash } from 'node:crypto';
@@ -12,6 +13,7 @@ import { CONCEPTS } from '../src/engines/detection/model/concepts.js';
 import { DIM_BITS, STRIDE, WINDOW } from '../src/engines/detection/model/features.js';
 import { encodeBase64 } from '../src/engines/detection/model/linear.js';
 import { DEFAULT_TRAIN, fitDetector } from '../src/engines/detection/model/train.js';
+import { CARRIERS } from '../eval/detection/carriers.js';
 import { prepare } from '../eval/detection/prepare.js';
 import { loadSources } from '../eval/detection/sources.js';
 
@@ -19,7 +21,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const modelDir = join(root, 'src/engines/detection/model');
 const check = process.argv.includes('--check');
 const dateArg = process.argv.indexOf('--date');
-const MODEL_VERSION = 'inj-lr-2';
+const MODEL_VERSION = 'inj-lr-3';
 
 const sources = loadSources().filter((s) => s.trainable);
 const rows = prepare(sources.flatMap((s) => s.rows));
@@ -77,12 +79,22 @@ const manifest = {
   weightsFile: 'weights.ts',
   weightsBytes: Buffer.byteLength(weightsTs),
   sha256,
-  sources: sources.map((s) => ({
-    name: s.name,
-    rows: s.rows.length,
-    attacks: s.rows.filter((r) => r.label === 1).length,
-    benign: s.rows.filter((r) => r.label === 0).length,
-  })),
+  sources: sources.map((s) => {
+    const carrier = CARRIERS.find((c) => c.name === s.name);
+    return {
+      name: s.name,
+      rows: s.rows.length,
+      attacks: s.rows.filter((r) => r.label === 1).length,
+      benign: s.rows.filter((r) => r.label === 0).length,
+      ...(carrier
+        ? {
+            file: `../shared/data/${carrier.file}`,
+            licence: carrier.licence,
+            note: 'training-only: passages of a non-injection corpus, clean and with a planted sentence of eval/detection/own/planted.ts',
+          }
+        : {}),
+    };
+  }),
   excluded: 'eval-only sources (non-commercial or unstated licence): qualifire_prompt_injections_benchmark',
 };
 writeFileSync(join(modelDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);

@@ -1,10 +1,16 @@
 // Design check on training sources only (`npx tsx eval/detection/dev.ts [--no-concepts] [--no-trigrams]
-// [--no-start]`): the trainable sources are split into two halves, a model fitted on each half scores the
+// [--no-start] [--no-quotes] [--no-later-concepts] [--no-carriers] [--opt key=value]`): the trainable sources are split into two halves, a model fitted on each half scores the
 // other, zWarn is calibrated on those logits as the trainer does, and recall and false positives are
 // printed per source, language and kind. Feature and material decisions are made from this, never from the
 // leave-one-source-out run of eval/detection/run.ts, which only reports. The eval-only file is not read.
 import { FEATURE_SET } from '../../src/engines/detection/model/features.js';
-import { calibrate, calibrationReport, outOfSourceLogits } from '../../src/engines/detection/model/train.js';
+import {
+  calibrate,
+  calibrationReport,
+  DEFAULT_TRAIN,
+  outOfSourceLogits,
+  type TrainOptions,
+} from '../../src/engines/detection/model/train.js';
 import { combineScore, DEFAULT_THRESHOLDS, modelPoints } from '../../src/engines/detection/scoring.js';
 import { prepare } from './prepare.js';
 import { headline, printHeadline, printTables, type Scored } from './report.js';
@@ -15,14 +21,26 @@ if (args.includes('--no-concepts')) FEATURE_SET.concepts = false;
 if (args.includes('--no-trigrams')) FEATURE_SET.trigrams = false;
 if (args.includes('--no-start')) FEATURE_SET.sentenceStart = false;
 if (args.includes('--no-quotes')) FEATURE_SET.quotes = false;
+if (args.includes('--no-later-concepts')) FEATURE_SET.laterConcepts = false;
 
-const sources = loadSources().filter((s) => s.trainable);
+// --opt key=value overrides a training option (e.g. --opt groupCap=600) for a design comparison.
+const options: TrainOptions = { ...DEFAULT_TRAIN };
+args.forEach((a, i) => {
+  if (a !== '--opt') return;
+  const [k, v] = String(args[i + 1]).split('=');
+  if (!k || !(k in options) || v === undefined) throw new Error(`--opt: unknown option ${args[i + 1]}`);
+  (options as unknown as Record<string, number | boolean>)[k] =
+    v === 'true' ? true : v === 'false' ? false : Number(v);
+});
+const sources = loadSources().filter(
+  (s) => s.trainable && !(args.includes('--no-carriers') && s.scored === false),
+);
 const t0 = Date.now();
 const rows = prepare(sources.flatMap((s) => s.rows));
-const logits = outOfSourceLogits(rows);
-const cal = calibrate(rows, logits);
+const logits = outOfSourceLogits(rows, options);
+const cal = calibrate(rows, logits, options);
 const zOf = (lang: string): number => cal.byLang[lang] ?? cal.zWarn;
-for (const g of calibrationReport(rows, logits))
+for (const g of calibrationReport(rows, logits, options))
   console.log(`  calibration group ${g.name} (${g.rows} rows): zWarn ${g.zWarn}`);
 const scored: Scored[] = rows.map((p, i) => {
   const score = Math.round(
@@ -34,10 +52,19 @@ const scored: Scored[] = rows.map((p, i) => {
   return { ...p.row, score, flagged: score >= DEFAULT_THRESHOLDS.warn };
 });
 console.log(
-  `dev (two halves of the trainable sources), features ${JSON.stringify(FEATURE_SET)}, zWarn ${JSON.stringify(cal)}`,
+  `dev (two halves of the trainable sources), features ${JSON.stringify(FEATURE_SET)}, options ${JSON.stringify(options)}, zWarn ${JSON.stringify(cal)}`,
 );
-printTables(scored, sources);
-printHeadline('dev', headline(scored));
+// Tables and headline over the sources the eval scores; training-only carriers are shown apart.
+const evalRows = scored.filter((r) => !r.aux);
+printTables(evalRows, sources);
+printHeadline('dev', headline(evalRows));
+if (evalRows.length < scored.length) {
+  console.log('\ntraining-only carriers (scored by the half model that did not see them):');
+  printTables(
+    scored.filter((r) => r.aux),
+    sources,
+  );
+}
 console.log(`  (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
 
 // Threshold-free view: per source, the share of its attacks whose logit exceeds the 99th percentile of the

@@ -23,6 +23,7 @@ export function prepare(rows: EvalRow[]): PreparedRow[] {
       lang: r.lang,
       calLang: parts.language ?? 'und',
       kind: r.kind,
+      ...(r.aux ? { calibrate: false } : {}),
       parts: {
         patternWeights: parts.patternWeights,
         similarity: parts.similarity,

@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { carrierSources } from './carriers.js';
 import { ownCorpus } from './own/index.js';
 
 /** Attack kinds (label 1) and benign kinds (label 0) the report groups by. */
@@ -23,12 +24,16 @@ export interface EvalRow {
   kind: Kind;
   context?: string;
   source: string;
+  /** Training-only material (carriers.ts): kept out of calibration and never scored. */
+  aux?: boolean;
 }
 
 export interface Source {
   name: string;
   /** False for eval-only licences (non-commercial or unstated): measured, never trained on. */
   trainable: boolean;
+  /** False for training-only sources (carriers.ts): trained on in every fold, never held out or scored. */
+  scored?: boolean;
   rows: EvalRow[];
 }
 
@@ -158,5 +163,10 @@ function ownSource(): Source {
 
 export function loadSources(): Source[] {
   const own = ownSource();
-  return [...publicSources(), teamSource(), ...(own.rows.length ? [own] : [])];
+  return [
+    ...publicSources(),
+    teamSource(),
+    ...(own.rows.length ? [own] : []),
+    ...(existsSync(PUBLIC_DIR) ? carrierSources(PUBLIC_DIR) : []),
+  ];
 }

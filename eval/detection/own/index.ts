@@ -13,12 +13,13 @@ import { EXTRA } from './extra.js';
 import { fr } from './fr.js';
 import { it } from './it.js';
 import { rolePlays } from './roleplay.js';
+import { ROUND4 } from './round4.js';
 import type { LangMaterial } from './types.js';
 
 const at = <T>(xs: T[], i: number): T => xs[i % xs.length] as T;
 
 /** Plants `sentence` at the start, in the middle (at a line or sentence break) or at the end of `doc`. */
-function plant(doc: string, sentence: string, where: number): string {
+export function plant(doc: string, sentence: string, where: number): string {
   if (where === 0) return `${sentence}\n${doc}`;
   if (where === 2) return `${doc}\n${sentence}`;
   const mid = Math.floor(doc.length / 2);
@@ -89,6 +90,22 @@ function extraRows(m: LangMaterial): EvalRow[] {
   );
 }
 
+/** The fourth round: whole prompts, attacks and hard negatives, as they are. */
+function round4Rows(lang: LangMaterial['lang']): EvalRow[] {
+  const r = ROUND4[lang];
+  const row = (text: string, label: 0 | 1, kind: EvalRow['kind']): EvalRow => ({
+    text,
+    label,
+    lang,
+    kind,
+    source: 'own_training',
+  });
+  return [
+    ...r.attacks.map((t) => row(t, 1, 'direct')),
+    ...r.hardNegatives.map((t) => row(t, 0, 'hard_negative')),
+  ];
+}
+
 export function ownCorpus(): EvalRow[] {
-  return [en, fr, de, it, es].flatMap((m) => [...rowsOf(m), ...extraRows(m)]);
+  return [en, fr, de, it, es].flatMap((m) => [...rowsOf(m), ...extraRows(m), ...round4Rows(m.lang)]);
 }

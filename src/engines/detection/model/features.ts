@@ -8,7 +8,7 @@
 // concepts.ts adds the concept and ordered pairs and triples of nearby concepts, which carry what the
 // model learns across the five languages; and the first word of a sentence or line (and its concept) is
 // marked, since an instruction starts with its verb ("Ignore…", "Ignorez…", "Ignoriere…").
-import { conceptOf } from './concepts.js';
+import { CONCEPTS_V2, conceptOf } from './concepts.js';
 
 export const DIM_BITS = 20;
 export const DIM = 1 << DIM_BITS;
@@ -34,7 +34,14 @@ export interface TokenFeatures {
 }
 
 /** Which feature kinds are produced; the defaults are what the shipped model was trained with. */
-export const FEATURE_SET = { trigrams: true, concepts: true, sentenceStart: true, quotes: true };
+export const FEATURE_SET = {
+  trigrams: true,
+  concepts: true,
+  sentenceStart: true,
+  quotes: true,
+  /** The concepts added after inj-lr-2 (FOLLOW, NOT, SUMMARIZE, READER). */
+  laterConcepts: true,
+};
 /** Concepts this many tokens apart or closer form a pair. */
 const CONCEPT_REACH = 4;
 
@@ -86,7 +93,7 @@ export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
   let c2 = 0;
   let c2At = -10;
   let boundary = true;
-  const { trigrams, concepts, sentenceStart, quotes } = FEATURE_SET;
+  const { trigrams, concepts, sentenceStart, quotes, laterConcepts } = FEATURE_SET;
   // Quoted runs as [start, end) pairs, in order; `q` is the first that may still hold a later word.
   const quoted: number[] = [];
   if (quotes) {
@@ -146,7 +153,8 @@ export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
     const first = sentenceStart && boundary;
     if (first) push(mix(h, 4));
     if (concepts && !long) {
-      const k = conceptOf(text.slice(start, i));
+      let k = conceptOf(text.slice(start, i));
+      if (k > CONCEPTS_V2 && !laterConcepts) k = 0;
       if (k !== 0) {
         push(mix(k, 5));
         if (first) push(mix(k, 7));

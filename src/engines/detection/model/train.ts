@@ -22,6 +22,11 @@ export interface TrainRow {
   calLang: string;
   /** 'general' | 'document' | 'hard_negative' for benign rows (calibration keeps their false positives low). */
   kind: string;
+  /**
+   * False for training-only material (real documents with the team's planted sentences): a large share of
+   * easy prose in a calibration group would loosen the false-positive budget of the prompts it is for.
+   */
+  calibrate?: boolean;
   /** The other signals' parts, so the combined score can be calibrated. */
   parts: { patternWeights: number[]; similarity: number; obfuscationPoints: number };
 }
@@ -35,6 +40,11 @@ export interface TrainOptions {
   /** False-positive ceilings the calibration aims at, below the targets to leave a margin. */
   maxFpGeneral: number;
   maxFpHard: number;
+  /**
+   * Return the mean of the weights over every step of the last epoch instead of the last weights: the
+   * average is less bent towards the examples seen last and varies less with the order.
+   */
+  average: boolean;
 }
 
 export const DEFAULT_TRAIN: TrainOptions = {
@@ -44,6 +54,7 @@ export const DEFAULT_TRAIN: TrainOptions = {
   groupCap: 1200,
   maxFpGeneral: 0.007,
   maxFpHard: 0.02,
+  average: false,
 };
 
 interface Example {
@@ -107,11 +118,17 @@ function balance(rows: TrainRow[], ex: Example[], cap: number): void {
 function sgd(rows: TrainRow[], ex: Example[], o: TrainOptions): { weights: Float64Array; bias: number } {
   const w = new Float64Array(DIM);
   const g2 = new Float64Array(DIM);
+  // Averaging over the last epoch without touching every weight at every step: with deltas d_k made at
+  // step t_k (counted from the epoch's start), the mean of w over the T steps is w_T − Σ d_k·(t_k − 1) / T.
+  const u = o.average ? new Float64Array(DIM) : null;
+  let uBias = 0;
+  let step = 0;
   let bias = 0;
   let biasG2 = 0;
   const rand = mulberry32(o.seed);
   const order = ex.map((_, i) => i);
   for (let epoch = 0; epoch < o.epochs; epoch++) {
+    const averaging = u !== null && epoch === o.epochs - 1;
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(rand() * (i + 1));
       const t = order[i] as number;
@@ -119,6 +136,7 @@ function sgd(rows: TrainRow[], ex: Example[], o: TrainOptions): { weights: Float
       order[j] = t;
     }
     for (const k of order) {
+      if (averaging) step++;
       const e = ex[k] as Example;
       const tf = (rows[e.row] as TrainRow).tf;
       const from = tf.offsets[e.start] as number;
@@ -135,11 +153,19 @@ function sgd(rows: TrainRow[], ex: Example[], o: TrainOptions): { weights: Float
         const id = tf.ids[f] as number;
         const acc = (g2[id] as number) + gx * gx;
         g2[id] = acc;
-        w[id] = (w[id] as number) - (o.learningRate * gx) / Math.sqrt(acc);
+        const d = (o.learningRate * gx) / Math.sqrt(acc);
+        w[id] = (w[id] as number) - d;
+        if (averaging) (u as Float64Array)[id] = ((u as Float64Array)[id] as number) - d * (step - 1);
       }
       biasG2 += g * g;
-      bias -= (o.learningRate * g) / Math.sqrt(biasG2);
+      const db = (o.learningRate * g) / Math.sqrt(biasG2);
+      bias -= db;
+      if (averaging) uBias -= db * (step - 1);
     }
+  }
+  if (u && step > 0) {
+    for (let i = 0; i < DIM; i++) w[i] = (w[i] as number) - (u[i] as number) / step;
+    bias -= uBias / step;
   }
   return { weights: w, bias };
 }
@@ -214,7 +240,9 @@ function calibrationGroups(
 ): CalGroup[] {
   const benign = rows
     .map((r, i) => ({ r, z: logits[i] as number }))
-    .filter((x) => x.r.label === 0 && (only === undefined || x.r.calLang === only));
+    .filter(
+      (x) => x.r.label === 0 && x.r.calibrate !== false && (only === undefined || x.r.calLang === only),
+    );
   const groups: CalGroup[] = [];
   // General prompts and documents together per language: documents are few beside the short questions,
   // and a separate group of them made calibration hinge on whichever BIPIA context was held out.
@@ -292,8 +320,13 @@ export function calibrate(
 /** Logits of every row from a model fitted without its source: two halves of the sources, each fitted on the other. */
 export function outOfSourceLogits(rows: TrainRow[], o: TrainOptions = DEFAULT_TRAIN): Float64Array {
   const keyOf = (r: TrainRow): string => r.splitKey ?? r.source;
-  const names = [...new Set(rows.map(keyOf))].sort();
-  const half = new Map(names.map((n, i) => [n, i % 2]));
+  // Training-only sources alternate among themselves, so adding them does not move the others' halves.
+  const halves = (rs: TrainRow[]): [string, number][] =>
+    [...new Set(rs.map(keyOf))].sort().map((n, i) => [n, i % 2]);
+  const half = new Map([
+    ...halves(rows.filter((r) => r.calibrate !== false)),
+    ...halves(rows.filter((r) => r.calibrate === false)),
+  ]);
   const logits = new Float64Array(rows.length);
   for (const side of [0, 1]) {
     const fit = fitWeights(
