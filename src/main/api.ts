@@ -70,6 +70,7 @@ export async function buildApi(ctx: Context): Promise<App> {
   await app.register(
     proofsRoutes(ctx.proofs, {
       maxBytes: ctx.config.proofMaxBytes,
+      readTimeoutMs: ctx.config.proofReadTimeoutMs,
       // Uploads are checked in a spool beside the data, so a disk store takes them by rename.
       spoolDir: join(ctx.config.dataDir, 'proofs-spool'),
     }),

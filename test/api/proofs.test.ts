@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -349,6 +350,61 @@ describe('spool leftovers', () => {
       await peer.close();
       rmSync(fresh, { force: true });
       rmSync(other, { force: true });
+    }
+  });
+});
+
+describe('an upload that stops arriving', () => {
+  it('is answered 408 with an error body within the read bound, the connection closed and no spool file left', async () => {
+    const s = await startTestServer({ clock, env: { PARAPET_PROOF_READ_TIMEOUT_MS: '1000' } });
+    try {
+      const tenant = await s.tenant({ name: 'Slow', plan: 'business' });
+      const device = await newDevice(s, tenant);
+      const pdf = await proofPdf();
+      const body = multipart('SLOW', goodParts(pdf));
+      const url = new URL(s.url);
+      const answer = await new Promise<{ status: number; text: string; connection: string | undefined }>(
+        (resolve, reject) => {
+          const req = httpRequest(
+            {
+              host: url.hostname,
+              port: url.port,
+              method: 'POST',
+              path: '/api/v1/eps/proof',
+              headers: {
+                authorization: `Bearer ${device.deviceToken}`,
+                'content-type': 'multipart/form-data; boundary=SLOW',
+                'content-length': String(body.length),
+              },
+            },
+            (res) => {
+              let text = '';
+              res.setEncoding('utf8');
+              res.on('data', (c: string) => (text += c));
+              res.on('end', () =>
+                resolve({ status: res.statusCode ?? 0, text, connection: res.headers.connection }),
+              );
+            },
+          );
+          req.on('error', reject);
+          // half the body, then nothing more: the client stalls mid-file
+          req.write(body.subarray(0, Math.floor(body.length / 2)));
+        },
+      );
+      assert.equal(answer.status, 408, answer.text);
+      const parsed = JSON.parse(answer.text) as { error: string; statusCode: number };
+      assert.equal(parsed.error, 'request_timeout');
+      assert.equal(parsed.statusCode, 408);
+      assert.equal(answer.connection, 'close');
+      const spool = join(s.ctx.config.dataDir, 'proofs-spool');
+      for (let i = 0; i < 50 && existsSync(spool) && readdirSync(spool).length > 0; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.deepEqual(existsSync(spool) ? readdirSync(spool) : [], []);
+      const list = await s.request('GET', '/api/v1/eps/proof/list', { key: tenant.al });
+      assert.equal(list.body.pagination.total, 0);
+    } finally {
+      await s.close();
     }
   });
 });

@@ -3,9 +3,9 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { finished, pipeline } from 'node:stream/promises';
 import multipart from '@fastify/multipart';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
@@ -96,7 +96,9 @@ async function readUpload(
             ),
           );
           part.file.resume();
-          await new Promise((r) => part.file.once('end', r).once('close', r));
+          // finished() also settles for a stream that already ended or was destroyed, where waiting for
+          // 'end' or 'close' would wait forever.
+          await finished(part.file).catch(() => undefined);
           continue;
         }
         const hash = createHash('sha256');
@@ -163,6 +165,47 @@ export interface ProofsRouteOptions {
   spoolDir: string;
   /** Spool files older than this are an interrupted upload's leftovers (default 1 hour). */
   spoolMaxAgeMs?: number;
+  /** How long reading one upload may take before it is answered 408 (default 2 minutes). */
+  readTimeoutMs?: number;
+}
+
+/**
+ * Reads the upload within a time bound. The multipart parser has known cases where its part iterator never
+ * settles on a malformed body; a request stuck there would hold its spool file and its connection for ever.
+ * Past the bound the client gets 408 with an error body, then the request is destroyed, which ends the
+ * parser's input and lets the reading settle and remove its spool file.
+ */
+async function readUploadBounded(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  o: ProofsRouteOptions,
+): Promise<{ file: SpooledFile; metadata: unknown }> {
+  const reading = readUpload(request, o);
+  let timer: NodeJS.Timeout | undefined;
+  let timedOut = false;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      reply.header('connection', 'close');
+      // Once the 408 is out, the rest of the body is not wanted: destroying the request ends the parser's
+      // input, so the reading settles and removes its spool file.
+      reply.raw.once('finish', () => request.raw.destroy());
+      reject(new AppError('request_timeout', 'The upload was not received in time; send it again.'));
+    }, o.readTimeoutMs ?? 120_000);
+  });
+  // A reading that fails after the 408 removes its own spool file (readUpload's catch); one that succeeds
+  // too late leaves a file nobody will store, removed here.
+  reading.then(
+    (late) => {
+      if (timedOut) void rm(late.file.path, { force: true });
+    },
+    () => undefined,
+  );
+  try {
+    return await Promise.race([reading, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const SPOOL_SWEEP_EVERY_MS = 60 * 60 * 1000;
@@ -200,13 +243,13 @@ export function proofsRoutes(service: ProofsService, o: ProofsRouteOptions) {
           summary:
             'Upload a proof PDF (multipart: file + metadata JSON) with a device token; hash and PDF checked',
           consumes: ['multipart/form-data'],
-          response: { 201: UploadReply, ...E(404, 413, 415) },
+          response: { 201: UploadReply, ...E(404, 408, 413, 415) },
         },
       },
       async (request, reply) => {
         const c = callerOf(request);
         if (!c.device) throw new AppError('forbidden', 'This operation needs a device token.');
-        const { file, metadata } = await readUpload(request, o);
+        const { file, metadata } = await readUploadBounded(request, reply, o);
         let bytes: Buffer;
         try {
           bytes = await readFile(file.path);

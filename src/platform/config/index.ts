@@ -94,7 +94,7 @@ const SETTINGS = {
   interceptDns: {
     env: 'PARAPET_INTERCEPT_DNS',
     description:
-      'DNS servers (ip or ip:port, comma-separated) the transparent proxy resolves providers with; must not be the intercepting DNS (empty: the system\'s servers)',
+      "DNS servers (ip or ip:port, comma-separated) the transparent proxy resolves providers with; must not be the intercepting DNS (empty: the system's servers)",
     default: '',
     parse: dnsServers,
   },
@@ -365,6 +365,12 @@ const SETTINGS = {
     description: 'largest proof PDF accepted, in bytes',
     default: String(10 * 1024 * 1024),
     parse: int(1024, 100 * 1024 * 1024),
+  },
+  proofReadTimeoutMs: {
+    env: 'PARAPET_PROOF_READ_TIMEOUT_MS',
+    description: 'time one proof upload may take to be received and read before it is answered 408, in ms',
+    default: '120000',
+    parse: int(1000, 3_600_000),
   },
   runWorkers: {
     env: 'PARAPET_RUN_WORKERS',
