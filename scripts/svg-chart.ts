@@ -42,6 +42,20 @@ const niceMax = (x: number): number => {
   return [1, 2, 2.5, 5, 10].map((m) => m * p).find((m) => m >= x) ?? 10 * p;
 };
 
+/** Lines of at most `max` characters, broken at spaces. */
+function wrap(text: string, max: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > max) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 /** The chart as SVG text; deterministic for the same input (so a committed chart only changes with its figures). */
 export function barChartSvg(chart: BarChart): string {
   const unit = chart.unit ?? '';
@@ -52,9 +66,11 @@ export function barChartSvg(chart: BarChart): string {
   const plotWidth = 460;
   const barHeight = 14;
   const rowHeight = chart.measures.length * (barHeight + 2) + 10;
-  const top = chart.subtitle ? 62 : 46;
-  const legendHeight = 22;
   const width = labelWidth + plotWidth + 90;
+  // The subtitle says how the figures were obtained; it wraps rather than runs off the picture.
+  const subtitle = chart.subtitle ? wrap(chart.subtitle, Math.floor((width - 24) / 5.6)) : [];
+  const top = 46 + 16 * subtitle.length;
+  const legendHeight = 22;
   const height = top + chart.rows.length * rowHeight + 30 + legendHeight;
   const x = (v: number) => labelWidth + (Math.max(0, Math.min(v, max)) / max) * plotWidth;
   const out: string[] = [];
@@ -63,9 +79,11 @@ export function barChartSvg(chart: BarChart): string {
     `<rect width="100%" height="100%" fill="#ffffff"/>`,
     `<text x="12" y="24" ${FONT} font-size="15" font-weight="600" fill="#111827">${escapeXml(chart.title)}</text>`,
   );
-  if (chart.subtitle) {
-    out.push(`<text x="12" y="44" ${FONT} font-size="11" fill="#4b5563">${escapeXml(chart.subtitle)}</text>`);
-  }
+  subtitle.forEach((line, i) => {
+    out.push(
+      `<text x="12" y="${44 + 15 * i}" ${FONT} font-size="11" fill="#4b5563">${escapeXml(line)}</text>`,
+    );
+  });
   // axis grid: five steps
   const axisY = top + chart.rows.length * rowHeight;
   for (let i = 0; i <= 4; i++) {

@@ -14,7 +14,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const modelDir = join(root, 'src/engines/dlp/model');
 const check = process.argv.includes('--check');
 const dateArg = process.argv.indexOf('--date');
-const MODEL_VERSION = 'names-lr2-1';
+const MODEL_VERSION = 'names-lr3-1';
 
 const sources = loadNameSources();
 const rows = sources.flatMap((s) => prepare(s));
@@ -42,7 +42,9 @@ const sha256 = createHash('sha256').update(weightsTs).digest('hex');
 const weightsPath = join(modelDir, 'names-weights.ts');
 if (check) {
   const same = readFileSync(weightsPath, 'utf8') === weightsTs;
-  console.log(same ? `weights reproduced byte for byte (sha256 ${sha256})` : 'weights DIFFER from the committed file');
+  console.log(
+    same ? `weights reproduced byte for byte (sha256 ${sha256})` : 'weights DIFFER from the committed file',
+  );
   process.exit(same ? 0 : 1);
 }
 writeFileSync(weightsPath, weightsTs);
@@ -54,12 +56,16 @@ function fileSha(path: string): string {
 const manifest = {
   version: MODEL_VERSION,
   date: dateArg >= 0 ? process.argv[dateArg + 1] : new Date().toISOString().slice(0, 10),
-  model: 'logistic regression over capitalised words (second, stacked pass off: options.stack), combined with the rule finder (src/engines/dlp/detectors/name-model.ts)',
+  model:
+    'logistic regression over capitalised words (second, stacked pass off: options.stack; examples weighed per source: options.balance), combined with the rule finder (src/engines/dlp/detectors/name-model.ts)',
   options: TRAIN_OPTIONS,
-  heldOut: '15 % of every source (FNV-1a of the text), used only to choose the thresholds (best macro exact-span F1 at a macro precision no lower than the rules alone)',
+  heldOut:
+    '15 % of every source (FNV-1a of the text), used only to choose the thresholds (best macro exact-span F1 at a macro precision no lower than the rules alone)',
   thresholds,
   sources: sources.map((s) => {
-    const path = s.file.startsWith('/') ? s.file : join(process.env.DLP_DATA_DIR ?? sharedDataDir('dlp'), s.file);
+    const path = s.file.startsWith('/')
+      ? s.file
+      : join(process.env.DLP_DATA_DIR ?? sharedDataDir('dlp'), s.file);
     return {
       id: s.id,
       file: s.file.startsWith('/') ? s.file.slice(root.length) : `shared/data/dlp/${s.file}`,

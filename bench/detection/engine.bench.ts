@@ -7,6 +7,7 @@ import { analyze } from '../../src/engines/detection/index.js';
 import { shippedModel } from '../../src/engines/detection/model/linear.js';
 import { HOSTILE_INPUTS } from '../../src/engines/hostile-inputs.js';
 import { CPU_CLOCK, load, timed } from '../support/cpu-time.js';
+import { chartPrinted } from '../../scripts/printed-chart.js';
 
 const SENTENCES = [
   'Could you summarise the attached quarterly report for the board meeting next week?',
@@ -122,3 +123,32 @@ const over = rows.filter((r) => r.cpu > 20);
 console.log(
   `worst hostile 100 KB input: ${rows[0]!.name} cpu p50 ${rows[0]!.cpu.toFixed(1)} ms; over 20 ms CPU: ${over.length === 0 ? 'none' : over.map((r) => `${r.name} (${r.cpu.toFixed(1)} ms)`).join(', ')}  ${load()}`,
 );
+
+// Charts of the figures above.
+if (process.env['BENCH_HOSTILE_ONLY'] !== '1') {
+  chartPrinted('bench-detection-latency', {
+    title: 'Injection detection (analyze), in process, one core',
+    subtitle: 'npm run bench:detection; a fixed mix of benign and attack sentences in six languages',
+    line: /^(?<label>[\d,]+ (?:chars|KB))\s+n=\s*(?<n>\d+)\s+p50 (?<p50>[\d.]+) ms\s+p99 (?<p99>[\d.]+) ms.*CPU (?<cpu>[\d.]+) ms\/analysis/,
+    label: (g) => `${g['label']} (n=${g['n']})`,
+    measures: [
+      ['p50', 'p50'],
+      ['p99', 'p99'],
+      ['CPU per analysis', 'cpu'],
+    ],
+    unit: ' ms',
+    decimals: 2,
+  });
+}
+chartPrinted('bench-detection-hostile', {
+  title: 'Injection detection of hostile 100 KB inputs, in process',
+  subtitle: `npm run bench:detection; median of ${RUNS} runs per generator; ${CPU_CLOCK} time`,
+  line: /^hostile 100 KB (?<label>.+?)\s+wall p50\s+(?<wall>[\d.]+) ms\s+cpu p50\s+(?<cpu>[\d.]+) ms\s+cpu max\s+(?<max>[\d.]+) ms/,
+  measures: [
+    ['wall p50', 'wall'],
+    ['CPU p50', 'cpu'],
+    ['CPU max', 'max'],
+  ],
+  unit: ' ms',
+  reference: { value: 20, label: 'target 20 ms CPU' },
+});

@@ -11,6 +11,7 @@ import {
   StreamingRehydrator,
   tokenize,
 } from '../../src/engines/dlp/index.js';
+import { chartPrinted } from '../../scripts/printed-chart.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const corpus = readFileSync(join(here, '../../eval/dlp/corpus/test.jsonl'), 'utf8')
@@ -91,3 +92,27 @@ const pathological: Record<string, string> = {
 for (const [label, text] of Object.entries(pathological)) {
   measure(`pathological: ${label}`, [text], (t) => tokenize(t, createTokenMap(), key), 5);
 }
+
+// Charts of the figures above: the 1 KB calls against the 0.5 ms budget, then the larger inputs.
+const FIGURES = String.raw`\s+p50 (?<p50>[\d.]+) ms\s+p99 (?<p99>[\d.]+) ms\s+\d+ texts/s\s+CPU (?<cpu>[\d.]+) ms/call`;
+const DLP_MEASURES: Array<[string, string]> = [
+  ['p50', 'p50'],
+  ['p99', 'p99'],
+  ['CPU per call', 'cpu'],
+];
+chartPrinted('bench-dlp-1kb', {
+  title: 'DLP engine on 1 KB of text, in process, one core',
+  subtitle: 'npm run bench:dlp; texts from eval/dlp/corpus/test.jsonl',
+  line: new RegExp(`^(?<label>.*\\b1 KB.*?)${FIGURES}`),
+  measures: DLP_MEASURES,
+  unit: ' ms',
+  decimals: 3,
+  reference: { value: 0.5, label: 'p50 budget 0.5 ms' },
+});
+chartPrinted('bench-dlp-large', {
+  title: 'DLP engine on 10 KB and 100 KB texts and pathological inputs, in process, one core',
+  subtitle: 'npm run bench:dlp; texts from eval/dlp/corpus/test.jsonl',
+  line: new RegExp(`^(?<label>(?!.*\\b1 KB).+?)${FIGURES}`),
+  measures: DLP_MEASURES,
+  unit: ' ms',
+});

@@ -12,6 +12,7 @@ import { createContext } from '../../src/main/context.js';
 import { loadConfig } from '../../src/platform/config/index.js';
 import { type HttpFigures, load, printHttp } from '../support/autocannon.js';
 import { startBenchServer } from '../support/server.js';
+import { chartPrinted } from '../../scripts/printed-chart.js';
 
 const TEXT =
   'Hello, my name is Anna Meier. Please transfer the refund to CH93 0076 2011 6238 5295 7 and send the ' +
@@ -105,3 +106,30 @@ for (const processes of ['1', '2']) {
     await server.stop();
   }
 }
+
+chartPrinted('bench-dlp-vault', {
+  title: 'DLP vault: a new session with 4 tokens, and loading a session back',
+  subtitle: 'npm run bench:dlp:vault; 400 sessions per database, in process',
+  line: /^(?<label>SQLite|PostgreSQL)\s+new session \+ 4 tokens: p50 (?<w50>[\d.]+) ms\s+p99 (?<w99>[\d.]+) ms \| load session from the database: p50 (?<r50>[\d.]+) ms\s+p99 (?<r99>[\d.]+) ms/,
+  measures: [
+    ['write p50', 'w50'],
+    ['write p99', 'w99'],
+    ['read p50', 'r50'],
+    ['read p99', 'r99'],
+  ],
+  unit: ' ms',
+  decimals: 2,
+});
+chartPrinted('bench-dlp-http', {
+  title: 'POST /api/v1/dlp/analyze over HTTP (tokenize into the vault), server on SQLite',
+  subtitle: 'npm run bench:dlp:vault; autocannon, 16 connections, median of the 8 s rounds',
+  settings: { ROUNDS },
+  line: /^(?<label>POST \S+ \(median round\))\s+(?<rps>\d+) req\/s\s+p50 (?<p50>[\d.]+) ms\s+p99 (?<p99>[\d.]+) ms/,
+  section: /^HTTP, server on SQLite, (\d+ API process\(es\))/,
+  label: (g, section) => `${section}, median round: ${g['rps']} req/s`,
+  measures: [
+    ['p50', 'p50'],
+    ['p99', 'p99'],
+  ],
+  unit: ' ms',
+});

@@ -22,6 +22,7 @@ import { createWebhooksService } from '../../src/modules/events/index.js';
 import { createSiemService } from '../../src/modules/siem/index.js';
 import { loadConfig } from '../../src/platform/config/index.js';
 import { startHecFake } from '../../test/receivers/splunk-hec-fake.js';
+import { chartPrinted } from '../../scripts/printed-chart.js';
 
 const WEBHOOKS = Number(process.env['BENCH_WEBHOOKS'] ?? 5000);
 const SIEM = Number(process.env['BENCH_SIEM'] ?? 20000);
@@ -223,3 +224,38 @@ if (process.env['DATABASE_URL']) {
   await c.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await c.end();
 }
+
+// Charts of the figures above: rates in one, the commit-to-webhook latency in the other.
+const settings = {
+  BENCH_WEBHOOKS: WEBHOOKS,
+  BENCH_SIEM: SIEM,
+  BENCH_RATE: RATE,
+  database: ctx.storage.dialect,
+};
+chartPrinted('bench-events-rates', {
+  title: 'Event outbox: events per second, one process',
+  subtitle: 'npm run bench:events; webhook receiver and Splunk HEC fake on loopback',
+  settings,
+  line: /^(?:(?<hooks>webhook) deliveries .*deliveries=(?<d>\d+) \/s|(?<siem>SIEM) \(Splunk HEC\) .*producer->sink=(?<s>\d+) ev\/s|(?<drain>backlog) drain .* = (?<b>\d+) ev\/s)/,
+  label: (g) =>
+    g['hooks']
+      ? 'webhook deliveries (backlog)'
+      : g['siem']
+        ? 'SIEM, producer to acknowledged'
+        : 'SIEM backlog after an outage',
+  measures: [['events per second', 'd|s|b']],
+  unit: '/s',
+  decimals: 0,
+});
+chartPrinted('bench-events-latency', {
+  title: 'Event outbox: commit to first webhook attempt',
+  subtitle: `npm run bench:events; steady producer at ${RATE} events/s, worker loops running`,
+  settings,
+  line: /^(?<label>commit -> 1st attempt) .*p50=(?<p50>[\d.]+) ms p99=(?<p99>[\d.]+) ms max=(?<max>[\d.]+) ms/,
+  measures: [
+    ['p50', 'p50'],
+    ['p99', 'p99'],
+    ['max', 'max'],
+  ],
+  unit: ' ms',
+});

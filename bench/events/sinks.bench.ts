@@ -13,6 +13,7 @@ import { startHecFake } from '../../test/receivers/splunk-hec-fake.js';
 import { createSink, type SiemEvent, type Sink } from '../../src/modules/siem/sinks/index.js';
 import { basicAuth } from '../../src/modules/siem/sinks/bulk.js';
 import { createOutbound } from '../../src/platform/net/index.js';
+import { chartPrinted } from '../../scripts/printed-chart.js';
 
 const TOTAL = Number(process.env['BENCH_EVENTS'] ?? 50_000);
 const BATCH = Number(process.env['BENCH_BATCH'] ?? 500);
@@ -101,3 +102,16 @@ try {
   await rs.stop();
   await outbound.close();
 }
+
+chartPrinted('bench-events-sinks', {
+  title: 'SIEM sinks: events per second, client and receiver on this machine',
+  subtitle: 'npm run bench:events:sinks; Splunk HEC and Elastic _bulk fakes, real rsyslog over TLS',
+  settings: { BENCH_EVENTS: TOTAL, BENCH_BATCH: BATCH },
+  line: /^(?<label>.+?)\s+events=\d+ batch=\d+ received=\d+ send=(?<send>\d+) ev\/s\s+end-to-end=(?<e2e>\d+) ev\/s/,
+  measures: [
+    ['send', 'send'],
+    ['end to end (received)', 'e2e'],
+  ],
+  unit: '/s',
+  decimals: 0,
+});

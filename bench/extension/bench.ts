@@ -12,6 +12,7 @@ import { buildExtension } from '../../extension/build.js';
 import { analyzePrompt } from '../../extension/src/shared/analysis.js';
 import { promptSlots } from '../../extension/src/shared/prompt-slots.js';
 import { SseRehydrator } from '../../extension/src/shared/sse-rehydrate.js';
+import { chartPrinted } from '../../scripts/printed-chart.js';
 import { benchInBrowser } from './in-browser.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -100,3 +101,22 @@ const mem = process.memoryUsage();
 console.log(`\nload average ${load()}; bench process RSS ${(mem.rss / 1048576).toFixed(0)} MiB`);
 
 await benchInBrowser();
+chartPrinted('bench-extension', {
+  title: "The extension's hot paths, in process, one core",
+  subtitle: 'npm run bench:extension; prompts from eval/dlp/corpus/test.jsonl',
+  line: /^(?<label>\S.+?)\s+p50\s+(?<p50>[\d.]+) ms\s+p95\s+(?<p95>[\d.]+) ms\s+cpu\/op\s+(?<cpu>[\d.]+) ms/,
+  measures: [
+    ['p50', 'p50'],
+    ['p95', 'p95'],
+    ['CPU per operation', 'cpu'],
+  ],
+  unit: ' ms',
+  decimals: 2,
+});
+chartPrinted('bench-extension-sizes', {
+  title: 'The extension build: minified size per file',
+  subtitle: 'npm run bench:extension',
+  line: /^ {2}(?<label>\S+)\s+(?<kib>[\d.]+) KiB$/,
+  measures: [['KiB', 'kib']],
+  unit: ' KiB',
+});

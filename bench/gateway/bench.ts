@@ -17,6 +17,7 @@ import { pinProcesses, unpinProcesses } from '../support/cpu-pinning.js';
 import { type PacedFigures, pacedLoad, percentileOf } from '../support/paced.js';
 import { type Pauses, startPauseProbe } from '../support/pause-probe.js';
 import { startBenchServer } from '../support/server.js';
+import { chartPrinted } from '../../scripts/printed-chart.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 10);
 const PER_ROUND = Number(process.env['PER_ROUND'] ?? 100);
@@ -311,3 +312,28 @@ async function throughput(
     );
   }
 }
+
+chartPrinted('bench-gateway-added', {
+  title: 'Provider proxy: latency added over a direct call to the same upstream',
+  subtitle: 'npm run bench:gateway; sequential requests, gateway and direct interleaved in rounds',
+  settings: { ROUNDS, PER_ROUND, WARMUP_PAIRS },
+  line: /^(?<label>\S.+?)\s+direct p50 .*\| added p50 (?<p50>-?[\d.]+) ms, p99 (?<p99>-?[\d.]+) ms/,
+  measures: [
+    ['added p50', 'p50'],
+    ['added p99', 'p99'],
+  ],
+  unit: ' ms',
+  decimals: 2,
+});
+chartPrinted('bench-gateway-throughput', {
+  title: `Provider proxy: requests per second carried with a p99 ≤ ${P99_BOUND_MS} ms and no errors`,
+  subtitle: 'npm run bench:gateway; open loop at rising offered rates, median p99 of the windows',
+  settings: { SECONDS, WINDOWS, P99_BOUND_MS },
+  section: /^throughput, API processes: (\d+)/,
+  line: /^(?<label>provider proxy, .+?): (?<rps>\d+) req\/s carried/,
+  label: (g, processes) =>
+    `${processes} API process${processes === '1' ? '' : 'es'}, ${g['label']!.slice('provider proxy, '.length)}`,
+  measures: [['requests per second', 'rps']],
+  unit: '/s',
+  decimals: 0,
+});

@@ -3,6 +3,7 @@
 import { loadavg } from 'node:os';
 import { ALL_FACTS } from '../../eval/hallucination/cases.js';
 import { checkClaim, LIMITS } from '../../src/engines/hallucination/index.js';
+import { chartPrinted } from '../../scripts/printed-chart.js';
 
 const SOURCE_BYTES = 2048;
 
@@ -73,3 +74,19 @@ measure(
   1,
   () => [longClaim, big],
 );
+
+// The chart of the 5 × 2 KB figures above (the largest input is printed for information only).
+chartPrinted('bench-hallucination', {
+  title: 'Claim checking: one claim against 5 sources of 2 KB, in process',
+  subtitle: 'npm run bench:hallucination; hand-written en/fr/de documents and claims',
+  line: /^(?<label>[^:]+× 5 × 2 KB): runs \d+\s+p50 (?<p50>[\d.]+) ms\s+p95 (?<p95>[\d.]+) ms\s+p99 (?<p99>[\d.]+) ms.*CPU p50 (?<cpu>[\d.]+) ms/,
+  measures: [
+    ['p50', 'p50'],
+    ['p95', 'p95'],
+    ['p99', 'p99'],
+    ['CPU p50', 'cpu'],
+  ],
+  unit: ' ms',
+  decimals: 2,
+  reference: { value: 15, label: 'p50 target 15 ms' },
+});

@@ -24,6 +24,7 @@ import { MAX_MESSAGE_CHARS as CHAT_MAX } from '../../src/modules/gateway/gateway
 import { startFakeProviderServer } from '../../test/fakes/provider-server.js';
 import { CPU_CLOCK, load, timed } from '../support/cpu-time.js';
 import { startBenchServer } from '../support/server.js';
+import { chartPrinted } from '../../scripts/printed-chart.js';
 
 const SCREEN = Number(process.env['HOSTILE_SCREEN_CHARS'] ?? 30_000);
 const SIZES = [10_000, 100_000, 1_000_000];
@@ -227,3 +228,16 @@ console.log(
   `detection engine, worst hostile 100 KB input (${det.input.name}): median ${median(runs.map((r) => r.cpu)).toFixed(0)} ms ${CPU_CLOCK}, ${median(runs.map((r) => r.wall)).toFixed(0)} ms wall (target ≤ 20 ms CPU)  ${load()}`,
 );
 console.log(`bench took ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+chartPrinted('bench-hostile', {
+  title: 'Worst hostile input per endpoint: server CPU per request by size',
+  subtitle: `npm run bench:hostile; real server, worst generator screened at ${SCREEN} chars; ≤ marks a size cut to the endpoint's limit`,
+  line: /^(?<label>\/\S+(?: \(network\))?)\s+(?<input>.+?)\s+(?<c1>≤)?\s*\d+ ms cpu\s+(?<k1>\d+) ms \([^)]*\)\s+(?<c2>≤)?\s*\d+ ms cpu\s+(?<k2>\d+) ms \([^)]*\)\s+(?<c3>≤)?\s*\d+ ms cpu\s+(?<k3>\d+) ms \([^)]*\)/,
+  label: (g) => `${g['label']} (${g['input']})${g['c3'] ? ' ≤' : ''}`,
+  measures: SIZES.map((n, i): [string, string] => [
+    `CPU at ${n < 1e6 ? `${n / 1000} KB` : `${n / 1e6} MB`}`,
+    `k${i + 1}`,
+  ]),
+  unit: ' ms',
+  decimals: 0,
+});

@@ -1,6 +1,7 @@
 /** HTTP throughput and latency of /api/v1/detect against the real server in a child process. */
 import { load, printHttp } from '../support/autocannon.js';
 import { startBenchServer } from '../support/server.js';
+import { chartPrinted } from '../../scripts/printed-chart.js';
 
 const server = await startBenchServer();
 try {
@@ -25,3 +26,15 @@ try {
 } finally {
   await server.stop();
 }
+
+chartPrinted('bench-http-detection', {
+  title: 'POST /api/v1/detect over HTTP, server on SQLite in its own process',
+  subtitle: 'npm run bench:http:detection; autocannon, 16 connections, 10 s per body',
+  line: /^(?<label>(?:POST|GET) .+?)\s+(?<rps>\d+) req\/s\s+p50 (?<p50>[\d.]+) ms\s+p99 (?<p99>[\d.]+) ms/,
+  label: (g) => `${g['label']!.trim()}, ${g['rps']} req/s`,
+  measures: [
+    ['p50', 'p50'],
+    ['p99', 'p99'],
+  ],
+  unit: ' ms',
+});

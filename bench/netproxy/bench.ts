@@ -13,6 +13,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import { gcFigures } from '../support/gc-trace.js';
 import { pacedLoad, percentileOf } from '../support/paced.js';
 import { startBenchServer } from '../support/server.js';
+import { chartPrinted } from '../../scripts/printed-chart.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 8);
 const PER_ROUND = Number(process.env['PER_ROUND'] ?? 60);
@@ -195,3 +196,27 @@ try {
   upstream.child.kill('SIGTERM');
   agent.destroy();
 }
+
+chartPrinted('bench-netproxy-added', {
+  title: 'Network proxy: latency added over a direct call to the same upstream',
+  subtitle: 'npm run bench:netproxy; sequential requests on loopback',
+  settings: { ROUNDS, PER_ROUND },
+  line: /^added latency, (?<label>with(?:out)? personal data): p50\s+(?<p50>-?[\d.]+) ms, p99\s+(?<p99>-?[\d.]+) ms; stream first byte p50\s+(?<f50>-?[\d.]+) ms, p99\s+(?<f99>-?[\d.]+) ms/,
+  measures: [
+    ['whole answer p50', 'p50'],
+    ['whole answer p99', 'p99'],
+    ['stream first byte p50', 'f50'],
+    ['stream first byte p99', 'f99'],
+  ],
+  unit: ' ms',
+  decimals: 2,
+});
+chartPrinted('bench-netproxy-throughput', {
+  title: `Network proxy: requests per second at p99 ≤ ${P99_BOUND_MS} ms, one process`,
+  subtitle: 'npm run bench:netproxy; open loop at rising offered rates',
+  settings: { RATES: RATES.join(','), SECONDS },
+  line: /^throughput at p99 ≤ [\d.]+ ms, (?<label>with(?:out)? personal data), one process: (?<rps>\d+)\/s/,
+  measures: [['requests per second', 'rps']],
+  unit: '/s',
+  decimals: 0,
+});

@@ -8,6 +8,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { startTestVerifier } from '../../test/support/verifier-harness.js';
 import { allSentences, shuffled } from './data.js';
+import { chartPrinted } from '../../scripts/printed-chart.js';
 
 const PASSAGES = 10_000;
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
@@ -162,3 +163,18 @@ try {
 } finally {
   await verifier.close();
 }
+
+chartPrinted('bench-verifier', {
+  title: 'On-prem verifier: /api/verify of a 2 KB answer against the indexed passages',
+  subtitle: 'npm run bench:verifier; in-process verification server',
+  settings: { BENCH_RUNS: RUNS },
+  line: /^(?<label>verify 2 KB vs \d+ passages): runs \d+, [\d.]+ claims\/answer\s+p50 (?<p50>[\d.]+) ms\s+p95 (?<p95>[\d.]+) ms\s+\| CPU p50 (?<c50>[\d.]+) ms\s+p95 (?<c95>[\d.]+) ms/,
+  measures: [
+    ['p50', 'p50'],
+    ['p95', 'p95'],
+    ['CPU p50', 'c50'],
+    ['CPU p95', 'c95'],
+  ],
+  unit: ' ms',
+  reference: { value: 50, label: 'p50 target 50 ms' },
+});

@@ -16,6 +16,7 @@ import { ensureWebBuilt } from '../../scripts/build-web.js';
 import { WEB_DIST } from '../../src/modules/web/index.js';
 import { startTestServer } from '../../test/support/harness.js';
 import { launchChromium } from '../../test/web/browser.js';
+import { chartPrinted } from '../../scripts/printed-chart.js';
 
 const ROWS = Number(process.env['BENCH_ROWS'] ?? 1_000_000);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 40);
@@ -158,3 +159,16 @@ try {
 } finally {
   await t.close();
 }
+
+chartPrinted('bench-web', {
+  title: `Dashboard: APIs over ${ROWS.toLocaleString('en')} stored events and deliveries, and time to interactive`,
+  subtitle: 'npm run bench:web; real server on loopback, Debian chromium for the overview page',
+  settings: { BENCH_ROWS: ROWS, BENCH_RUNS: RUNS },
+  line: /^(?<label>.+?)(?: \(cold context.*\))?: p50 (?<p50>[\d.]+) ms, p95 (?<p95>[\d.]+) ms/,
+  measures: [
+    ['p50', 'p50'],
+    ['p95', 'p95'],
+  ],
+  unit: ' ms',
+  reference: { value: 300, label: 'API p95 target 300 ms' },
+});

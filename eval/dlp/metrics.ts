@@ -85,7 +85,17 @@ export function fnv1a(text: string): number {
   return h >>> 0;
 }
 
-/** The table as a chart in docs/images (eval-dlp-<title>.svg): precision, recall and F1 per key. */
+let scope = '';
+
+/**
+ * The part of the evaluation the next tables belong to ("team test", "structured dev"): their charts are
+ * named and titled after it, so that two parts printing a table of the same title keep a chart each.
+ */
+export function chartScope(name: string): void {
+  scope = name;
+}
+
+/** The table as a chart in docs/images (eval-dlp-<scope>-<title>.svg): precision, recall and F1 per key. */
 function chartTable(title: string, table: Table, minSupport: number): void {
   const rows = [...table.rows.entries()]
     .filter(([, c]) => c.tp + c.fn >= minSupport || c.fp > 0)
@@ -95,9 +105,9 @@ function chartTable(title: string, table: Table, minSupport: number): void {
       values: [c.precision, c.recall, c.f1].map((v) => 100 * v),
     }));
   if (rows.length === 0) return;
-  writeChart(`eval-dlp-${title}`, {
-    title: `Personal-data detection: ${title}`,
-    subtitle: 'npm run eval:dlp; per type/language (gold spans in brackets)',
+  writeChart(`eval-dlp-${scope ? `${scope}-` : ''}${title}`, {
+    title: `Personal-data detection${scope ? `, ${scope}` : ''}: ${title}`,
+    subtitle: `npm run eval:dlp; per type/language (gold spans in brackets); ${new Date().toISOString().slice(0, 10)}`,
     measures: ['precision', 'recall', 'F1'],
     rows,
     unit: '%',

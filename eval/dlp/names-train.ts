@@ -47,7 +47,9 @@ const PER_TYPES = new Set(['PER', 'NAME']);
 function toRows(raw: RawRow[]): NameSource['rows'] {
   return raw.map((r) => ({
     text: r.text,
-    gold: r.entities.filter((e) => PER_TYPES.has(e.type)).map((e) => ({ type: 'NAME', start: e.start, end: e.end })),
+    gold: r.entities
+      .filter((e) => PER_TYPES.has(e.type))
+      .map((e) => ({ type: 'NAME', start: e.start, end: e.end })),
   }));
 }
 
@@ -73,8 +75,20 @@ export function loadNameSources(dir = process.env.DLP_DATA_DIR ?? sharedDataDir(
   add('uner-de-pud', 'news/encyclopedic', 'de', 'universal_ner_en_de.jsonl', (r) => r.lang === 'de');
   add('germeval', 'news/encyclopedic', 'de', 'germeval2014_de.jsonl', () => true);
   add('wnut17', 'web/social', 'en', 'wnut17_en.jsonl', () => true);
-  add('europeana-de', 'news/encyclopedic', 'de', 'europeana_newspapers_ner_de_fr.jsonl', (r) => r.lang === 'de');
-  add('europeana-fr', 'news/encyclopedic', 'fr', 'europeana_newspapers_ner_de_fr.jsonl', (r) => r.lang === 'fr');
+  add(
+    'europeana-de',
+    'news/encyclopedic',
+    'de',
+    'europeana_newspapers_ner_de_fr.jsonl',
+    (r) => r.lang === 'de',
+  );
+  add(
+    'europeana-fr',
+    'news/encyclopedic',
+    'fr',
+    'europeana_newspapers_ner_de_fr.jsonl',
+    (r) => r.lang === 'fr',
+  );
   add('team-tune', 'business (team)', 'en/fr/de/it', join(here, 'corpus/tune.jsonl'), () => true);
   return out;
 }
@@ -109,13 +123,27 @@ export function prepare(source: NameSource): Prepared[] {
   });
 }
 
-export const TRAIN_OPTIONS = { epochs: 5, rate: 0.2, l2: 1e-6, minCount: 5, seed: 17, prune: 0.05, stack: false };
+export const TRAIN_OPTIONS = {
+  epochs: 5,
+  rate: 0.2,
+  l2: 1e-6,
+  minCount: 5,
+  seed: 17,
+  prune: 0.05,
+  stack: false,
+  /**
+   * Weigh each source's examples by √(mean size / its size), so the large OCR corpora do not set the model
+   * alone (cross-fitted macro F1 0.633 → 0.635, precision up on five of six public sources: 2026-11-27).
+   */
+  balance: true,
+};
 
 /** Logistic regression, AdaGrad, a fixed seed and order: the same rows give the same weights, bit for bit. */
 export function fitLogistic(
   examples: readonly string[][],
   labels: readonly number[],
   options = TRAIN_OPTIONS,
+  weights?: readonly number[],
 ): Map<string, number> {
   const counts = new Map<string, number>();
   for (const fs of examples) for (const f of fs) counts.set(f, (counts.get(f) ?? 0) + 1);
@@ -138,7 +166,7 @@ export function fitLogistic(
       let z = 0;
       for (const id of x) z += w[id]!;
       const p = 1 / (1 + Math.exp(-z));
-      const grad = p - labels[n]!;
+      const grad = (p - labels[n]!) * (weights?.[n] ?? 1);
       for (const id of x) {
         const g = grad + options.l2 * w[id]!;
         g2[id] = g2[id]! + g * g;
@@ -181,9 +209,18 @@ function stacked(rows: Prepared[], firstProbs: Float32Array[]): { xs: string[][]
 }
 
 function fitFirst(rows: Prepared[]): Map<string, number> {
+  let weights: number[] | undefined;
+  if (TRAIN_OPTIONS.balance) {
+    const perSource = new Map<string, number>();
+    for (const r of rows) perSource.set(r.source, (perSource.get(r.source) ?? 0) + r.labels.length);
+    const mean = [...perSource.values()].reduce((a, b) => a + b, 0) / perSource.size;
+    weights = rows.flatMap((r) => r.labels.map(() => Math.sqrt(mean / perSource.get(r.source)!)));
+  }
   return fitLogistic(
     rows.flatMap((r) => r.features),
     rows.flatMap((r) => r.labels),
+    TRAIN_OPTIONS,
+    weights,
   );
 }
 
@@ -226,7 +263,11 @@ export interface Thresholds {
 export function spanCounts(rows: Prepared[], probs: Float32Array[], t: Thresholds, overlap = false): Counts {
   const c = new Counts();
   rows.forEach((r, k) => {
-    const found = combineNames(r.ctx, probs[k]!, t.keep, t.add).map((s) => ({ type: 'NAME', start: s.start, end: s.end }));
+    const found = combineNames(r.ctx, probs[k]!, t.keep, t.add).map((s) => ({
+      type: 'NAME',
+      start: s.start,
+      end: s.end,
+    }));
     score(r.gold, found, (_t, kind) => c[kind]++, overlap);
   });
   return c;
@@ -243,7 +284,13 @@ export const RULES_ONLY: Thresholds = { keep: 0, add: 2 };
  * the model may add names and drop wrong ones, but not trade precision for recall.
  */
 export function chooseThresholds(dev: Prepared[], weights: NameWeights): Thresholds {
-  const probs = predict(dev, weights);
+  return chooseThresholdsFor(dev, predict(dev, weights));
+}
+
+const KEEP_GRID = [0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5];
+const ADD_GRID = [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 2];
+
+function chooseThresholdsFor(dev: Prepared[], probs: Float32Array[]): Thresholds {
   const bySource = new Map<string, number[]>();
   dev.forEach((r, k) => {
     const ks = bySource.get(r.source);
@@ -267,8 +314,8 @@ export function chooseThresholds(dev: Prepared[], weights: NameWeights): Thresho
   const floor = macro(RULES_ONLY).precision;
   let best: Thresholds = RULES_ONLY;
   let bestF1 = macro(RULES_ONLY).f1;
-  for (const keep of [0, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5]) {
-    for (const add of [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 2]) {
+  for (const keep of KEEP_GRID) {
+    for (const add of ADD_GRID) {
       const m = macro({ keep, add });
       if (m.precision >= floor && m.f1 > bestF1 + 1e-9) {
         bestF1 = m.f1;
@@ -319,4 +366,62 @@ export function leaveOneSourceOut(sources: NameSource[], only?: (s: NameSource) 
     });
   }
   return out;
+}
+
+export interface DevResult {
+  source: NameSource;
+  thresholds: Thresholds;
+  exact: Counts;
+  rulesExact: Counts;
+  /** The best exact F1 on the source at precision ≥ TARGET_PRECISION over the threshold grid (0 when none). */
+  bestAtTarget: { f1: number; recall: number; thresholds: Thresholds };
+}
+
+const FOLDS = 3;
+
+/**
+ * For design decisions (features, options), never the headline: every row of every training source is
+ * scored by a model fitted on the other folds (three folds by a hash of the text), one pair of thresholds
+ * is chosen on all of them, and each source is reported, with the best F1 it could reach at precision ≥ 0.95.
+ * These are the training sources' own rows (the same registers as the fit), so the figures are higher than
+ * leave-one-source-out; they only compare one design with another.
+ */
+export function devSplitReport(sources: NameSource[]): DevResult[] {
+  const rows = sources.flatMap((s) => prepare(s));
+  const fold = (r: Prepared) => ((hash(r.ctx.text) >>> 12) % FOLDS) as number;
+  const probs: Float32Array[] = new Array(rows.length);
+  for (let k = 0; k < FOLDS; k++) {
+    const weights = fit(rows.filter((r) => fold(r) !== k));
+    const idx = rows.flatMap((r, n) => (fold(r) === k ? [n] : []));
+    const p = predict(
+      idx.map((n) => rows[n]!),
+      weights,
+    );
+    idx.forEach((n, j) => {
+      probs[n] = p[j]!;
+    });
+  }
+  const thresholds = chooseThresholdsFor(rows, probs);
+  return sources.map((source) => {
+    const idx = rows.flatMap((r, n) => (r.source === source.id ? [n] : []));
+    const sr = idx.map((n) => rows[n]!);
+    const sp = idx.map((n) => probs[n]!);
+    let bestAtTarget = { f1: 0, recall: 0, thresholds: RULES_ONLY };
+    // A wider grid than the shipped choice: how much recall is left at the issue's precision.
+    for (const keep of [...KEEP_GRID, 0.6, 0.7, 0.8, 0.9, 0.95]) {
+      for (const add of ADD_GRID) {
+        const c = spanCounts(sr, sp, { keep, add });
+        if (c.precision >= TARGET_PRECISION && c.f1 > bestAtTarget.f1) {
+          bestAtTarget = { f1: c.f1, recall: c.recall, thresholds: { keep, add } };
+        }
+      }
+    }
+    return {
+      source,
+      thresholds,
+      exact: spanCounts(sr, sp, thresholds),
+      rulesExact: spanCounts(sr, sp, RULES_ONLY),
+      bestAtTarget,
+    };
+  });
 }

@@ -11,6 +11,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { startTestVerifier } from '../../test/support/verifier-harness.js';
 import { DATA_FILES, readRows, shuffled } from '../../bench/verifier/data.js';
+import { chartPrinted } from '../../scripts/printed-chart.js';
 
 // The engine's shipped verdict model names the files it was trained on; those files are not held out here,
 // and the table says so beside their figures (only the files it excluded are clean held-out scores).
@@ -122,3 +123,18 @@ try {
 } finally {
   await verifier.close();
 }
+
+chartPrinted('eval-verifier', {
+  title: 'On-prem verifier: balanced accuracy per file (supported / contradicted / not found)',
+  subtitle: 'npm run eval:verifier; English only; "trained" marks a file the engine model was trained on',
+  settings: { EVAL_PER_FILE: PER_FILE },
+  line: /^(?<label>\S+\.jsonl)\s+n\s+(?<n>\d+) .*balanced accuracy (?<ba>[\d.]+)\s+right source (?<rs>[\d.]+|—).*\| (?<how>engine model TRAINED|held out)/,
+  label: (g) =>
+    `${g['label']!.replace(/\.jsonl$/, '')} (${g['n']}${g['how'] === 'held out' ? '' : ', trained'})`,
+  measures: [
+    ['balanced accuracy', 'ba'],
+    ['right source cited', 'rs'],
+  ],
+  max: 1,
+  decimals: 3,
+});

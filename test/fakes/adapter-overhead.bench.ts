@@ -9,6 +9,7 @@ import {
 } from '../../src/modules/providers/index.js';
 import { SseParser } from '../../src/modules/providers/index.js';
 import { startFakeProviderServer } from './provider-server.js';
+import { chartPrinted } from '../../scripts/printed-chart.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 10);
 const PER_ROUND = Number(process.env['PER_ROUND'] ?? 100);
@@ -167,3 +168,16 @@ const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
 console.log(
   `  SSE parser: ${events} events, ${(body.length / 1e6).toFixed(1)} MB in ${(seconds * 1000).toFixed(1)} ms = ${(body.length / 1e6 / seconds).toFixed(0)} MB/s`,
 );
+
+chartPrinted('bench-providers', {
+  title: 'Provider adapters: latency added over a bare fetch to the same fake upstream',
+  subtitle: 'npm run bench:providers; sequential requests on loopback, interleaved rounds',
+  settings: { ROUNDS, PER_ROUND },
+  line: /^\s+(?<label>\S.+?)\s+median (?<median>-?[\d.]+) ms\s+p99 (?<p99>-?[\d.]+) ms/,
+  measures: [
+    ['median of round medians', 'median'],
+    ['p99 of the differences', 'p99'],
+  ],
+  unit: ' ms',
+  decimals: 3,
+});

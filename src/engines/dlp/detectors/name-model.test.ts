@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { NAME_MODEL } from '../model/names-weights.js';
-import { combineNames, detectNames, nameContext, wordProbabilities } from './name-model.js';
+import { combineNames, detectNames, nameContext, wordFeatures, wordProbabilities } from './name-model.js';
 
 function spans(text: string, list: Array<{ start: number; end: number }>): string[] {
   return list.map((s) => text.slice(s.start, s.end));
@@ -34,4 +34,23 @@ test('the shipped model keeps the names business text announces', () => {
   const probs = wordProbabilities(ctx);
   const k = ctx.words.findIndex((w) => w.text === 'Frischknecht');
   assert.ok(probs[k]! > 0.5, `probability ${probs[k]}`);
+});
+
+test('the model reads the cue class before a word, a reporting verb after it, and the text language', () => {
+  const features = (text: string, word: string) => {
+    const ctx = nameContext(text);
+    return wordFeatures(
+      ctx,
+      ctx.words.findIndex((w) => w.text === word),
+    );
+  };
+  const de = features(
+    'Gestern hat Bundeskanzler Scholz in Berlin gesprochen, sagte die Sprecherin.',
+    'Scholz',
+  );
+  assert.ok(de.includes('cue=T') && de.includes('lg=de') && de.includes('pc=bundeskanzler'), de.join(' '));
+  const fr = features('Selon le rapport, M. Dupont a quitté la réunion avant la fin.', 'Dupont');
+  assert.ok(fr.includes('cue=H') && fr.includes('lg=fr'), fr.join(' '));
+  const en = features('The plan was approved yesterday, Keller said in a statement.', 'Keller');
+  assert.ok(en.includes('sa=1') && en.includes('cue=-') && en.includes('lg=en'), en.join(' '));
 });

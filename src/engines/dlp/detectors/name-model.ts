@@ -1,7 +1,9 @@
 import { NAME_MODEL } from '../model/names-weights.js';
+import { guessLanguage } from '../language.js';
 import { AMBIGUOUS_NAME, PARTICLES } from '../lexicon/stopwords.js';
 import type { Candidate } from '../types.js';
 import { candidate } from './context.js';
+import { HONORIFICS, ROLES, SPEECH_AFTER, SPEECH_BEFORE, TITLE_SUFFIX, TITLES } from './name-cues.js';
 import {
   atSentenceStart,
   detectNameRules,
@@ -75,6 +77,10 @@ export interface NameContext {
   capsMid: ReadonlySet<string>;
   /** The rule finder's findings. */
   rules: Candidate[];
+  /** The text's language as the engine guesses it ('?' when it cannot tell). */
+  lang: string;
+  /** Words seen somewhere in the text right after a known first name ("Angela Merkel … Merkel said"). */
+  afterFirst: ReadonlySet<string>;
 }
 
 export function nameContext(text: string): NameContext {
@@ -93,17 +99,68 @@ export function nameContext(text: string): NameContext {
   }
   const lowerSeen = new Set<string>();
   const capsMid = new Set<string>();
-  for (const w of words) {
+  const afterFirst = new Set<string>();
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
     if (w.text === w.lower) lowerSeen.add(w.lower);
-    else if (isCapitalised(w) && !atSentenceStart(text, w.start)) capsMid.add(w.lower);
+    else if (isCapitalised(w)) {
+      if (!atSentenceStart(text, w.start)) capsMid.add(w.lower);
+      const prev = words[i - 1];
+      if (
+        prev !== undefined &&
+        prev.end + 1 === w.start &&
+        isCapitalised(prev) &&
+        lexiconKey(prev)[0] === 'F'
+      ) {
+        afterFirst.add(w.lower);
+      }
+    }
   }
-  return { text, words, rule, lowerSeen, capsMid, rules };
+  return { text, words, rule, lowerSeen, capsMid, rules, lang: guessLanguage(text) ?? '?', afterFirst };
+}
+
+/**
+ * The cue just before word i, by class: an honorific ("Herr", "Mme", "Dr."), a title or profession
+ * ("Präsident", "US-Präsident", "coach"), a reporting verb ("sagte", "déclare"), a role noun ("Kunde").
+ * The rule finder reads the same lists, but only as yes/no for its own findings; as features the model
+ * learns how far each class vouches in each language.
+ */
+function cueBefore(ctx: NameContext, i: number): string {
+  const prev = ctx.words[i - 1];
+  if (prev === undefined) return '-';
+  const gap = ctx.text.slice(prev.end, ctx.words[i]!.start);
+  if (gap !== ' ' && gap !== '. ') return '-';
+  const p = prev.lower;
+  if (HONORIFICS.has(p)) return 'H';
+  if (gap === '. ') return '-';
+  if (TITLES.has(p) || TITLE_SUFFIX.test(p)) return 'T';
+  if (SPEECH_BEFORE.has(p)) return 'S';
+  if (ROLES.has(p)) return 'R';
+  return '-';
+}
+
+/** A reporting verb after the run that word i ends ("Keller said", "Dupont, sagte"). */
+function speechAfter(ctx: NameContext, i: number): boolean {
+  const next = ctx.words[i + 1];
+  if (next === undefined) return false;
+  const gap = ctx.text.slice(ctx.words[i]!.end, next.start);
+  return (gap === ' ' || gap === ', ') && SPEECH_AFTER.has(next.lower);
 }
 
 function lexiconKey(w: Word): string {
   const first = inFirst(w.lower) && !AMBIGUOUS_NAME.has(w.lower);
   const last = inLast(w.lower);
-  return first ? (last ? 'FL' : isCommonFirstName(w.lower) ? 'Fc' : 'F') : last ? 'L' : isNever(w.lower) ? 'N' : '-';
+  return first
+    ? last
+      ? 'FL'
+      : isCommonFirstName(w.lower)
+        ? 'Fc'
+        : 'F'
+    : last
+      ? 'L'
+      : isNever(w.lower)
+        ? 'N'
+        : '-';
 }
 
 function neighbour(ctx: NameContext, j: number): string {
@@ -158,6 +215,25 @@ export function wordFeatures(ctx: NameContext, i: number): string[] {
   ];
   if (prev !== undefined && pGap === '_' && !isCapitalised(prev)) f.push(`pw&sh=${prev.lower}|${sh}`);
   if (next !== undefined && nGap === '_' && !isCapitalised(next)) f.push(`nw&sh=${next.lower}|${sh}`);
+  // The capitalised word before, itself: titles and honorifics are capitalised in German ("Herr", "Kanzler").
+  if (prev !== undefined && pGap === '_' && isCapitalised(prev)) f.push(`pc=${prev.lower}`);
+  // Cue classes, and the language: a capitalised word says less in German, where every noun is one.
+  const cue = cueBefore(ctx, i);
+  const lg = ctx.lang;
+  const low = ctx.lowerSeen.has(w.lower) ? 1 : 0;
+  f.push(
+    `cue=${cue}`,
+    `cue&lex=${cue}|${lex}`,
+    `sa=${speechAfter(ctx, i) ? 1 : 0}`,
+    `lg=${lg}`,
+    `lg&ss&lex=${lg}|${start ? 1 : 0}${lex}`,
+    `lg&sh=${lg}|${sh}`,
+    `lg&low=${lg}|${low}`,
+    `lg&cue=${lg}|${cue}`,
+    `lg&s3=${lg}|${suffix}`,
+    // Written after a known first name elsewhere in the text: a surname met again on its own.
+    `echo=${ctx.afterFirst.has(w.lower) ? (prev !== undefined && pGap === '_' && isCapitalised(prev) ? 2 : 1) : 0}`,
+  );
   return f;
 }
 
@@ -262,7 +338,8 @@ export function decodeNames(
       }
       // One or two particles between accepted words.
       let k = end + 1;
-      while (k < words.length && k <= end + 2 && PARTICLES.has(words[k]!.lower) && !isCapitalised(words[k]!)) k++;
+      while (k < words.length && k <= end + 2 && PARTICLES.has(words[k]!.lower) && !isCapitalised(words[k]!))
+        k++;
       if (k > end + 1 && accept(k) && JOINING_GAP.test(gap)) {
         end = k;
         score = Math.min(score, probs[k]!);
@@ -314,7 +391,8 @@ export function combineNames(ctx: NameContext, probs: Float32Array, keep: number
   for (const s of decodeNames(ctx, probs, add)) {
     while (w < ctx.words.length && ctx.words[w]!.end <= s.start) w++;
     let free = true;
-    for (let j = w; j < ctx.words.length && ctx.words[j]!.start < s.end; j++) if (taken[j] === 1) free = false;
+    for (let j = w; j < ctx.words.length && ctx.words[j]!.start < s.end; j++)
+      if (taken[j] === 1) free = false;
     if (free) out.push(s);
   }
   return out.sort((a, b) => a.start - b.start);
