@@ -220,11 +220,14 @@ try {
   await stopServer();
   // Throughput with one API process, then with two on the same port (PARAPET_HTTP_WORKERS, ADR 4).
   for (const processes of ['1', '2']) {
-    // --trace-gc: garbage per request from the allocation rate between collections (gc-trace.ts).
+    // --trace-gc: garbage per request from the allocation rate between collections (gc-trace.ts). Worker
+    // threads refuse it in their execArgv, so the compute pool is off: bodies of 4 KB are analysed
+    // in-process anyway (under PARAPET_COMPUTE_MIN_CHARS).
     const srv = await startBenchServer(
       {
         PARAPET_PROVIDER_OPENAI_BASE_URL: `${upstream.url}/v1`,
         PARAPET_HTTP_WORKERS: processes,
+        PARAPET_COMPUTE_THREADS: '0',
       },
       ['--trace-gc'],
     );
