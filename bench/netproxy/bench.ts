@@ -4,8 +4,11 @@
 // Latency: sequential requests over keep-alive, direct and proxied interleaved in rounds; p50 is the
 // median of round medians, p99 over all samples; "added" is proxied minus direct. First token: time to
 // the first byte of a streamed answer, same method. Throughput: open loop at rising rates
-// (bench/support/paced.ts), the highest rate carried without errors at p99 ≤ P99_BOUND_MS.
-// Run: npm run bench:netproxy   (ROUNDS, PER_ROUND, RATES, SECONDS, P99_BOUND_MS change the sample.)
+// (bench/support/paced.ts), the highest rate carried without errors at p99 ≤ P99_BOUND_MS, on one server
+// process and on two (PARAPET_HTTP_WORKERS=2). Beside every rate: CPU per request of the server, the
+// upstream and this generator (bench/support/proc-cpu.ts), garbage per request (gc-trace.ts), load average.
+// Run: npm run bench:netproxy   (ROUNDS, PER_ROUND, RATES, SECONDS, P99_BOUND_MS, PROCESSES, GC_RATE and
+// GC_SECONDS change the sample.)
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { fileURLToPath } from 'node:url';
