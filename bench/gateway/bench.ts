@@ -16,8 +16,11 @@ import { fileURLToPath } from 'node:url';
 import { pinProcesses, unpinProcesses } from '../support/cpu-pinning.js';
 import { type PacedFigures, pacedLoad, percentileOf } from '../support/paced.js';
 import { type Pauses, startPauseProbe } from '../support/pause-probe.js';
-import { startBenchServer } from '../support/server.js';
 import { chartPrinted } from '../../scripts/printed-chart.js';
+import { load } from '../support/cpu-time.js';
+import { type GcFigures, gcFigures, gcText } from '../support/gc-trace.js';
+import { cpuMeter, cpuText } from '../support/proc-cpu.js';
+import { type BenchServer, startBenchServer } from '../support/server.js';
 
 const ROUNDS = Number(process.env['ROUNDS'] ?? 10);
 const PER_ROUND = Number(process.env['PER_ROUND'] ?? 100);
@@ -218,10 +221,17 @@ try {
   await stopServer();
   // Throughput with one API process, then with two on the same port (PARAPET_HTTP_WORKERS, ADR 4).
   for (const processes of ['1', '2']) {
-    const srv = await startBenchServer({
-      PARAPET_PROVIDER_OPENAI_BASE_URL: `${upstream.url}/v1`,
-      PARAPET_HTTP_WORKERS: processes,
-    });
+    // --trace-gc: garbage per request from the allocation rate between collections (gc-trace.ts). Worker
+    // threads refuse it in their execArgv, so the compute pool is off: bodies of 4 KB are analysed
+    // in-process anyway (under PARAPET_COMPUTE_MIN_CHARS).
+    const srv = await startBenchServer(
+      {
+        PARAPET_PROVIDER_OPENAI_BASE_URL: `${upstream.url}/v1`,
+        PARAPET_HTTP_WORKERS: processes,
+        PARAPET_COMPUTE_THREADS: '0',
+      },
+      ['--trace-gc'],
+    );
     // One process: the server on CPU 0, this generator and the upstream on CPU 1. Two processes: no pins
     // (they would share one CPU), so that figure includes the scheduler's noise.
     const pinned =
@@ -233,6 +243,8 @@ try {
       ]);
     try {
       await throughput(
+        srv,
+        Number(processes),
         `${srv.url}/api/v1/proxy/openai/v1/chat/completions`,
         { ...gwHeaders, 'x-service-key': srv.al },
         pinned
@@ -253,6 +265,8 @@ try {
 }
 
 async function throughput(
+  srv: BenchServer,
+  processCount: number,
   proxyUrl: string,
   gwHeaders: Record<string, string>,
   processes: string,
@@ -275,18 +289,38 @@ async function throughput(
     for (const rate of [500, 750, 1000, 1250, 1500, 1750, 2000, 2500, 3000]) {
       const windows: PacedFigures[] = [];
       const seen: Pauses = { count: 0, longestMs: 0, totalMs: 0 };
+      const gcs: GcFigures[] = [];
+      let cpuMs = { server: 0, upstream: 0, generator: 0, total: 0 };
+      let requests = 0;
       for (let w = 0; w < WINDOWS; w++) {
-        windows.push(
-          await pacedLoad({
-            url: proxyUrl,
-            headers: gwHeaders,
-            body,
-            rate,
-            seconds: SECONDS,
-            // Pauses while the window's bodies were built do not count.
-            beforeClock: () => pauses.take(),
-          }),
-        );
+        let meter: ReturnType<typeof cpuMeter> | undefined;
+        let from = 0;
+        const r = await pacedLoad({
+          url: proxyUrl,
+          headers: gwHeaders,
+          body,
+          rate,
+          seconds: SECONDS,
+          // Pauses and CPU while the window's bodies were built do not count.
+          beforeClock: () => {
+            meter = cpuMeter(srv.pid, upstream.child.pid);
+            from = srv.output().length;
+            return pauses.take();
+          },
+        });
+        windows.push(r);
+        const gc = gcFigures(srv.output().slice(from), r.carried, processCount);
+        if (gc) gcs.push(gc);
+        // CPU summed over the windows (not the gaps between them), divided by their requests below.
+        const n = r.latencies.length + r.failed;
+        const c = meter!.perRequest(n);
+        cpuMs = {
+          server: cpuMs.server + c.server * n,
+          upstream: cpuMs.upstream + c.upstream * n,
+          generator: cpuMs.generator + c.generator * n,
+          total: cpuMs.total + c.total * n,
+        };
+        requests += n;
         const p = await pauses.take();
         seen.count += p.count;
         seen.totalMs += p.totalMs;
@@ -301,8 +335,16 @@ async function throughput(
       const carried = Math.min(...windows.map((r) => r.carried));
       const failed = windows.reduce((n, r) => n + r.failed, 0);
       const ok = failed === 0 && typical <= P99_BOUND_MS && carried >= rate * 0.95;
+      const perRequest = {
+        server: cpuMs.server / Math.max(1, requests),
+        upstream: cpuMs.upstream / Math.max(1, requests),
+        generator: cpuMs.generator / Math.max(1, requests),
+        total: cpuMs.total / Math.max(1, requests),
+      };
+      // Garbage per request of the median window (each window's allocation rate over its carried rate).
+      const gc = gcs.sort((a, b) => a.bytesPerRequest - b.bytesPerRequest)[Math.floor(gcs.length / 2)];
       console.log(
-        `${label.padEnd(40)} offered ${String(rate).padStart(5)}/s  carried ${String(carried).padStart(5)}/s  p50 ${median(windows.map((r) => r.p50))} ms  p99 by window ${p99s.join(' / ')} ms (median ${typical}, pooled ${pooled.toFixed(2)})  failed ${failed}${ok ? '' : '  (over bound)'}\n${''.padEnd(40)} machine pauses: ${pausesText(seen)}`,
+        `${label.padEnd(40)} offered ${String(rate).padStart(5)}/s  carried ${String(carried).padStart(5)}/s  p50 ${median(windows.map((r) => r.p50))} ms  p99 by window ${p99s.join(' / ')} ms (median ${typical}, pooled ${pooled.toFixed(2)})  failed ${failed}${ok ? '' : '  (over bound)'}\n${''.padEnd(40)} ${cpuText(perRequest)}; ${gcText(gc)} [${load()}]\n${''.padEnd(40)} machine pauses: ${pausesText(seen)}`,
       );
       if (!ok) break;
       best = carried;

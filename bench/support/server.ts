@@ -54,9 +54,8 @@ export async function startBenchServer(
   });
   // Generous: under load the first start also rebuilds build/ from changed sources (ADR 6).
   const deadline = Date.now() + Number(process.env['BENCH_SERVER_START_S'] ?? 180) * 1000;
-  // serve writes the API's line and then the network proxy's (not started with several HTTP workers).
-  const proxyToo = Number(env['PARAPET_HTTP_WORKERS'] ?? 1) <= 1;
-  while (!/listening on (http:\/\/\S+)/.test(out) || (proxyToo && !/network proxy listening on/.test(out))) {
+  // serve writes the API's line and then the network proxy's (with several HTTP workers too).
+  while (!/listening on (http:\/\/\S+)/.test(out) || !/network proxy listening on/.test(out)) {
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server did not start:\n${out}`);
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { createHttpServer, type App } from '../platform/http/index.js';
-import { type AuthDeps, installAuth } from '../modules/auth/index.js';
+import { createHttpServer, type App, installAuthHook } from '../platform/http/index.js';
+import { type AuthDeps, authRoutes, createAuthenticator } from '../modules/auth/index.js';
 import { detectionRoutes } from '../modules/detection/index.js';
 import { dlpRoutes, patternBundleOf } from '../modules/dlp/index.js';
 import { createGatewayHistory, gatewayHistoryRoutes, gatewayRoutes } from '../modules/gateway/index.js';
@@ -29,7 +29,9 @@ export async function buildApi(ctx: Context): Promise<App> {
     trustProxy: ctx.config.trustProxy,
     version: VERSION,
   });
-  await installAuth(app, authDepsOf(ctx));
+  const authDeps = authDepsOf(ctx);
+  await installAuthHook(app, createAuthenticator(authDeps));
+  await app.register(authRoutes(authDeps));
   await app.register(
     healthRoutes({ version: VERSION, startedAt: new Date(), database: ctx.storage, cache: ctx.cache }),
   );

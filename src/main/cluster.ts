@@ -1,10 +1,12 @@
 import cluster, { type Worker } from 'node:cluster';
 import { createIpcCacheClient, type IpcChannel, serveIpcCache } from '../platform/cache/index.js';
 import type { Config } from '../platform/config/index.js';
+import type { App } from '../platform/http/index.js';
 import { buildApi } from './api.js';
 import { bootstrapIfEmpty, formatBootstrap } from './bootstrap.js';
 import { createContext } from './context.js';
 import { startMaintenance } from './maintenance.js';
+import { listenProxy } from './proxy.js';
 import { shownUrl, stopOnSignals } from './signals.js';
 import { startEventWorkers } from './worker.js';
 
@@ -22,6 +24,14 @@ interface StopMessage {
 interface WakeMessage {
   parapet: 'wake';
 }
+/** An API process listens: on the API's port and on the network proxy's. */
+interface ReadyMessage {
+  parapet: 'ready';
+  apiPort: number;
+  proxyPort: number;
+}
+const isReady = (m: unknown): m is ReadyMessage =>
+  typeof m === 'object' && m !== null && (m as ReadyMessage).parapet === 'ready';
 const isWake = (m: unknown): m is WakeMessage =>
   typeof m === 'object' && m !== null && (m as WakeMessage).parapet === 'wake';
 const isStop = (m: unknown): m is StopMessage =>
@@ -116,24 +126,26 @@ export async function servePrimary(config: Config, out: (text: string) => void):
   };
 
   let ready = false;
-  const starting = new Promise<{ port: number }>((resolve, reject) => {
+  // Each process serves the API and the network proxy (the embedded default, several times over); it says
+  // so once both listen. Port 0 gives all processes the same ephemeral port of each server.
+  const starting = new Promise<ReadyMessage>((resolve, reject) => {
     let listening = 0;
-    const onListening = (_w: Worker, address: { port: number }) => {
-      if (++listening === config.httpWorkers) {
-        cluster.off('listening', onListening);
-        resolve({ port: address.port });
-      }
-    };
-    cluster.on('listening', onListening);
     for (let i = 0; i < config.httpWorkers; i++) {
-      fork().once('exit', (code) => {
+      const worker = fork();
+      const onReady = (m: unknown) => {
+        if (!isReady(m)) return;
+        worker.off('message', onReady);
+        if (++listening === config.httpWorkers) resolve(m);
+      };
+      worker.on('message', onReady);
+      worker.once('exit', (code) => {
         if (listening < config.httpWorkers)
           reject(new Error(`an API process exited on start (code ${code})`));
       });
     }
   });
 
-  let first: { port: number };
+  let first: ReadyMessage;
   try {
     first = await starting;
     ready = true;
@@ -147,11 +159,12 @@ export async function servePrimary(config: Config, out: (text: string) => void):
     throw err;
   }
 
-  const apiUrl = shownUrl(config.host, first.port);
+  const apiUrl = shownUrl(config.host, first.apiPort);
   if (boot) out(formatBootstrap(boot, apiUrl));
   out(
     `Parapet API listening on ${apiUrl} (docs at ${apiUrl}/api/docs, ${ctx.storage.dialect}, ${ctx.cache.kind} cache, ${config.httpWorkers} processes)\n`,
   );
+  out(`Parapet network proxy listening on ${shownUrl(config.host, first.proxyPort)}/proxy/<provider>/\n`);
 }
 
 export async function serveWorker(config: Config): Promise<void> {
@@ -191,8 +204,19 @@ export async function serveWorker(config: Config): Promise<void> {
     });
     const app = await buildApi(ctx);
     await app.listen({ port: config.port, host: config.host });
+    const proxy = await listenProxy(ctx);
+    const portOf = (a: App) => {
+      const address = a.server.address();
+      return typeof address === 'object' && address ? address.port : 0;
+    };
+    toPrimary.send({
+      parapet: 'ready',
+      apiPort: portOf(app),
+      proxyPort: portOf(proxy.app),
+    } satisfies ReadyMessage);
     return {
       async close() {
+        await proxy.app.close();
         await app.close();
         await ctx.close();
       },

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import type { LookupFunction } from 'node:net';
 import { join } from 'node:path';
 import type { SecureContext } from 'node:tls';
-import { installAuth } from '../modules/auth/index.js';
+import { createAuthenticator } from '../modules/auth/index.js';
 import {
   type CaFiles,
   createCa,
@@ -19,7 +19,7 @@ import {
 } from '../modules/netproxy/index.js';
 import { type Config, loadConfig } from '../platform/config/index.js';
 import { AppError } from '../platform/errors/index.js';
-import { type App, createHttpServer } from '../platform/http/index.js';
+import { type App, createHttpServer, installAuthHook } from '../platform/http/index.js';
 import { authDepsOf } from './api.js';
 import { type Context, createContext, providerAddressPolicy } from './context.js';
 import { shownUrl, stopOnSignals } from './signals.js';
@@ -41,7 +41,7 @@ export async function buildProxy(
     version: VERSION,
     title: 'Parapet network proxy',
   });
-  await installAuth(app, authDepsOf(ctx));
+  await installAuthHook(app, createAuthenticator(authDepsOf(ctx)));
   const proxy = createNetProxy({
     protection: ctx.gateway.protection,
     assertAllowed: (orgId) => ctx.gateway.force.assertProxyAllowed(orgId),
@@ -88,7 +88,10 @@ export async function buildIntercept(ctx: Context, proxy: NetProxy, issuer: Leaf
     listOrgs: () => ctx.orgs.listOrgs(),
     now: () => ctx.clock.now().getTime(),
   });
-  await installAuth(app, { ...authDepsOf(ctx), orgByNetwork: (ip) => directory.orgIdFor(ip) });
+  await installAuthHook(
+    app,
+    createAuthenticator({ ...authDepsOf(ctx), orgByNetwork: (ip) => directory.orgIdFor(ip) }),
+  );
   await app.register(interceptRoutes(proxy, { bodyLimit: ctx.config.bodyLimit }));
   return app;
 }

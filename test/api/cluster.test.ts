@@ -125,6 +125,33 @@ describe('serve with PARAPET_HTTP_WORKERS=2', () => {
     assert.match(output, /2 processes\)/);
   });
 
+  it('serves the network proxy from both API processes on one port', async () => {
+    const proxy = /network proxy listening on (http:\/\/\S+?)\/proxy/.exec(output)?.[1];
+    assert.ok(proxy, output);
+    const owner = /(al_live_[0-9A-Za-z]{43})/.exec(output)![1]!;
+    const seen = new Set<string>();
+    for (let i = 0; i < 6; i++) {
+      const r = await new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const req = request(
+          `${proxy}/proxy/nowhere/v1/chat/completions`,
+          { method: 'GET', agent: false, headers: { 'x-service-key': owner, connection: 'close' } },
+          (res) => {
+            let text = '';
+            res.on('data', (b) => (text += b));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      });
+      assert.equal(r.status, 404);
+      assert.equal(r.body.error, 'not_found');
+      assert.match(r.body.message, /Unknown provider/);
+    }
+    for (const m of output.matchAll(/"pid":(\d+)[^\n]*"url":"\/proxy\/nowhere/g)) seen.add(m[1]!);
+    assert.equal(seen.size, 2, 'proxied requests were spread over the two API processes');
+  });
+
   it('counts one rate limit for the organization across both processes', async () => {
     const remaining: number[] = [];
     const statuses: number[] = [];
@@ -167,9 +194,12 @@ describe('serve with PARAPET_HTTP_WORKERS=2', () => {
   it('replaces an API process that dies, and stops cleanly on SIGTERM', async () => {
     const pids = [...new Set([...output.matchAll(/"pid":(\d+)[^\n]*Server listening/g)].map((m) => m[1]))];
     assert.equal(pids.length, 2);
+    // Each process listens twice: the API and the network proxy.
+    const listened = output.match(/Server listening/g)?.length ?? 0;
+    assert.equal(listened, 4);
     process.kill(Number(pids[0]), 'SIGKILL');
     const deadline = Date.now() + 60_000;
-    while ((output.match(/Server listening/g)?.length ?? 0) < 3) {
+    while ((output.match(/Server listening/g)?.length ?? 0) < listened + 2) {
       assert.ok(Date.now() < deadline, `no replacement process:\n${output}`);
       await new Promise((r) => setTimeout(r, 100));
     }

@@ -24,15 +24,18 @@ const WORDS: Record<Language, ReadonlySet<string>> = {
   it: new Set(['il', 'lo', 'gli', 'e', 'è', 'di', 'che', 'mio', 'mia', 'per', 'con', 'una', 'sono']),
 };
 const LANGUAGES: readonly Language[] = ['en', 'fr', 'de', 'it'];
-const WORD_RE = /\p{L}+/gu;
+// What lies between words: splitting on it yields the words without a match object for each.
+const NOT_WORD_RE = /\P{L}+/u;
 // The first words decide: enough to tell the four apart, and a long text costs no more than a short one.
 const MAX_WORDS = 60;
 
 export function guessLanguage(text: string): Language | null {
   const score = [0, 0, 0, 0];
   let n = 0;
-  for (const m of text.matchAll(WORD_RE)) {
-    const w = m[0].toLowerCase();
+  // The limit stops the split early; one piece more for the empty one before a leading separator.
+  for (const word of text.split(NOT_WORD_RE, MAX_WORDS + 1)) {
+    if (word === '') continue;
+    const w = word.toLowerCase();
     for (let i = 0; i < LANGUAGES.length; i++) if (WORDS[LANGUAGES[i]!].has(w)) score[i]!++;
     if (++n >= MAX_WORDS) break;
   }

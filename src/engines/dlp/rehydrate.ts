@@ -17,20 +17,28 @@ export interface TokenIndex {
   /** every canonical prefix of every token, for the streaming hold-back */
   prefixes: Set<string>;
   maxLength: number;
+  /** Length of the shortest canonical token: a shorter run cannot be one. */
+  minLength: number;
   version: number;
 }
 
-export function buildIndex(map: TokenMap): TokenIndex {
+// Shared by every index without prefixes; never written to.
+const NO_PREFIXES = new Set<string>();
+
+/** The lookup index of a map; `withPrefixes: false` leaves out what only the streaming hold-back reads. */
+export function buildIndex(map: TokenMap, withPrefixes = true): TokenIndex {
   const values = new Map<string, string>();
-  const prefixes = new Set<string>();
+  const prefixes = withPrefixes ? new Set<string>() : NO_PREFIXES;
   let maxLength = 0;
+  let minLength = Number.POSITIVE_INFINITY;
   for (const [token, entry] of map.byToken) {
     const canonical = canonicalToken(token);
     values.set(canonical, entry.value);
     maxLength = Math.max(maxLength, canonical.length);
-    for (let i = 1; i <= canonical.length; i++) prefixes.add(canonical.slice(0, i));
+    minLength = Math.min(minLength, canonical.length);
+    if (withPrefixes) for (let i = 1; i <= canonical.length; i++) prefixes.add(canonical.slice(0, i));
   }
-  return { values, prefixes, maxLength, version: map.byToken.size };
+  return { values, prefixes, maxLength, minLength, version: map.byToken.size };
 }
 
 function isAlnum(ch: string | undefined): boolean {
@@ -75,6 +83,8 @@ export function resolveCandidate(index: TokenIndex, raw: string): Resolution | n
   ends.push(raw.length);
   for (const q of ends) {
     for (let g = 0; g <= MAX_GLUED_LETTERS && g < q; g++) {
+      // Canonical forms only drop characters: a run shorter than the shortest token is none of them.
+      if (q - g < index.minLength) break;
       if (g > 0 && !/[a-z]/i.test(raw[q - g]!)) break;
       const value = index.values.get(canonicalToken(raw.slice(0, q - g)));
       if (value !== undefined) return { value, glued: raw.slice(q - g, q), consumed: q };
@@ -123,10 +133,23 @@ export function rehydrateSegment(
   return { text: out + text.slice(cursor), restored, unknown };
 }
 
+// Whole-text rehydration looks tokens up and never needs the streaming prefixes, which are most of what an
+// index costs to build; a response body calls it once per string that holds a token, with the same map.
+const valueIndexes = new WeakMap<TokenMap, TokenIndex>();
+
+function valueIndexOf(map: TokenMap): TokenIndex {
+  const cached = valueIndexes.get(map);
+  // A map only grows (a token is derived from its value), so its size says whether the index is current.
+  if (cached && cached.version === map.byToken.size) return cached;
+  const index = buildIndex(map, false);
+  valueIndexes.set(map, index);
+  return index;
+}
+
 export function rehydrate(
   text: string,
   map: TokenMap,
   options: { json?: boolean } = {},
 ): { text: string; restored: number; unknown: string[] } {
-  return rehydrateSegment(text, buildIndex(map), options.json ?? false, '');
+  return rehydrateSegment(text, valueIndexOf(map), options.json ?? false, '');
 }

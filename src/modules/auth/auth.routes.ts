@@ -1,14 +1,12 @@
-import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../platform/errors/index.js';
 import {
   type App,
+  type Authenticator,
+  callerOf,
   errorResponses,
   sendError,
-  setAnonymousLimit,
-  setAnonymousRateLimiter,
-  setSecurityDescriber,
   toAppError,
 } from '../../platform/http/index.js';
 import { type LimitsService, type RateState, rateLimitHeaders, rateLimitedError } from '../limits/index.js';
@@ -23,15 +21,6 @@ import {
   acceptsAdminKey,
   apiKeyFromHeaders,
 } from './auth.service.js';
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    auth?: AuthRequirement;
-  }
-  interface FastifyRequest {
-    caller: Caller | null;
-  }
-}
 
 export { SESSION_COOKIE };
 const SESSION_RATE_PER_MINUTE = 600;
@@ -52,18 +41,11 @@ export interface AuthDeps {
   orgByNetwork?: (ip: string) => Promise<string | undefined>;
 }
 
-/** The caller of a route that declared an authentication mode; routes call this instead of reading request.caller. */
-export function callerOf(request: FastifyRequest): Caller {
-  if (!request.caller) throw new AppError('unauthorized', 'Authentication is required.');
-  return request.caller;
-}
-
 function applyRate(reply: FastifyReply, state: RateState): void {
   for (const [k, v] of Object.entries(rateLimitHeaders(state))) reply.header(k, v);
   if (state.exceeded) throw rateLimitedError(state);
 }
 
-const PUBLIC_PREFIXES = ['/api/docs', '/api/openapi.json'];
 const LOGIN_PATH = '/api/dashboard/auth/login';
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -99,30 +81,16 @@ export function refuseCrossSite(request: FastifyRequest): void {
 }
 
 /**
- * Authentication, rate limits, entitlements and quota checks for every route, driven by the route's
- * `config.auth`. Runs in onRequest so that refused requests cost no parsing; the quota is counted in
- * preHandler, after validation, so that malformed requests do not spend it.
+ * What each authentication mode means (docs/auth.md): which credential, which rate-limit window, which
+ * plan, entitlement and quota checks. The hook of platform/http calls it for every request, driven by
+ * the route's `config.auth`.
  */
-export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
-  await app.register(cookie);
-  app.decorateRequest('caller', null);
-  // OpenAPI: each route's security requirements follow from its declared mode (auth.openapi.ts).
-  setSecurityDescriber(app, securityDescriber);
-
-  // What never reaches a route (parser and framework errors) is counted by the HTTP layer with this.
-  setAnonymousLimit(app, deps.anonymousPerMinute);
-  setAnonymousRateLimiter(app, async (ip) =>
-    rateLimitHeaders(await deps.limits.hitWindow(`rl:anon:${ip}`, deps.anonymousPerMinute)),
-  );
-
-  app.addHook('onRequest', async (request, reply) => {
-    const need = request.routeOptions.config.auth;
-    if (!need) {
-      const url = request.routeOptions.url ?? '';
-      if (url.startsWith('/api/') && !PUBLIC_PREFIXES.some((p) => url.startsWith(p))) {
-        throw new AppError('internal_error', `route ${url} declares no authentication mode`);
-      }
-    }
+export function createAuthenticator(deps: AuthDeps): Authenticator {
+  const authenticate = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    need: AuthRequirement | undefined,
+  ): Promise<void> => {
     if (!need || need.mode === 'public') {
       if (need && request.routeOptions.url === LOGIN_PATH) refuseCrossSite(request);
       // Public routes (health, pattern count, docs) and unknown routes: counted per client address, and
@@ -188,7 +156,10 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
       return;
     }
 
-    if (need.mode === 'serviceKeyOrNetwork' && apiKeyFromHeaders(request.headers, 'serviceKey') === undefined) {
+    if (
+      need.mode === 'serviceKeyOrNetwork' &&
+      apiKeyFromHeaders(request.headers, 'serviceKey') === undefined
+    ) {
       const orgId = await deps.orgByNetwork?.(request.ip);
       const found = orgId === undefined ? undefined : await deps.auth.loadOrg(orgId);
       if (!found) {
@@ -228,19 +199,7 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
       ...(need.feature ? { feature: need.feature } : {}),
     });
     await deps.limits.checkQuota(caller.org, need.product);
-  });
-
-  app.addHook('preHandler', async (request) => {
-    const need = request.routeOptions.config.auth;
-    if (
-      request.caller &&
-      need &&
-      (need.mode === 'apiKey' || need.mode === 'serviceKey' || need.mode === 'serviceKeyOrNetwork')
-    ) {
-      // counted whether the caller came with a key or with a dashboard session
-      await deps.limits.consume(request.caller.org, need.product);
-    }
-  });
+  };
 
   async function sessionCaller(
     request: FastifyRequest,
@@ -303,7 +262,21 @@ export async function installAuth(app: App, deps: AuthDeps): Promise<void> {
     applyRate(reply, state);
   }
 
-  registerSessionRoutes(app, deps);
+  return {
+    authenticate,
+    async admitted(request, need) {
+      if (need.mode === 'apiKey' || need.mode === 'serviceKey' || need.mode === 'serviceKeyOrNetwork') {
+        // counted whether the caller came with a key or with a dashboard session
+        await deps.limits.consume(callerOf(request).org, need.product);
+      }
+    },
+    anonymous: {
+      perMinute: deps.anonymousPerMinute,
+      headers: async (ip) =>
+        rateLimitHeaders(await deps.limits.hitWindow(`rl:anon:${ip}`, deps.anonymousPerMinute)),
+    },
+    security: securityDescriber,
+  };
 }
 
 const LoginBody = Type.Object(
@@ -320,86 +293,91 @@ const SessionView = Type.Object({
   expiresAt: Type.Optional(Type.String({ format: 'date-time' })),
 });
 
-function registerSessionRoutes(app: App, deps: AuthDeps): void {
-  app.post(
-    LOGIN_PATH,
-    {
-      config: { auth: { mode: 'public' } },
-      schema: {
-        operationId: 'login',
-        tags: ['dashboard-auth'],
-        summary: 'Log in to the dashboard; sets an HttpOnly session cookie',
-        body: LoginBody,
-        response: { 200: SessionView, ...errorResponses(401, 429) },
-      },
-    },
-    async (request, reply) => {
-      const fail = await deps.limits.hitWindow(`rl:login:${request.ip}`, LOGIN_FAILURES_PER_MINUTE);
-      if (fail.exceeded) return sendError(request, reply, rateLimitedError(fail));
-      try {
-        const s = await deps.orgs.login(request.body.email, request.body.password);
-        const org = await deps.auth.loadOrg(s.user.orgId);
-        const secure =
-          deps.cookieSecure === 'auto' ? request.protocol === 'https' : deps.cookieSecure === 'true';
-        reply.setCookie(SESSION_COOKIE, s.sessionToken, {
-          httpOnly: true,
-          sameSite: 'strict',
-          secure,
-          path: '/',
-          maxAge: deps.sessionTtlHours * 3600,
-        });
-        return {
-          user: { id: s.user.id, email: s.user.email, name: s.user.name, role: s.user.role },
-          organization: { id: org?.id ?? s.user.orgId, name: org?.name ?? '', plan: org?.plan ?? '' },
-          expiresAt: s.expiresAt,
-        };
-      } catch (err) {
-        return sendError(request, reply, toAppError(err));
-      }
-    },
-  );
-
-  app.post(
-    '/api/dashboard/auth/logout',
-    {
-      config: { auth: { mode: 'session' } },
-      schema: {
-        operationId: 'logout',
-        tags: ['dashboard-auth'],
-        summary: 'End the dashboard session',
-        response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(401, 429) },
-      },
-    },
-    async (request, reply) => {
-      const token = request.cookies[SESSION_COOKIE];
-      if (token) await deps.orgs.logout(token);
-      reply.clearCookie(SESSION_COOKIE, { path: '/' });
-      return { success: true };
-    },
-  );
-
-  app.get(
-    '/api/dashboard/auth/me',
-    {
-      config: { auth: { mode: 'session' } },
-      schema: {
-        operationId: 'currentSession',
-        tags: ['dashboard-auth'],
-        summary: 'Who is logged in',
-        response: { 200: SessionView, ...errorResponses(401, 429) },
-      },
-    },
-    async (request) => {
-      const { user, org } = callerOf(request);
-      return {
-        user: {
-          id: user?.id ?? '',
-          email: user?.email ?? '',
-          name: user?.name ?? '',
-          role: user?.role ?? '',
+/** Dashboard login, logout and "who am I": ordinary routes of the API server. */
+export function authRoutes(
+  deps: Pick<AuthDeps, 'auth' | 'orgs' | 'limits' | 'cookieSecure' | 'sessionTtlHours'>,
+) {
+  return async (app: App): Promise<void> => {
+    app.post(
+      LOGIN_PATH,
+      {
+        config: { auth: { mode: 'public' } },
+        schema: {
+          operationId: 'login',
+          tags: ['dashboard-auth'],
+          summary: 'Log in to the dashboard; sets an HttpOnly session cookie',
+          body: LoginBody,
+          response: { 200: SessionView, ...errorResponses(401, 429) },
         },
-        organization: { id: org.id, name: org.name, plan: org.plan },
-      };
-    },
-  );
+      },
+      async (request, reply) => {
+        const fail = await deps.limits.hitWindow(`rl:login:${request.ip}`, LOGIN_FAILURES_PER_MINUTE);
+        if (fail.exceeded) return sendError(request, reply, rateLimitedError(fail));
+        try {
+          const s = await deps.orgs.login(request.body.email, request.body.password);
+          const org = await deps.auth.loadOrg(s.user.orgId);
+          const secure =
+            deps.cookieSecure === 'auto' ? request.protocol === 'https' : deps.cookieSecure === 'true';
+          reply.setCookie(SESSION_COOKIE, s.sessionToken, {
+            httpOnly: true,
+            sameSite: 'strict',
+            secure,
+            path: '/',
+            maxAge: deps.sessionTtlHours * 3600,
+          });
+          return {
+            user: { id: s.user.id, email: s.user.email, name: s.user.name, role: s.user.role },
+            organization: { id: org?.id ?? s.user.orgId, name: org?.name ?? '', plan: org?.plan ?? '' },
+            expiresAt: s.expiresAt,
+          };
+        } catch (err) {
+          return sendError(request, reply, toAppError(err));
+        }
+      },
+    );
+
+    app.post(
+      '/api/dashboard/auth/logout',
+      {
+        config: { auth: { mode: 'session' } },
+        schema: {
+          operationId: 'logout',
+          tags: ['dashboard-auth'],
+          summary: 'End the dashboard session',
+          response: { 200: Type.Object({ success: Type.Boolean() }), ...errorResponses(401, 429) },
+        },
+      },
+      async (request, reply) => {
+        const token = request.cookies[SESSION_COOKIE];
+        if (token) await deps.orgs.logout(token);
+        reply.clearCookie(SESSION_COOKIE, { path: '/' });
+        return { success: true };
+      },
+    );
+
+    app.get(
+      '/api/dashboard/auth/me',
+      {
+        config: { auth: { mode: 'session' } },
+        schema: {
+          operationId: 'currentSession',
+          tags: ['dashboard-auth'],
+          summary: 'Who is logged in',
+          response: { 200: SessionView, ...errorResponses(401, 429) },
+        },
+      },
+      async (request) => {
+        const { user, org } = callerOf(request);
+        return {
+          user: {
+            id: user?.id ?? '',
+            email: user?.email ?? '',
+            name: user?.name ?? '',
+            role: user?.role ?? '',
+          },
+          organization: { id: org.id, name: org.name, plan: org.plan },
+        };
+      },
+    );
+  };
 }

@@ -60,6 +60,15 @@ export function acceptsAdminKey(need: AuthRequirement | undefined, url: string):
 /** The role an admin key stands for in a route's roles list. */
 export const ADMIN_KEY_ROLE: Role = 'admin';
 
+// The caller and requirement types of the authentication hook in platform/http (which imports no module).
+declare module '../../platform/http/auth.js' {
+  // Spelled as imports: inside this block a bare name would mean the augmented module's own alias.
+  interface AuthTypes {
+    caller: import('./auth.service.js').Caller;
+    requirement: import('./auth.service.js').AuthRequirement;
+  }
+}
+
 export interface Caller {
   org: Organization;
   via: 'apiKey' | 'session' | 'device' | 'network';

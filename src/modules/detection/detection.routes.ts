@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { patternCategories, patternCount } from '../../engines/detection/index.js';
-import { type App, errorResponses } from '../../platform/http/index.js';
-import { type Caller, callerOf } from '../auth/index.js';
+import { type App, errorResponses, type Caller, callerOf } from '../../platform/http/index.js';
 import type { LimitsService } from '../limits/index.js';
 import {
   AnalysisSchema,

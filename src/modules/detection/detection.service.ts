@@ -8,10 +8,10 @@ import { type Compute, inlineCompute } from '../../platform/compute/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
-import type { Caller } from '../auth/index.js';
 import { dlpSettingsOf, EventRedactor } from '../dlp/index.js';
 import type { LimitsService } from '../limits/index.js';
 import type { Organization, OrgsService } from '../orgs/index.js';
+import type { Caller } from '../../platform/http/index.js';
 
 export interface DetectionSettings {
   thresholds?: Partial<Thresholds>;
@@ -165,7 +165,11 @@ export function createDetectionService(deps: {
 
   async function run(caller: Caller, text: string, context: string | undefined, info: RequestInfo) {
     const started = performance.now();
-    const result = await compute.run('analyze', [text, detectionOptionsFor(caller.org, context)], text.length);
+    const result = await compute.run(
+      'analyze',
+      [text, detectionOptionsFor(caller.org, context)],
+      text.length,
+    );
     await account(caller, text, result, info, Math.round(performance.now() - started));
     return result;
   }

@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import type { Db } from '../../platform/storage/index.js';
+import { type Db, runStatement, valuesList } from '../../platform/storage/index.js';
 
 export interface SessionRow {
   id: string;
@@ -25,12 +24,13 @@ export function createDlpRepo(db: Db) {
         .where('id', '=', id)
         .executeTakeFirst();
     },
-    // The two inserts of every tokenization are written as SQL: Kysely's builder spends more time parsing
-    // and compiling them than SQLite spends running them.
+    // The two inserts of every tokenization are statements run as they are (runStatement): Kysely's builder
+    // and compiler spend more than SQLite spends running them.
     async insertSession(row: SessionRow): Promise<void> {
-      await sql`insert into dlp_sessions (id, org_id, key_sealed, created_at, expires_at)
-        values (${row.id}, ${row.org_id}, ${row.key_sealed}, ${row.created_at}, ${row.expires_at})`.execute(
+      await runStatement(
         db,
+        'insert into dlp_sessions (id, org_id, key_sealed, created_at, expires_at) values (?, ?, ?, ?, ?)',
+        [row.id, row.org_id, row.key_sealed, row.created_at, row.expires_at],
       );
     },
     async extendSession(orgId: string, id: string, expiresAt: string): Promise<void> {
@@ -51,12 +51,14 @@ export function createDlpRepo(db: Db) {
     },
     async insertTokens(orgId: string, sessionId: string, rows: TokenRow[], at: string): Promise<void> {
       if (rows.length === 0) return;
-      const values = rows.map(
-        (r) => sql`(${sessionId}, ${orgId}, ${r.token}, ${r.type}, ${r.value_sealed}, ${at})`,
-      );
+      const params: unknown[] = [];
+      for (const r of rows) params.push(sessionId, orgId, r.token, r.type, r.value_sealed, at);
       // The same value always derives the same token, so a concurrent writer's row is the same mapping.
-      await sql`insert into dlp_tokens (session_id, org_id, token, type, value_sealed, created_at)
-        values ${sql.join(values)} on conflict (session_id, token) do nothing`.execute(db);
+      await runStatement(
+        db,
+        `insert into dlp_tokens (session_id, org_id, token, type, value_sealed, created_at) values ${valuesList(rows.length, 6)} on conflict (session_id, token) do nothing`,
+        params,
+      );
     },
     /** Deletes sessions of the organization together with their tokens (the sealed originals). */
     async deleteSessions(orgId: string, ids: string[]): Promise<void> {

@@ -1,7 +1,6 @@
 import { listEntityTypes } from '../../engines/dlp/index.js';
 import { AppError } from '../../platform/errors/index.js';
-import { type App, errorResponses } from '../../platform/http/index.js';
-import { callerOf } from '../auth/index.js';
+import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
 import type { DlpService } from './dlp.service.js';
 import {
   AnalyzeBody,

@@ -2,12 +2,12 @@ import type { Entity } from '../../engines/dlp/index.js';
 import type { Clock } from '../../platform/clock/index.js';
 import { type Compute, inlineCompute } from '../../platform/compute/index.js';
 import type { Db } from '../../platform/storage/index.js';
-import type { Caller } from '../auth/index.js';
 import type { LimitsService } from '../limits/index.js';
 import type { Organization, OrgsService } from '../orgs/index.js';
 import { dlpEventData } from './dlp.events.js';
 import { type DlpSettings, checkDlpSettings, detectOptionsOf, dlpSettingsOf } from './dlp.settings.js';
 import type { Vault } from './vault.service.js';
+import type { Caller } from '../../platform/http/index.js';
 
 export type DlpPublish = (
   db: Db,

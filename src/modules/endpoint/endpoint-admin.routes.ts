@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { AppError } from '../../platform/errors/index.js';
-import { type App, errorResponses } from '../../platform/http/index.js';
-import { callerOf } from '../auth/index.js';
+import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
 import { type LicenseView, LicenseViewSchema } from '../licensing/index.js';
 import { exportDnsConfig, EXPORT_TYPES } from './dns-export.js';
 import {

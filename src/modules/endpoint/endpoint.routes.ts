@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, notFound } from '../../platform/errors/index.js';
-import { type App, errorResponses } from '../../platform/http/index.js';
-import { type Caller, callerOf } from '../auth/index.js';
+import { type App, errorResponses, type Caller, callerOf } from '../../platform/http/index.js';
 import { type LimitsService, rateLimitHeaders, rateLimitedError } from '../limits/index.js';
 import type { Actor } from './endpoint.events.js';
 import {

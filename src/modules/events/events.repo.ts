@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import type { Db } from '../../platform/storage/index.js';
+import { type Db, runStatement } from '../../platform/storage/index.js';
 
 export interface StoredEvent {
   id: string;
@@ -11,9 +10,12 @@ export interface StoredEvent {
 export function createEventsRepo(db: Db) {
   return {
     async insert(orgId: string, ev: StoredEvent): Promise<void> {
-      // SQL rather than the builder: this runs inside every producer's transaction (see dlp.repo.ts).
-      await sql`insert into events (id, org_id, type, created_at, data)
-        values (${ev.id}, ${orgId}, ${ev.type}, ${ev.created}, ${JSON.stringify(ev.data)})`.execute(db);
+      // A statement run as it is: this runs inside every producer's transaction (see dlp.repo.ts).
+      await runStatement(
+        db,
+        'insert into events (id, org_id, type, created_at, data) values (?, ?, ?, ?, ?)',
+        [ev.id, orgId, ev.type, ev.created, JSON.stringify(ev.data)],
+      );
     },
     async list(
       orgId: string,

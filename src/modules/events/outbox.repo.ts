@@ -1,6 +1,5 @@
 import { newId, randomBase62 } from '../../platform/crypto/index.js';
-import { sql } from 'kysely';
-import type { Db } from '../../platform/storage/index.js';
+import { type Db, runStatement } from '../../platform/storage/index.js';
 import type { StoredEvent } from './events.repo.js';
 
 /**
@@ -30,11 +29,12 @@ export function createOutboxRepo(db: Db) {
       // One round trip for both kinds of subscriber, and SQL rather than the builder: this runs inside
       // every producer's transaction, once per tokenizing request (see dlp.repo.ts).
       const subs = (
-        await sql<{ id: string; events: string; kind: 'webhook' | 'siem' }>`
-          select id, events, 'webhook' as kind from webhooks where org_id = ${orgId} and enabled = 1
-          union all
-          select id, '' as events, 'siem' as kind from siem_integrations where org_id = ${orgId} and enabled = 1`.execute(
+        await runStatement<{ id: string; events: string; kind: 'webhook' | 'siem' }>(
           db,
+          `select id, events, 'webhook' as kind from webhooks where org_id = ? and enabled = 1
+          union all
+          select id, '' as events, 'siem' as kind from siem_integrations where org_id = ? and enabled = 1`,
+          [orgId, orgId],
         )
       ).rows;
       const hooks = subs.filter((r) => r.kind === 'webhook');

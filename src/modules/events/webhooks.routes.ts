@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
-import { type App, errorResponses } from '../../platform/http/index.js';
-import { callerOf } from '../auth/index.js';
+import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
 import type { EventType } from './event-types.js';
 import {
   AttemptView,

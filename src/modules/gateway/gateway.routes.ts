@@ -6,8 +6,8 @@ import {
   errorResponses,
   formatMs as ms,
   logUpstreamFailure,
+  callerOf,
 } from '../../platform/http/index.js';
-import { callerOf } from '../auth/index.js';
 import { AbortEmitter, type ChatRequest, ProviderError } from '../providers/index.js';
 import { metaEvent, streamChat } from './chat.stream.js';
 import type { Gateway } from './gateway.service.js';

@@ -1,5 +1,4 @@
-import { type App, errorResponses } from '../../platform/http/index.js';
-import { callerOf } from '../auth/index.js';
+import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
 import {
   CHECK_BODY_LIMIT,
   CheckBody,

@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { AppError, notFound } from '../../platform/errors/index.js';
-import { type App, errorResponses, oneOf } from '../../platform/http/index.js';
-import { callerOf } from '../auth/index.js';
+import { type App, errorResponses, oneOf, callerOf } from '../../platform/http/index.js';
 import { type LimitsService, rateLimitHeaders, rateLimitedError } from '../limits/index.js';
 import type { Licensing } from './licensing.service.js';
 

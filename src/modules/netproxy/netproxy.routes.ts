@@ -1,8 +1,7 @@
 import type { TLSSocket } from 'node:tls';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors/index.js';
-import { type App, errorResponses } from '../../platform/http/index.js';
-import { callerOf } from '../auth/index.js';
+import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
 import { providerOfHost } from './hosts.js';
 import type { NetProxy } from './netproxy.service.js';
 import { NetproxySettingsSchema } from './netproxy.schemas.js';

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { type App, errorResponses } from '../../platform/http/index.js';
-import { callerOf } from '../auth/index.js';
+import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
 import { reportCsv, reportPdf } from './reports.render.js';
 import {
   AnalysisReportSchema,

@@ -1,8 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../platform/errors/index.js';
-import { type App, errorResponses } from '../../platform/http/index.js';
-import { callerOf } from '../auth/index.js';
+import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
 import {
   CatalogEntryView,
   CatalogQuery,

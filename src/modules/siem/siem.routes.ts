@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
-import { type App, errorResponses } from '../../platform/http/index.js';
-import { callerOf } from '../auth/index.js';
+import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
 import type { IntegrationBody } from './integration-secrets.js';
 import { SiemIntegrationCreateSchema } from './siem.schemas.js';
 import type { SiemService } from './siem.service.js';

@@ -22,3 +22,11 @@ export {
   openApiPath,
   setSecurityDescriber,
 } from './openapi.js';
+export {
+  type Authenticator,
+  type AuthTypes,
+  type Caller,
+  type RouteAuth,
+  callerOf,
+  installAuthHook,
+} from './auth.js';

@@ -11,7 +11,7 @@ import Fastify, {
 } from 'fastify';
 import FindMyWay from 'find-my-way';
 import { AppError, errorBody } from '../errors/index.js';
-import type { Logger } from '../log/index.js';
+import { type Logger, lazyChildLogger } from '../log/index.js';
 import { parseJsonBody } from './json-body.js';
 import { type RouteDocs, decorateOpenApi, securityDescriberOf } from './openapi.js';
 import { applyServerTiming, markStarted } from './server-timing.js';
@@ -243,6 +243,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
     // a hop count is accepted at run time although the type omits it
     trustProxy: options.trustProxy as boolean | string[],
     requestIdHeader: false,
+    // A request's logger is made when it first logs (most never do at the usual levels).
+    childLoggerFactory: (logger, bindings, opts) => lazyChildLogger(logger as Logger, bindings, opts),
     // SPEC: "the base address also serves /v1/*": every /api/v1 route answers under /v1 too (the provider
     // proxy's short /v1/proxy/… form is a route of its own).
     rewriteUrl: (req) => {

@@ -46,3 +46,69 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     destination,
   );
 }
+
+/**
+ * The logger Fastify gives each request, bound to its request id. Fastify makes a pino child for every
+ * request, which costs an object and its serialized bindings on each of them, while at the usual levels a
+ * request logs nothing unless something goes wrong. This one makes the child on its first enabled line;
+ * its methods live on the prototype, so a request costs one small object.
+ */
+class LazyChildLogger {
+  private made: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    private readonly bindings: pino.Bindings,
+    private readonly options: pino.ChildLoggerOptions,
+  ) {}
+
+  private real(): Logger {
+    this.made ??= this.parent.child(this.bindings, this.options);
+    return this.made;
+  }
+
+  private write(level: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace', args: unknown[]): void {
+    if (!(this.made ?? this.parent).isLevelEnabled(level)) return;
+    (this.real()[level] as (...a: unknown[]) => void)(...args);
+  }
+
+  get level(): string {
+    return (this.made ?? this.parent).level;
+  }
+  set level(value: string) {
+    this.real().level = value;
+  }
+  isLevelEnabled(level: string): boolean {
+    return (this.made ?? this.parent).isLevelEnabled(level);
+  }
+  child(bindings: pino.Bindings, options?: pino.ChildLoggerOptions): Logger {
+    return this.real().child(bindings, options);
+  }
+  fatal(...args: unknown[]): void {
+    this.write('fatal', args);
+  }
+  error(...args: unknown[]): void {
+    this.write('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.write('warn', args);
+  }
+  info(...args: unknown[]): void {
+    this.write('info', args);
+  }
+  debug(...args: unknown[]): void {
+    this.write('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.write('trace', args);
+  }
+  silent(): void {}
+}
+
+export function lazyChildLogger(
+  parent: Logger,
+  bindings: pino.Bindings,
+  options: pino.ChildLoggerOptions = {},
+): Logger {
+  return new LazyChildLogger(parent, bindings, options) as unknown as Logger;
+}

@@ -191,3 +191,4 @@ export function isUniqueViolation(err: unknown): boolean {
 export { statementChunks } from './chunks.js';
 export { createGroupCommit } from './group-commit.js';
 export type { GroupCommit, GroupCommitOptions } from './group-commit.js';
+export { runStatement, valuesList } from './raw.js';
