@@ -4,6 +4,7 @@ import type { CheckOptions, CheckResult, ClaimPart, Evidence, Verdict } from './
 import { combine } from './verdict.js';
 
 export { buildCorpus, checkInCorpus, type ClauseOutcome, type Corpus } from './corpus.js';
+export { clausesOf, type Prepared } from './prepare.js';
 export { LIMITS } from './limits.js';
 export { type Span, splitClauses, splitSentences } from './split.js';
 export type { CheckOptions, CheckResult, ClaimPart, Correction, Evidence, Verdict } from './types.js';

@@ -241,7 +241,7 @@ export function createVerifierService(opts: VerifierServiceOptions) {
     rebuilding = rebuilding.then(async () => {
       const records: PassageRecord[] = [];
       for await (const page of repo.allPassages()) records.push(...page);
-      index = buildPassageIndex(records, clock.now());
+      index = buildPassageIndex(records, clock.now(), index);
     });
     return rebuilding;
   }
