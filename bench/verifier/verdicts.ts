@@ -58,7 +58,7 @@ if (wanted('eval')) {
   for (const file of DATA_FILES) {
     const rows = shuffled(readRows(file), 23).slice(0, PER_FILE);
     const evidence = [...new Set(rows.flatMap((r) => r.sources.map((s) => s.trim())).filter(Boolean))];
-    const index = buildPassageIndex(records([toPassages(evidence.join('\n\n'))]), new Date(0));
+    const index = await buildPassageIndex(records([toPassages(evidence.join('\n\n'))]), new Date(0));
     rows.forEach((r, i) => {
       const { outcomes } = checkInCorpus(index.corpus, r.claim, checkOptions);
       lines.push(JSON.stringify({ set: 'eval', file, i, outcomes }));
@@ -75,10 +75,10 @@ if (wanted('bench')) {
   // Built as the server does when a source is added: first nine documents, then all ten on top of that
   // index (whose analysed passages a rebuild may reuse): the verdicts must be those of a fresh build.
   const c0 = process.cpuUsage();
-  const first = buildPassageIndex(records(docs.slice(0, 9)), new Date(0));
+  const first = await buildPassageIndex(records(docs.slice(0, 9)), new Date(0));
   const firstCpu = cpuMs(process.cpuUsage(c0));
   const c1 = process.cpuUsage();
-  const index = buildPassageIndex(records(docs), new Date(0), first);
+  const index = await buildPassageIndex(records(docs), new Date(0), first);
   console.log(
     `bench corpus: ${index.meta.length} passages, ${index.corpus.units.length} units; CPU ${(firstCpu / 1000).toFixed(2)} s for the first ${first.meta.length}, ` +
       `${(cpuMs(process.cpuUsage(c1)) / 1000).toFixed(2)} s for the rebuild with the tenth document | ${load()}`,

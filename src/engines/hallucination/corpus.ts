@@ -79,7 +79,7 @@ function sourceInfo(list: Prepared[]): SourceInfo {
 }
 
 /** A passage's sentences, analysed. Depends on the passage's text alone (relative years resolve within it). */
-function analysePassage(text: string): Prepared[] {
+export function analysePassage(text: string): Prepared[] {
   const list = splitSentences(text).map((sp) => prepare(sp.text));
   resolveRelativeYears(list);
   return list;

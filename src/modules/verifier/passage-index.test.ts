@@ -30,10 +30,10 @@ const CLAIMS = [
 ];
 
 describe('passage index', () => {
-  it('a rebuild reuses the analysed passages it already had and decides exactly as a fresh build', () => {
-    const first = buildPassageIndex(A, new Date(0));
-    const rebuilt = buildPassageIndex([...A, ...B], new Date(0), first);
-    const fresh = buildPassageIndex([...A, ...B], new Date(0));
+  it('a rebuild reuses the analysed passages it already had and decides exactly as a fresh build', async () => {
+    const first = await buildPassageIndex(A, new Date(0));
+    const rebuilt = await buildPassageIndex([...A, ...B], new Date(0), first);
+    const fresh = await buildPassageIndex([...A, ...B], new Date(0));
     // Unchanged passages keep their analysis (the same objects); new ones are analysed.
     for (let i = 0; i < A.length; i++) assert.equal(rebuilt.corpus.sentences[i], first.corpus.sentences[i]);
     assert.notEqual(rebuilt.corpus.sentences[A.length], undefined);
@@ -57,14 +57,14 @@ describe('passage index', () => {
     assert.ok(verdicts.size >= 2, [...verdicts].join(','));
   });
 
-  it('a passage whose text changed is analysed again', () => {
-    const first = buildPassageIndex(A, new Date(0));
+  it('a passage whose text changed is analysed again', async () => {
+    const first = await buildPassageIndex(A, new Date(0));
     const changed = [
       A[0]!,
       { ...A[1]!, text: 'The company employs 900 people and is led by Maria Okafor.' },
       A[2]!,
     ];
-    const rebuilt = buildPassageIndex(changed, new Date(0), first);
+    const rebuilt = await buildPassageIndex(changed, new Date(0), first);
     assert.equal(rebuilt.corpus.sentences[0], first.corpus.sentences[0]);
     assert.notEqual(rebuilt.corpus.sentences[1], first.corpus.sentences[1]);
     assert.deepEqual(
@@ -74,5 +74,24 @@ describe('passage index', () => {
     // The old figure is gone from the rebuilt index.
     const { outcomes } = checkInCorpus(rebuilt.corpus, 'The company employs 1,250 people.');
     assert.notEqual(outcomes[0]!.part.verdict, 'supported');
+  });
+
+  it('lets the event loop run while it analyses many passages', async () => {
+    const many = Array.from({ length: 300 }, (_, i) =>
+      rec('c1', `Depot ${i} in Leeds stores ${i * 7} pallets and opened in ${1950 + (i % 70)}.`, i),
+    );
+    let done = false;
+    let sawPending = false;
+    const building = buildPassageIndex(many, new Date(0)).then((index) => {
+      done = true;
+      return index;
+    });
+    // Runs in the next turn of the loop: before the build ends only if the build let the loop go.
+    setImmediate(() => {
+      sawPending = !done;
+    });
+    const index = await building;
+    assert.equal(index.meta.length, 300);
+    assert.ok(sawPending, 'the build held the event loop from start to end');
   });
 });
