@@ -45,7 +45,7 @@ function records(documents: string[][]): PassageRecord[] {
   const out: PassageRecord[] = [];
   documents.forEach((passages, d) => {
     passages.forEach((text, i) => {
-      out.push({ source_id: 'src', document_id: `doc${d}`, citation: `doc${d}#${i}`, text });
+      out.push({ source_id: 'src', document_id: `doc${d}`, citation: `doc${d}`, position: i, text });
     });
   });
   return out;

@@ -7,7 +7,8 @@ import type { PassageRecord } from './verifier.repo.js';
 const rec = (document: string, text: string, i: number): PassageRecord => ({
   source_id: document.startsWith('a') ? 'src_a' : 'src_b',
   document_id: document,
-  citation: `${document}#${i}`,
+  citation: `https://intranet.example/${document}`,
+  position: i,
   text,
 });
 
@@ -93,5 +94,17 @@ describe('passage index', () => {
     const index = await building;
     assert.equal(index.meta.length, 300);
     assert.ok(sawPending, 'the build held the event loop from start to end');
+  });
+
+  it('orders passages by source, document and position, whatever order the store gives them in', async () => {
+    const sorted = await buildPassageIndex([...A, ...B], new Date(0));
+    const shuffled = await buildPassageIndex([B[1]!, A[2]!, A[1]!, B[0]!, A[0]!], new Date(0));
+    assert.deepEqual(shuffled.meta, sorted.meta);
+    assert.deepEqual(
+      shuffled.meta.map((m) => m.text),
+      [...A, ...B].map((r) => r.text),
+    );
+    for (const claim of CLAIMS)
+      assert.deepEqual(checkInCorpus(shuffled.corpus, claim), checkInCorpus(sorted.corpus, claim), claim);
   });
 });

@@ -24,6 +24,8 @@ export interface PassageIndex {
   builtAt: Date;
 }
 
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** Passages analysed between two turns of the event loop while an index is built (a few milliseconds' work). */
 const ANALYSE_CHUNK = 64;
 
@@ -38,11 +40,21 @@ export async function buildPassageIndex(
   builtAt: Date,
   previous?: PassageIndex,
 ): Promise<PassageIndex> {
+  // Document order, the same on every build: the store pages passages by id, and ids made in the same
+  // millisecond sort at random, which changed BM25 ties and which slots a document's summary keeps, so the
+  // same sources could give other verdicts after a restart.
+  const ordered = [...records].sort(
+    (a, b) =>
+      cmp(a.source_id, b.source_id) ||
+      cmp(a.citation, b.citation) ||
+      cmp(a.document_id, b.document_id) ||
+      a.position - b.position,
+  );
   const groups = new Map<string, number>();
   const texts: string[] = [];
   const groupOf: number[] = [];
   const meta: PassageMeta[] = [];
-  for (const r of records) {
+  for (const r of ordered) {
     let g = groups.get(r.document_id);
     if (g === undefined) {
       g = groups.size;
