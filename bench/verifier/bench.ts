@@ -7,8 +7,8 @@ import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { startTestVerifier } from '../../test/support/verifier-harness.js';
-import { allSentences, shuffled } from './data.js';
 import { chartPrinted } from '../../scripts/printed-chart.js';
+import { allSentences, benchAnswers, benchParagraphs, shuffled } from './data.js';
 
 const PASSAGES = 10_000;
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
@@ -25,30 +25,10 @@ const pct = (sorted: number[], p: number) =>
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
-/** Paragraphs of 301–1,100 characters (mostly 320–560) (each one passage: toPassages joins only what stays under 600). */
-function paragraphs(sentences: string[], n: number): string[] {
-  const out: string[] = [];
-  let i = 0;
-  let round = 0;
-  while (out.length < n) {
-    let p = '';
-    while (p.length < 320) {
-      const s = sentences[i++ % sentences.length]!;
-      if (i % sentences.length === 0) round++;
-      // Over 300 characters each, so that toPassages never joins two paragraphs into one passage.
-      if (p.length + s.length > 560 && p.length > 300) break;
-      p = p ? `${p} ${s}` : s;
-    }
-    // Later rounds combine sentences differently and say which round, so paragraphs stay distinct.
-    out.push(round > 0 ? `Part ${round}. ${p}` : p);
-  }
-  return out;
-}
-
 const verifier = await startTestVerifier({ env: { PARAPET_VERIFIER_MAX_PAGES: String(CRAWL_PAGES + 10) } });
 try {
   const sentences = shuffled(allSentences(), 7);
-  const paras = paragraphs(sentences, PASSAGES);
+  const paras = benchParagraphs(sentences, PASSAGES);
   const file = join(verifier.dataDir, 'bench-passages.txt');
   writeFileSync(file, paras.join('\n\n'));
 
@@ -82,21 +62,7 @@ try {
   );
 
   // ---- verify: a 2 KB answer of claims taken from indexed passages, some changed
-  const answers: string[] = [];
-  const pool = shuffled(sentences.slice(0, Math.min(sentences.length, 3_000)), 11);
-  for (let a = 0, k = 0; a < RUNS + WARMUP; a++) {
-    let text = '';
-    while (Buffer.byteLength(text) < 2_000) {
-      let s = pool[k++ % pool.length]!;
-      // every third claim altered: a number moved, or a word the sources do not have
-      if (k % 3 === 0)
-        s = /\d/.test(s)
-          ? s.replace(/\d/, (d) => String((Number(d) + 3) % 10))
-          : s.replace(/\.$/, ' in 1850.');
-      text = text ? `${text} ${s}` : s;
-    }
-    answers.push(text.slice(0, 2_200));
-  }
+  const answers = benchAnswers(sentences, RUNS + WARMUP);
   const times: number[] = [];
   const cpu: number[] = [];
   let claims = 0;

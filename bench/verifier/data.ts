@@ -54,3 +54,45 @@ export function allSentences(): string[] {
       }
   return [...seen];
 }
+
+/**
+ * Paragraphs of 301–1,100 characters (mostly 320–560) made of the given sentences: each becomes one passage
+ * (toPassages joins only what stays under 600). Shared by the bench and the verdict comparison.
+ */
+export function benchParagraphs(sentences: string[], n: number): string[] {
+  const out: string[] = [];
+  let i = 0;
+  let round = 0;
+  while (out.length < n) {
+    let p = '';
+    while (p.length < 320) {
+      const s = sentences[i++ % sentences.length]!;
+      if (i % sentences.length === 0) round++;
+      // Over 300 characters each, so that toPassages never joins two paragraphs into one passage.
+      if (p.length + s.length > 560 && p.length > 300) break;
+      p = p ? `${p} ${s}` : s;
+    }
+    // Later rounds combine sentences differently and say which round, so paragraphs stay distinct.
+    out.push(round > 0 ? `Part ${round}. ${p}` : p);
+  }
+  return out;
+}
+
+/** Answers of about 2 KB made of indexed sentences, every third one altered (a number moved, or a year added). */
+export function benchAnswers(sentences: string[], count: number): string[] {
+  const answers: string[] = [];
+  const pool = shuffled(sentences.slice(0, Math.min(sentences.length, 3_000)), 11);
+  for (let a = 0, k = 0; a < count; a++) {
+    let text = '';
+    while (Buffer.byteLength(text) < 2_000) {
+      let s = pool[k++ % pool.length]!;
+      if (k % 3 === 0)
+        s = /\d/.test(s)
+          ? s.replace(/\d/, (d) => String((Number(d) + 3) % 10))
+          : s.replace(/\.$/, ' in 1850.');
+      text = text ? `${text} ${s}` : s;
+    }
+    answers.push(text.slice(0, 2_200));
+  }
+  return answers;
+}

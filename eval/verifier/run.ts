@@ -21,6 +21,11 @@ const manifest = JSON.parse(
 const trainedOn = new Set(manifest.sources.map((s) => `${s.source}.jsonl`));
 
 const PER_FILE = Number(process.env.EVAL_PER_FILE ?? 200);
+/**
+ * EVAL_SPLIT=dev: where verifier design decisions are made. Only the files the engine model was trained on,
+ * and the next PER_FILE rows of the same seeded order, so no scored case (and no held-out file) is looked at.
+ */
+const DEV = process.env.EVAL_SPLIT === 'dev';
 type Verdict = 'supported' | 'contradicted' | 'not_found';
 const LABELS: Verdict[] = ['supported', 'contradicted', 'not_found'];
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
@@ -53,14 +58,15 @@ const totals: { pairs: Array<[Verdict, Verdict]>; cited: number; right: number }
   right: 0,
 };
 const perFile: number[] = [];
+const files = DATA_FILES.filter((f) => !DEV || trainedOn.has(f));
 try {
   console.log(
-    `cases per file: ${PER_FILE} (seeded sample) | load ${loadavg()
+    `${DEV ? 'DEV SPLIT (training-source files, rows after the scored sample; not a score) — ' : ''}cases per file: ${PER_FILE} (seeded sample) | load ${loadavg()
       .map((x) => x.toFixed(2))
       .join(' ')}`,
   );
-  for (const fileName of DATA_FILES) {
-    const rows = shuffled(readRows(fileName), 23).slice(0, PER_FILE);
+  for (const fileName of files) {
+    const rows = shuffled(readRows(fileName), 23).slice(DEV ? PER_FILE : 0, DEV ? 2 * PER_FILE : PER_FILE);
     const evidence = [...new Set(rows.flatMap((r) => r.sources.map((s) => s.trim())).filter(Boolean))];
     const path = join(verifier.dataDir, fileName.replace(/\.jsonl$/, '.txt'));
     // One evidence sentence per paragraph; the verifier joins short ones into passages as it does for any file.
@@ -111,10 +117,11 @@ try {
         `right source ${cited ? (right / cited).toFixed(3) : '—'} (${right}/${cited})  | ${trainedOn.has(fileName) ? 'engine model TRAINED on this file (not held out)' : 'held out from the engine model'} | CPU ${((cpu.user + cpu.system) / 1000 / pairs.length).toFixed(1)} ms/claim`,
     );
   }
-  const held = DATA_FILES.map((f, i) => [f, perFile[i]!] as const).filter(([f]) => !trainedOn.has(f));
-  console.log(
-    `held-out files only (${held.map(([f]) => f).join(', ')}): mean balanced accuracy ${(held.reduce((a, [, b]) => a + b, 0) / Math.max(1, held.length)).toFixed(3)}`,
-  );
+  const held = files.map((f, i) => [f, perFile[i]!] as const).filter(([f]) => !trainedOn.has(f));
+  if (!DEV)
+    console.log(
+      `held-out files only (${held.map(([f]) => f).join(', ')}): mean balanced accuracy ${(held.reduce((a, [, b]) => a + b, 0) / Math.max(1, held.length)).toFixed(3)}`,
+    );
   console.log(
     `all files pooled: balanced accuracy ${balancedAccuracy(totals.pairs).toFixed(3)}  mean of files ${(perFile.reduce((a, b) => a + b, 0) / perFile.length).toFixed(3)}  ` +
       `right source ${(totals.right / Math.max(1, totals.cited)).toFixed(3)} (${totals.right}/${totals.cited})`,

@@ -79,12 +79,25 @@ function sourceInfo(list: Prepared[]): SourceInfo {
   };
 }
 
-export function buildCorpus(passages: readonly string[], groups?: readonly number[]): Corpus {
-  const sentences = passages.map((s) => {
-    const list = splitSentences(s).map((sp) => prepare(sp.text));
-    resolveRelativeYears(list);
-    return list;
-  });
+/** A passage's sentences, analysed. Depends on the passage's text alone (relative years resolve within it). */
+export function analysePassage(text: string): Prepared[] {
+  const list = splitSentences(text).map((sp) => prepare(sp.text));
+  resolveRelativeYears(list);
+  return list;
+}
+
+/**
+ * `analysed`: sentences of passages analysed by an earlier corpus, by passage text (`corpus.sentences[i]` is
+ * passage i's). A corpus rebuilt after one source changed analyses only the new passages: analysis was most
+ * of a rebuild, and a rebuild holds the event loop. Prepared sentences are not changed after analysis (their
+ * clauses are filled in once, the same way), so two corpora can share them.
+ */
+export function buildCorpus(
+  passages: readonly string[],
+  groups?: readonly number[],
+  analysed?: ReadonlyMap<string, Prepared[]>,
+): Corpus {
+  const sentences = passages.map((s) => analysed?.get(s) ?? analysePassage(s));
   // Passages of one group (document) share one "whole source": what a document states anywhere.
   const byGroup = new Map<number, Prepared[]>();
   sentences.forEach((list, i) => {

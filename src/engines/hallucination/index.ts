@@ -3,7 +3,8 @@ import { LIMITS } from './limits.js';
 import type { CheckOptions, CheckResult, ClaimPart, Evidence, Verdict } from './types.js';
 import { combine } from './verdict.js';
 
-export { buildCorpus, checkInCorpus, type ClauseOutcome, type Corpus } from './corpus.js';
+export { analysePassage, buildCorpus, checkInCorpus, type ClauseOutcome, type Corpus } from './corpus.js';
+export { clausesOf, type Prepared } from './prepare.js';
 export { LIMITS } from './limits.js';
 export { type Span, splitClauses, splitSentences } from './split.js';
 export type { CheckOptions, CheckResult, ClaimPart, Correction, Evidence, Verdict } from './types.js';

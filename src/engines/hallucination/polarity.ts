@@ -21,27 +21,64 @@ export function negationCount(text: string, tokens: Token[]): number {
   return n;
 }
 
-function hasPattern(tokens: Token[], joined: string, p: string): boolean {
-  if (p.includes(' ')) return joined.includes(` ${p}`);
-  if (p.length <= 4)
-    return tokens.some(
-      (t) => t.norm === p || t.norm === `${p}s` || t.norm === `${p}d` || t.norm === `${p}ed`,
-    );
-  return tokens.some((t) => t.norm.startsWith(p));
+/**
+ * What one token list holds, worked out once per list: a prepared text's tokens never change, and the same
+ * evidence clause is compared with many claims (a claim with eight candidates each). Antonym patterns are
+ * looked up on demand (most pairs are never asked of an evidence clause), scale classes all at once.
+ */
+interface PatternMemo {
+  tokens: Token[];
+  joined: string;
+  norms: Set<string>;
+  /** Per antonym pair i, its first pattern at 2i and its second at 2i + 1: 1 held, 0 not, -1 not asked yet. */
+  antonyms: Int8Array;
+  classes?: Map<string, string>;
 }
 
-const joinNorms = (tokens: Token[]): string => ` ${tokens.map((t) => t.norm).join(' ')} `;
+const MEMOS = new WeakMap<Token[], PatternMemo>();
+
+function memoOf(tokens: Token[]): PatternMemo {
+  let m = MEMOS.get(tokens);
+  if (!m) {
+    m = {
+      tokens,
+      joined: ` ${tokens.map((t) => t.norm).join(' ')} `,
+      norms: new Set(tokens.map((t) => t.norm)),
+      antonyms: new Int8Array(ANTONYMS.length * 2).fill(-1),
+    };
+    MEMOS.set(tokens, m);
+  }
+  return m;
+}
+
+function hasPattern(m: PatternMemo, p: string): boolean {
+  if (p.includes(' ')) return m.joined.includes(` ${p}`);
+  if (p.length <= 4)
+    return m.norms.has(p) || m.norms.has(`${p}s`) || m.norms.has(`${p}d`) || m.norms.has(`${p}ed`);
+  return m.tokens.some((t) => t.norm.startsWith(p));
+}
+
+function antonymHit(m: PatternMemo, slot: number): number {
+  let v = m.antonyms[slot]!;
+  if (v < 0) {
+    v = hasPattern(m, ANTONYMS[slot >> 1]![slot & 1]!) ? 1 : 0;
+    m.antonyms[slot] = v;
+  }
+  return v;
+}
 
 /** An antonym pair split between claim and evidence ("increased" vs "decreased"). */
 export function antonymConflict(claim: Token[], evidence: Token[]): string | null {
-  const cj = joinNorms(claim);
-  const ej = joinNorms(evidence);
-  for (const [a, b] of ANTONYMS) {
-    const ca = hasPattern(claim, cj, a);
-    const cb = hasPattern(claim, cj, b);
+  const c = memoOf(claim);
+  let e: PatternMemo | undefined;
+  for (let i = 0; i < ANTONYMS.length; i++) {
+    const ca = antonymHit(c, 2 * i);
+    const cb = antonymHit(c, 2 * i + 1);
     if (ca === cb) continue;
-    const ea = hasPattern(evidence, ej, a);
-    const eb = hasPattern(evidence, ej, b);
+    e ??= memoOf(evidence);
+    const ea = antonymHit(e, 2 * i);
+    const eb = antonymHit(e, 2 * i + 1);
+    const [a, b] = ANTONYMS[i]!;
     if (ca && eb && !ea) return `${a}/${b}`;
     if (cb && ea && !eb) return `${b}/${a}`;
   }
@@ -49,14 +86,16 @@ export function antonymConflict(claim: Token[], evidence: Token[]): string | nul
 }
 
 function classesOf(tokens: Token[]): Map<string, string> {
-  const joined = joinNorms(tokens);
+  const m = memoOf(tokens);
+  if (m.classes) return m.classes;
   const found = new Map<string, string>();
   for (const s of SCALES) {
     for (const p of s.phrases) {
-      const hit = p.includes(' ') ? joined.includes(` ${p} `) : tokens.some((t) => t.norm === p);
+      const hit = p.includes(' ') ? m.joined.includes(` ${p} `) : m.norms.has(p);
       if (hit) found.set(`${s.scale}:${s.cls}`, s.cls);
     }
   }
+  m.classes = found;
   return found;
 }
 

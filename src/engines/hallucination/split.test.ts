@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { splitClauses, splitSentences } from './split.js';
+import fc from 'fast-check';
+import { listTail, splitClauses, splitSentences } from './split.js';
 
 describe('splitSentences', () => {
   it('splits on sentence ends and keeps offsets', () => {
@@ -54,5 +55,68 @@ describe('splitClauses', () => {
 
   it('keeps a single clause whole', () => {
     assert.deepEqual(splitClauses('Entry is free on Sundays.'), ['Entry is free on Sundays']);
+  });
+});
+
+describe('listTail', () => {
+  // The expression listTail replaces: the reference for its groups. It backtracks exponentially in the number
+  // of commas, so the generated texts keep that number small.
+  const LIST_TAIL = /^(.*?)((?:,\s*[^,;]+?)*)\s+(?:and|or|et|ou|und|oder)\s+([^,;]+)$/su;
+  const reference = (c: string) => {
+    const m = LIST_TAIL.exec(c);
+    return m ? [m[1], m[2], m[3]] : null;
+  };
+  const pieces = [
+    'a',
+    'bus',
+    'É',
+    ' ',
+    '  ',
+    '\n',
+    ',',
+    ', ',
+    ';',
+    '; ',
+    'and',
+    'or',
+    'ou',
+    'oder',
+    'und',
+    'et',
+    'an',
+    'order',
+    '\u00a0',
+  ];
+
+  it('gives the groups the expression gives, on generated texts', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 16 }), (parts) => {
+        const c = parts.join('');
+        assert.deepEqual(listTail(c), reference(c), JSON.stringify(c));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('gives the groups the expression gives on lists as sentences write them', () => {
+    for (const c of [
+      'The plant makes buses, trucks and vans',
+      'The plant makes buses, trucks, and vans',
+      'Members are France, Germany, Italy, Spain or Portugal',
+      'A, and B',
+      'A,  and B',
+      'He met X, Y; Z and W',
+      'La société vend des vélos, des trottinettes et des casques',
+      'Sie verkauft Räder, Roller oder Helme',
+      'no list here',
+    ])
+      assert.deepEqual(listTail(c), reference(c), c);
+  });
+
+  it('stays linear on a long comma list without a conjunction', () => {
+    // The expression took seconds here; the count of characters read is what is bounded, not time.
+    const c = Array.from({ length: 400 }, (_, i) => `item ${i}`).join(', ');
+    assert.equal(listTail(c), null);
+    assert.deepEqual(listTail(`${c} and the rest`)?.[2], 'the rest');
   });
 });

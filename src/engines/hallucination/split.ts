@@ -197,18 +197,83 @@ function splitCoordinationRaw(clause: string): string[] {
   return parts;
 }
 
-const LIST_TAIL = /^(.*?)((?:,\s*[^,;]+?)*)\s+(?:and|or|et|ou|und|oder)\s+([^,;]+)$/su;
+const LIST_CONJUNCTIONS = ['and', 'or', 'et', 'ou', 'und', 'oder'];
+const SPACE = /\s/;
+
+/**
+ * The groups of `^(.*?)((?:,\s*[^,;]+?)*)\s+(?:and|or|et|ou|und|oder)\s+([^,;]+)$` (flags su) for `c`: the head,
+ * the comma items, and the last item after the conjunction. Computed in one pass: as a regular expression
+ * it backtracked exponentially in the number of commas (each ", " splits two ways between `\s*` and the
+ * item), which was three quarters of a verify call on sentences with long comma lists. Same groups as the
+ * expression (the property test in split.test.ts compares them); null when it would not match.
+ */
+export function listTail(c: string): [head: string, middle: string, last: string] | null {
+  const n = c.length;
+  const commas: number[] = [];
+  let lastStop = -1;
+  let lastSemicolon = -1;
+  for (let i = 0; i < n; i++) {
+    const ch = c[i];
+    if (ch === ',') commas.push(i);
+    else if (ch === ';') lastSemicolon = i;
+    else continue;
+    lastStop = i;
+  }
+  const space = (i: number) => i < n && SPACE.test(c[i]!);
+  // `\s+ conjunction \s+ ([^,;]+)$` from e: the start of the last group, or -1.
+  const tailAt = (e: number): number => {
+    if (!space(e)) return -1;
+    let r = e;
+    while (space(r)) r++;
+    const word = LIST_CONJUNCTIONS.find((w) => c.startsWith(w, r));
+    if (!word) return -1;
+    const s = r + word.length;
+    if (!space(s)) return -1;
+    let t = s;
+    while (space(t)) t++;
+    // Only spaces after the conjunction: `\s+` gives its last one to the group.
+    if (t === n) return t - s >= 2 ? n - 1 : -1;
+    return t > lastStop ? t : -1;
+  };
+  // Comma items reach the end only from a comma after the last semicolon whose items all have a character.
+  let first = -1;
+  if (commas.length > 0 && commas[commas.length - 1]! > lastSemicolon) {
+    first = commas.length - 1;
+    while (first > 0 && commas[first - 1]! > lastSemicolon && commas[first]! >= commas[first - 1]! + 2)
+      first--;
+  }
+  if (first >= 0) {
+    // The lazy head stops at that comma. The last item: `\s*` first takes every space after its comma, and the
+    // item then grows until the conjunction follows; failing that, `\s*` gives back spaces, and the item may
+    // be one space of that run if the conjunction comes right after it.
+    const p = commas[first]!;
+    const after = commas[commas.length - 1]! + 1;
+    let b = after;
+    while (space(b)) b++;
+    for (let e = b + 1; e < n; e++) {
+      const g = tailAt(e);
+      if (g >= 0) return [c.slice(0, p), c.slice(p, e), c.slice(g)];
+    }
+    const g = b - after >= 2 ? tailAt(b - 1) : -1;
+    if (g >= 0) return [c.slice(0, p), c.slice(p, b - 1), c.slice(g)];
+  }
+  for (let e = 0; e < n; e++) {
+    const g = tailAt(e);
+    if (g >= 0) return [c.slice(0, e), '', c.slice(g)];
+  }
+  return null;
+}
 
 function splitList(clause: string): string[] {
   const c = stripEnd(clause);
-  const m = LIST_TAIL.exec(c);
+  const m = listTail(c);
   if (!m) return [c];
-  const head = m[1] ?? '';
-  const middle = (m[2] ?? '')
+  const head = m[0];
+  const middle = m[1]
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const last = (m[3] ?? '').trim();
+  const last = m[2].trim();
   const items = [...middle, last];
   if (items.some((i) => wordCount(i) > 4)) return [c];
   const k = Math.max(1, wordCount(middle[0] ?? last));

@@ -21,6 +21,8 @@ export interface PassageRecord {
   document_id: string;
   source_id: string;
   citation: string;
+  /** The passage's place in its document. */
+  position: number;
 }
 
 const PASSAGE_PAGE = 5_000;
@@ -139,7 +141,7 @@ export function createVerifierRepo(db: VerifierDb) {
         const page = await db
           .selectFrom('verifier_passages as p')
           .innerJoin('verifier_documents as d', 'd.id', 'p.document_id')
-          .select(['p.id', 'p.text', 'p.document_id', 'p.source_id', 'd.citation'])
+          .select(['p.id', 'p.text', 'p.document_id', 'p.source_id', 'p.position', 'd.citation'])
           .where('p.id', '>', after)
           .orderBy('p.id')
           .limit(PASSAGE_PAGE)

@@ -16,7 +16,7 @@ import {
   SourceError,
   type SourceTarget,
 } from './connectors/index.js';
-import { buildPassageIndex, type PassageIndex } from './passage-index.js';
+import { buildPassageIndex, emptyPassageIndex, type PassageIndex } from './passage-index.js';
 import { toPassages } from './passages.js';
 import {
   type ClaimVerdict,
@@ -200,7 +200,7 @@ export function createVerifierService(opts: VerifierServiceOptions) {
   const { repo, sealer, clock } = opts;
   const maxRows = opts.maxRows ?? 50_000;
   const jobs = new Map<string, Promise<void>>();
-  let index: PassageIndex = buildPassageIndex([], clock.now());
+  let index: PassageIndex = emptyPassageIndex(clock.now());
   let rebuilding: Promise<void> = Promise.resolve();
   const recentScores: number[] = [];
   let verifications = 0;
@@ -241,7 +241,7 @@ export function createVerifierService(opts: VerifierServiceOptions) {
     rebuilding = rebuilding.then(async () => {
       const records: PassageRecord[] = [];
       for await (const page of repo.allPassages()) records.push(...page);
-      index = buildPassageIndex(records, clock.now());
+      index = await buildPassageIndex(records, clock.now(), index);
     });
     return rebuilding;
   }
