@@ -199,9 +199,23 @@ function splitCoordinationRaw(clause: string): string[] {
 
 const LIST_TAIL = /^(.*?)((?:,\s*[^,;]+?)*)\s+(?:and|or|et|ou|und|oder)\s+([^,;]+)$/su;
 
+/**
+ * What LIST_TAIL needs after the last comma or semicolon: a conjunction between white space, then at
+ * least one more character ([^,;]+ reaches the end, so the whole conjunction tail lies after the last
+ * separator). When it is missing LIST_TAIL cannot match, and trying it anyway backtracks through every
+ * way of cutting the text into comma items: a claim of ", which , which …" took seconds for 2,000
+ * characters (#15, the claim checker's linearity test over every generator).
+ */
+const CONJUNCTION_TAIL = /\s(?:and|or|et|ou|und|oder)\s./su;
+
+function mayBeList(c: string): boolean {
+  const last = Math.max(c.lastIndexOf(','), c.lastIndexOf(';'));
+  return CONJUNCTION_TAIL.test(last < 0 ? c : c.slice(last + 1));
+}
+
 function splitList(clause: string): string[] {
   const c = stripEnd(clause);
-  const m = LIST_TAIL.exec(c);
+  const m = mayBeList(c) ? LIST_TAIL.exec(c) : null;
   if (!m) return [c];
   const head = m[1] ?? '';
   const middle = (m[2] ?? '')
