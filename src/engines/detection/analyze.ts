@@ -101,7 +101,7 @@ function matchesInView(view: View): [CompiledPattern, number, number][] {
     if (candidates.length === 0) continue;
     wordAt.push(start);
     wordPatterns.push(candidates);
-    for (const p of candidates) count[p.index]++;
+    for (const p of candidates) count[p.index] = (count[p.index] as number) + 1;
   }
   // Pass 2: each candidate pattern tried where its word starts, in the same order. A pattern already
   // matched up to `busyUntil` is not tried again inside that match.
