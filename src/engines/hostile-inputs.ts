@@ -102,20 +102,13 @@ export const HOSTILE_INPUTS: HostileInput[] = [
  * The generators in `of` shards, every one in exactly one (by position), so that a slow property test can
  * be split across test files that the runner executes in parallel and still cover them all.
  */
-export function hostileShard(index: number, of: number, from: readonly HostileInput[] = HOSTILE_INPUTS): HostileInput[] {
+export function hostileShard(
+  index: number,
+  of: number,
+  from: readonly HostileInput[] = HOSTILE_INPUTS,
+): HostileInput[] {
   return from.filter((_, i) => i % of === index);
 }
-
-/**
- * The reported inputs and every third other generator, one of each class at least: for engines whose
- * 100 KB run under the work meter takes minutes per generator on a loaded machine (the claim checker), so
- * that the suite stays within CI's time. Every generator of the claim checker is not yet covered by a test
- * (docs/hardening.md).
- */
-export const SAMPLED_INPUTS: HostileInput[] = [
-  ...REPORTED,
-  ...HOSTILE_INPUTS.filter((h) => !REPORTED.includes(h)).filter((_, i) => i % 3 === 0),
-];
 
 /** The limits of a claim check, as the hallucination engine exports them. */
 export interface CheckLimits {

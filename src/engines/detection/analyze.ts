@@ -1,4 +1,12 @@
-import { contextFactor, contextKind, guessLanguage, isDiscussion, isQuoted, offTask } from './context.js';
+import {
+  contextFactor,
+  contextKind,
+  guessLanguage,
+  isDiscussion,
+  isQuoted,
+  offTask,
+  QuoteIndex,
+} from './context.js';
 import {
   CHANGED_HOMOGLYPH,
   CHANGED_INVISIBLE,
@@ -67,14 +75,7 @@ function matchesInView(view: View): [CompiledPattern, number, number][] {
     if (to > from) found.push([p, from, to]);
   };
   if (view.source === 'spaced_letters') {
-    // Joined-up letters have no word starts to anchor on; the view is short, so scan it whole.
-    for (const p of plan.all) {
-      p.compact.lastIndex = 0;
-      for (let m = p.compact.exec(text); m !== null; m = p.compact.exec(text)) {
-        if (m[0].length === 0) p.compact.lastIndex++;
-        push(p, m.index, m.index + m[0].length);
-      }
-    }
+    compactMatches(text, plan, push);
     return found;
   }
   for (const p of plan.unanchored) {
@@ -84,22 +85,163 @@ function matchesInView(view: View): [CompiledPattern, number, number][] {
       push(p, m.index, m.index + m[0].length);
     }
   }
-  // A pattern already matched up to `busyUntil` is not tried again inside that match.
-  const busyUntil = new Map<CompiledPattern, number>();
-  const tryAt = (p: CompiledPattern, at: number): void => {
-    if ((busyUntil.get(p) ?? -1) > at) return;
-    p.sticky.lastIndex = at;
-    const m = p.sticky.exec(text);
-    if (m && m[0].length > 0) {
-      push(p, at, at + m[0].length);
-      busyUntil.set(p, at + m[0].length);
+  // Pass 1: the words of the text and the patterns that may start at each (candidatesFor), in text order.
+  const wordAt: number[] = [];
+  const wordPatterns: CompiledPattern[][] = [];
+  const count = new Int32Array(plan.all.length);
+  const len = text.length;
+  for (let i = 0; i < len; ) {
+    if (!isLowerCode(text.charCodeAt(i))) {
+      i++;
+      continue;
     }
-  };
-  const word = /[a-z]+/g;
-  for (let m = word.exec(text); m !== null; m = word.exec(text)) {
-    for (const p of candidatesFor(m[0], plan)) tryAt(p, m.index);
+    const start = i;
+    while (i < len && isLowerCode(text.charCodeAt(i))) i++;
+    const candidates = candidatesFor(text.slice(start, i), plan);
+    if (candidates.length === 0) continue;
+    wordAt.push(start);
+    wordPatterns.push(candidates);
+    for (const p of candidates) count[p.index] = (count[p.index] as number) + 1;
+  }
+  // Pass 2: each candidate pattern tried where its word starts, in the same order. A pattern already
+  // matched up to `busyUntil` is not tried again inside that match.
+  const attempts = new Attempts(text, plan.all.length, (p) => count[p.index] as number);
+  for (let k = 0; k < wordAt.length; k++) {
+    const at = wordAt[k] as number;
+    for (const p of wordPatterns[k] as CompiledPattern[]) {
+      const to = attempts.tryAt(p, p.sticky, p.re, at);
+      if (to > at) push(p, at, to);
+    }
   }
   return found;
+}
+
+const isLowerCode = (c: number): boolean => c >= 97 && c <= 122;
+
+/**
+ * Anchored attempts of patterns at candidate positions, each pattern's in increasing order: what the
+ * sticky expression matches at each position, skipping positions inside the pattern's last match.
+ *
+ * A pattern with many candidates (a word it opens with repeated all over a hostile text: 50,000 times "a"
+ * in "/a/a/a…", #15) is not tried at each of them: one search with its global expression from a candidate
+ * finds its next match anywhere after, and every candidate before that match is answered without a call.
+ * The global search from position c returns the leftmost position ≥ c where the expression matches, and
+ * there the same match as the sticky expression, so both ways give the same answer at every candidate.
+ * Few candidates are cheaper to try one by one than a search that may run to the end of the text.
+ */
+class Attempts {
+  private readonly busyUntil: Int32Array;
+  /** Per pattern: the position the last global search started from (-1: none), its match's start and end. */
+  private readonly searchedFrom: Float64Array;
+  private readonly nextStart: Float64Array;
+  private readonly nextEnd: Float64Array;
+  private readonly cap: number;
+  constructor(
+    private readonly text: string,
+    patterns: number,
+    private readonly candidates: (p: CompiledPattern) => number,
+  ) {
+    this.busyUntil = new Int32Array(patterns).fill(-1);
+    this.searchedFrom = new Float64Array(patterns).fill(-1);
+    this.nextStart = new Float64Array(patterns);
+    this.nextEnd = new Float64Array(patterns);
+    this.cap = Math.max(16, Math.floor(text.length / ATTEMPT_COST));
+  }
+  /** End of the match of `sticky` at `at` (at or before `at` when none, or inside the last match). */
+  tryAt(p: CompiledPattern, sticky: RegExp, global: RegExp, at: number): number {
+    const i = p.index;
+    if ((this.busyUntil[i] as number) > at) return at;
+    let end: number;
+    if (this.candidates(p) <= this.cap) {
+      sticky.lastIndex = at;
+      const m = sticky.exec(this.text);
+      end = m ? at + m[0].length : at;
+    } else {
+      const from = this.searchedFrom[i] as number;
+      if (from < 0 || from > at || (this.nextStart[i] as number) < at) {
+        global.lastIndex = at;
+        const m = global.exec(this.text);
+        this.searchedFrom[i] = at;
+        this.nextStart[i] = m ? m.index : Number.POSITIVE_INFINITY;
+        this.nextEnd[i] = m ? m.index + m[0].length : Number.POSITIVE_INFINITY;
+      }
+      end = this.nextStart[i] === at ? (this.nextEnd[i] as number) : at;
+    }
+    if (end > at) this.busyUntil[i] = end;
+    return end;
+  }
+}
+
+/**
+ * A whole-text scan costs about this many characters' worth of work per anchored attempt it saves: a
+ * pattern with more candidate positions than length / ATTEMPT_COST is scanned whole instead.
+ */
+const ATTEMPT_COST = 32;
+
+/**
+ * Matches of every pattern in joined-up letters (the spaced-letter view), pattern after pattern, each
+ * pattern's in text order: what a global scan of each `compact` expression finds. Joined-up letters have
+ * no word starts, and scanning the whole view once per pattern made a text that is one long run of
+ * spaced letters ("a/a/a…", "i g n o r e …") the slowest input of the detector (#15). A pattern can only
+ * match where one of its opening words occurs, so the opening words are found first (a trie walk from
+ * each position) and each pattern is tried, anchored, at its own candidates, left to right, skipping those
+ * inside its last match: the same leftmost, non-overlapping matches as the global scan, which resumes
+ * at the end of each match. Patterns without opening words, or with more candidates than a scan costs,
+ * are scanned whole.
+ */
+export function compactMatches(
+  text: string,
+  plan: PatternPlan,
+  push: (p: CompiledPattern, from: number, to: number) => void,
+): void {
+  const { all } = plan;
+  const { next, patterns } = plan.openings;
+  const len = text.length;
+  const cap = Math.max(16, Math.floor(len / ATTEMPT_COST));
+  const scanWhole = all.map((p) => p.triggers === null);
+  const candidates: number[][] = all.map(() => []);
+  for (let from = 0; from < len; from++) {
+    let node = 0;
+    for (let q = from; q < len; q++) {
+      const c = text.charCodeAt(q) - 97;
+      if (c < 0 || c > 25) break;
+      node = next[node * 26 + c] as number;
+      if (node < 0) break;
+      const opened = patterns[node];
+      if (!opened) continue;
+      for (let k = 0; k < opened.length; k++) {
+        const i = opened[k] as number;
+        if (scanWhole[i]) continue;
+        const list = candidates[i] as number[];
+        // Two opening words of one pattern may start at the same position ("ignor", "ignore").
+        if (list[list.length - 1] === from) continue;
+        list.push(from);
+        if (list.length > cap) scanWhole[i] = true;
+      }
+    }
+  }
+  for (let i = 0; i < all.length; i++) {
+    const p = all[i] as CompiledPattern;
+    if (scanWhole[i]) {
+      p.compact.lastIndex = 0;
+      for (let m = p.compact.exec(text); m !== null; m = p.compact.exec(text)) {
+        if (m[0].length === 0) p.compact.lastIndex++;
+        push(p, m.index, m.index + m[0].length);
+      }
+      continue;
+    }
+    let busyUntil = 0;
+    for (const from of candidates[i] as number[]) {
+      if (from < busyUntil) continue;
+      p.compactSticky.lastIndex = from;
+      const m = p.compactSticky.exec(text);
+      // An empty match adds nothing; the global scan would move on by one, as the next candidate does.
+      if (m && m[0].length > 0) {
+        push(p, from, from + m[0].length);
+        busyUntil = from + m[0].length;
+      }
+    }
+  }
 }
 
 /** The patterns that may start at a given word; words repeat, so the answer is cached (bounded). */
@@ -120,18 +262,47 @@ function candidatesFor(w: string, plan: PatternPlan): CompiledPattern[] {
   return out;
 }
 
+/** What `/\s/` matches, for one UTF-16 code unit (white space and line terminators). */
+function isSpaceCode(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/**
+ * One number per (pattern, start, end) for texts under 2 M characters (exact below 2^53), so that the
+ * thousands of matches of a hostile text are not deduplicated through a string each.
+ */
+function matchKey(original: string): (p: CompiledPattern, start: number, end: number) => number | string {
+  const span = original.length + 1;
+  if (span < 1 << 21 && patternPlan().all.length <= 256)
+    return (p, start, end) => (start * span + end) * 256 + p.index;
+  return (p, start, end) => `${p.def.id}:${start}:${end}`;
+}
+
 function scanViews(views: View[], original: string): RawMatch[] {
   const out: RawMatch[] = [];
-  const seen = new Set<string>();
+  const seen = new Set<number | string>();
+  const keyOf = matchKey(original);
   for (const view of views) {
     const text = view.text;
     if (!text) continue;
     for (const [p, from0, to] of matchesInView(view)) {
       let from = from0;
-      while (from < to - 1 && /\s/.test(text[from] as string)) from++;
+      while (from < to - 1 && isSpaceCode(text.charCodeAt(from))) from++;
       const start = view.starts[from] as number;
       const end = view.ends[to - 1] as number;
-      const key = `${p.def.id}:${start}:${end}`;
+      const key = keyOf(p, start, end);
       if (seen.has(key)) continue;
       seen.add(key);
       const obfuscation = view.source === 'plain' ? changedKinds(view, from, to) : [view.source];
@@ -280,10 +451,12 @@ export function analyzeFull(
   const obfuscation = new Set<string>();
   let hiddenMatch = false;
   let allQuoted = true;
+  // Many matches in a long text: find the quotation marks once (isQuoted reads ~280 characters per match).
+  const quotes = raw.length * 280 > text.length ? new QuoteIndex(text) : null;
   for (const m of raw) {
     if (allowed.some((a) => overlaps(a, m.start, m.end))) continue;
     let w = m.weight * contextFactor(kind, m.category);
-    const quoted = isQuoted(text, m.start, m.end);
+    const quoted = quotes ? quotes.isQuoted(m.start, m.end) : isQuoted(text, m.start, m.end);
     if (!quoted) allQuoted = false;
     if (quoted) w *= discussion ? 0.3 : 0.75;
     // A persona or phrase the operator's own system prompt uses is not an attack on it.
@@ -305,24 +478,37 @@ export function analyzeFull(
   // One piece of text is one piece of evidence: overlapping matches of the same category (the same phrase
   // read by an English and a French pattern, or by two views) count once, at their strongest.
   evidence.sort((a, b) => b.weight - a.weight || a.start - b.start);
-  // Overlap is looked up in buckets of the start offset, so many matches stay linear.
-  const accepted = new Map<string, PatternMatch[]>();
+  // Overlap is looked up in buckets of the start offset, so many matches stay linear. A bucket is keyed by
+  // its number and the category's (a number, not a string per lookup: thousands of matches, #15).
+  const accepted = new Map<number, PatternMatch[]>();
   const BUCKET = 512;
+  const categoryIds = new Map<string, number>();
+  const categoryId = (c: string): number => {
+    let id = categoryIds.get(c);
+    if (id === undefined) {
+      id = categoryIds.size;
+      categoryIds.set(c, id);
+    }
+    return id;
+  };
   const long: PatternMatch[] = [];
-  const overlapsAccepted = (e: PatternMatch): boolean => {
+  const overlapsAccepted = (e: PatternMatch, category: number): boolean => {
     for (const a of long) if (a.category === e.category && a.start < e.end && e.start < a.end) return true;
     for (let b = Math.floor(e.start / BUCKET) - 2; b <= Math.floor(e.end / BUCKET); b++) {
-      for (const a of accepted.get(`${e.category}:${b}`) ?? [])
-        if (a.start < e.end && e.start < a.end) return true;
+      const bucket = accepted.get(b * 1024 + category);
+      if (bucket) for (const a of bucket) if (a.start < e.end && e.start < a.end) return true;
     }
     return false;
   };
   for (const e of evidence) {
     matches.push(e);
-    if (overlapsAccepted(e)) continue;
+    const category = categoryId(e.category);
+    if (overlapsAccepted(e, category)) continue;
     if (e.end - e.start > BUCKET) long.push(e);
-    const key = `${e.category}:${Math.floor(e.start / BUCKET)}`;
-    accepted.set(key, [...(accepted.get(key) ?? []), e]);
+    const key = Math.floor(e.start / BUCKET) * 1024 + category;
+    const bucket = accepted.get(key);
+    if (bucket) bucket.push(e);
+    else accepted.set(key, [e]);
     bestByPattern.set(e.patternId, Math.max(bestByPattern.get(e.patternId) ?? 0, e.weight));
   }
 

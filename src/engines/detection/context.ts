@@ -57,6 +57,70 @@ function isElision(text: string, i: number): boolean {
   return /\p{L}/u.test(text[i - 1] ?? '') && /\p{L}/u.test(text[i + 1] ?? '');
 }
 
+/** Whether the code unit at `i` is a quotation mark (one of QUOTES) that is not an elision. */
+function isQuoteAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  switch (c) {
+    case 0x22: // "
+    case 0x60: // `
+    case 0xab: // «
+    case 0xbb: // »
+    case 0x201c: // “
+    case 0x201d: // ”
+    case 0x2018: // ‘
+    case 0x201e: // „
+      return true;
+    case 0x27: // '
+    case 0x2019: // ’
+      return !isElision(text, i);
+    default:
+      return false;
+  }
+}
+
+/** How far before and after a match a quotation mark still wraps it. */
+const QUOTE_BEFORE = 80;
+const QUOTE_AFTER = 200;
+const NONE = 0x7fffffff;
+
+/**
+ * isQuoted for many matches of one text: the nearest quotation mark on the same line before and after
+ * every position, found in two passes, so that a text with thousands of matches (an attack repeated over
+ * 100 KB, #15) does not rescan 280 characters around each of them.
+ */
+export class QuoteIndex {
+  /** Position of the last quotation mark at or before i on i's line, -1 when none. */
+  private readonly before: Int32Array;
+  /** Position of the first quotation mark at or after i on i's line, NONE when none. */
+  private readonly after: Int32Array;
+  private readonly length: number;
+  constructor(original: string) {
+    const n = original.length;
+    this.length = n;
+    this.before = new Int32Array(n);
+    this.after = new Int32Array(n);
+    let last = -1;
+    for (let i = 0; i < n; i++) {
+      if (original.charCodeAt(i) === 10) last = -1;
+      else if (isQuoteAt(original, i)) last = i;
+      this.before[i] = last;
+    }
+    let first = NONE;
+    for (let i = n - 1; i >= 0; i--) {
+      if (original.charCodeAt(i) === 10) first = NONE;
+      else if (isQuoteAt(original, i)) first = i;
+      this.after[i] = first;
+    }
+  }
+  /** The same answer as isQuoted(original, start, end). */
+  isQuoted(start: number, end: number): boolean {
+    if (start <= 0 || end >= this.length) return false;
+    const q = this.before[start - 1] as number;
+    if (q < 0 || q < start - QUOTE_BEFORE) return false;
+    return (this.after[end] as number) < end + QUOTE_AFTER;
+  }
+}
+
 /** Whether a match in the ORIGINAL text is wrapped in quotation marks (on the same line). */
 export function isQuoted(original: string, start: number, end: number): boolean {
   let before = false;

@@ -99,17 +99,61 @@ export interface Payload {
   text: string;
 }
 
-// Each regex matches maximal runs (greedy, no minimum length), so a scan is one pass over the text; the
+/** Maximal runs of one character class, optionally followed by up to `pad` '=' signs. */
+interface RunClass {
+  member: Uint8Array;
+  pad: number;
+}
+
+const classOf = (chars: string, pad: number): RunClass => {
+  const member = new Uint8Array(128);
+  for (let i = 0; i < chars.length; i++) member[chars.charCodeAt(i)] = 1;
+  return { member, pad };
+};
+const HEX_DIGITS = '0123456789abcdefABCDEF';
+const BASE64_RUN = classOf(`ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-`, 2);
+const HEX_RUN = classOf(HEX_DIGITS, 0);
+
+// Each candidate is a maximal run (greedy, no minimum length), so a scan is one pass over the text; the
 // minimum length is checked afterwards. A pattern like [a-z]{16,} would rescan every shorter word from each
-// of its letters.
-const CANDIDATES: { source: Payload['source']; re: RegExp; min: number }[] = [
-  { source: 'base64', re: /[A-Za-z0-9+/_-]+={0,2}/g, min: 16 },
+// of its letters. The two plain runs ([A-Za-z0-9+/_-]+={0,2} and [0-9a-fA-F]+) are read by a loop over
+// char codes rather than a regular expression: in prose every word is such a run, and a match object per
+// word cost more than the rest of the scan (#15). They yield the same runs in the same order.
+const CANDIDATES: { source: Payload['source']; re: RegExp | RunClass; min: number }[] = [
+  { source: 'base64', re: BASE64_RUN, min: 16 },
   { source: 'hex', re: /(?:\\x[0-9a-fA-F]{2})+/g, min: 24 },
   { source: 'hex', re: /(?:[0-9a-fA-F]{2}[ :])+[0-9a-fA-F]{2}/g, min: 20 },
-  { source: 'hex', re: /[0-9a-fA-F]+/g, min: 16 },
+  { source: 'hex', re: HEX_RUN, min: 16 },
   { source: 'unicode_escape', re: /(?:\\u[0-9a-fA-F]{4})+/g, min: 24 },
   { source: 'html_entities', re: /(?:&#(?:x[0-9a-fA-F]{1,6}|[0-9]{1,7});)+/g, min: 16 },
 ];
+
+/** Calls `found` with [start, end) of every maximal run of `cls` at least `min` long, in text order. */
+function eachRun(
+  text: string,
+  cls: RunClass,
+  min: number,
+  found: (start: number, end: number) => void,
+): void {
+  const { member, pad } = cls;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c >= 128 || member[c] === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    i++;
+    for (; i < n; i++) {
+      const d = text.charCodeAt(i);
+      if (d >= 128 || member[d] === 0) break;
+    }
+    for (let k = 0; k < pad && i < n && text.charCodeAt(i) === 61; k++) i++;
+    if (i - start >= min) found(start, i);
+  }
+}
 
 function decodeCandidate(source: Payload['source'], raw: string): string | null {
   switch (source) {
@@ -171,13 +215,17 @@ export function findPayloads(text: string): Payload[] {
     if (decoded && looksLikeText(decoded)) found.push({ source: 'url_encoding', start, end, text: decoded });
   }
   for (const { source, re, min } of CANDIDATES) {
+    const take = (start: number, end: number): void => {
+      const decoded = decodeCandidate(source, text.slice(start, end));
+      if (decoded && looksLikeText(decoded)) found.push({ source, start, end, text: decoded });
+    };
+    if (!(re instanceof RegExp)) {
+      eachRun(text, re, min, take);
+      continue;
+    }
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-      if (m[0].length < min) continue;
-      const decoded = decodeCandidate(source, m[0]);
-      if (decoded && looksLikeText(decoded)) {
-        found.push({ source, start: m.index, end: m.index + m[0].length, text: decoded });
-      }
+      if (m[0].length >= min) take(m.index, m.index + m[0].length);
     }
   }
   return found;

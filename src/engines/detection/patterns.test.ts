@@ -1,7 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { compactMatches } from './analyze.js';
 import { analyze, patternCategories, patternCount } from './index.js';
-import { compactSource, compiledPatterns, PATTERNS } from './patterns/index.js';
+import { normalise } from './normalize.js';
+import {
+  type CompiledPattern,
+  compactSource,
+  compiledPatterns,
+  PATTERNS,
+  patternPlan,
+} from './patterns/index.js';
 import { triggersOf } from './patterns/triggers.js';
 
 const LANGS = new Set(['en', 'fr', 'de', 'it', 'es']);
@@ -81,6 +89,51 @@ describe('pattern library', () => {
     ]);
     assert.deepEqual(triggersOf(String.raw`\bignor(?:e|er)\s+x`), [{ word: 'ignor', prefix: true }]);
     assert.equal(triggersOf(String.raw`(?:^|\n)system:`), null);
+  });
+});
+
+describe('joined-up letters (the spaced-letter view)', () => {
+  // What the detector did before the trigger-anchored scan: every compact pattern over the whole text.
+  const wholeScan = (text: string): [string, number, number][] => {
+    const out: [string, number, number][] = [];
+    for (const p of patternPlan().all) {
+      p.compact.lastIndex = 0;
+      for (let m = p.compact.exec(text); m !== null; m = p.compact.exec(text)) {
+        if (m[0].length === 0) p.compact.lastIndex++;
+        else out.push([p.def.id, m.index, m.index + m[0].length]);
+      }
+    }
+    return out;
+  };
+  const anchored = (text: string): [string, number, number][] => {
+    const out: [string, number, number][] = [];
+    compactMatches(text, patternPlan(), (p: CompiledPattern, from: number, to: number) => {
+      if (to > from) out.push([p.def.id, from, to]);
+    });
+    return out;
+  };
+  const joined = (s: string, gap: string) => normalise(s).plain.text.replace(/[^a-z]+/g, gap);
+
+  it('finds exactly what a whole scan of every compact pattern finds', () => {
+    const texts: string[] = [];
+    for (const p of PATTERNS)
+      texts.push(joined(p.example, ''), joined(p.example, ' '), `x${joined(p.example, '')}`);
+    texts.push(PATTERNS.map((p) => joined(p.example, '')).join(''));
+    texts.push(PATTERNS.map((p) => joined(p.example, ' ')).join(' : '));
+    let matched = 0;
+    for (const text of texts) {
+      const want = wholeScan(text);
+      matched += want.length;
+      assert.deepEqual(anchored(text), want, text);
+    }
+    // The comparison means something only if the examples, joined up, fire patterns.
+    assert.ok(matched >= PATTERNS.length / 2, `only ${matched} matches`);
+  });
+
+  it('gives the same matches when an opening word is too frequent to anchor on', () => {
+    // Hundreds of candidates per pattern switch it to a whole scan; matches still come in the same order.
+    const text = `${'ignore'.repeat(400)}${PATTERNS.map((p) => joined(p.example, '')).join('')}${'you'.repeat(400)}`;
+    assert.deepEqual(anchored(text), wholeScan(text));
   });
 });
 

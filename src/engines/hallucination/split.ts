@@ -197,6 +197,18 @@ function splitCoordinationRaw(clause: string): string[] {
   return parts;
 }
 
+/**
+ * What a list tail needs after the last comma or semicolon: a conjunction between white space, then at
+ * least one more character (the last item reaches the end, so the whole conjunction tail lies after the
+ * last separator). A cheap linear check that lets most clauses skip listTail (#15: ", which , which …").
+ */
+const CONJUNCTION_TAIL = /\s(?:and|or|et|ou|und|oder)\s./su;
+
+function mayBeList(c: string): boolean {
+  const last = Math.max(c.lastIndexOf(','), c.lastIndexOf(';'));
+  return CONJUNCTION_TAIL.test(last < 0 ? c : c.slice(last + 1));
+}
+
 const LIST_CONJUNCTIONS = ['and', 'or', 'et', 'ou', 'und', 'oder'];
 const SPACE = /\s/;
 
@@ -266,7 +278,7 @@ export function listTail(c: string): [head: string, middle: string, last: string
 
 function splitList(clause: string): string[] {
   const c = stripEnd(clause);
-  const m = listTail(c);
+  const m = mayBeList(c) ? listTail(c) : null;
   if (!m) return [c];
   const head = m[0];
   const middle = m[1]

@@ -28,10 +28,14 @@ export const PATTERNS: readonly PatternDef[] = [
 
 export interface CompiledPattern {
   def: PatternDef;
+  /** Position in PATTERNS (and in the plan's `all`). */
+  index: number;
   /** Over normalised text. */
   re: RegExp;
   /** The same phrase with word gaps made optional, for letters that were spaced out and joined back. */
   compact: RegExp;
+  /** `compact`, anchored (sticky): tried only where one of its opening words occurs in joined-up letters. */
+  compactSticky: RegExp;
   /** The same, anchored (sticky): tried only where one of its opening words starts. */
   sticky: RegExp;
   /** Opening words, one of which a text must contain for the pattern to be worth running; null = always run. */
@@ -50,6 +54,52 @@ export interface PatternPlan {
   exact: Map<string, CompiledPattern[]>;
   /** Keyed by the first four letters (or fewer) of a stem; the full stem is checked on use. */
   prefix: Map<string, { word: string; pattern: CompiledPattern }[]>;
+  /** Every opening word of every anchored pattern, for finding them anywhere in joined-up letters. */
+  openings: OpeningTrie;
+}
+
+/**
+ * The opening words of the anchored patterns (`triggers`) in a trie over a–z. Joined-up letters
+ * ("ignoreall…") have no word starts, so the words are looked for at every position: a walk from each
+ * position stops at the first letter no opening word continues with, a few steps on any text.
+ */
+export interface OpeningTrie {
+  /** next[node * 26 + letter] = child node, or -1. Node 0 is the root. */
+  next: Int32Array;
+  /** Indexes into `all` of the patterns an opening word ending at this node opens; null when none. */
+  patterns: (Int32Array | null)[];
+}
+
+function openingTrie(all: CompiledPattern[]): OpeningTrie {
+  let next = new Int32Array(26 * 64).fill(-1);
+  const ends: (Set<number> | null)[] = [null];
+  all.forEach((p, index) => {
+    for (const t of p.triggers ?? []) {
+      let node = 0;
+      for (let k = 0; k < t.word.length; k++) {
+        const slot = node * 26 + t.word.charCodeAt(k) - 97;
+        let child = next[slot] as number;
+        if (child < 0) {
+          child = ends.length;
+          ends.push(null);
+          if ((child + 1) * 26 > next.length) {
+            const bigger = new Int32Array(next.length * 2).fill(-1);
+            bigger.set(next);
+            next = bigger;
+          }
+          next[slot] = child;
+        }
+        node = child;
+      }
+      const set = ends[node] ?? new Set<number>();
+      set.add(index);
+      ends[node] = set;
+    }
+  });
+  return {
+    next: next.subarray(0, ends.length * 26),
+    patterns: ends.map((set) => (set ? Int32Array.from([...set].sort((a, b) => a - b)) : null)),
+  };
 }
 
 let compiled: CompiledPattern[] | null = null;
@@ -70,10 +120,12 @@ export function compactSource(source: string): string {
 }
 
 export function compiledPatterns(): CompiledPattern[] {
-  compiled ??= PATTERNS.map((def) => ({
+  compiled ??= PATTERNS.map((def, index) => ({
     def,
+    index,
     re: new RegExp(def.source, 'g'),
     compact: new RegExp(compactSource(def.source), 'g'),
+    compactSticky: new RegExp(compactSource(def.source), 'y'),
     sticky: new RegExp(def.source, 'y'),
     triggers: triggersOf(def.source),
   }));
@@ -108,6 +160,6 @@ export function patternPlan(): PatternPlan {
       }
     }
   }
-  plan = { all, unanchored, exact, prefix };
+  plan = { all, unanchored, exact, prefix, openings: openingTrie(all) };
   return plan;
 }
