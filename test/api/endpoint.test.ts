@@ -118,6 +118,7 @@ describe('device lifecycle', () => {
     const d = await register(tenant);
     const cfg = await t.request('GET', '/api/v1/endpoint/config', { key: d.deviceToken });
     assert.equal(cfg.body.forceMode.enabled, false);
+    assert.equal(cfg.body.plan, 'business', 'the plan the extension prints on proof documents');
     const etag = cfg.headers.get('etag') ?? '';
     const hb1 = await heartbeat(d.deviceToken);
     const on = await t.request('POST', '/api/dashboard/gateway/force', { cookie, body: { enabled: true } });

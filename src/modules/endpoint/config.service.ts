@@ -45,7 +45,10 @@ export function createConfigService(deps: { db: Db; state: OrgStateStore }) {
   return {
     /** Adds a named top-level section to every device config; names are unique. */
     registerSection(name: string, section: ConfigSection): void {
-      if (sections.has(name) || ['configVersion', 'device', 'policy', 'settings', 'dns'].includes(name)) {
+      if (
+        sections.has(name) ||
+        ['configVersion', 'plan', 'device', 'policy', 'settings', 'dns'].includes(name)
+      ) {
         throw new Error(`config section ${name} is already defined`);
       }
       sections.set(name, section);
@@ -59,6 +62,8 @@ export function createConfigService(deps: { db: Db; state: OrgStateStore }) {
       orgId: string,
       deviceId: string,
       ifNoneMatch: readonly string[] = [],
+      /** The organization's plan: the extension prints it on proof documents (their "tier"). */
+      plan?: string,
     ): Promise<{ etag: string; body: Record<string, unknown> | null }> {
       const device = await repo.device(orgId, deviceId);
       if (!device || device.status === 'revoked') throw notFound('Device');
@@ -68,7 +73,15 @@ export function createConfigService(deps: { db: Db; state: OrgStateStore }) {
         ...(device.group_id ? [device.group_id] : []),
         ...(user ? await repo.userGroups(orgId, user.id) : []),
       ];
-      const inputsKey = JSON.stringify([orgId, st.version, user?.id ?? null, user?.email ?? null, groupIds]);
+      // A plan change does not bump the config version, so the plan is one of the inputs.
+      const inputsKey = JSON.stringify([
+        orgId,
+        st.version,
+        plan ?? null,
+        user?.id ?? null,
+        user?.email ?? null,
+        groupIds,
+      ]);
       const known = lastEtag.get(deviceId);
       if (known && known.key === inputsKey && ifNoneMatch.includes(known.etag)) {
         return { etag: known.etag, body: null };
@@ -81,6 +94,7 @@ export function createConfigService(deps: { db: Db; state: OrgStateStore }) {
       const dns = st.dns;
       const body: Record<string, unknown> = {
         configVersion: st.version,
+        ...(plan ? { plan } : {}),
         device: { id: device.id, userId: user?.id ?? null, groupIds },
         policy: effective,
         settings: st.settings,

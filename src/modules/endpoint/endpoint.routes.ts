@@ -187,7 +187,12 @@ export function endpointRoutes(deps: EndpointRouteDeps) {
         const match = request.headers['if-none-match'];
         const held =
           typeof match === 'string' ? match.split(',').map((m) => m.trim().replace(/^W\//, '')) : [];
-        const { etag, body } = await endpoint.config.forDevice(d.orgId, d.deviceId, held);
+        const { etag, body } = await endpoint.config.forDevice(
+          d.orgId,
+          d.deviceId,
+          held,
+          callerOf(request).org.plan,
+        );
         reply.header('etag', etag).header('cache-control', 'private, no-cache');
         if (body === null) return reply.status(304).send(null);
         return body;
