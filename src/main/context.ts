@@ -191,8 +191,10 @@ export async function createContext(config: Config, options: ContextOptions = {}
       onForceSwitch: (trx, orgId) => endpoint.bumpConfigVersion(trx, orgId),
     });
     // Force mode as the extension needs it (it redirects users to the protected chat while enabled).
+    // Read from the database, not through the proxy's 1-second cache: a config built in that second after a
+    // switch on another process would carry the old state under the new version, and be answered 304 after.
     endpoint.config.registerSection('forceMode', async ({ orgId }) => ({
-      enabled: await gateway.force.isEnabled(orgId),
+      enabled: (await gateway.force.status(orgId)).enabled,
     }));
     const shadowAi = createShadowAiService({
       db: storage.db,

@@ -30,7 +30,7 @@ export function createConfigService(deps: { db: Db; state: OrgStateStore }) {
   // policies, every section, hashing the JSON) costs about 2 ms of CPU; a device that asks with the ETag it
   // holds, while nothing it depends on changed, is answered 304 from this without building anything.
   // Sound because every change to an input either bumps the organization's config version or changes the
-  // device's user, its e-mail or its groups, which are all part of the key.
+  // plan, the device's user, its e-mail or its groups, which are all part of the key.
   const lastEtag = new Map<string, { key: string; etag: string }>();
 
   async function policiesOf(orgId: string, version: number): Promise<StoredPolicy[]> {

@@ -162,8 +162,6 @@ async function readUpload(
 export interface ProofsRouteOptions {
   maxBytes: number;
   spoolDir: string;
-  /** Spool files older than this are an interrupted upload's leftovers (default 1 hour). */
-  spoolMaxAgeMs?: number;
   /** How long reading one upload may take before it is answered 408 (default 2 minutes). */
   readTimeoutMs?: number;
 }
@@ -208,6 +206,9 @@ async function readUploadBounded(
 }
 
 const SPOOL_SWEEP_EVERY_MS = 60 * 60 * 1000;
+// A spool file lives while its upload is read (bounded by the read timeout) and then stored (a disk rename,
+// or an S3 put of up to 100 MB): one hour is far past both, so an older file is a crashed upload's.
+const SPOOL_MAX_AGE_MS = 60 * 60 * 1000;
 
 /** Proof documents, `/api/v1/eps/proof*` (docs/proofs.md). */
 export function proofsRoutes(service: ProofsService, o: ProofsRouteOptions) {
@@ -215,9 +216,8 @@ export function proofsRoutes(service: ProofsService, o: ProofsRouteOptions) {
     // Oversized files are truncated and reported after the body is read, not thrown mid-stream.
     await app.register(multipart, { throwFileSizeLimit: false });
     // Leftovers of uploads cut by a crash: swept at start and every hour while the server runs.
-    const maxAge = o.spoolMaxAgeMs ?? SPOOL_SWEEP_EVERY_MS;
     const sweep = () =>
-      sweepSpool(o.spoolDir, maxAge).then(
+      sweepSpool(o.spoolDir, SPOOL_MAX_AGE_MS).then(
         (n) => {
           if (n > 0) app.log.info({ removed: n }, 'proof spool: removed files of interrupted uploads');
         },
