@@ -7,5 +7,5 @@ export {
   reenrollError,
 } from './auth.service.js';
 export type { AuthRequirement, AuthService, Caller, EndpointCredential } from './auth.service.js';
-export { SESSION_COOKIE, authRoutes, createAuthenticator, refuseCrossSite } from './auth.routes.js';
+export { SESSION_COOKIE, authRoutes, createAuthenticator } from './auth.routes.js';
 export type { AuthDeps } from './auth.routes.js';

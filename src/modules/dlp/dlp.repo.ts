@@ -1,4 +1,4 @@
-import { type Db, runStatement, valuesList } from '../../platform/storage/index.js';
+import { type Db, runStatement, statementChunks, valuesList } from '../../platform/storage/index.js';
 
 export interface SessionRow {
   id: string;
@@ -51,14 +51,21 @@ export function createDlpRepo(db: Db) {
     },
     async insertTokens(orgId: string, sessionId: string, rows: TokenRow[], at: string): Promise<void> {
       if (rows.length === 0) return;
-      const params: unknown[] = [];
-      for (const r of rows) params.push(sessionId, orgId, r.token, r.type, r.value_sealed, at);
-      // The same value always derives the same token, so a concurrent writer's row is the same mapping.
-      await runStatement(
-        db,
-        `insert into dlp_tokens (session_id, org_id, token, type, value_sealed, created_at) values ${valuesList(rows.length, 6)} on conflict (session_id, token) do nothing`,
-        params,
-      );
+      // In chunks of a few fixed sizes: the statement texts stay few (they key the statement caches) and a
+      // large text's thousands of tokens stay far under the drivers' parameter limits.
+      let at0 = 0;
+      for (const size of statementChunks(rows.length, 64)) {
+        const params: unknown[] = [];
+        for (const r of rows.slice(at0, at0 + size))
+          params.push(sessionId, orgId, r.token, r.type, r.value_sealed, at);
+        at0 += size;
+        // The same value always derives the same token, so a concurrent writer's row is the same mapping.
+        await runStatement(
+          db,
+          `insert into dlp_tokens (session_id, org_id, token, type, value_sealed, created_at) values ${valuesList(size, 6)} on conflict (session_id, token) do nothing`,
+          params,
+        );
+      }
     },
     /** Deletes sessions of the organization together with their tokens (the sealed originals). */
     async deleteSessions(orgId: string, ids: string[]): Promise<void> {

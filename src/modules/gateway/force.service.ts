@@ -92,7 +92,9 @@ export function createForceService(deps: {
           userId,
           at: now,
         });
-        if (deps.onSwitch && enabled !== wasEnabled) await deps.onSwitch(trx, org.id);
+        // On every switch, not only on a change: `before` is read outside this transaction, so two switches
+        // racing could each see no change, and devices would keep the state of the first.
+        if (deps.onSwitch) await deps.onSwitch(trx, org.id);
       });
       cache.set(org.id, { enabled, until: deps.clock.now().getTime() + CACHE_MS });
       return { success: true, enabled, enabledAt };

@@ -162,8 +162,8 @@ async function readUpload(
 export interface ProofsRouteOptions {
   maxBytes: number;
   spoolDir: string;
-  /** How long reading one upload may take before it is answered 408 (default 2 minutes). */
-  readTimeoutMs?: number;
+  /** How long reading one upload may take before it is answered 408 (PARAPET_PROOF_READ_TIMEOUT_MS). */
+  readTimeoutMs: number;
 }
 
 /**
@@ -186,9 +186,9 @@ async function readUploadBounded(
       reply.header('connection', 'close');
       // Once the 408 is out, the rest of the body is not wanted: destroying the request ends the parser's
       // input, so the reading settles and removes its spool file.
-      reply.raw.once('finish', () => request.raw.destroy());
+      reply.raw.once('close', () => request.raw.destroy());
       reject(new AppError('request_timeout', 'The upload was not received in time; send it again.'));
-    }, o.readTimeoutMs ?? 120_000);
+    }, o.readTimeoutMs);
   });
   // A reading that fails after the 408 removes its own spool file (readUpload's catch); one that succeeds
   // too late leaves a file nobody will store, removed here.
@@ -206,8 +206,9 @@ async function readUploadBounded(
 }
 
 const SPOOL_SWEEP_EVERY_MS = 60 * 60 * 1000;
-// A spool file lives while its upload is read (bounded by the read timeout) and then stored (a disk rename,
-// or an S3 put of up to 100 MB): one hour is far past both, so an older file is a crashed upload's.
+// A spool file lives while its upload is read (bounded by the read timeout, at most 10 minutes) and then
+// stored (a disk rename, or an S3 put of up to 100 MB): one hour is far past both, so an older file is a
+// crashed upload's.
 const SPOOL_MAX_AGE_MS = 60 * 60 * 1000;
 
 /** Proof documents, `/api/v1/eps/proof*` (docs/proofs.md). */

@@ -370,7 +370,8 @@ const SETTINGS = {
     env: 'PARAPET_PROOF_READ_TIMEOUT_MS',
     description: 'time one proof upload may take to be received and read before it is answered 408, in ms',
     default: '120000',
-    parse: int(1000, 3_600_000),
+    // At most 10 minutes: the proof spool's sweep (one hour) must never meet an upload still being read.
+    parse: int(1000, 600_000),
   },
   runWorkers: {
     env: 'PARAPET_RUN_WORKERS',

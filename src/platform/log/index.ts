@@ -110,5 +110,8 @@ export function lazyChildLogger(
   bindings: pino.Bindings,
   options: pino.ChildLoggerOptions = {},
 ): Logger {
+  // A child with a level of its own (a route's logLevel) is made at once: the parent's level would decide
+  // for it until then, and a route more verbose than the server would lose its lines.
+  if (options.level !== undefined) return parent.child(bindings, options);
   return new LazyChildLogger(parent, bindings, options) as unknown as Logger;
 }
