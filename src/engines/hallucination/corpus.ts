@@ -242,9 +242,9 @@ function checkClause(
     : null;
   const decision =
     model && signals ? learnedDecision(best.decision, probability(model, signals), model) : best.decision;
-  // A supported claim that needed a second sentence cites both.
-  const evidenceUnit =
-    merged && decision.verdict === 'supported' && merged.a.coverage > best.a.coverage ? merged.unit : unit;
+  // A supported claim that needed a second sentence cites both (bestMerge returns only a merge that raised
+  // the coverage).
+  const evidenceUnit = merged && decision.verdict === 'supported' ? merged.unit : unit;
   return {
     part: {
       text,

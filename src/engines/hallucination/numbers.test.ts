@@ -97,3 +97,11 @@ describe('relateNumbers', () => {
     assert.equal(rel('10 books', 'three weeks'), 'unrelated');
   });
 });
+
+describe('cents', () => {
+  it('is French hundreds after two to nine, and money (no number word) otherwise', () => {
+    assert.equal(one('quatre cents habitants').value, 400);
+    assert.ok(!extractNumbers('it cost twenty cents').some((n) => n.value === 2000));
+    assert.ok(!extractNumbers('a few cents more').some((n) => n.value === 100));
+  });
+});

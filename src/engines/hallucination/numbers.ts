@@ -293,8 +293,13 @@ export function extractNumbers(
     const w = m[0];
     const idx = m.index ?? 0;
     const ordinal = ORDINAL_WORDS.get(fold(w));
-    const v = wordValue(w);
-    const gap = run ? masked.slice(run.end, idx) : '';
+    const gap: string = run ? masked.slice(run.end, idx) : '';
+    // "cents" is French "hundreds" only right after two to nine ("quatre cents"); otherwise it is money
+    // ("twenty cents", "5 cents") and no number word.
+    const v: number | undefined =
+      fold(w) === 'cents' && !(run && run.current >= 2 && run.current <= 9 && /^\s*$/.test(gap))
+        ? undefined
+        : wordValue(w);
     if (v !== undefined && (!run || /^\s*$/.test(gap) || joinsNumber(gap, run.current, run.value, v))) {
       if (!run) run = { value: 0, current: 0, start: idx, end: idx, words: 0 };
       if (v === 100) run.current = (run.current || 1) * 100;

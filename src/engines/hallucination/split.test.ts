@@ -120,3 +120,11 @@ describe('listTail', () => {
     assert.deepEqual(listTail(`${c} and the rest`)?.[2], 'the rest');
   });
 });
+
+describe('listTail on long runs of spaces', () => {
+  it('tries a run of spaces once: 200,000 spaces give the reference groups (one try per position would be 2·10¹⁰ steps)', () => {
+    const run = ' '.repeat(200_000);
+    assert.deepEqual(listTail(`x, y${run}b and z`), ['x', `, y${run}b`, 'z']);
+    assert.equal(listTail(`x, y${run}b`), null);
+  });
+});

@@ -263,6 +263,9 @@ export function listTail(c: string): [head: string, middle: string, last: string
     let b = after;
     while (space(b)) b++;
     for (let e = b + 1; e < n; e++) {
+      // Inside a run of spaces only its first position can start the tail (tailAt skips the whole run):
+      // trying every position of the run again would be quadratic in its length.
+      if (space(e - 1)) continue;
       const g = tailAt(e);
       if (g >= 0) return [c.slice(0, p), c.slice(p, e), c.slice(g)];
     }
@@ -270,6 +273,7 @@ export function listTail(c: string): [head: string, middle: string, last: string
     if (g >= 0) return [c.slice(0, p), c.slice(p, b - 1), c.slice(g)];
   }
   for (let e = 0; e < n; e++) {
+    if (e > 0 && space(e - 1)) continue;
     const g = tailAt(e);
     if (g >= 0) return [c.slice(0, e), '', c.slice(g)];
   }

@@ -35,6 +35,11 @@ describe('active/passive voice', () => {
       order('Die Firma wurde von Otto Kessler gegründet', 'de'),
       order('Otto Kessler gründete die Firma', 'de'),
     );
+    // An irregular German past and its participle are one verb (the word-form groups).
+    assert.deepEqual(
+      order('Die Brücke wurde von Anna Weber entworfen', 'de'),
+      order('Anna Weber entwarf die Brücke', 'de'),
+    );
     // Roles reversed are a different order.
     assert.notDeepEqual(
       order('Jane Austen was defeated by Mary Shelley', 'en'),

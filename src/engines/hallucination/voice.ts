@@ -1,4 +1,5 @@
 import { isSlotWord } from './slot-words.js';
+import { SYNONYMS } from './lexicon.js';
 import { canonical } from './terms.js';
 import { fold, isStopword, type Token } from './text.js';
 import { lexLemma } from './wordnet.js';
@@ -125,6 +126,9 @@ export function findPassive(text: string, tokens: Token[], lang: string): Passiv
  */
 function verbTerm(t: Token, lang: string): string {
   if (lang === 'de') {
+    // The German word-form groups first ("entwarf" / "entworfen"), then participles without "ge-".
+    const s = SYNONYMS.get(t.norm);
+    if (s) return s;
     const n = t.norm.startsWith('ge') && t.norm.length > 6 ? t.norm.slice(2) : t.norm;
     return n.replace(/(?:ete|ten|te|et|en|t|e)$/u, '');
   }
