@@ -23,7 +23,7 @@ describe('POST /api/v1/dlp/analyze', () => {
     assert.equal(res.status, 200, res.text);
     const body = res.body;
     assert.match(body.sessionId, /^sess_[0-9A-Za-z]{22}$/);
-    for (const secret of ['Anna Meier', 'CH93', 'anna.meier@example.com', '668 18 00']) {
+    for (const secret of ['Anna Meier', 'CH93 0076', 'anna.meier@example.com', '668 18 00']) {
       assert.equal(res.text.includes(secret), false, `${secret} must not appear in the response`);
     }
     const types = body.tokens.map((x: { type: string }) => x.type).sort();
@@ -80,7 +80,10 @@ describe('POST /api/v1/dlp/analyze', () => {
       .execute();
     assert.equal(rows.length, 4);
     const dump = JSON.stringify(rows);
-    for (const secret of ['Meier', 'CH93', 'example.com', '668']) assert.equal(dump.includes(secret), false);
+    // Each probe holds a space, a dot or five letters: short digit runs such as '668' turn up by chance in
+    // hex hashes and base64 ciphertext (this test failed once in CI that way), which proves nothing.
+    for (const secret of ['Meier', 'CH93 0076', 'example.com', '668 18'])
+      assert.equal(dump.includes(secret), false);
     const events = await t.ctx.storage.db
       .selectFrom('events')
       .selectAll()
