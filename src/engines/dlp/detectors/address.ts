@@ -28,7 +28,10 @@ function escapeRegExp(s: string): string {
 }
 
 function alternation(words: readonly string[]): string {
-  return [...new Set(words)].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  return [...new Set(words)]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|');
 }
 
 function titleCase(w: string): string {
@@ -45,7 +48,8 @@ const CAPW = `[${UP}][\\p{L}'’.]{0,30}(?:-[\\p{L}][\\p{L}'’.]{0,30}){0,3}`;
 const LOWW = "[a-zß-öø-ÿ][\\p{L}'’]{0,30}";
 const ORD = '\\d{1,3}(?:st|nd|rd|th|ST|ND|RD|TH)';
 const NUM = '\\d{1,6}(?:[-/]\\d{1,5})?(?: ?[A-Za-z](?![\\p{L}\\d]))?';
-const DIR = '(?:[NSEW]|NE|NW|SE|SW|[NSEW]\\.|North|South|East|West|north|south|east|west|NORTH|SOUTH|EAST|WEST)';
+const DIR =
+  '(?:[NSEW]|NE|NW|SE|SW|[NSEW]\\.|North|South|East|West|north|south|east|west|NORTH|SOUTH|EAST|WEST)';
 const EN_TYPE = cased(EN_STREET_TYPES);
 
 // English: number, optional direction, one to four name words, a street type, optional direction.
@@ -81,7 +85,10 @@ const DE_STREET = new RegExp(
   `(?<![\\p{L}\\d-])(?:(?:${alternation(DE_LEADING)}) ${CAPW}|(?:${CAPW}[ -]){0,2}(?:[${UP}][\\p{L}.-]{0,40}?(?:${alternation(DE_SUFFIXES)})|(?:${alternation(DE_WORDS)}))) ${NUM}(?![\\p{L}\\d])`,
   'gu',
 );
-const DE_HINT = new RegExp(`(?:${alternation([...DE_SUFFIXES, ...DE_WORDS])}|${alternation(DE_LEADING)}) \\d`, 'i');
+const DE_HINT = new RegExp(
+  `(?:${alternation([...DE_SUFFIXES, ...DE_WORDS])}|${alternation(DE_LEADING)}) \\d`,
+  'i',
+);
 
 const FR_PARTICLE = "(?:de la |de l['’]|du |des |de |d['’]|la |le |les |l['’]|aux |au |en )";
 const FR_TYPE = cased(FR_TYPES);
@@ -103,7 +110,10 @@ const IT_STREET = new RegExp(
 );
 
 // A name and a number with nothing typed ("Witthau 3"): an address only when a valid postcode follows.
-const BARE_STREET = new RegExp(`(?<![\\p{L}\\d])${CAPW}(?: ${CAPW})? \\d{1,3}[a-z]?(?=,? ?\\n?\\s*(?:[A-Z]{1,2}-)?\\d{4,5} [${UP}])`, 'gu');
+const BARE_STREET = new RegExp(
+  `(?<![\\p{L}\\d])${CAPW}(?: ${CAPW})? \\d{1,3}[a-z]?(?=,? ?\\n?\\s*(?:[A-Z]{1,2}-)?\\d{4,5} [${UP}])`,
+  'gu',
+);
 
 const STATE_CODES = alternation([...US_STATES.keys()]);
 const STATE_NAMES = alternation([...US_STATES.values()]);
@@ -226,23 +236,50 @@ const FUNCTION_WORDS = new Set(
 );
 
 // A number and a name with no street type ("41 Kingsway"): an address only before a British postcode.
-const BARE_EN = new RegExp(`(?<![\\p{L}\\d.,-])${NUM} ${CAPW}(?: ${CAPW}){0,2}(?=,? ?(?:\\r?\\n)?(?:${CAP_CITY},? ?(?:\\r?\\n)?){0,2}${UK_POSTCODE}(?![\\p{L}\\d]))`, 'gu');
+const BARE_EN = new RegExp(
+  `(?<![\\p{L}\\d.,-])${NUM} ${CAPW}(?: ${CAPW}){0,2}(?=,? ?(?:\\r?\\n)?(?:${CAP_CITY},? ?(?:\\r?\\n)?){0,2}${UK_POSTCODE}(?![\\p{L}\\d]))`,
+  'gu',
+);
 
-type Shape = 'untyped' | 'unnumbered' | 'bare-en' | 'en' | 'highway' | 'box' | 'military' | 'de' | 'fr' | 'fr-type-first' | 'it' | 'bare';
+type Shape =
+  | 'untyped'
+  | 'unnumbered'
+  | 'bare-en'
+  | 'en'
+  | 'highway'
+  | 'box'
+  | 'military'
+  | 'de'
+  | 'fr'
+  | 'fr-type-first'
+  | 'it'
+  | 'bare';
+
+// Cheap necessary conditions in front of the dear shapes (each shape regex costs a scan of the text, about
+// 0.01–0.02 ms per KB): a text without them cannot hold a match that counts, so skipping the shape changes
+// no finding. A postal tail (the only support of the bare, untyped and unnumbered shapes) needs a European
+// postcode before its town ("8001 Zürich"), a US ZIP after a state or town ("CA 94303", "Springfield, 62704")
+// or a British postcode; a highway needs its word and number ("Route 66", "Hwy No. 9") or a route code after
+// a number ("1200 SR 7").
+const EU_POSTCODE_HINT = new RegExp(`\\d{4,5} [${UP}]`, 'u');
+const UK_POSTCODE_HINT = new RegExp(UK_POSTCODE);
+const POSTAL_HINT = new RegExp(`\\d{4,5} [${UP}]|[\\p{L}'’.],? \\d{5}|${UK_POSTCODE}`, 'u');
+const HIGHWAY_HINT =
+  /(?:Highway|Hwy|Route|Rte|Road|Rd|HIGHWAY|HWY|ROUTE)(?: No\.?| #)? \d|\d (?:SR|CR|FM|US|I-) ?\d/;
 
 const SHAPES: Array<[RegExp, Shape, ((text: string) => boolean) | null]> = [
   [EN_STREET, 'en', null],
-  [EN_HIGHWAY, 'highway', null],
+  [EN_HIGHWAY, 'highway', (t) => HIGHWAY_HINT.test(t)],
   [PO_BOX, 'box', (t) => /box|postfach|postale/i.test(t)],
   [MILITARY, 'military', (t) => /PSC|CMR|Unit|US[NSC]/.test(t)],
   [DE_STREET, 'de', (t) => DE_HINT.test(t)],
   [FR_STREET, 'fr', null],
   [FR_TYPE_FIRST, 'fr-type-first', null],
   [IT_STREET, 'it', null],
-  [BARE_STREET, 'bare', null],
-  [BARE_EN, 'bare-en', null],
-  [EN_UNTYPED, 'untyped', null],
-  [EN_UNNUMBERED, 'unnumbered', null],
+  [BARE_STREET, 'bare', (t) => EU_POSTCODE_HINT.test(t)],
+  [BARE_EN, 'bare-en', (t) => UK_POSTCODE_HINT.test(t)],
+  [EN_UNTYPED, 'untyped', (t) => POSTAL_HINT.test(t)],
+  [EN_UNNUMBERED, 'unnumbered', (t) => POSTAL_HINT.test(t)],
 ];
 
 // A final dot belongs to an abbreviation ("Main St.", "Washington, D.C."), not to a town ("8001 Zürich.").
@@ -255,7 +292,11 @@ function trimEnd(text: string, start: number, end: number): number {
   let e = end;
   for (;;) {
     while (e > start && /[\s,;:-]/.test(text[e - 1]!)) e--;
-    if (e > start && text[e - 1] === '.' && !ABBREVIATION_END.test(text.slice(Math.max(start, e - 8), e - 1))) {
+    if (
+      e > start &&
+      text[e - 1] === '.' &&
+      !ABBREVIATION_END.test(text.slice(Math.max(start, e - 8), e - 1))
+    ) {
       e--;
       continue;
     }
@@ -310,7 +351,9 @@ export function detectAddresses(text: string): Candidate[] {
       const conf = confidence(text, shape, m, kinds);
       if (conf === 0) continue;
       const start = extendHead(text, m.index);
-      out.push(candidate('ADDRESS', 'PERSONAL', text, start, trimEnd(text, start, end), conf, `address:${shape}`));
+      out.push(
+        candidate('ADDRESS', 'PERSONAL', text, start, trimEnd(text, start, end), conf, `address:${shape}`),
+      );
     }
   }
   return out;
