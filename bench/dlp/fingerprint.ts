@@ -13,7 +13,7 @@
  * (`git worktree add` or `git archive HEAD src | tar -x -C DIR`) for the "before" run.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { addressTexts } from '../../eval/dlp/address-texts.js';
@@ -26,6 +26,10 @@ type Engine = typeof import('../../src/engines/dlp/index.js');
 const here = fileURLToPath(new URL('../..', import.meta.url));
 const root = resolve(process.argv[2] ?? here);
 const engine = (await import(pathToFileURL(join(root, 'src/engines/dlp/index.ts')).href)) as Engine;
+// Since the name model's weights load on demand; an older checkout loaded them with the engine.
+const loader = join(root, 'src/engines/dlp/load-name-model.ts');
+if (existsSync(loader))
+  await ((await import(pathToFileURL(loader).href)) as { loadNameModel(): Promise<void> }).loadNameModel();
 
 const SHARED = process.env['PARAPET_SHARED_DATA'] ?? '/work/shared/data';
 const files = [

@@ -55,7 +55,8 @@ export interface DetectOptions {
   /**
    * Person names through the learned model on top of the rules (detectors/name-model.ts). Off by default:
    * measured leave-one-source-out it adds recall on news text (+0.05) at some precision (−0.03) and costs
-   * about 0.3 ms per KB (docs/dlp.md).
+   * about 0.3 ms per KB (docs/dlp.md). Its weights load on demand: `await loadNameModel()`
+   * (load-name-model.ts) first, or the call throws.
    */
   nameModel?: boolean;
 }

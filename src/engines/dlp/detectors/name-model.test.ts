@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { detectEntities } from '../detect.js';
+import { loadNameModel } from '../load-name-model.js';
 import { NAME_MODEL } from '../model/names-weights.js';
-import { combineNames, detectNames, nameContext, wordFeatures, wordProbabilities } from './name-model.js';
+import {
+  combineNames,
+  detectNames,
+  nameContext,
+  nameModelLoaded,
+  wordFeatures,
+  wordProbabilities,
+} from './name-model.js';
 
 function spans(text: string, list: Array<{ start: number; end: number }>): string[] {
   return list.map((s) => text.slice(s.start, s.end));
@@ -24,7 +35,36 @@ test('the model vetoes weak rule findings and adds runs the rules missed', () =>
   assert.deepEqual(spans(text, combineNames(ctx, probs, 0.4, 0.85)), ['Brunner']);
 });
 
-test('the shipped model keeps the names business text announces', () => {
+test('the weights load on demand and stay out of the bundled engine', async () => {
+  const text = 'Dear Anna Keller, your contract is attached.';
+  assert.equal(nameModelLoaded(), false);
+  assert.throws(() => detectEntities(text, { nameModel: true }), /loadNameModel/);
+  // The rules need no model.
+  assert.deepEqual(
+    detectEntities(text).map((e) => e.value),
+    ['Anna Keller'],
+  );
+  const bundle = await build({
+    entryPoints: [fileURLToPath(new URL('../index.ts', import.meta.url))],
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    logLevel: 'silent',
+  });
+  const inputs = Object.keys(bundle.metafile.inputs);
+  assert.ok(inputs.some((f) => f.endsWith('detectors/name-model.ts')));
+  assert.ok(!inputs.some((f) => f.includes('names-weights')), 'the engine bundle holds the weights');
+  await loadNameModel();
+  assert.equal(nameModelLoaded(), true);
+  assert.deepEqual(
+    detectEntities(text, { nameModel: true }).map((e) => e.value),
+    ['Anna Keller'],
+  );
+});
+
+test('the shipped model keeps the names business text announces', async () => {
+  await loadNameModel();
   assert.ok(NAME_MODEL.first.length > 0, 'weights are committed');
   const found = (t: string) => detectNames(t).map((c) => c.value);
   assert.deepEqual(found('Dear Anna Keller, your contract is attached.'), ['Anna Keller']);

@@ -1,4 +1,3 @@
-import { NAME_MODEL } from '../model/names-weights.js';
 import { guessLanguage } from '../language.js';
 import { AMBIGUOUS_NAME, PARTICLES } from '../lexicon/stopwords.js';
 import type { Candidate } from '../types.js';
@@ -24,7 +23,51 @@ import {
 // public NER corpora; runs of accepted words become names. Lower-case words are never scored: the
 // corpora's lower-case names are tweets, and scoring every word would cost four times as much.
 
-const WEIGHTS = { first: parseWeights(NAME_MODEL.first), second: parseWeights(NAME_MODEL.second) };
+// The weights (629 KB of source, 31,795 entries) are not imported here: the model is off by default, and a
+// static import put them in the engine's import graph, so every server start parsed them and the browser
+// extension's bundles carried them. `loadNameModel()` (../load-name-model.ts) reads them once, on demand.
+
+/** The shipped model as scripts/train-dlp-names.ts writes it (model/names-weights.ts). */
+export interface NameModelData {
+  version: string;
+  keep: number;
+  add: number;
+  first: string;
+  second: string;
+}
+
+interface LoadedModel {
+  version: string;
+  keep: number;
+  add: number;
+  weights: NameWeights;
+}
+
+let loaded: LoadedModel | null = null;
+
+/** Registers the model's data (parsed once); `detectNames` and `wordProbabilities` read it from then on. */
+export function useNameModel(data: NameModelData): void {
+  loaded = {
+    version: data.version,
+    keep: data.keep,
+    add: data.add,
+    weights: { first: parseWeights(data.first), second: parseWeights(data.second) },
+  };
+}
+
+export function nameModelLoaded(): boolean {
+  return loaded !== null;
+}
+
+function loadedModel(): LoadedModel {
+  // Failing loudly: quietly falling back to the rules would change findings without anyone noticing.
+  if (loaded === null) {
+    throw new Error(
+      'The name model is not loaded: await loadNameModel() (src/engines/dlp/load-name-model.ts) first',
+    );
+  }
+  return loaded;
+}
 
 function parseWeights(packed: string): Map<string, number> {
   const map = new Map<string, number>();
@@ -293,7 +336,10 @@ export interface NameWeights {
 }
 
 /** Per word: the model's probability that it is part of a name (0 for words it does not score). */
-export function wordProbabilities(ctx: NameContext, weights: NameWeights = WEIGHTS): Float32Array {
+export function wordProbabilities(
+  ctx: NameContext,
+  weights: NameWeights = loadedModel().weights,
+): Float32Array {
   const first = new Float32Array(ctx.words.length);
   const scored: number[] = [];
   for (let i = 0; i < ctx.words.length; i++) {
@@ -400,11 +446,12 @@ export function combineNames(ctx: NameContext, probs: Float32Array, keep: number
 
 /** Person names: the rule finder, checked and completed by the learned model. */
 export function detectNames(text: string): Candidate[] {
-  if (WEIGHTS.first.size === 0) return detectNameRules(text);
+  const model = loadedModel();
+  if (model.weights.first.size === 0) return detectNameRules(text);
   const ctx = nameContext(text);
   if (ctx.words.length === 0) return [];
-  const probs = wordProbabilities(ctx);
-  return combineNames(ctx, probs, NAME_MODEL.keep, NAME_MODEL.add).map((s) =>
+  const probs = wordProbabilities(ctx, model.weights);
+  return combineNames(ctx, probs, model.keep, model.add).map((s) =>
     // Below 0.9, so that a name never outranks a validated number.
     candidate('NAME', 'PERSONAL', text, s.start, s.end, Math.min(0.89, Math.max(0.5, s.score)), 'name:model'),
   );
