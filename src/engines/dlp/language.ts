@@ -24,20 +24,52 @@ const WORDS: Record<Language, ReadonlySet<string>> = {
   it: new Set(['il', 'lo', 'gli', 'e', 'è', 'di', 'che', 'mio', 'mia', 'per', 'con', 'una', 'sono']),
 };
 const LANGUAGES: readonly Language[] = ['en', 'fr', 'de', 'it'];
-// What lies between words: splitting on it yields the words without a match object for each.
-const NOT_WORD_RE = /\P{L}+/u;
+// One look-up per word instead of four: each function word with the bits of the languages that list it.
+const LANGUAGES_OF: ReadonlyMap<string, number> = (() => {
+  const map = new Map<string, number>();
+  LANGUAGES.forEach((language, k) => {
+    for (const w of WORDS[language]) map.set(w, (map.get(w) ?? 0) | (1 << k));
+  });
+  return map;
+})();
+// A longer word is none of them (lower-casing never shortens a word), and is neither lower-cased nor hashed.
+const LONGEST = Math.max(...[...LANGUAGES_OF.keys()].map((w) => w.length));
+// A word is a run of letters (Unicode category L), read by hand: a regex call per word (or a split on the
+// runs of non-letters, as before) costs a fifth of a microsecond each with Unicode classes, 0.01–0.02 ms per
+// message, where this loop needs a regex only for the rare non-ASCII character.
+const LETTER = /^\p{L}$/u;
 // The first words decide: enough to tell the four apart, and a long text costs no more than a short one.
 const MAX_WORDS = 60;
+
+/** The length of the letter (one code point) at i, or 0 when the character there is not a letter. */
+function letterAt(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) ? 1 : 0;
+  const cp = text.codePointAt(i)!;
+  const width = cp > 0xffff ? 2 : 1;
+  return LETTER.test(text.slice(i, i + width)) ? width : 0;
+}
 
 export function guessLanguage(text: string): Language | null {
   const score = [0, 0, 0, 0];
   let n = 0;
-  // The limit stops the split early; one piece more for the empty one before a leading separator.
-  for (const word of text.split(NOT_WORD_RE, MAX_WORDS + 1)) {
-    if (word === '') continue;
-    const w = word.toLowerCase();
-    for (let i = 0; i < LANGUAGES.length; i++) if (WORDS[LANGUAGES[i]!].has(w)) score[i]!++;
-    if (++n >= MAX_WORDS) break;
+  let i = 0;
+  while (i < text.length && n < MAX_WORDS) {
+    let width = letterAt(text, i);
+    if (width === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    while (width > 0) {
+      i += width;
+      width = i < text.length ? letterAt(text, i) : 0;
+    }
+    n++;
+    if (i - start > LONGEST) continue;
+    const bits = LANGUAGES_OF.get(text.slice(start, i).toLowerCase());
+    if (bits === undefined) continue;
+    for (let k = 0; k < LANGUAGES.length; k++) if ((bits & (1 << k)) !== 0) score[k]!++;
   }
   let best = -1;
   let bestScore = 0;
