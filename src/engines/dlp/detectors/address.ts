@@ -262,12 +262,38 @@ type Shape =
 // or a British postcode; a highway needs its word and number ("Route 66", "Hwy No. 9") or a route code after
 // a number ("1200 SR 7").
 const EU_POSTCODE_HINT = new RegExp(`\\d{4,5} [${UP}]`, 'u');
+// Every ZIP of a tail follows a space ("CA 94303", "Springfield, 62704", "ZIP 10001").
+const ZIP_HINT = / \d{5}/;
 const UK_POSTCODE_HINT = new RegExp(UK_POSTCODE);
-const POSTAL_HINT = new RegExp(`\\d{4,5} [${UP}]|[\\p{L}'’.],? \\d{5}|${UK_POSTCODE}`, 'u');
+
+/** The postal hints of one text, each tested at most once, and only when a shape asks for it. */
+class PostalHints {
+  readonly #text: string;
+  #eu: boolean | undefined;
+  #zip: boolean | undefined;
+  #uk: boolean | undefined;
+  constructor(text: string) {
+    this.#text = text;
+  }
+  eu(): boolean {
+    this.#eu ??= EU_POSTCODE_HINT.test(this.#text);
+    return this.#eu;
+  }
+  uk(): boolean {
+    this.#uk ??= UK_POSTCODE_HINT.test(this.#text);
+    return this.#uk;
+  }
+  any(): boolean {
+    if (this.eu()) return true;
+    this.#zip ??= ZIP_HINT.test(this.#text);
+    return this.#zip || this.uk();
+  }
+}
+
 const HIGHWAY_HINT =
   /(?:Highway|Hwy|Route|Rte|Road|Rd|HIGHWAY|HWY|ROUTE)(?: No\.?| #)? \d|\d (?:SR|CR|FM|US|I-) ?\d/;
 
-const SHAPES: Array<[RegExp, Shape, ((text: string) => boolean) | null]> = [
+const SHAPES: Array<[RegExp, Shape, ((text: string, postal: PostalHints) => boolean) | null]> = [
   [EN_STREET, 'en', null],
   [EN_HIGHWAY, 'highway', (t) => HIGHWAY_HINT.test(t)],
   [PO_BOX, 'box', (t) => /box|postfach|postale/i.test(t)],
@@ -276,10 +302,10 @@ const SHAPES: Array<[RegExp, Shape, ((text: string) => boolean) | null]> = [
   [FR_STREET, 'fr', null],
   [FR_TYPE_FIRST, 'fr-type-first', null],
   [IT_STREET, 'it', null],
-  [BARE_STREET, 'bare', (t) => EU_POSTCODE_HINT.test(t)],
-  [BARE_EN, 'bare-en', (t) => UK_POSTCODE_HINT.test(t)],
-  [EN_UNTYPED, 'untyped', (t) => POSTAL_HINT.test(t)],
-  [EN_UNNUMBERED, 'unnumbered', (t) => POSTAL_HINT.test(t)],
+  [BARE_STREET, 'bare', (_, postal) => postal.eu()],
+  [BARE_EN, 'bare-en', (_, postal) => postal.uk()],
+  [EN_UNTYPED, 'untyped', (_, postal) => postal.any()],
+  [EN_UNNUMBERED, 'unnumbered', (_, postal) => postal.any()],
 ];
 
 // A final dot belongs to an abbreviation ("Main St.", "Washington, D.C."), not to a town ("8001 Zürich.").
@@ -343,8 +369,9 @@ function confidence(text: string, shape: Shape, m: RegExpExecArray, kinds: Set<T
 
 export function detectAddresses(text: string): Candidate[] {
   const out: Candidate[] = [];
+  const postal = new PostalHints(text);
   for (const [re, shape, hint] of SHAPES) {
-    if (hint !== null && !hint(text)) continue;
+    if (hint !== null && !hint(text, postal)) continue;
     for (const m of text.matchAll(re)) {
       const streetEnd = trimEnd(text, m.index, m.index + m[0].length);
       const { end, kinds } = extendTail(text, streetEnd);
