@@ -43,6 +43,30 @@ const PASSWORD_ASSIGN = new RegExp(
 const PASSWORD_BARE = new RegExp(`\\b(?:${PASSWORD_WORDS})["']?\\s+["'\`]?([^\\s"'\`]{6,64})`, 'giu');
 const SECRET_SHAPED = /^(?=.*\p{L})(?=.*[\p{N}\p{P}\p{S}])[^\s]{6,64}$/u;
 const mayMentionPassword = wordHint(PASSWORD_WORDS);
+// Both password patterns open with `\b(?:keyword)`, so a match can only start where that does. Scanning a long
+// text with /iu (case folding over all of Unicode) costs about four times an /i scan, so the keyword's places
+// are found with /i and the patterns run sticky from each of them, in order, skipping places inside the last
+// match: the same matches as the global /iu scan. For ASCII keywords /i and /iu differ only on the long s and
+// the Kelvin sign (also inside \b under /iu); a text holding either is scanned the slow way.
+const KEYWORD_PLACES = new RegExp(`\\b(?=(?:${PASSWORD_WORDS}))`, 'gi');
+const FOLDED_ONLY_UNDER_IU = /[\u017F\u212A]/;
+const PASSWORD_ASSIGN_AT = new RegExp(PASSWORD_ASSIGN.source, 'iuy');
+const PASSWORD_BARE_AT = new RegExp(PASSWORD_BARE.source, 'iuy');
+
+function passwordMatches(text: string, global: RegExp, sticky: RegExp): Iterable<RegExpExecArray> {
+  if (FOLDED_ONLY_UNDER_IU.test(text)) return text.matchAll(global);
+  const out: RegExpExecArray[] = [];
+  let from = 0;
+  for (const place of text.matchAll(KEYWORD_PLACES)) {
+    if (place.index < from) continue;
+    sticky.lastIndex = place.index;
+    const m = sticky.exec(text);
+    if (m === null) continue;
+    out.push(m);
+    from = m.index + Math.max(1, m[0].length);
+  }
+  return out;
+}
 const URL_CREDENTIALS = /\b[a-z][a-z0-9+.-]{1,15}:\/\/[^\s:/@]{1,64}:([^\s@/]{3,64})@/gi;
 const PLACEHOLDER =
   /^(?:x+|\*+|\.+|<.*>|\{.*\}|\$\{.*\}|your|changeme|example|placeholder|redacted|secret|password|null|none|undefined|required|incorrect|wrong|expired|reset|oublié|vergessen)/i;
@@ -85,7 +109,9 @@ export function detectSecrets(text: string): Candidate[] {
       candidate('API_KEY', 'CREDENTIALS', text, start, start + value.length, 0.85, 'secret:assignment'),
     );
   }
-  const passwords = mayMentionPassword(text) ? text.matchAll(PASSWORD_ASSIGN) : [];
+  const passwords = mayMentionPassword(text)
+    ? passwordMatches(text, PASSWORD_ASSIGN, PASSWORD_ASSIGN_AT)
+    : [];
   for (const m of passwords) {
     const value = trimPunctuation(m[2]!);
     if (value.length < 4 || PLACEHOLDER.test(value)) continue;
@@ -94,7 +120,8 @@ export function detectSecrets(text: string): Candidate[] {
     const start = m.index + m[0].length - m[2]!.length;
     out.push(candidate('PASSWORD', 'CREDENTIALS', text, start, start + value.length, 0.9, 'password'));
   }
-  const bare = mayMentionPassword(text) && hasDigit(text) ? text.matchAll(PASSWORD_BARE) : [];
+  const bare =
+    mayMentionPassword(text) && hasDigit(text) ? passwordMatches(text, PASSWORD_BARE, PASSWORD_BARE_AT) : [];
   for (const m of bare) {
     const value = trimPunctuation(m[1]!);
     if (!SECRET_SHAPED.test(value) || !/\d/.test(value) || PLACEHOLDER.test(value)) continue;
