@@ -34,11 +34,23 @@ function insideIbanShape(text: string, candidates: Candidate[]): Candidate[] {
   return candidates.filter((c) => !NUMERIC_TYPES.has(c.type) || !strictlyInside(c, shapes));
 }
 
+// The shapes come from one global scan: sorted and disjoint, so only the last one that starts at or before
+// the candidate can hold it. A binary search finds it (a loop over all shapes for every candidate grew with
+// the square of the text's length).
 function strictlyInside(c: Candidate, shapes: ReadonlyArray<readonly [number, number]>): boolean {
-  for (const [s, e] of shapes) {
-    if (c.start >= s && c.end <= e && (c.start > s || c.end < e)) return true;
+  let lo = 0;
+  let hi = shapes.length - 1;
+  let last = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (shapes[mid]![0] <= c.start) {
+      last = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
   }
-  return false;
+  if (last < 0) return false;
+  const [s, e] = shapes[last]!;
+  return c.end <= e && (c.start > s || c.end < e);
 }
 
 const NONE: Candidate[] = [];
@@ -74,12 +86,33 @@ function collect(text: string, options: DetectOptions): Candidate[] {
 
 // Streets are named after people ("1950 Louis Henna Blvd", "Via Giuseppe Verdi 3"): a name found inside an
 // address is part of the address, and must not cut it.
+// Each name is looked up among the addresses by binary search (the furthest end of the addresses that start
+// at or before it): testing every address for every name grew with the product of the two, i.e. with the
+// square of the text's length (3 % of the engine's time at 100 KB).
 function withoutNamesInAddresses(candidates: Candidate[]): Candidate[] {
-  const addresses = candidates.filter((c) => c.type === 'ADDRESS');
+  const addresses = candidates.filter((c) => c.type === 'ADDRESS').sort((a, b) => a.start - b.start);
   if (addresses.length === 0) return candidates;
-  return candidates.filter(
-    (c) => c.type !== 'NAME' || !addresses.some((a) => c.start >= a.start && c.end <= a.end),
-  );
+  const furthestEnd = new Int32Array(addresses.length);
+  let furthest = -1;
+  addresses.forEach((a, i) => {
+    furthest = Math.max(furthest, a.end);
+    furthestEnd[i] = furthest;
+  });
+  const insideAnAddress = (c: Candidate): boolean => {
+    // The last address that starts at or before the name.
+    let lo = 0;
+    let hi = addresses.length - 1;
+    let last = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (addresses[mid]!.start <= c.start) {
+        last = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return last >= 0 && furthestEnd[last]! >= c.end;
+  };
+  return candidates.filter((c) => c.type !== 'NAME' || !insideAnAddress(c));
 }
 
 // Validated, confident findings first; among them the longest, then the most confident. A weak guess

@@ -1,5 +1,24 @@
 import { describe } from 'node:test';
 import { itIsLinear } from '../../../test/support/linearity.js';
+import type { HostileInput } from '../hostile-inputs.js';
+
+function repeated(unit: string): HostileInput['make'] {
+  return (n) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+}
+
+// Many findings of two kinds that the engine compares with each other: names beside addresses (a name inside
+// an address is dropped), and numbers beside account-number shapes (a number inside one is dropped). Each
+// comparison must not test every finding of one kind against every finding of the other.
+const MANY_FINDINGS: HostileInput[] = [
+  {
+    name: 'names beside addresses',
+    make: repeated('Anna Keller lives at 12 Main Street, Springfield, IL 62704. '),
+  },
+  {
+    name: 'phones beside IBAN shapes',
+    make: repeated('Call +41 44 668 18 00 about CH93 0076 2011 6238 5295 7. '),
+  },
+];
 
 // Imported inside the test, after the work meter has started block coverage.
 describe('DLP engine on hostile input', () => {
@@ -10,6 +29,17 @@ describe('DLP engine on hostile input', () => {
       return () => detectEntities(text);
     };
   });
+  itIsLinear(
+    'detectEntities with many findings',
+    async () => {
+      const { detectEntities } = await import('./index.js');
+      return (make, n) => {
+        const text = make(n);
+        return () => detectEntities(text);
+      };
+    },
+    MANY_FINDINGS,
+  );
   itIsLinear('tokenize', async () => {
     const { createTokenMap, tokenize } = await import('./index.js');
     const key = new Uint8Array(32).fill(7);
