@@ -7,8 +7,9 @@ function repeated(unit: string): HostileInput['make'] {
 }
 
 // Many findings of two kinds that the engine compares with each other: names beside addresses (a name inside
-// an address is dropped), and numbers beside account-number shapes (a number inside one is dropped). Each
-// comparison must not test every finding of one kind against every finding of the other.
+// an address is dropped), numbers beside account-number shapes (a number inside one is dropped), short digit
+// groups beside card numbers (a group right after a card is its security code). Each comparison must not
+// test every finding of one kind against every finding of the other.
 const MANY_FINDINGS: HostileInput[] = [
   {
     name: 'names beside addresses',
@@ -18,6 +19,7 @@ const MANY_FINDINGS: HostileInput[] = [
     name: 'phones beside IBAN shapes',
     make: repeated('Call +41 44 668 18 00 about CH93 0076 2011 6238 5295 7. '),
   },
+  { name: 'cards beside short groups', make: repeated('Pay 4111 1111 1111 1111, 123 and 456. ') },
 ];
 
 // Imported inside the test, after the work meter has started block coverage.

@@ -85,9 +85,19 @@ const ANY_CVV_WORD = new RegExp(CVV_WORDS, 'i');
 const OTHER_NUMBER =
   /(?<![\p{L}])(?:order|invoice|tracking|ticket|ref|reference|id|sku|ean|isbn|serial|account|bestell|rechnung|auftrag|kunden|commande|facture|référence|ordine|fattura|riferimento|n°|nr\.?|no\.)\W{0,3}(?:\w+\W{1,3}){0,2}$/iu;
 
-function followsCard(text: string, cards: Candidate[], start: number): boolean {
-  for (const c of cards) {
-    if (start >= c.end && start - c.end <= 16 && !/[a-z]{3}/i.test(text.slice(c.end, start))) return true;
+// Only the card numbers' ends matter, so they are sorted once and each short group looks at the ends in
+// the 16 characters before it (binary search): looping over every card for every group grew with the square
+// of the text's length.
+function followsCard(text: string, cardEnds: Int32Array, start: number): boolean {
+  let lo = 0;
+  let hi = cardEnds.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (cardEnds[mid]! < start - 16) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < cardEnds.length && cardEnds[i]! <= start; i++) {
+    if (!/[a-z]{3}/i.test(text.slice(cardEnds[i]!, start))) return true;
   }
   return false;
 }
@@ -95,6 +105,7 @@ function followsCard(text: string, cards: Candidate[], start: number): boolean {
 export function detectCvv(text: string, cards: Candidate[]): Candidate[] {
   const out: Candidate[] = [];
   const worded = ANY_CVV_WORD.test(text);
+  const cardEnds = Int32Array.from(new Set(cards.map((c) => c.end))).sort();
   for (const m of text.matchAll(CVV_RE)) {
     const start = m.index;
     const end = start + m[0].length;
@@ -106,7 +117,7 @@ export function detectCvv(text: string, cards: Candidate[]): Candidate[] {
       continue;
     }
     // Right after a card number ("4111 1111 1111 1111 12/27 123") the short group is its security code.
-    if (m[0].length === 3 && followsCard(text, cards, start)) {
+    if (m[0].length === 3 && followsCard(text, cardEnds, start)) {
       out.push(candidate('CVV', 'FINANCIAL', text, start, end, 0.7, 'cvv'));
     }
   }
