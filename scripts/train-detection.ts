@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONCEPTS } from '../src/engines/detection/model/concepts.js';
-import { DIM_BITS, STRIDE, WINDOW } from '../src/engines/detection/model/features.js';
+import { DIM_BITS, FEATURE_SET } from '../src/engines/detection/model/features.js';
 import { encodeBase64 } from '../src/engines/detection/model/linear.js';
 import { DEFAULT_TRAIN, fitDetector } from '../src/engines/detection/model/train.js';
 import { CARRIERS } from '../eval/detection/carriers.js';
@@ -21,7 +21,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const modelDir = join(root, 'src/engines/detection/model');
 const check = process.argv.includes('--check');
 const dateArg = process.argv.indexOf('--date');
-const MODEL_VERSION = 'inj-lr-3';
+const MODEL_VERSION = 'inj-lr-4';
 
 const sources = loadSources().filter((s) => s.trainable);
 const rows = prepare(sources.flatMap((s) => s.rows));
@@ -60,8 +60,8 @@ const manifest = {
   options: DEFAULT_TRAIN,
   features: {
     hashBits: DIM_BITS,
-    window: WINDOW,
-    stride: STRIDE,
+    window: FEATURE_SET.window,
+    stride: FEATURE_SET.stride,
     kinds: [
       'word1',
       'word2',

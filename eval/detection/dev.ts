@@ -22,6 +22,11 @@ if (args.includes('--no-trigrams')) FEATURE_SET.trigrams = false;
 if (args.includes('--no-start')) FEATURE_SET.sentenceStart = false;
 if (args.includes('--no-quotes')) FEATURE_SET.quotes = false;
 if (args.includes('--no-later-concepts')) FEATURE_SET.laterConcepts = false;
+// --window N: windows of N words with a stride of N/2.
+if (args.includes('--window')) {
+  FEATURE_SET.window = Number(args[args.indexOf('--window') + 1]);
+  FEATURE_SET.stride = Math.max(1, Math.floor(FEATURE_SET.window / 2));
+}
 
 // --opt key=value overrides a training option (e.g. --opt groupCap=600) for a design comparison.
 const options: TrainOptions = { ...DEFAULT_TRAIN };
@@ -95,12 +100,47 @@ for (const [s, g] of bySrc)
     `  ${s.padEnd(30)} attacks above benign q99 ${((100 * g.above) / g.n).toFixed(1)}%  median logit ${g.med.sort((a, b) => a - b)[g.med.length >> 1]?.toFixed(2)}`,
   );
 
-if (args.includes('--hard')) {
+if (args.includes('--hard') || args.includes('--general')) {
+  // The benign rows with the highest logits (hard negatives, or with --general the other benign rows).
+  const kindWanted = (k: string): boolean =>
+    args.includes('--general') ? k !== 'hard_negative' : k === 'hard_negative';
   const hard = rows
     .map((p, i) => ({ p, z: logits[i] as number }))
-    .filter((x) => x.p.kind === 'hard_negative')
+    .filter((x) => x.p.label === 0 && !x.p.row.aux && kindWanted(x.p.kind))
     .sort((a, b) => b.z - a.z)
     .slice(0, 30);
   for (const { p, z } of hard)
     console.log(`  ${z.toFixed(2)} ${p.source} ${p.lang} ${JSON.stringify(p.row.text.slice(0, 160))}`);
+}
+
+// --veto: how many rows the patterns flag on their own while the model's logit is far below the warn logit,
+// per kind; a damping of the patterns by a confident model would lose those attacks and save those benign rows.
+if (args.includes('--veto')) {
+  for (const d of [3, 4, 5, 6, 8]) {
+    const lost = new Map<string, number>();
+    rows.forEach((p, i) => {
+      if (combineScore(p.parts) < DEFAULT_THRESHOLDS.warn) return;
+      if ((logits[i] as number) >= zOf(p.calLang) - d) return;
+      const k = `${p.label ? 'attack' : 'benign'} ${p.kind} ${p.row.aux ? '(carrier)' : p.source}`;
+      lost.set(k, (lost.get(k) ?? 0) + 1);
+    });
+    console.log(
+      `  patterns flag, logit < zWarn - ${d}: ${[...lost]
+        .sort()
+        .map(([k, n]) => `${k} ${n}`)
+        .join('; ')}`,
+    );
+  }
+}
+
+// --show SOURCE: that training source's missed attacks and flagged benign rows with their logit and warn logit.
+if (args.includes('--show')) {
+  const name = args[args.indexOf('--show') + 1];
+  rows.forEach((p, i) => {
+    const s = scored[i] as Scored;
+    if (p.source !== name || s.flagged === (p.label === 1)) return;
+    console.log(
+      `  ${p.label ? 'missed' : 'FP'} z ${(logits[i] as number).toFixed(2)} / ${zOf(p.calLang)} ${p.calLang} ${p.kind} ${JSON.stringify(p.row.text.slice(0, 200))}`,
+    );
+  });
 }

@@ -11,9 +11,11 @@ import { en } from './en.js';
 import { es } from './es.js';
 import { EXTRA } from './extra.js';
 import { fr } from './fr.js';
+import { hijackRows } from './hijack.js';
 import { it } from './it.js';
 import { rolePlays } from './roleplay.js';
 import { ROUND4 } from './round4.js';
+import { ROUND5, ROUND5B, type Round5 } from './round5.js';
 import type { LangMaterial } from './types.js';
 
 const at = <T>(xs: T[], i: number): T => xs[i % xs.length] as T;
@@ -106,6 +108,39 @@ function round4Rows(lang: LangMaterial['lang']): EvalRow[] {
   ];
 }
 
+/**
+ * The fifth round: whole attacks and hard negatives, and documents whose one slot holds either a sentence
+ * addressed to an AI reader (attack) or an ordinary sentence for a human (its benign twin).
+ */
+function round5Rows(r: Round5, lang: LangMaterial['lang']): EvalRow[] {
+  const row = (text: string, label: 0 | 1, kind: EvalRow['kind'], context?: string): EvalRow => ({
+    text,
+    label,
+    lang,
+    kind,
+    source: 'own_training',
+    ...(context ? { context } : {}),
+  });
+  return [
+    ...r.attacks.map((t) => row(t, 1, 'direct')),
+    ...r.planted.flatMap((p) => {
+      const fill = (s: string): string => {
+        const doc = p.doc.replace('{}', s);
+        return p.task ? `${p.task}\n${doc}` : doc;
+      };
+      return [row(fill(p.inject), 1, 'indirect', p.context), row(fill(p.clean), 0, 'document', p.context)];
+    }),
+    ...r.hardNegatives.map((t) => row(t, 0, 'hard_negative')),
+  ];
+}
+
 export function ownCorpus(): EvalRow[] {
-  return [en, fr, de, it, es].flatMap((m) => [...rowsOf(m), ...extraRows(m), ...round4Rows(m.lang)]);
+  return [en, fr, de, it, es].flatMap((m) => [
+    ...rowsOf(m),
+    ...extraRows(m),
+    ...round4Rows(m.lang),
+    ...round5Rows(ROUND5[m.lang], m.lang),
+    ...round5Rows(ROUND5B[m.lang], m.lang),
+    ...hijackRows(m.lang),
+  ]);
 }

@@ -13,9 +13,14 @@ import { CONCEPTS_V2, conceptOf } from './concepts.js';
 export const DIM_BITS = 20;
 export const DIM = 1 << DIM_BITS;
 const MASK = DIM - 1;
-/** Words per window; long texts are read in windows of this many words, overlapping by half. */
-export const WINDOW = 48;
-export const STRIDE = 24;
+/**
+ * Words per window; texts are read in windows of this many words, overlapping by half, and the most
+ * suspicious window counts. Since inj-lr-4 the window is 16 words (48 before): a hijack of one or two
+ * sentences after an ordinary question was diluted by the question in a 48-word window, and on the dev
+ * split windows of 12 to 24 words all did better than 48 (16 best for the four other languages).
+ */
+export const WINDOW = 16;
+export const STRIDE = 8;
 const INDIRECT_SALT = 0x5bd1e995;
 /**
  * Words inside a double-quoted run get their own features: a quoted "ignore your instructions" inside a
@@ -41,6 +46,9 @@ export const FEATURE_SET = {
   quotes: true,
   /** The concepts added after inj-lr-2 (FOLLOW, NOT, SUMMARIZE, READER). */
   laterConcepts: true,
+  /** Words per window and the step between windows (dev.ts --window compares other sizes). */
+  window: WINDOW,
+  stride: STRIDE,
 };
 /** Concepts this many tokens apart or closer form a pair. */
 const CONCEPT_REACH = 4;
@@ -178,14 +186,15 @@ export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
 
 /** Token windows [start, end) of a text of `tokens` tokens: one window, or overlapping ones to the end. */
 export function windows(tokens: number): [number, number][] {
-  if (tokens <= WINDOW) return [[0, tokens]];
+  const { window, stride } = FEATURE_SET;
+  if (tokens <= window) return [[0, tokens]];
   const out: [number, number][] = [];
-  for (let s = 0; ; s += STRIDE) {
-    if (s + WINDOW >= tokens) {
-      out.push([tokens - WINDOW, tokens]);
+  for (let s = 0; ; s += stride) {
+    if (s + window >= tokens) {
+      out.push([tokens - window, tokens]);
       break;
     }
-    out.push([s, s + WINDOW]);
+    out.push([s, s + window]);
   }
   return out;
 }

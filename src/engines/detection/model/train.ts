@@ -45,6 +45,11 @@ export interface TrainOptions {
    * average is less bent towards the examples seen last and varies less with the order.
    */
   average: boolean;
+  /**
+   * Extra weight of hard negatives (benign texts that share an attack's words) after the group caps: they
+   * are few beside the general prompts, and calibration is bound by them.
+   */
+  hardWeight: number;
 }
 
 export const DEFAULT_TRAIN: TrainOptions = {
@@ -55,6 +60,7 @@ export const DEFAULT_TRAIN: TrainOptions = {
   maxFpGeneral: 0.007,
   maxFpHard: 0.02,
   average: false,
+  hardWeight: 1,
 };
 
 interface Example {
@@ -101,13 +107,14 @@ function examples(rows: TrainRow[], pick: (r: TrainRow, i: number) => [number, n
   return out;
 }
 
-function balance(rows: TrainRow[], ex: Example[], cap: number): void {
+function balance(rows: TrainRow[], ex: Example[], cap: number, hardWeight = 1): void {
   const groupTotal = new Map<string, number>();
   const key = (e: Example): string => `${(rows[e.row] as TrainRow).source}|${e.y}`;
   for (const e of ex) groupTotal.set(key(e), (groupTotal.get(key(e)) ?? 0) + e.weight);
   for (const e of ex) {
     const total = groupTotal.get(key(e)) as number;
     e.weight *= Math.min(total, cap) / total;
+    if ((rows[e.row] as TrainRow).kind === 'hard_negative') e.weight *= hardWeight;
   }
   const byLabel = [0, 0];
   for (const e of ex) byLabel[e.y] = (byLabel[e.y] as number) + e.weight;
@@ -194,7 +201,7 @@ export interface FittedWeights {
  */
 export function fitWeights(rows: TrainRow[], o: TrainOptions = DEFAULT_TRAIN): FittedWeights {
   const first = examples(rows, (r) => [0, r.tf.offsets.length - 1]);
-  balance(rows, first, o.groupCap);
+  balance(rows, first, o.groupCap, o.hardWeight);
   const m1 = sgd(rows, first, o);
   const probe: LinearModel = {
     weights: Float32Array.from(m1.weights),
@@ -207,7 +214,7 @@ export function fitWeights(rows: TrainRow[], o: TrainOptions = DEFAULT_TRAIN): F
     const best = maxWindowLogit(probe, r.tf);
     return [best.start, best.end];
   });
-  balance(rows, second, o.groupCap);
+  balance(rows, second, o.groupCap, o.hardWeight);
   const m2 = sgd(rows, second, o);
   const { q, scale } = quantize(m2.weights);
   return { q, scale, bias: Math.fround(m2.bias) };
