@@ -140,6 +140,11 @@ export interface FieldsOutcome {
   tokenCount: number;
   /** Names of the fields that received at least one token. */
   tokenizedFields: string[];
+  /**
+   * With `deferCommit`: settles when the vault's write has committed. Await it before anything of the
+   * answer reaches the client (it rejects when the write failed); absent when nothing was written.
+   */
+  stored?: Promise<void>;
 }
 
 export interface ProtectHooks {
@@ -203,6 +208,8 @@ export async function tokenizeFields(
     hooks?: ProtectHooks;
     cacheSession?: boolean;
     compute?: Compute;
+    /** Resolve before the vault's commit (see FieldsOutcome.stored). */
+    deferCommit?: boolean;
   },
 ): Promise<FieldsOutcome> {
   const key = settingsKeyOf(settings);
@@ -237,6 +244,7 @@ export async function tokenizeFields(
     {
       ...(opts.sessionId ? { sessionId: opts.sessionId } : {}),
       cache: opts.cacheSession !== false,
+      ...(opts.deferCommit ? { deferCommit: true } : {}),
       settings,
       ...(within
         ? {
@@ -258,5 +266,6 @@ export async function tokenizeFields(
     entities: outcome.entities,
     tokenCount: outcome.tokens.length,
     tokenizedFields,
+    ...(outcome.stored ? { stored: outcome.stored } : {}),
   };
 }
