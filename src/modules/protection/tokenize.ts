@@ -80,9 +80,15 @@ const cacheKey = (text: string, settings: SettingsKey): string | undefined =>
 async function detectFields(texts: string[], settings: SettingsKey, compute: Compute): Promise<Entity[][]> {
   const keys = texts.map((t) => cacheKey(t, settings));
   const out: Array<Entity[] | undefined> = texts.map((text, i) => {
-    const hit = keys[i] === undefined ? undefined : foundCache.get(keys[i]);
-    if (!hit) return undefined;
+    const key = keys[i];
+    const hit = key === undefined ? undefined : foundCache.get(key);
+    if (!hit || key === undefined) return undefined;
     foundCounts.hits++;
+    // Least recently used goes first: a conversation's history, hit by every turn, stays while the new
+    // turns of many conversations pass through (in insertion order it was dropped every 5,000 new turns,
+    // every few seconds at a thousand requests a second, and detected again).
+    foundCache.delete(key);
+    foundCache.set(key, hit);
     return hit.map((span) => ({ ...span, value: text.slice(span.start, span.end) }));
   });
   const todo = texts.flatMap((_t, i) => (out[i] ? [] : [i]));
