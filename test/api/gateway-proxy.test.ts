@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import type { FakeProviderId, FakeProviderServer } from '../fakes/provider-server.js';
 import type { Tenant, TestServer } from '../support/harness.js';
 import { sseEvents, startGatewayServer } from './gateway-support.js';
@@ -276,6 +277,27 @@ describe('provider proxy, fields and failures', () => {
     const res = await proxy('openai', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
     assert.equal(res.status, 502);
     assert.equal(res.body.error, 'upstream_error');
+  });
+
+  it('a vault write that fails after the request went up (tokenized): no answer reaches the client', async () => {
+    // The commit runs while the provider answers; the answer waits for it. A missing table makes it fail.
+    await sql`alter table dlp_tokens rename to dlp_tokens_away`.execute(t.ctx.storage.db);
+    try {
+      for (const stream of [false, true]) {
+        const res = await proxy('openai', {
+          model: 'gpt-4o-mini',
+          ...(stream ? { stream: true } : {}),
+          messages: [{ role: 'user', content: PII }],
+        });
+        assert.equal(res.status, 500, res.text);
+        assert.ok(!res.text.includes(EMAIL), res.text);
+        assert.equal(res.headers.get('x-svc-vault-session'), null);
+      }
+      assert.equal(fake.requests.length, 2, 'the tokenized requests were sent');
+      assert.ok(!JSON.stringify(fake.requests).includes(EMAIL), 'never in clear');
+    } finally {
+      await sql`alter table dlp_tokens_away rename to dlp_tokens`.execute(t.ctx.storage.db);
+    }
   });
 
   it('puts a mid-stream failure in-band, in the OpenAI error shape', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import type { FakeProviderServer } from '../fakes/provider-server.js';
 import type { Tenant } from '../support/harness.js';
 import { sseEvents } from './gateway-support.js';
@@ -268,6 +269,26 @@ describe('network proxy: faults', () => {
       );
     });
   }
+
+  it('a vault write that fails after the request went up (tokenized): no answer reaches the client', async () => {
+    // The commit runs while the provider answers; the answer waits for it. A missing table makes it fail.
+    await sql`alter table dlp_tokens rename to dlp_tokens_away`.execute(env.t.ctx.storage.db);
+    try {
+      for (const stream of [false, true]) {
+        const res = await call('/proxy/openai/v1/chat/completions', {
+          body: chatBody(stream ? { stream: true } : {}),
+        });
+        const text = await res.text();
+        assert.equal(res.status, 500, text);
+        assert.ok(!text.includes(EMAIL), text);
+        assert.equal(res.headers.get('x-svc-vault-session'), null);
+      }
+      assert.equal(fake.requests.length, 2, 'the tokenized requests were sent');
+      assert.ok(!JSON.stringify(fake.requests).includes(EMAIL), 'never in clear');
+    } finally {
+      await sql`alter table dlp_tokens_away rename to dlp_tokens`.execute(env.t.ctx.storage.db);
+    }
+  });
 
   it('force mode: 403 gateway_force_blocked', async () => {
     const owner = await mine.session('owner');

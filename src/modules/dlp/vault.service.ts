@@ -51,6 +51,14 @@ export interface TokenizeOptions {
   cache?: boolean;
   /** Runs inside the vault's transaction, for events that must commit with the mappings. */
   within?: (trx: Db, outcome: { entities: Entity[]; tokenized: string; sessionId: string }) => Promise<void>;
+  /**
+   * Resolve as soon as the tokenized texts are ready and commit in the background: the outcome's `stored`
+   * settles with the commit. The proxies send the tokenized request upstream meanwhile (it holds no
+   * original) and await `stored` before anything reaches their client, so the round trip to the provider
+   * hides the commit (a few tenths of a millisecond before every first token) and no answer names a
+   * session that is not stored.
+   */
+  deferCommit?: boolean;
 }
 
 const CACHE_LIMIT = 2_000;
@@ -190,7 +198,7 @@ export function createVault(deps: {
     orgId: string,
     parts: TextPart[],
     opts: TokenizeOptions = {},
-  ): Promise<Omit<TokenizeOutcome, 'tokenized'> & { tokenized: string[] }> {
+  ): Promise<Omit<TokenizeOutcome, 'tokenized'> & { tokenized: string[]; stored?: Promise<void> }> {
     const settings = opts.settings ?? {};
     const ttlMs = (settings.sessionTtlHours ?? DEFAULT_SESSION_TTL_HOURS) * 3600_000;
     const now = clock.now();
@@ -218,7 +226,7 @@ export function createVault(deps: {
       type: map.byToken.get(t.token)?.type ?? t.type,
       value_sealed: sealer.seal(map.byToken.get(t.token)?.value ?? '', aad(orgId, s.id)),
     }));
-    await commit.run(async (trx) => {
+    const write = commit.run(async (trx) => {
       const r = createDlpRepo(trx);
       if (isNewSession) {
         await r.insertSession({
@@ -232,16 +240,26 @@ export function createVault(deps: {
       await r.insertTokens(orgId, s.id, rows, now.toISOString());
       if (opts.within) await opts.within(trx, { entities, tokenized: tokenized.join('\n'), sessionId: s.id });
     });
-    if (shared && !isNewSession) await shared.del(sharedKey(s.id)).catch(() => {});
     const updated = { ...s, map, expiresAt };
-    const stored = opts.cache === false && isNewSession ? updated : remember(updated);
-    return {
+    // After the commit: the shared copy is dropped and the session cached only once the database has it.
+    const settle = async (): Promise<VaultSession> => {
+      await write;
+      if (shared && !isNewSession) await shared.del(sharedKey(s.id)).catch(() => {});
+      return opts.cache === false && isNewSession ? updated : remember(updated);
+    };
+    const out = {
       sessionId: s.id,
       tokenized,
       tokens: tokens.map((t) => ({ token: t.token, type: t.type, domain: t.domain })),
       entities,
-      session: stored,
     };
+    if (opts.deferCommit) {
+      const stored = settle().then(() => undefined);
+      // Awaited by the caller; this only keeps a failure seen before then from counting as unhandled.
+      stored.catch(() => {});
+      return { ...out, session: updated, stored };
+    }
+    return { ...out, session: await settle() };
   }
 
   return {

@@ -197,6 +197,8 @@ export function gatewayRoutes(gw: Gateway) {
             try {
               out = await gw.proxy.complete(call);
             } catch (err) {
+              // Not the provider's failure (the vault's commit): no session header for a session not stored.
+              if (!(err instanceof ProviderError)) throw err;
               return relayProviderError(request, reply.headers(svc), err, call.upstreamMs);
             }
             addServerTiming(request, 'upstream', call.upstreamMs);
@@ -211,6 +213,8 @@ export function gatewayRoutes(gw: Gateway) {
           try {
             stream = await gw.proxy.open(call);
           } catch (err) {
+            // Not the provider's failure (the vault's commit): no session header for a session not stored.
+            if (!(err instanceof ProviderError)) throw err;
             return relayProviderError(request, reply.headers(svc), err, call.upstreamMs);
           }
           const headers = reply.getHeaders();

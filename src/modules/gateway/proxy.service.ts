@@ -78,9 +78,25 @@ export interface ProxyCall {
   ctx: CallContext;
   session: VaultSession | null;
   tokenCount: number;
+  /**
+   * The vault's commit of `session`, going on while the request travels upstream: awaited before any of
+   * the answer reaches the client, so no answer arrives for a session that is not stored.
+   */
+  stored: Promise<void> | undefined;
   dlpMs: number;
   /** Time in the provider call (for streams: up to the first chunk); set also when the call fails. */
   upstreamMs: number;
+}
+
+/**
+ * Ends a stream opened but not relayed. The fallback's stream is a generator that has not started yet,
+ * and return() on such a generator skips its cleanup: taking the chunk it already holds first makes
+ * return() run the code that cancels the upstream request.
+ */
+async function discard(stream: AsyncIterable<ChatChunk>): Promise<void> {
+  const it = stream[Symbol.asyncIterator]();
+  await it.next().catch(() => undefined);
+  await it.return?.().catch(() => undefined);
 }
 
 function asksForUsage(request: ChatRequest): boolean {
@@ -143,8 +159,13 @@ export function createProxyService(deps: {
       const { fields, commit, userText } = textFieldsOf(body);
       await checkProxyInjection(deps.protection, caller, userText, PROXY_PATH);
       const started = performance.now();
-      // Each proxied request has its own session, rehydrated from `session` below and never by id.
-      const outcome = await deps.protection.tokenize(caller, fields, { cacheSession: false });
+      // Each proxied request has its own session, rehydrated from `session` below and never by id. Its
+      // commit overlaps the provider call (the tokenized request holds no original); complete() and open()
+      // await it before the answer goes on.
+      const outcome = await deps.protection.tokenize(caller, fields, {
+        cacheSession: false,
+        deferCommit: true,
+      });
       commit();
       return {
         org: caller.org,
@@ -154,6 +175,7 @@ export function createProxyService(deps: {
         ctx: { apiKey: providerKey ?? '', signal, idleTimeoutMs },
         session: outcome.session,
         tokenCount: outcome.tokenCount,
+        stored: outcome.stored,
         dlpMs: performance.now() - started,
         upstreamMs: 0,
       };
@@ -171,6 +193,14 @@ export function createProxyService(deps: {
       } finally {
         call.upstreamMs = performance.now() - started;
       }
+      if (call.stored) {
+        try {
+          await call.stored;
+        } catch (err) {
+          record(call, response.usage, '', 'error');
+          throw err;
+        }
+      }
       const answer = response.choices
         .map((c) => (typeof c.message?.content === 'string' ? c.message.content : ''))
         .join('');
@@ -186,6 +216,15 @@ export function createProxyService(deps: {
         const opened = await openStreamWithFallback([
           { adapter: call.adapter, request: { ...call.request, stream: true }, ctx: call.ctx },
         ]);
+        if (call.stored) {
+          try {
+            await call.stored;
+          } catch (err) {
+            await discard(opened.value);
+            record(call, null, '', 'error');
+            throw err;
+          }
+        }
         return opened.value;
       } finally {
         call.upstreamMs = performance.now() - started;

@@ -11,6 +11,14 @@ import { quotaPeriod } from './period.js';
 export const UNLIMITED_RATE_CEILING = 1_000_000;
 const WINDOW_MS = 60_000;
 const FLUSH_MS = 1_000;
+/**
+ * Windows at least this large take their counts from the shared counter in blocks (leases) of a
+ * thousandth of the limit instead of one by one. Behind a cluster every count is a round trip to the
+ * primary process (or to Redis): at the enterprise ceiling that was one IPC message each way per request,
+ * about 0.1 ms of the primary's CPU per proxied request. Plan limits (at most 300 a minute) stay exact.
+ */
+const LEASE_FROM = 60_000;
+const LEASE_PART = 1_000;
 
 export interface RateState {
   limit: number;
@@ -136,6 +144,39 @@ export function createLimitsService(deps: { db: Db; cache: Cache; clock: Clock; 
     return Number(row?.requests ?? 0) + (p?.requests ?? 0);
   }
 
+  /** This process's current block of counts per window key (see LEASE_FROM). */
+  const leases = new Map<string, { window: number; next: number; end: number }>();
+  const leasing = new Map<string, Promise<unknown>>();
+
+  /**
+   * The count of one hit in `key`'s window, from this process's block of counts; a new block is taken from
+   * the shared counter when this one is used up. Every block is a distinct range of the shared count, so
+   * no two hits anywhere get the same count and no more than `limit` hits are admitted in a window; counts
+   * that another process holds but does not use make this one refuse up to a block early.
+   */
+  async function leasedHit(key: string, windowStart: number, size: number, ttlMs: number): Promise<number> {
+    for (;;) {
+      const lease = leases.get(key);
+      if (lease && lease.window === windowStart && lease.next <= lease.end) return lease.next++;
+      let taking = leasing.get(key);
+      if (!taking) {
+        taking = cache
+          .incr(`${key}:${windowStart}`, size, ttlMs)
+          .then((end) => {
+            const current = leases.get(key);
+            // A block of an older window that arrives late must not replace the current one.
+            if (!current || current.window <= windowStart)
+              leases.set(key, { window: windowStart, next: end - size + 1, end });
+          })
+          .finally(() => leasing.delete(key));
+        leasing.set(key, taking);
+      }
+      await taking;
+      // Another process's window may have moved on while this one waited: the loop takes what is there.
+      if (leases.get(key)?.window !== windowStart) return cache.incr(`${key}:${windowStart}`, 1, ttlMs);
+    }
+  }
+
   return {
     /** Counts one request against the per-minute window of the organization. */
     async hitRate(org: Organization, scope = 'api'): Promise<RateState> {
@@ -148,7 +189,11 @@ export function createLimitsService(deps: { db: Db; cache: Cache; clock: Clock; 
       const nowMs = clock.now().getTime();
       const windowStart = Math.floor(nowMs / WINDOW_MS) * WINDOW_MS;
       const resetMs = windowStart + WINDOW_MS;
-      const count = await cache.incr(`${key}:${windowStart}`, 1, resetMs - nowMs + 1_000);
+      const ttlMs = resetMs - nowMs + 1_000;
+      const count =
+        limit >= LEASE_FROM
+          ? await leasedHit(key, windowStart, Math.floor(limit / LEASE_PART), ttlMs)
+          : await cache.incr(`${key}:${windowStart}`, 1, ttlMs);
       const retryAfter = Math.max(1, Math.ceil((resetMs - nowMs) / 1000));
       return {
         limit,

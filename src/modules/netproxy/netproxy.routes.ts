@@ -67,6 +67,7 @@ async function forward(
       .serializer(JSON.stringify)
       .send(failure.body);
   }
+  await proxy.confirmStored(call, upstream);
   const headers = reply.getHeaders() as Record<string, string | number | string[]>;
   reply.hijack();
   await proxy.relay(call, upstream, reply.raw, headers).catch((err: unknown) => {

@@ -4,7 +4,12 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import { AppError } from '../../platform/errors/index.js';
 import { parseJsonBody } from '../../platform/http/index.js';
-import { type AddressPolicy, guardedConnector, type ResolvedAddress, type Resolver } from '../../platform/net/index.js';
+import {
+  type AddressPolicy,
+  guardedConnector,
+  type ResolvedAddress,
+  type Resolver,
+} from '../../platform/net/index.js';
 import type { VaultSession } from '../dlp/index.js';
 import type { UsageRecord } from '../gateway/index.js';
 import { DEFAULT_BASE_URLS, estimateCost, findModel, SseParser } from '../providers/index.js';
@@ -54,6 +59,8 @@ export interface NetCall {
   headers: Record<string, string | string[]>;
   body: Buffer | undefined;
   session: VaultSession | null;
+  /** The vault's commit of `session`, going on while the request travels upstream (see confirmStored). */
+  stored: Promise<void> | undefined;
   tokenCount: number;
   stream: boolean;
   sse: boolean;
@@ -149,6 +156,7 @@ export function createNetProxy(deps: NetProxyDeps) {
         headers: {},
         body: raw && raw.length > 0 ? raw : undefined,
         session: null,
+        stored: undefined,
         tokenCount: 0,
         stream: false,
         sse: false,
@@ -179,9 +187,15 @@ export function createNetProxy(deps: NetProxyDeps) {
           );
         }
       }
-      // Each request has its own vault session, rehydrated from memory within the request.
-      const outcome = await deps.protection.tokenize(caller, texts.fields, { cacheSession: false });
+      // Each request has its own vault session, rehydrated from memory within the request. Its commit
+      // overlaps the upstream call: the tokenized body holds no original, and confirmStored holds the
+      // answer back until the session is stored.
+      const outcome = await deps.protection.tokenize(caller, texts.fields, {
+        cacheSession: false,
+        deferCommit: true,
+      });
       call.session = outcome.session;
+      call.stored = outcome.stored;
       call.tokenCount = outcome.tokenCount;
       const changed = outcome.tokenCount > 0;
       if (changed) {
@@ -204,6 +218,25 @@ export function createNetProxy(deps: NetProxyDeps) {
         ...(call.body ? { body: call.body } : {}),
         signal,
       });
+    },
+
+    /**
+     * Waits for the vault's commit of the call's session before any of `up` is relayed: an answer that
+     * names its session (x-svc-vault-session) never arrives before the session is stored. When the commit
+     * failed the provider's answer is dropped and the error thrown (the request fails as if tokenization
+     * had: nothing of it reaches the client).
+     */
+    async confirmStored(call: NetCall, up: Dispatcher.ResponseData): Promise<void> {
+      if (!call.stored) return;
+      try {
+        await call.stored;
+      } catch (err) {
+        // Destroyed without a reader: its abort error has nowhere else to go.
+        up.body.on('error', () => {});
+        up.body.destroy();
+        note(usageRow(call, null, 'error'));
+        throw err;
+      }
     },
 
     /** The status and body of a failure to reach the provider, in the provider's own error format. */

@@ -32,6 +32,11 @@ export interface TokenizeOptions {
   cacheSession?: boolean;
   /** Called when a type the organization blocks was found, before the request is refused. */
   onBlocked?: () => void;
+  /**
+   * Resolve before the vault's commit, which goes on while the caller sends the tokenized request
+   * upstream; the caller awaits the outcome's `stored` before its client sees any of the answer.
+   */
+  deferCommit?: boolean;
 }
 
 /**
@@ -86,6 +91,7 @@ export function createProtection(deps: {
         ...(opts.sessionId ? { sessionId: opts.sessionId } : {}),
         ...(opts.always ? { always: true } : {}),
         ...(opts.cacheSession === false ? { cacheSession: false } : {}),
+        ...(opts.deferCommit ? { deferCommit: true } : {}),
         hooks: dlpEventHooks(deps.publish, deps.db, caller, opts.onBlocked),
         compute,
       });

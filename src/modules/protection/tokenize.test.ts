@@ -83,6 +83,20 @@ describe('tokenizeFields', () => {
     assert.equal(foundCacheStats().hits - beforeEqual.hits, 1);
   });
 
+  it('keeps a text that is hit again while newer texts pass through (least recently used goes first)', async () => {
+    const { vault } = fakeVault();
+    const history = `History ${Date.now()}: we reviewed the plan.`;
+    await tokenizeFields(vault, 'o', [field(history)], {}, {});
+    const before = foundCacheStats();
+    // More new texts than the cache holds (5,000), the history asked for again between them.
+    for (let i = 0; i < 5_200; i++) {
+      await tokenizeFields(vault, 'o', [field(`New turn ${i} ${Date.now()}`), field(history)], {}, {});
+    }
+    const after = foundCacheStats();
+    assert.equal(after.hits - before.hits, 5_200, 'the history was answered from the cache every time');
+    assert.equal(after.misses - before.misses, 5_200, 'each new turn was detected once');
+  });
+
   it('writes nothing for a request without personal data', async () => {
     const { vault, calls } = fakeVault();
     const outcome = await tokenizeFields(vault, 'o', [field('Please summarise the plan.')], {}, {});

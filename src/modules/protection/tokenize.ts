@@ -80,9 +80,15 @@ const cacheKey = (text: string, settings: SettingsKey): string | undefined =>
 async function detectFields(texts: string[], settings: SettingsKey, compute: Compute): Promise<Entity[][]> {
   const keys = texts.map((t) => cacheKey(t, settings));
   const out: Array<Entity[] | undefined> = texts.map((text, i) => {
-    const hit = keys[i] === undefined ? undefined : foundCache.get(keys[i]);
-    if (!hit) return undefined;
+    const key = keys[i];
+    const hit = key === undefined ? undefined : foundCache.get(key);
+    if (!hit || key === undefined) return undefined;
     foundCounts.hits++;
+    // Least recently used goes first: a conversation's history, hit by every turn, stays while the new
+    // turns of many conversations pass through (in insertion order it was dropped every 5,000 new turns,
+    // every few seconds at a thousand requests a second, and detected again).
+    foundCache.delete(key);
+    foundCache.set(key, hit);
     return hit.map((span) => ({ ...span, value: text.slice(span.start, span.end) }));
   });
   const todo = texts.flatMap((_t, i) => (out[i] ? [] : [i]));
@@ -140,6 +146,11 @@ export interface FieldsOutcome {
   tokenCount: number;
   /** Names of the fields that received at least one token. */
   tokenizedFields: string[];
+  /**
+   * With `deferCommit`: settles when the vault's write has committed. Await it before anything of the
+   * answer reaches the client (it rejects when the write failed); absent when nothing was written.
+   */
+  stored?: Promise<void>;
 }
 
 export interface ProtectHooks {
@@ -203,6 +214,8 @@ export async function tokenizeFields(
     hooks?: ProtectHooks;
     cacheSession?: boolean;
     compute?: Compute;
+    /** Resolve before the vault's commit (see FieldsOutcome.stored). */
+    deferCommit?: boolean;
   },
 ): Promise<FieldsOutcome> {
   const key = settingsKeyOf(settings);
@@ -237,6 +250,7 @@ export async function tokenizeFields(
     {
       ...(opts.sessionId ? { sessionId: opts.sessionId } : {}),
       cache: opts.cacheSession !== false,
+      ...(opts.deferCommit ? { deferCommit: true } : {}),
       settings,
       ...(within
         ? {
@@ -258,5 +272,6 @@ export async function tokenizeFields(
     entities: outcome.entities,
     tokenCount: outcome.tokens.length,
     tokenizedFields,
+    ...(outcome.stored ? { stored: outcome.stored } : {}),
   };
 }

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { SchemaScopedPostgresDialect } from './schema-scoped-dialect.js';
+import { registerDirectSqlite } from './raw.js';
 import type { Database } from './tables.js';
 
 export type { Database } from './tables.js';
@@ -111,7 +112,9 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
         onFailure: () => sqlite.pragma('wal_autocheckpoint = 1000'),
       });
     }
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const statements = withStatementCache(sqlite);
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+    registerDirectSqlite(db, statements);
   }
 
   return {
