@@ -1,10 +1,10 @@
 import { datesCompatible, dateCovers } from './dates.js';
-import { isNameLike } from './entities.js';
+import { GERMAN_DETERMINERS, isNameLike } from './entities.js';
 import { type NumberMention, relateNumbers } from './numbers.js';
 import { antonymConflict, scaleConflict } from './polarity.js';
 import { clausesOf, type Prepared } from './prepare.js';
 import { canonical, type TermIndex, termsMatch } from './terms.js';
-import { isStopword } from './text.js';
+import { isStopword, type Token } from './text.js';
 
 /**
  * Everything one source says, for slots stated in another sentence than the one retrieved. Words are indexed
@@ -215,12 +215,16 @@ function compareNames(
     const t = ct[i]!;
     const initialName = i === 0 && (ctx.names.has(t.norm) || !ctx.lowerStems.has(t.stem));
     if (!isNameLike(ct, i, ctx.lang, initialName)) continue;
-    // "Matt" names "Matthew": a name may be a prefix of the source's fuller form.
-    if (unit.whole.tokens.matches(t.norm) || (t.norm.length >= 3 && unit.whole.tokens.hasPrefix(t.norm))) {
-      continue;
-    }
     const prev = ct[i - 1]?.norm;
     const next = ct[i + 1]?.norm;
+    // "Matt" names "Matthew": a name may be a prefix of the source's fuller form.
+    if (unit.whole.tokens.matches(t.norm) || (t.norm.length >= 3 && unit.whole.tokens.hasPrefix(t.norm))) {
+      // A name of the source in another role: the evidence names someone else right where the claim puts it
+      // ("founded by Samuel Carrick" against "founded by Samuel Reyes", Carrick being the festival's town).
+      // Only a neighbour that is a content word shows the same slot; "in" or "the" next to a name do not.
+      if (roleSwap(ct, i, unit, claimNorms, ctx)) swaps.push(`name ${t.raw}`);
+      continue;
+    }
     let swapped = false;
     for (const s of unit.sentences) {
       const st = s.tokens;
@@ -235,6 +239,52 @@ function compareNames(
     else missing.push(`name ${t.raw}`);
   }
   return { missing, replaced, swaps };
+}
+
+/** The same name, or a fuller form or compound of it ("Genossenschaft" in "Hopfengenossenschaft"). */
+const sameName = (a: string, b: string): boolean =>
+  termsMatch(a, b) || (a.length >= 3 && b.startsWith(a)) || (b.length >= 3 && a.startsWith(b));
+
+/**
+ * Whether the unit holds, beside a content word that stands beside claim name i too, a name the claim does
+ * not have, and never the claim's name there: the claim put a name of its source in the slot of another.
+ */
+function roleSwap(
+  ct: readonly Token[],
+  i: number,
+  unit: Unit,
+  claimNorms: ReadonlySet<string>,
+  ctx: AlignContext,
+): boolean {
+  const prev = ct[i - 1];
+  const next = ct[i + 1];
+  // A number beside a name is no slot word ("in 2015, SummerSlam").
+  const anchor = (t: Token | undefined) =>
+    t !== undefined && !isStopword(t.norm) && t.norm.length > 1 && !/\d/.test(t.norm);
+  const name = ct[i]!.norm;
+  const claimList = [...claimNorms];
+  let other = false;
+  for (const s of unit.sentences) {
+    const st = s.tokens;
+    for (let j = 0; j < st.length; j++) {
+      const u = st[j]!;
+      const slot =
+        (anchor(prev) && st[j - 1]?.norm === prev!.norm) || (anchor(next) && st[j + 1]?.norm === next!.norm);
+      if (!slot) continue;
+      // The claim's name in the same run of capitalised words is a fuller form, not another name
+      // ("Wilhelmina Slater" in "Wilhelmina Vivian Slater").
+      let a = j;
+      let b = j;
+      while (a > 0 && st[a - 1]!.capital) a--;
+      while (b + 1 < st.length && st[b + 1]!.capital) b++;
+      for (let k = a; k <= b; k++) if (sameName(name, st[k]!.norm)) return false;
+      if (!(isNameLike(st, j, ctx.lang) || ctx.names.has(u.norm))) continue;
+      // German capitalises nouns: after an article it is one ("das Medikament Lipanol").
+      if (ctx.lang === 'de' && GERMAN_DETERMINERS.has(st[j - 1]?.norm ?? '')) continue;
+      if (!claimList.some((c) => sameName(c, u.norm))) other = true;
+    }
+  }
+  return other;
 }
 
 /** The clause of a sentence that shares most with the claim; polarity is judged on it, not on the whole sentence. */

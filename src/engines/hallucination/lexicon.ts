@@ -3,10 +3,19 @@ import { fold, STOPWORDS } from './text.js';
 const words = (s: string): string[] => s.trim().split(/\s+/).map(fold);
 
 /** Single-word negation cues (EN/FR/DE). French "ne/n'" is handled in polarity.ts. */
+/**
+ * Prohibitions negate a permission: "fishing is banned" says what "nobody may fish" says, and "swimming is
+ * allowed" contradicts "swimming is forbidden". Counted as negation cues so that the two readings agree.
+ */
+const PROHIBITIONS = `banned prohibited forbidden
+  interdit interdite interdits interdites
+  verboten untersagt`;
+
 export const NEGATION_WORDS: ReadonlySet<string> = new Set(
   words(`not no never none nobody nothing neither nor without cannot
   jamais aucun aucune sans rien nullement
-  nicht kein keine keinen keinem keiner keines nie niemals ohne nichts weder niemand`),
+  nicht kein keine keinen keinem keiner keines nie niemals ohne nichts weder niemand
+  ${PROHIBITIONS}`),
 );
 
 /**
@@ -301,8 +310,45 @@ const SYNONYM_GROUPS: string[] = [
   'produit fabrique',
   'produziert herstellt stellt fertigt',
   'won earned',
-  'remporté gagné',
+  'remporté gagné obtenu reçu décroché',
   'gewann gewonnen',
+  // French and German words of factual text that say the same thing (no maintained fr/de resource ships in
+  // npm under a permissive licence, see docs/hallucination.md); English has WordNet.
+  'livre roman ouvrage',
+  'publié publiée publiés paru parue parus sorti sortie',
+  'dirigé dirigée dirige dirigent diriger directeur directrice',
+  'financé financée financés financées payé payée payés',
+  'conçu conçue dessiné dessinée',
+  'rénovation rénové rénovée restauration restauré restaurée réhabilitation',
+  'rouvert rouverte réouverture',
+  'terminé terminée achevé achevée fini finie',
+  'commencé commencée débuté démarré',
+  'voyageurs passagers',
+  'élèves étudiants',
+  'bâtiment édifice immeuble',
+  'navire bateau',
+  'prévoir prévision prévisions anticiper',
+  'occidental occidentale ouest',
+  'oriental orientale',
+  'méridional méridionale sud',
+  'septentrional septentrionale nord',
+  'gratuit gratuite gratuits gratuites',
+  'habitants résidents',
+  'décédé décédée décès mort morte',
+  'annuel annuelle annuellement année années',
+  'mesure mesurant longueur longue long',
+  'veröffentlicht veröffentlichte publiziert erschien erschienen',
+  'leitet leitete geleitet leiterin leiter führt führte geführt',
+  'erhielt erhält bekam bekommt bekommen',
+  'besitzt verfügt umfasst zählt',
+  'besucher gäste',
+  'teilnehmer probanden patienten',
+  'kostenlos gratis umsonst',
+  'jährlich jährliche jährlichen jahr jahres',
+  'gesenkt senkte senkt verringert verringerte reduziert reduzierte',
+  'entworfen gestaltet',
+  'saniert renoviert modernisiert',
+  'nisten brüten',
 ];
 
 /**
