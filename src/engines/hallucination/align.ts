@@ -217,6 +217,7 @@ function compareNames(
     if (!isNameLike(ct, i, ctx.lang, initialName)) continue;
     const prev = ct[i - 1]?.norm;
     const next = ct[i + 1]?.norm;
+    if (derivedInSource(t.norm, unit.whole.tokens)) continue;
     // "Matt" names "Matthew": a name may be a prefix of the source's fuller form.
     if (unit.whole.tokens.matches(t.norm) || (t.norm.length >= 3 && unit.whole.tokens.hasPrefix(t.norm))) {
       // A name of the source in another role: the evidence names someone else right where the claim puts it
@@ -234,11 +235,55 @@ function compareNames(
         if ((prev && st[j - 1]?.norm === prev) || (next && st[j + 1]?.norm === next)) swapped = true;
       }
     }
-    if (swapped) swaps.push(`name ${t.raw}`);
-    else if (unitNames.length > 0) replaced.push(`name ${t.raw}`);
+    // A capitalised first word alone may be any word ("Publié en 2020, …"): missing, never a conflict.
+    const lone = i === 0 && !ct[1]?.capital;
+    if (swapped && !lone) swaps.push(`name ${t.raw}`);
+    else if (unitNames.length > 0 && !lone) replaced.push(`name ${t.raw}`);
     else missing.push(`name ${t.raw}`);
   }
   return { missing, replaced, swaps };
+}
+
+/** Endings that make a people or an adjective of a place name (folded): "bretons", "europeen", "österreichisch". */
+const DERIVED_ENDINGS = [
+  'ais',
+  'aise',
+  'ois',
+  'oise',
+  'ien',
+  'ienne',
+  'iens',
+  'on',
+  'onne',
+  'ons',
+  'ain',
+  'aine',
+  'een',
+  'eenne',
+  'an',
+  'ian',
+  'ans',
+  'ians',
+  'ish',
+  'ese',
+  'isch',
+  'ische',
+  'ischen',
+  'ischer',
+  'er',
+];
+
+/**
+ * Whether the source states the claim's place name through a word made from it ("Bretagne" by "bretons",
+ * "Europe" by "européen", "Österreich" by "österreichische"): a shared beginning of at least four letters
+ * followed by a demonym ending. A handful of exact lookups per name.
+ */
+function derivedInSource(name: string, tokens: TermIndex): boolean {
+  for (let k = name.length - 1; k >= 4; k--) {
+    const head = name.slice(0, k);
+    for (const e of DERIVED_ENDINGS) if (tokens.hasExact(head + e)) return true;
+  }
+  return false;
 }
 
 /** The same name, or a fuller form or compound of it ("Genossenschaft" in "Hopfengenossenschaft"). */
