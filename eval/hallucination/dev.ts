@@ -10,12 +10,16 @@ import { probability, SIGNAL_NAMES } from '../../src/engines/hallucination/index
 import { sharedDataDir } from '../shared-data.js';
 import { EVAL_ONLY, loadRows, type Row } from './dataset.js';
 import { train } from './logistic.js';
-import { balancedAccuracy, groupBy, pct, type Scored } from './metrics.js';
+import { leaveOneSourceOut } from './loso.js';
+import { balancedAccuracy, groupBy, pct, type Scored, threeWayAccuracy } from './metrics.js';
 
 const { values } = parseArgs({
   options: {
     'per-source': { type: 'string', default: '250' },
     offset: { type: 'string', default: '300' },
+    // Also run the whole engine with each fold's model (loso.ts on the dev rows): for changes of the verdict
+    // logic itself rather than of the signals.
+    engine: { type: 'boolean', default: false },
   },
 });
 
@@ -72,4 +76,15 @@ for (const [name, features] of Object.entries(VARIANTS)) {
     (Number.isNaN(s) ? `${pct(single.get(sources[i]![0])!)}*` : pct(s)).padStart(15),
   );
   console.log(`${name.padEnd(16)} ${cells.join('')}   ${pct(mean)}`);
+}
+
+if (values.engine) {
+  console.log('\nwhole engine, leave-one-dev-source-out (balanced accuracy; three-way accuracy)');
+  const means: number[] = [];
+  for (const r of leaveOneSourceOut(rows)) {
+    const b = balancedAccuracy(r.learned);
+    if (!Number.isNaN(b) && r.source !== 'own_styles') means.push(b);
+    console.log(`${r.source.padEnd(30)} ${pct(b)}   ${pct(threeWayAccuracy(r.learned))}`);
+  }
+  console.log(`mean (without own styles) ${pct(means.reduce((a, b) => a + b, 0) / Math.max(1, means.length))}`);
 }
