@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkClaim, LIMITS } from './index.js';
+import { prepare } from './prepare.js';
 
 const EN = [
   'Harlow Robotics was founded in Leeds in March 2011. The company employs 1,250 people and sells warehouse robots to retailers. Its chief executive is Maria Dunn.',
@@ -140,5 +141,25 @@ describe('names in another role, demonyms, prohibitions (issue 17)', () => {
   it('counts a prohibition as a negation', () => {
     assert.notEqual(rules('Nobody may fish in the harbour.', FESTIVAL), 'contradicted');
     assert.equal(rules('Fishing is allowed in the harbour.', FESTIVAL) === 'supported', false);
+  });
+});
+
+describe('dimension words next to a measurement', () => {
+  it('leaves "long", "longue", "lang" out of the content words only beside a number or a unit', () => {
+    assert.ok(!prepare('The Aln is 86 kilometres long.').words.includes('long'));
+    assert.ok(
+      !prepare('Longue de 11 kilomètres, la ligne relie la gare.').words.some((w) => w.startsWith('long')),
+    );
+    assert.ok(!prepare('Der Tunnel ist 6,8 Kilometer lang.').words.includes('lang'));
+    assert.ok(prepare('The town has a long history.').words.includes('long'));
+  });
+  it('supports a length stated with another verb', () => {
+    const src = [
+      'The river Aln rises in the Breck Hills and flows 86 kilometres east to the sea at Westmouth.',
+    ];
+    assert.equal(
+      checkClaim('The Aln is 86 kilometres long.', src, { verdict: 'rules' }).verdict,
+      'supported',
+    );
   });
 });

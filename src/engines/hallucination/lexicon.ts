@@ -11,6 +11,18 @@ const PROHIBITIONS = `banned prohibited forbidden
   interdit interdite interdits interdites
   verboten untersagt`;
 
+/**
+ * Words that only name the dimension of a measurement next to them: "86 kilometres long", "longue de 11
+ * kilomètres", "6,8 Kilometer lang", "measures 3.2 metres". The unit already says it; a source that gives the
+ * measurement in other words ("flows 86 kilometres") states the same.
+ */
+export const DIMENSION_WORDS: ReadonlySet<string> = new Set(
+  words(`long length deep depth high height tall wide width thick measures measuring measure
+  longue longs longues longueur profond profonde profondeur haut haute hauteur large largeur épais épaisseur
+  mesure mesurant mesurent
+  lang lange langen langer länge tief tiefe tiefen höhe hoch hohe breit breite dick dicke misst`),
+);
+
 export const NEGATION_WORDS: ReadonlySet<string> = new Set(
   words(`not no never none nobody nothing neither nor without cannot
   jamais aucun aucune sans rien nullement
@@ -336,7 +348,6 @@ const SYNONYM_GROUPS: string[] = [
   'habitants résidents',
   'décédé décédée décès mort morte',
   'annuel annuelle annuellement année années',
-  'mesure mesurant longueur longue long',
   'veröffentlicht veröffentlichte publiziert erschien erschienen',
   'leitet leitete geleitet leiterin leiter führt führte geführt',
   'erhielt erhält bekam bekommt bekommen',
