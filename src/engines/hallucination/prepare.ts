@@ -53,21 +53,30 @@ export function prepare(text: string): Prepared {
   const tokens = tokenize(text);
   const words: string[] = [];
   const capitalised = new Set<string>();
+  const dimensions: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (isStopword(t.norm) || t.norm.length <= 1 || isSlotWord(t.norm)) continue;
-    if (DIMENSION_WORDS.has(t.norm) && nextToMeasure(tokens, i)) continue;
     const c = canonical(t);
+    if (DIMENSION_WORDS.has(t.norm) && nextToMeasure(tokens, i)) {
+      dimensions.push(c);
+      continue;
+    }
     words.push(c);
     if (t.capital) capitalised.add(c);
   }
+  // A text of nothing but a measurement ("It is 300 metres long") keeps its dimension word: without any
+  // content word, nothing would tie it to a subject.
+  // Both ways the dimension word stays a term, so that such a claim finds it in the evidence.
+  const bare = words.length === 0;
+  if (bare) words.push(...dimensions);
   const dates = extractDates(text).slice(0, MAX_SLOTS);
   return {
     text,
     tokens,
     words,
     capitalised,
-    terms: words.concat(numberTerms(text)),
+    terms: words.concat(bare ? [] : dimensions, numberTerms(text)),
     numbers: extractNumbers(text, dates, MAX_SLOTS).slice(0, MAX_SLOTS),
     dates,
     negations: negationCount(text, tokens),
