@@ -86,5 +86,7 @@ if (values.engine) {
     if (!Number.isNaN(b) && r.source !== 'own_styles') means.push(b);
     console.log(`${r.source.padEnd(30)} ${pct(b)}   ${pct(threeWayAccuracy(r.learned))}`);
   }
-  console.log(`mean (without own styles) ${pct(means.reduce((a, b) => a + b, 0) / Math.max(1, means.length))}`);
+  console.log(
+    `mean (without own styles) ${pct(means.reduce((a, b) => a + b, 0) / Math.max(1, means.length))}`,
+  );
 }

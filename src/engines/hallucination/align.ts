@@ -3,7 +3,7 @@ import { GERMAN_DETERMINERS, isNameLike } from './entities.js';
 import { type NumberMention, relateNumbers } from './numbers.js';
 import { antonymConflict, scaleConflict } from './polarity.js';
 import { clausesOf, type Prepared } from './prepare.js';
-import { canonical, type TermIndex, termsMatch } from './terms.js';
+import { canonical, TermIndex, termsMatch } from './terms.js';
 import { isStopword, type Token } from './text.js';
 
 /**
@@ -203,6 +203,7 @@ function compareNames(
 ): { missing: string[]; replaced: string[]; swaps: string[] } {
   const ct = claim.tokens;
   const claimNorms = new Set(ct.map((t) => t.norm));
+  let isClaimWord: ((u: string) => boolean) | undefined;
   const missing: string[] = [];
   const replaced: string[] = [];
   const swaps: string[] = [];
@@ -223,7 +224,8 @@ function compareNames(
       // A name of the source in another role: the evidence names someone else right where the claim puts it
       // ("founded by Samuel Carrick" against "founded by Samuel Reyes", Carrick being the festival's town).
       // Only a neighbour that is a content word shows the same slot; "in" or "the" next to a name do not.
-      if (roleSwap(ct, i, unit, claimNorms, ctx)) swaps.push(`name ${t.raw}`);
+      isClaimWord ??= claimWordTest(claimNorms);
+      if (roleSwap(ct, i, unit, isClaimWord, ctx)) swaps.push(`name ${t.raw}`);
       continue;
     }
     let swapped = false;
@@ -290,6 +292,22 @@ function derivedInSource(name: string, tokens: TermIndex): boolean {
 const sameName = (a: string, b: string): boolean =>
   termsMatch(a, b) || (a.length >= 3 && b.startsWith(a)) || (b.length >= 3 && a.startsWith(b));
 
+/** Words looked at on either side of a name for the rest of its run of capitalised words. */
+const NAME_RUN = 6;
+
+/**
+ * `sameName(c, u)` for some claim token c, answered from an index of the claim's tokens in time independent
+ * of the claim's length (a claim of many names asked it once per name and slot).
+ */
+function claimWordTest(norms: Iterable<string>): (u: string) => boolean {
+  const index = new TermIndex(norms, 3);
+  return (u) => {
+    if (index.matches(u) || (u.length >= 3 && index.hasPrefix(u))) return true;
+    for (let k = 3; k < u.length && k <= 40; k++) if (index.hasExact(u.slice(0, k))) return true;
+    return false;
+  };
+}
+
 /**
  * Whether the unit holds, beside a content word that stands beside claim name i too, a name the claim does
  * not have, and never the claim's name there: the claim put a name of its source in the slot of another.
@@ -298,7 +316,7 @@ function roleSwap(
   ct: readonly Token[],
   i: number,
   unit: Unit,
-  claimNorms: ReadonlySet<string>,
+  isClaimWord: (u: string) => boolean,
   ctx: AlignContext,
 ): boolean {
   const prev = ct[i - 1];
@@ -307,7 +325,6 @@ function roleSwap(
   const anchor = (t: Token | undefined) =>
     t !== undefined && !isStopword(t.norm) && t.norm.length > 1 && !/\d/.test(t.norm);
   const name = ct[i]!.norm;
-  const claimList = [...claimNorms];
   let other = false;
   for (const s of unit.sentences) {
     const st = s.tokens;
@@ -320,13 +337,14 @@ function roleSwap(
       // ("Wilhelmina Slater" in "Wilhelmina Vivian Slater").
       let a = j;
       let b = j;
-      while (a > 0 && st[a - 1]!.capital) a--;
-      while (b + 1 < st.length && st[b + 1]!.capital) b++;
+      // A name is a few words: the run is looked at no further (a page of capitals would make it quadratic).
+      while (a > 0 && j - a < NAME_RUN && st[a - 1]!.capital) a--;
+      while (b + 1 < st.length && b - j < NAME_RUN && st[b + 1]!.capital) b++;
       for (let k = a; k <= b; k++) if (sameName(name, st[k]!.norm)) return false;
       if (!(isNameLike(st, j, ctx.lang) || ctx.names.has(u.norm))) continue;
       // German capitalises nouns: after an article it is one ("das Medikament Lipanol").
       if (ctx.lang === 'de' && GERMAN_DETERMINERS.has(st[j - 1]?.norm ?? '')) continue;
-      if (!claimList.some((c) => sameName(c, u.norm))) other = true;
+      if (!isClaimWord(u.norm)) other = true;
     }
   }
   return other;
