@@ -55,7 +55,7 @@ const manifest = {
   model: 'logistic regression, class-balanced log loss, L2 1e-3, 800 full-batch steps, standardised signals',
   target: 'P(supported) of one atomic claim (the weakest sub-claim of each training claim)',
   features: model.features,
-  data: 'shared/data/hallucination (read at training time, not copied) and eval/hallucination/cases',
+  data: 'shared/data/hallucination (read at training time, not copied), eval/hallucination/cases and the own style cases (eval/hallucination/style-*.ts)',
   excluded: ['climate_fever_claims.jsonl', 'climate_fever_evidence_pairs.jsonl (eval-only licences)'],
   perSource,
   seed,

@@ -1,12 +1,13 @@
 // The labelled claims the learned verdict is trained and scored on: every public file of
 // shared/data/hallucination (one source each, read at run time, never copied) and the team's cases (one
-// source, "team"). Each row carries the checker's signals, computed once with the hand-threshold verdict.
+// source, "team") and the own style cases (style.ts, one source, "own_styles"). Each row carries the checker's signals, computed once with the hand-threshold verdict.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkClaim } from '../../src/engines/hallucination/index.js';
 import { type Case, rng } from './cases.js';
 import type { Label } from './metrics.js';
+import { STYLE_CASES } from './style-cases.js';
 
 export interface Row {
   source: string;
@@ -18,6 +19,8 @@ export interface Row {
   signals: number[];
   /** The hand-threshold verdict, the baseline the learned one is compared with. */
   rules: Label;
+  /** The case's kind, for the team's and the own style cases. */
+  kind?: string;
 }
 
 /** Files whose licence allows measurement only (shared/data/README.md): scored, never trained on. */
@@ -41,6 +44,8 @@ export interface RowSelection {
   teamParts?: readonly string[];
   /** Offset into the team cases' seeded order (default `offset`). */
   teamOffset?: number;
+  /** Parts of the own style cases (style.ts) to read; default both, [] for none. */
+  styleParts?: readonly ('tuning' | 'test')[];
 }
 
 function withSignals(r: Omit<Row, 'signals' | 'rules'>): Row | null {
@@ -93,6 +98,19 @@ export function loadRows(dir: string, perSource: number, seed = 20261125, select
       gold: c.label,
       claim: c.claim,
       sources: c.sources,
+      kind: c.kind,
+    });
+    if (row) rows.push(row);
+  }
+  const parts = select.styleParts ?? ['tuning', 'test'];
+  for (const c of STYLE_CASES.filter((x) => parts.includes(x.part))) {
+    const row = withSignals({
+      source: 'own_styles',
+      lang: c.lang,
+      gold: c.label,
+      claim: c.claim,
+      sources: c.sources,
+      kind: c.kind,
     });
     if (row) rows.push(row);
   }

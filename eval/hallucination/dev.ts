@@ -1,7 +1,8 @@
 // npm run dev:hallucination [-- --per-source N --offset K]
 // Design decisions for the claim checker's signals are taken HERE, on a development split of the training
 // sources only, never on the leave-one-source-out headline: rows after the first K of each trainable file's
-// seeded order (the headline reads the first 300 or 400), the team's tuning part only, and no eval-only file.
+// seeded order (the headline reads the first 300 or 400), the team's tuning part and the tuning part of the own
+// style cases (style.ts) only, and no eval-only file.
 // Signals are computed once; each variant is a subset of the signals, scored by leave-one-dev-source-out
 // (trained on the other dev sources, supported iff P >= 0.5 on the weakest sub-claim).
 import { parseArgs } from 'node:util';
@@ -9,12 +10,16 @@ import { probability, SIGNAL_NAMES } from '../../src/engines/hallucination/index
 import { sharedDataDir } from '../shared-data.js';
 import { EVAL_ONLY, loadRows, type Row } from './dataset.js';
 import { train } from './logistic.js';
-import { balancedAccuracy, groupBy, pct, type Scored } from './metrics.js';
+import { leaveOneSourceOut } from './loso.js';
+import { balancedAccuracy, groupBy, pct, type Scored, threeWayAccuracy } from './metrics.js';
 
 const { values } = parseArgs({
   options: {
     'per-source': { type: 'string', default: '250' },
-    offset: { type: 'string', default: '400' },
+    offset: { type: 'string', default: '300' },
+    // Also run the whole engine with each fold's model (loso.ts on the dev rows): for changes of the verdict
+    // logic itself rather than of the signals.
+    engine: { type: 'boolean', default: false },
   },
 });
 
@@ -35,6 +40,7 @@ const rows = loadRows(sharedDataDir('hallucination'), Number(values['per-source'
   skip: EVAL_ONLY,
   teamParts: ['tuning'],
   teamOffset: 0,
+  styleParts: ['tuning'],
 }).filter((r) => r.signals.length === SIGNAL_NAMES.length);
 console.log(`${rows.length} dev rows, signals in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 
@@ -63,10 +69,24 @@ for (const [name, features] of Object.entries(VARIANTS)) {
       scored.filter((x) => (x.gold === 'supported') === (x.pred === 'supported')).length / scored.length,
     );
   }
-  const two = scores.filter((s) => !Number.isNaN(s));
+  // The mean over the public sources and the team's cases (comparable with earlier runs); own styles apart.
+  const two = scores.filter((s, i) => !Number.isNaN(s) && sources[i]![0] !== 'own_styles');
   const mean = two.reduce((a, b) => a + b, 0) / Math.max(1, two.length);
   const cells = scores.map((s, i) =>
     (Number.isNaN(s) ? `${pct(single.get(sources[i]![0])!)}*` : pct(s)).padStart(15),
   );
   console.log(`${name.padEnd(16)} ${cells.join('')}   ${pct(mean)}`);
+}
+
+if (values.engine) {
+  console.log('\nwhole engine, leave-one-dev-source-out (balanced accuracy; three-way accuracy)');
+  const means: number[] = [];
+  for (const r of leaveOneSourceOut(rows)) {
+    const b = balancedAccuracy(r.learned);
+    if (!Number.isNaN(b) && r.source !== 'own_styles') means.push(b);
+    console.log(`${r.source.padEnd(30)} ${pct(b)}   ${pct(threeWayAccuracy(r.learned))}`);
+  }
+  console.log(
+    `mean (without own styles) ${pct(means.reduce((a, b) => a + b, 0) / Math.max(1, means.length))}`,
+  );
 }

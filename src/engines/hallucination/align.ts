@@ -1,10 +1,10 @@
 import { datesCompatible, dateCovers } from './dates.js';
-import { isNameLike } from './entities.js';
+import { GERMAN_DETERMINERS, isNameLike } from './entities.js';
 import { type NumberMention, relateNumbers } from './numbers.js';
 import { antonymConflict, scaleConflict } from './polarity.js';
 import { clausesOf, type Prepared } from './prepare.js';
-import { canonical, type TermIndex, termsMatch } from './terms.js';
-import { isStopword } from './text.js';
+import { canonical, TermIndex, termsMatch } from './terms.js';
+import { isStopword, type Token } from './text.js';
 
 /**
  * Everything one source says, for slots stated in another sentence than the one retrieved. Words are indexed
@@ -203,6 +203,7 @@ function compareNames(
 ): { missing: string[]; replaced: string[]; swaps: string[] } {
   const ct = claim.tokens;
   const claimNorms = new Set(ct.map((t) => t.norm));
+  let isClaimWord: ((u: string) => boolean) | undefined;
   const missing: string[] = [];
   const replaced: string[] = [];
   const swaps: string[] = [];
@@ -215,12 +216,18 @@ function compareNames(
     const t = ct[i]!;
     const initialName = i === 0 && (ctx.names.has(t.norm) || !ctx.lowerStems.has(t.stem));
     if (!isNameLike(ct, i, ctx.lang, initialName)) continue;
-    // "Matt" names "Matthew": a name may be a prefix of the source's fuller form.
-    if (unit.whole.tokens.matches(t.norm) || (t.norm.length >= 3 && unit.whole.tokens.hasPrefix(t.norm))) {
-      continue;
-    }
     const prev = ct[i - 1]?.norm;
     const next = ct[i + 1]?.norm;
+    if (derivedInSource(t.norm, unit.whole.tokens)) continue;
+    // "Matt" names "Matthew": a name may be a prefix of the source's fuller form.
+    if (unit.whole.tokens.matches(t.norm) || (t.norm.length >= 3 && unit.whole.tokens.hasPrefix(t.norm))) {
+      // A name of the source in another role: the evidence names someone else right where the claim puts it
+      // ("founded by Samuel Carrick" against "founded by Samuel Reyes", Carrick being the festival's town).
+      // Only a neighbour that is a content word shows the same slot; "in" or "the" next to a name do not.
+      isClaimWord ??= claimWordTest(claimNorms);
+      if (roleSwap(ct, i, unit, isClaimWord, ctx)) swaps.push(`name ${t.raw}`);
+      continue;
+    }
     let swapped = false;
     for (const s of unit.sentences) {
       const st = s.tokens;
@@ -230,11 +237,117 @@ function compareNames(
         if ((prev && st[j - 1]?.norm === prev) || (next && st[j + 1]?.norm === next)) swapped = true;
       }
     }
-    if (swapped) swaps.push(`name ${t.raw}`);
-    else if (unitNames.length > 0) replaced.push(`name ${t.raw}`);
+    // A capitalised first word alone may be any word ("Publié en 2020, …"): missing, never a conflict.
+    const lone = i === 0 && !ct[1]?.capital;
+    if (swapped && !lone) swaps.push(`name ${t.raw}`);
+    else if (unitNames.length > 0 && !lone) replaced.push(`name ${t.raw}`);
     else missing.push(`name ${t.raw}`);
   }
   return { missing, replaced, swaps };
+}
+
+/** Endings that make a people or an adjective of a place name (folded): "bretons", "europeen", "österreichisch". */
+const DERIVED_ENDINGS = [
+  'ais',
+  'aise',
+  'ois',
+  'oise',
+  'ien',
+  'ienne',
+  'iens',
+  'on',
+  'onne',
+  'ons',
+  'ain',
+  'aine',
+  'een',
+  'eenne',
+  'an',
+  'ian',
+  'ans',
+  'ians',
+  'ish',
+  'ese',
+  'isch',
+  'ische',
+  'ischen',
+  'ischer',
+  'er',
+];
+
+/**
+ * Whether the source states the claim's place name through a word made from it ("Bretagne" by "bretons",
+ * "Europe" by "européen", "Österreich" by "österreichische"): a shared beginning of at least four letters
+ * followed by a demonym ending. A handful of exact lookups per name.
+ */
+function derivedInSource(name: string, tokens: TermIndex): boolean {
+  for (let k = name.length - 1; k >= 4; k--) {
+    const head = name.slice(0, k);
+    for (const e of DERIVED_ENDINGS) if (tokens.hasExact(head + e)) return true;
+  }
+  return false;
+}
+
+/** The same name, or a fuller form or compound of it ("Genossenschaft" in "Hopfengenossenschaft"). */
+const sameName = (a: string, b: string): boolean =>
+  termsMatch(a, b) || (a.length >= 3 && b.startsWith(a)) || (b.length >= 3 && a.startsWith(b));
+
+/** Words looked at on either side of a name for the rest of its run of capitalised words. */
+const NAME_RUN = 6;
+
+/**
+ * `sameName(c, u)` for some claim token c, answered from an index of the claim's tokens in time independent
+ * of the claim's length (a claim of many names asked it once per name and slot).
+ */
+function claimWordTest(norms: Iterable<string>): (u: string) => boolean {
+  const index = new TermIndex(norms, 3);
+  return (u) => {
+    if (index.matches(u) || (u.length >= 3 && index.hasPrefix(u))) return true;
+    for (let k = 3; k < u.length && k <= 40; k++) if (index.hasExact(u.slice(0, k))) return true;
+    return false;
+  };
+}
+
+/**
+ * Whether the unit holds, beside a content word that stands beside claim name i too, a name the claim does
+ * not have, and never the claim's name there: the claim put a name of its source in the slot of another.
+ */
+function roleSwap(
+  ct: readonly Token[],
+  i: number,
+  unit: Unit,
+  isClaimWord: (u: string) => boolean,
+  ctx: AlignContext,
+): boolean {
+  const prev = ct[i - 1];
+  const next = ct[i + 1];
+  // A number beside a name is no slot word ("in 2015, SummerSlam").
+  const anchor = (t: Token | undefined) =>
+    t !== undefined && !isStopword(t.norm) && t.norm.length > 1 && !/\d/.test(t.norm);
+  const name = ct[i]!.norm;
+  let other = false;
+  for (const s of unit.sentences) {
+    const st = s.tokens;
+    for (let j = 0; j < st.length; j++) {
+      const u = st[j]!;
+      const slot =
+        (anchor(prev) && st[j - 1]?.norm === prev!.norm) || (anchor(next) && st[j + 1]?.norm === next!.norm);
+      if (!slot) continue;
+      // The claim's name in the same run of capitalised words is a fuller form, not another name
+      // ("Wilhelmina Slater" in "Wilhelmina Vivian Slater").
+      let a = j;
+      let b = j;
+      // A name is a few words: the run is looked at no further (a page of capitals would make it quadratic).
+      while (a > 0 && j - a < NAME_RUN && st[a - 1]!.capital) a--;
+      while (b + 1 < st.length && b - j < NAME_RUN && st[b + 1]!.capital) b++;
+      for (let k = a; k <= b; k++) if (sameName(name, st[k]!.norm)) return false;
+      if (!(isNameLike(st, j, ctx.lang) || ctx.names.has(u.norm))) continue;
+      // German capitalises nouns: after an article it is one ("das Medikament Lipanol").
+      if (ctx.lang === 'de' && GERMAN_DETERMINERS.has(st[j - 1]?.norm ?? '')) continue;
+      if (!isClaimWord(u.norm)) other = true;
+    }
+  }
+  return other;
 }
 
 /** The clause of a sentence that shares most with the claim; polarity is judged on it, not on the whole sentence. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkClaim, LIMITS } from './index.js';
+import { prepare } from './prepare.js';
 
 const EN = [
   'Harlow Robotics was founded in Leeds in March 2011. The company employs 1,250 people and sells warehouse robots to retailers. Its chief executive is Maria Dunn.',
@@ -101,5 +102,64 @@ describe('checkClaim edge cases', () => {
     assert.throws(() => checkClaim('x'.repeat(LIMITS.maxClaimChars + 1), []), RangeError);
     assert.throws(() => checkClaim('x', Array(LIMITS.maxSources + 1).fill('y')), RangeError);
     assert.throws(() => checkClaim('x', ['y'.repeat(LIMITS.maxSourceChars + 1)]), RangeError);
+  });
+});
+
+describe('names in another role, demonyms, prohibitions (issue 17)', () => {
+  const FESTIVAL = [
+    'The Linden Jazz Festival takes place every July in the old harbour of Carrick. It was founded in 1987 by the trumpeter Samuel Reyes. Fishing is banned in the harbour.',
+  ];
+  const rules = (claim: string, sources: string[]) =>
+    checkClaim(claim, sources, { verdict: 'rules' }).verdict;
+  it('contradicts a name of the source put in the slot of another name', () => {
+    assert.equal(
+      rules('The festival was founded in 1987 by the trumpeter Samuel Carrick.', FESTIVAL),
+      'contradicted',
+    );
+    assert.equal(
+      rules('The festival was founded in 1987 by the trumpeter Samuel Reyes.', FESTIVAL),
+      'supported',
+    );
+  });
+  it('does not take a fuller form of the same name for another name', () => {
+    const src = ['Wilhelmina Vivian Slater is a fictional character in the series Ugly Betty.'];
+    assert.notEqual(rules('Wilhelmina Slater is a fictional character in Ugly Betty.', src), 'contradicted');
+  });
+  it('reads a place name stated through its demonym, and a lone capitalised first word as a word', () => {
+    const src = [
+      'Le roman de Mathilde Serre est paru en 2020. Il raconte la vie d’une famille de pêcheurs bretons sur trois générations.',
+    ];
+    assert.notEqual(
+      rules('Le roman raconte la vie d’une famille de pêcheurs de Bretagne.', src),
+      'contradicted',
+    );
+    assert.notEqual(
+      rules('Publié en 2020, le roman de Mathilde Serre raconte la vie d’une famille de pêcheurs.', src),
+      'contradicted',
+    );
+  });
+  it('counts a prohibition as a negation', () => {
+    assert.notEqual(rules('Nobody may fish in the harbour.', FESTIVAL), 'contradicted');
+    assert.equal(rules('Fishing is allowed in the harbour.', FESTIVAL) === 'supported', false);
+  });
+});
+
+describe('dimension words next to a measurement', () => {
+  it('leaves "long", "longue", "lang" out of the content words only beside a number or a unit', () => {
+    assert.ok(!prepare('The Aln is 86 kilometres long.').words.includes('long'));
+    assert.ok(
+      !prepare('Longue de 11 kilomètres, la ligne relie la gare.').words.some((w) => w.startsWith('long')),
+    );
+    assert.ok(!prepare('Der Tunnel ist 6,8 Kilometer lang.').words.includes('lang'));
+    assert.ok(prepare('The town has a long history.').words.includes('long'));
+  });
+  it('supports a length stated with another verb', () => {
+    const src = [
+      'The river Aln rises in the Breck Hills and flows 86 kilometres east to the sea at Westmouth.',
+    ];
+    assert.equal(
+      checkClaim('The Aln is 86 kilometres long.', src, { verdict: 'rules' }).verdict,
+      'supported',
+    );
   });
 });

@@ -282,10 +282,12 @@ export function checkInCorpus(
   };
   const corrections = prepareCorrections(options.corrections ?? []);
   const outcomes: ClauseOutcome[] = [];
-  for (const s of splitSentences(claim)) {
+  const sentences = splitSentences(claim);
+  const multi = sentences.length >= 2;
+  for (const s of sentences) {
     const sentence = prepare(s.text);
     const matched = corrections.filter((pc) => matchesCorrection(sentence, pc));
-    for (const text of splitClauses(s.text)) {
+    for (const text of multi ? [s.text.replace(/[.!?]+\s*$/u, '')] : splitClauses(s.text)) {
       const clause = prepare(text);
       const pc = corrections.length > 0 ? correctionFor(clause, corrections, matched) : undefined;
       if (pc) {

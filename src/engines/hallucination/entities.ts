@@ -7,7 +7,7 @@ const WEEKDAYS = new Set(
   ),
 );
 
-const GERMAN_DETERMINERS = new Set(
+export const GERMAN_DETERMINERS = new Set(
   'der die das den dem des ein eine einen einem einer eines kein keine keinen keinem keiner dieser diese dieses diesem diesen jede jeder jedes alle seine ihre unsere sein ihr'.split(
     ' ',
   ),

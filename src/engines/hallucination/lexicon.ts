@@ -3,10 +3,31 @@ import { fold, STOPWORDS } from './text.js';
 const words = (s: string): string[] => s.trim().split(/\s+/).map(fold);
 
 /** Single-word negation cues (EN/FR/DE). French "ne/n'" is handled in polarity.ts. */
+/**
+ * Prohibitions negate a permission: "fishing is banned" says what "nobody may fish" says, and "swimming is
+ * allowed" contradicts "swimming is forbidden". Counted as negation cues so that the two readings agree.
+ */
+const PROHIBITIONS = `banned prohibited forbidden
+  interdit interdite interdits interdites
+  verboten untersagt`;
+
+/**
+ * Words that only name the dimension of a measurement next to them: "86 kilometres long", "longue de 11
+ * kilomètres", "6,8 Kilometer lang", "measures 3.2 metres". The unit already says it; a source that gives the
+ * measurement in other words ("flows 86 kilometres") states the same.
+ */
+export const DIMENSION_WORDS: ReadonlySet<string> = new Set(
+  words(`long length deep depth high height tall wide width thick measures measuring measure
+  longue longs longues longueur profond profonde profondeur haut haute hauteur large largeur épais épaisseur
+  mesure mesurant mesurent
+  lang lange langen langer länge tief tiefe tiefen höhe hoch hohe breit breite dick dicke misst`),
+);
+
 export const NEGATION_WORDS: ReadonlySet<string> = new Set(
   words(`not no never none nobody nothing neither nor without cannot
   jamais aucun aucune sans rien nullement
-  nicht kein keine keinen keinem keiner keines nie niemals ohne nichts weder niemand`),
+  nicht kein keine keinen keinem keiner keines nie niemals ohne nichts weder niemand
+  ${PROHIBITIONS}`),
 );
 
 /**
@@ -301,8 +322,44 @@ const SYNONYM_GROUPS: string[] = [
   'produit fabrique',
   'produziert herstellt stellt fertigt',
   'won earned',
-  'remporté gagné',
+  'remporté gagné obtenu reçu décroché',
   'gewann gewonnen',
+  // French and German words of factual text that say the same thing (no maintained fr/de resource ships in
+  // npm under a permissive licence, see docs/hallucination.md); English has WordNet.
+  'livre roman ouvrage',
+  'publié publiée publiés paru parue parus sorti sortie',
+  'dirigé dirigée dirige dirigent diriger directeur directrice',
+  'financé financée financés financées payé payée payés',
+  'conçu conçue dessiné dessinée',
+  'rénovation rénové rénovée restauration restauré restaurée réhabilitation',
+  'rouvert rouverte réouverture',
+  'terminé terminée achevé achevée fini finie',
+  'commencé commencée débuté démarré',
+  'voyageurs passagers',
+  'élèves étudiants',
+  'bâtiment édifice immeuble',
+  'navire bateau',
+  'prévoir prévision prévisions anticiper',
+  'occidental occidentale ouest',
+  'oriental orientale',
+  'méridional méridionale sud',
+  'septentrional septentrionale nord',
+  'gratuit gratuite gratuits gratuites',
+  'habitants résidents',
+  'décédé décédée décès mort morte',
+  'annuel annuelle annuellement année années',
+  'veröffentlicht veröffentlichte publiziert erschien erschienen',
+  'leitet leitete geleitet leiterin leiter führt führte geführt',
+  'erhielt erhält bekam bekommt bekommen',
+  'besitzt verfügt umfasst zählt',
+  'besucher gäste',
+  'teilnehmer probanden patienten',
+  'kostenlos gratis umsonst',
+  'jährlich jährliche jährlichen jahr jahres',
+  'gesenkt senkte senkt verringert verringerte reduziert reduzierte',
+  'entworfen gestaltet',
+  'saniert renoviert modernisiert',
+  'nisten brüten',
 ];
 
 /**

@@ -128,3 +128,22 @@ describe('listTail on long runs of spaces', () => {
     assert.equal(listTail(`x, y${run}b`), null);
   });
 });
+
+describe('pairs', () => {
+  it('keeps "between A and B" in one clause in the three languages, and still splits a plain list', () => {
+    assert.deepEqual(splitClauses('The ferry runs daily between Portmore and Skell.'), [
+      'The ferry runs daily between Portmore and Skell',
+    ]);
+    assert.deepEqual(splitClauses('Er verkürzt die Fahrt zwischen Aschau und Rieden deutlich.'), [
+      'Er verkürzt die Fahrt zwischen Aschau und Rieden deutlich',
+    ]);
+    assert.deepEqual(splitClauses('Le bac circule entre Brest et Ouessant.'), [
+      'Le bac circule entre Brest et Ouessant',
+    ]);
+    assert.deepEqual(splitClauses('The firm sells robots, vans and trucks.'), [
+      'The firm sells robots',
+      'The firm sells vans',
+      'The firm sells trucks',
+    ]);
+  });
+});

@@ -280,6 +280,8 @@ export function listTail(c: string): [head: string, middle: string, last: string
   return null;
 }
 
+const PAIR_WORDS = new Set(['between', 'zwischen', 'entre']);
+
 function splitList(clause: string): string[] {
   const c = stripEnd(clause);
   const m = mayBeList(c) ? listTail(c) : null;
@@ -298,6 +300,8 @@ function splitList(clause: string): string[] {
   const prefix = headWords.slice(0, -k).join(' ');
   const first = headWords.slice(-k).join(' ');
   if (contentCount(prefix) < 1) return [c];
+  // "between A and B" names one pair, not two facts: "zwischen Aschau" alone says nothing.
+  if (headWords.slice(-k - 1).some((w) => PAIR_WORDS.has(fold(w)))) return [c];
   return [first, ...items].map((i) => `${prefix} ${i}`);
 }
 

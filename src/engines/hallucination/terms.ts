@@ -62,6 +62,11 @@ export class TermIndex {
     return w.length >= 6 && (this.suffixes.has(w) || this.hasPart(w, 6, (k) => w.slice(w.length - k)));
   }
 
+  /** Whether `w` itself is a term of the index. */
+  hasExact(w: string): boolean {
+    return this.exact.has(w);
+  }
+
   /** Whether some term of the index starts with `w` (w itself included). */
   hasPrefix(w: string): boolean {
     return this.exact.has(w) || this.prefixes.has(w);
