@@ -300,6 +300,38 @@ describe('provider proxy, fields and failures', () => {
     }
   });
 
+  it('a provider failure waits for the vault write too: its answer never names a session not stored', async () => {
+    // The provider's error carries x-svc-vault-session like an answer: the commit must be known first, and
+    // a failed commit is the request's answer (500, no session), as when the provider answered.
+    fake.setBehavior({ status: 429, retryAfter: 7, errorMessage: 'slow down' });
+    await sql`alter table dlp_tokens rename to dlp_tokens_away`.execute(t.ctx.storage.db);
+    try {
+      for (const stream of [false, true]) {
+        const res = await proxy('openai', {
+          model: 'gpt-4o-mini',
+          ...(stream ? { stream: true } : {}),
+          messages: [{ role: 'user', content: PII }],
+        });
+        assert.equal(res.status, 500, res.text);
+        assert.equal(res.headers.get('x-svc-vault-session'), null);
+      }
+      assert.equal(fake.requests.length, 2, 'the tokenized requests were sent');
+    } finally {
+      await sql`alter table dlp_tokens_away rename to dlp_tokens`.execute(t.ctx.storage.db);
+    }
+    // With the vault working, the provider's error names a session that is stored.
+    const res = await proxy('openai', { model: 'gpt-4o-mini', messages: [{ role: 'user', content: PII }] });
+    assert.equal(res.status, 429, res.text);
+    const id = res.headers.get('x-svc-vault-session') ?? '';
+    assert.match(id, /^sess_/);
+    const row = await t.ctx.storage.db
+      .selectFrom('dlp_sessions')
+      .select('id')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    assert.equal(row?.id, id);
+  });
+
   it('puts a mid-stream failure in-band, in the OpenAI error shape', async () => {
     fake.setBehavior({ chunkSize: 2, errorAfterChunks: 3 });
     const res = await proxy('openai', {

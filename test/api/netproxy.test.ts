@@ -290,6 +290,20 @@ describe('network proxy: faults', () => {
     }
   });
 
+  it('an unreachable provider does not hide a failed vault write: the request fails with it', async () => {
+    // The commit went on while the request travelled: its failure must not pass unseen behind the 502.
+    fake.setBehavior({ dropConnection: true });
+    await sql`alter table dlp_tokens rename to dlp_tokens_away`.execute(env.t.ctx.storage.db);
+    try {
+      const res = await call('/proxy/openai/v1/chat/completions', { body: chatBody() });
+      const text = await res.text();
+      assert.equal(res.status, 500, text);
+      assert.equal(res.headers.get('x-svc-vault-session'), null);
+    } finally {
+      await sql`alter table dlp_tokens_away rename to dlp_tokens`.execute(env.t.ctx.storage.db);
+    }
+  });
+
   it('force mode: 403 gateway_force_blocked', async () => {
     const owner = await mine.session('owner');
     await env.t.request('POST', '/api/dashboard/gateway/force', { cookie: owner, body: { enabled: true } });

@@ -61,6 +61,8 @@ test('secrets: prefixed keys, JWTs, private keys, passwords', () => {
     ['API_KEY'],
   );
   assert.deepEqual(found('Das Passwort lautet Tiger42!x'), ['PASSWORD:Tiger42!x']);
+  // The keyword with a Kelvin sign for its k (the /iu patterns fold it onto k), and no ASCII K anywhere.
+  assert.deepEqual(found('das \u212Aennwort lautet Tiger42!x'), ['PASSWORD:Tiger42!x']);
   assert.deepEqual(found('The password is incorrect.'), []);
   const pem =
     '-----BEGIN RSA PRIVATE KEY-----\nMIIBOgIBAAJBAKj34GkxFhD90vcNLYLInFEX6Ppy1tPf9Cnzj4p4WGeKLs1Pt8Qu\n-----END RSA PRIVATE KEY-----';

@@ -72,4 +72,20 @@ describe('per-minute windows', () => {
     clock.advance(60_000);
     assert.equal((await one.hitWindow('rl:one', 60_000)).remaining, 59_999);
   });
+
+  it('keeps the blocks of the current window only: per-address windows set this high do not pile up', async () => {
+    // PARAPET_ANONYMOUS_PER_MINUTE and the other per-address limits accept up to 1,000,000: every address
+    // seen gets a block, and a past window's blocks are of no use.
+    const clock = new ManualClock('2026-03-01T10:00:05Z');
+    const { cache } = sharedCache(clock);
+    const one = service(cache, clock);
+    for (let i = 0; i < 200; i++) await one.hitWindow(`rl:anon:10.0.${i >> 8}.${i & 255}`, 100_000);
+    assert.equal(one.leaseCount(), 200);
+    clock.advance(60_000);
+    assert.equal((await one.hitWindow('rl:anon:10.9.9.9', 100_000)).remaining, 99_999);
+    assert.equal(one.leaseCount(), 1);
+    // A key of the past window counts afresh in the new one.
+    assert.equal((await one.hitWindow('rl:anon:10.0.0.0', 100_000)).remaining, 99_999);
+    assert.equal(one.leaseCount(), 2);
+  });
 });

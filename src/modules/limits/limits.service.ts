@@ -15,7 +15,8 @@ const FLUSH_MS = 1_000;
  * Windows at least this large take their counts from the shared counter in blocks (leases) of a
  * thousandth of the limit instead of one by one. Behind a cluster every count is a round trip to the
  * primary process (or to Redis): at the enterprise ceiling that was one IPC message each way per request,
- * about 0.1 ms of the primary's CPU per proxied request. Plan limits (at most 300 a minute) stay exact.
+ * about 0.1 ms of the primary's CPU per proxied request. Plan limits (at most 300 a minute) stay exact;
+ * so do the per-address and per-device windows at their defaults (below 60,000).
  */
 const LEASE_FROM = 60_000;
 const LEASE_PART = 1_000;
@@ -144,9 +145,21 @@ export function createLimitsService(deps: { db: Db; cache: Cache; clock: Clock; 
     return Number(row?.requests ?? 0) + (p?.requests ?? 0);
   }
 
-  /** This process's current block of counts per window key (see LEASE_FROM). */
+  /** This process's current block of counts per window key (see LEASE_FROM), of the current window. */
   const leases = new Map<string, { window: number; next: number; end: number }>();
   const leasing = new Map<string, Promise<unknown>>();
+  let leasesWindow = 0;
+
+  /**
+   * When a window starts, the blocks of the past ones go. Not only the organizations' windows are this
+   * large: the per-address ones (PARAPET_ANONYMOUS_PER_MINUTE, PARAPET_AUTH_FAILURES_PER_MINUTE) and the
+   * devices' accept up to 1,000,000, and kept forever their blocks would grow by one per address ever seen.
+   */
+  function dropPastLeases(windowStart: number): void {
+    if (windowStart <= leasesWindow) return;
+    leasesWindow = windowStart;
+    for (const [key, lease] of leases) if (lease.window < windowStart) leases.delete(key);
+  }
 
   /**
    * The count of one hit in `key`'s window, from this process's block of counts; a new block is taken from
@@ -155,6 +168,7 @@ export function createLimitsService(deps: { db: Db; cache: Cache; clock: Clock; 
    * that another process holds but does not use make this one refuse up to a block early.
    */
   async function leasedHit(key: string, windowStart: number, size: number, ttlMs: number): Promise<number> {
+    dropPastLeases(windowStart);
     for (;;) {
       const lease = leases.get(key);
       if (lease && lease.window === windowStart && lease.next <= lease.end) return lease.next++;
@@ -178,6 +192,11 @@ export function createLimitsService(deps: { db: Db; cache: Cache; clock: Clock; 
   }
 
   return {
+    /** The blocks of counts this process holds, one per window key (tests and metrics). */
+    leaseCount(): number {
+      return leases.size;
+    },
+
     /** Counts one request against the per-minute window of the organization. */
     async hitRate(org: Organization, scope = 'api'): Promise<RateState> {
       const limit = PLAN_LIMITS[org.plan].perMinute ?? UNLIMITED_RATE_CEILING;

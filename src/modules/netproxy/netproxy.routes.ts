@@ -56,6 +56,9 @@ async function forward(
     upstream = await proxy.send(call, gone.signal);
   } catch (err) {
     const failure = proxy.failure(call, err);
+    // The vault's commit went on while the request travelled: a failed one is the request's failure (a
+    // 500, logged), not left unseen behind the provider's.
+    await call.stored;
     request.log.warn(
       { code: 'upstream_error', detail: `${call.provider}: ${failure.status}` },
       'upstream failed',

@@ -10,9 +10,9 @@ export function contextAround(text: string, start: number, end: number, re: RegE
 }
 
 // The characters that an /iu pattern folds onto an ASCII letter (s, k) and an /i one does not: the long s
-// and the Kelvin sign, written as escapes. (The class held an ASCII 'K' where the Kelvin sign belongs, so every
-// text with a capital K took the slow path: never a wrong answer, but the password patterns ran on most
-// messages.)
+// and the Kelvin sign, written as escapes. (The class held an ASCII 'K' where the Kelvin sign belongs: every
+// text with a capital K took the slow path, and a text whose only k was a Kelvin sign got a wrong "no", so a
+// password after "\u212Aennwort" went undetected. Such texts are the only ones whose findings changed.)
 const FOLDED_ONLY_UNDER_IU = /[\u017F\u212A]/;
 
 /**
