@@ -15,7 +15,7 @@ import {
   normalise,
   type View,
 } from './normalize.js';
-import { type CompiledPattern, type PatternPlan, patternPlan } from './patterns/index.js';
+import { type CompiledPattern, mayMatchIn, type PatternPlan, patternPlan } from './patterns/index.js';
 import {
   actionFor,
   combineScore,
@@ -78,7 +78,10 @@ function matchesInView(view: View): [CompiledPattern, number, number][] {
     compactMatches(text, plan, push);
     return found;
   }
+  // Patterns whose required later words the view does not hold are not tried at all (patterns/required.ts).
+  const ok = mayMatchIn(text, plan, false);
   for (const p of plan.unanchored) {
+    if (ok[p.index] === 0) continue;
     p.re.lastIndex = 0;
     for (let m = p.re.exec(text); m !== null; m = p.re.exec(text)) {
       if (m[0].length === 0) p.re.lastIndex++;
@@ -86,6 +89,9 @@ function matchesInView(view: View): [CompiledPattern, number, number][] {
     }
   }
   // Pass 1: the words of the text and the patterns that may start at each (candidatesFor), in text order.
+  // A word is looked up only when the walk of its letters in the trie of opening words passes an opening
+  // word (the word is one, or starts with a stem): any other word opens no pattern, and most words are such.
+  const { next, patterns: opened } = plan.openings;
   const wordAt: number[] = [];
   const wordPatterns: CompiledPattern[][] = [];
   const count = new Int32Array(plan.all.length);
@@ -96,12 +102,23 @@ function matchesInView(view: View): [CompiledPattern, number, number][] {
       continue;
     }
     const start = i;
+    let node = 0;
+    let opens = false;
+    while (i < len) {
+      const c = text.charCodeAt(i) - 97;
+      if (c < 0 || c > 25) break;
+      i++;
+      node = next[node * 26 + c] as number;
+      if (node < 0) break;
+      if (opened[node]) opens = true;
+    }
     while (i < len && isLowerCode(text.charCodeAt(i))) i++;
+    if (!opens) continue;
     const candidates = candidatesFor(text.slice(start, i), plan);
     if (candidates.length === 0) continue;
     wordAt.push(start);
     wordPatterns.push(candidates);
-    for (const p of candidates) count[p.index] = (count[p.index] as number) + 1;
+    for (const p of candidates) if (ok[p.index] === 1) count[p.index] = (count[p.index] as number) + 1;
   }
   // Pass 2: each candidate pattern tried where its word starts, in the same order. A pattern already
   // matched up to `busyUntil` is not tried again inside that match.
@@ -109,6 +126,7 @@ function matchesInView(view: View): [CompiledPattern, number, number][] {
   for (let k = 0; k < wordAt.length; k++) {
     const at = wordAt[k] as number;
     for (const p of wordPatterns[k] as CompiledPattern[]) {
+      if (ok[p.index] === 0) continue;
       const to = attempts.tryAt(p, p.sticky, p.re, at);
       if (to > at) push(p, at, to);
     }
@@ -198,6 +216,9 @@ export function compactMatches(
   const { next, patterns } = plan.openings;
   const len = text.length;
   const cap = Math.max(16, Math.floor(len / ATTEMPT_COST));
+  // Patterns whose required later words the view does not hold are left out (patterns/required.ts).
+  const ok = mayMatchIn(text, plan, true);
+  const skip = all.map((p) => ok[p.index] === 0);
   const scanWhole = all.map((p) => p.triggers === null);
   const candidates: number[][] = all.map(() => []);
   for (let from = 0; from < len; from++) {
@@ -211,7 +232,7 @@ export function compactMatches(
       if (!opened) continue;
       for (let k = 0; k < opened.length; k++) {
         const i = opened[k] as number;
-        if (scanWhole[i]) continue;
+        if (scanWhole[i] || skip[i]) continue;
         const list = candidates[i] as number[];
         // Two opening words of one pattern may start at the same position ("ignor", "ignore").
         if (list[list.length - 1] === from) continue;
@@ -222,6 +243,7 @@ export function compactMatches(
   }
   for (let i = 0; i < all.length; i++) {
     const p = all[i] as CompiledPattern;
+    if (skip[i]) continue;
     if (scanWhole[i]) {
       p.compact.lastIndex = 0;
       for (let m = p.compact.exec(text); m !== null; m = p.compact.exec(text)) {
