@@ -231,7 +231,17 @@ function spacedView(v: View): View | null {
   const joins = new Uint8Array(len);
   let i = 0;
   while (i < len) {
-    while (i < len && !single(i)) i++;
+    // On to the next single letter, a run of letters at a time (not three reads of every character).
+    while (i < len) {
+      if (!isL(i)) {
+        i++;
+        continue;
+      }
+      let e = i + 1;
+      while (e < len && isL(e)) e++;
+      if (e - i === 1 && !(i > 0 && isL(i - 1))) break;
+      i = e;
+    }
     if (i >= len) break;
     let count = 1;
     idx[0] = i;
