@@ -115,10 +115,15 @@ function matchesInView(view: View): [CompiledPattern, number, number][] {
     while (i < len && isLowerCode(text.charCodeAt(i))) i++;
     if (!opens) continue;
     const candidates = candidatesFor(text.slice(start, i), plan);
-    if (candidates.length === 0) continue;
+    let live = false;
+    for (const p of candidates) {
+      if (ok[p.index] === 0) continue;
+      count[p.index] = (count[p.index] as number) + 1;
+      live = true;
+    }
+    if (!live) continue;
     wordAt.push(start);
     wordPatterns.push(candidates);
-    for (const p of candidates) if (ok[p.index] === 1) count[p.index] = (count[p.index] as number) + 1;
   }
   // Pass 2: each candidate pattern tried where its word starts, in the same order. A pattern already
   // matched up to `busyUntil` is not tried again inside that match.
@@ -221,6 +226,9 @@ export function compactMatches(
   const skip = all.map((p) => ok[p.index] === 0);
   const scanWhole = all.map((p) => p.triggers === null);
   const candidates: number[][] = all.map(() => []);
+  // The trie nodes that open a pattern still to be tried here: most opening words of a hostile text
+  // ("a" in "a:a:a…") open only patterns it cannot match.
+  const live = patterns.map((opened) => opened !== null && opened.some((i) => !skip[i]));
   for (let from = 0; from < len; from++) {
     let node = 0;
     for (let q = from; q < len; q++) {
@@ -228,8 +236,8 @@ export function compactMatches(
       if (c < 0 || c > 25) break;
       node = next[node * 26 + c] as number;
       if (node < 0) break;
-      const opened = patterns[node];
-      if (!opened) continue;
+      if (!live[node]) continue;
+      const opened = patterns[node] as Int32Array;
       for (let k = 0; k < opened.length; k++) {
         const i = opened[k] as number;
         if (scanWhole[i] || skip[i]) continue;
