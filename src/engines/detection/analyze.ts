@@ -228,8 +228,9 @@ export function compactMatches(
   const candidates: number[][] = all.map(() => []);
   // The trie nodes that open a pattern still to be tried here: most opening words of a hostile text
   // ("a" in "a:a:a…") open only patterns it cannot match.
-  const live = patterns.map((opened) => opened !== null && opened.some((i) => !skip[i]));
-  for (let from = 0; from < len; from++) {
+  const live = patterns.map((opened) => opened?.some((i) => !skip[i]) === true);
+  const anyLive = live.includes(true);
+  for (let from = 0; anyLive && from < len; from++) {
     let node = 0;
     for (let q = from; q < len; q++) {
       const c = text.charCodeAt(q) - 97;

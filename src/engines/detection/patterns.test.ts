@@ -185,7 +185,7 @@ describe('required later words (the whole-text pre-filter)', () => {
         ['rules', 'instruction'],
       ],
     );
-    // Optional parts, look-arounds and short words require nothing; an alternative without words voids its group.
+    // Optional parts, look-arounds and single letters require nothing; an alternative without words voids its group.
     assert.deepEqual(requiredLiterals(String.raw`(?<!not\s)(?:you\s+)?are\s+now\b`), [['are'], ['now']]);
     assert.deepEqual(requiredLiterals(String.raw`\bsystem\s*:|(?:^|\n)admin`), [['system', 'admin']]);
     assert.deepEqual(requiredLiterals(String.raw`(?:reveal|[a-z]{2,9})\s+secrets?`), [['secret']]);

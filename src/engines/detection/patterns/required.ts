@@ -80,8 +80,8 @@ function parseAlts(s: string, i: number): { alts: Node[][]; end: number } {
   return { alts, end: i };
 }
 
-/** Literals shorter than this say little about a text and are not kept. */
-const MIN_LITERAL = 3;
+/** Single letters say nothing about a text and are not kept. */
+const MIN_LITERAL = 2;
 
 /** The required sets of one group: one set covering every alternative, or null when an alternative has none. */
 function groupSet(alts: Node[][]): string[] | null {
