@@ -195,10 +195,22 @@ export function similarity(normalisedText: string, toks: string[] = tokens(norma
     return f;
   });
   const bigram = new Int32Array(Math.max(0, toks.length - 1));
+  // The last pair looked up is kept: repetitive text ("a a a …") asks for the same pair throughout.
+  let lastKey = -1;
+  let lastId = -1;
   for (let i = 0; i + 1 < toks.length; i++) {
     const a = (perWord[i] as WordFeatures).ref;
     const b = (perWord[i + 1] as WordFeatures).ref;
-    bigram[i] = a >= 0 && b >= 0 ? (ix.bigrams.get(a * BIGRAM_SHIFT + b) ?? -1) : -1;
+    if (a < 0 || b < 0) {
+      bigram[i] = -1;
+      continue;
+    }
+    const key = a * BIGRAM_SHIFT + b;
+    if (key !== lastKey) {
+      lastKey = key;
+      lastId = ix.bigrams.get(key) ?? -1;
+    }
+    bigram[i] = lastId;
   }
 
   const counts = new Float64Array(ix.idf.length);

@@ -148,13 +148,19 @@ for (const w of CUE_WORDS) {
   if (!CUE_WORDS.has(rot)) CUES.set(rot, (CUES.get(rot) ?? 0) | CUE_ROT13);
 }
 
+/** The longest cue word, and which pairs of first letters cue words start with (a test before any lookup). */
+const CUE_MAX = Math.max(...[...CUES.keys()].map((w) => w.length));
+const CUE_START = new Uint8Array(26 * 26);
+for (const w of CUES.keys()) CUE_START[(w.charCodeAt(0) - 97) * 26 + w.charCodeAt(1) - 97] = 1;
+
 /**
  * Lines of the text that read better backwards or through ROT13 than as they are, as [from, to, kind]
  * view offsets. Judged line by line, so one reversed sentence hidden in a long document is still found.
+ * The words read are what /[a-z]{3,14}/g finds (runs of letters, cut every 14), found by a loop over
+ * char codes; only those that may be cue words are looked up.
  */
 function hiddenLines(text: string): [number, number, number][] {
   const out: [number, number, number][] = [];
-  const re = /[a-z]{3,14}/g;
   let lineStart = 0;
   let plain = 0;
   let reversed = 0;
@@ -171,17 +177,31 @@ function hiddenLines(text: string): [number, number, number][] {
     rot = 0;
   };
   let nextBreak = text.indexOf('\n');
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    while (nextBreak >= 0 && m.index > nextBreak) {
-      close(nextBreak);
-      lineStart = nextBreak + 1;
-      nextBreak = text.indexOf('\n', lineStart);
+  const len = text.length;
+  const isL = (c: number): boolean => c >= 97 && c <= 122;
+  let i = 0;
+  while (i < len) {
+    if (!isL(text.charCodeAt(i))) {
+      i++;
+      continue;
     }
-    const mask = CUES.get(m[0]);
-    if (mask === undefined) continue;
-    if (mask & CUE_PLAIN) plain++;
-    if (mask & CUE_REVERSED) reversed++;
-    if (mask & CUE_ROT13) rot++;
+    const runStart = i;
+    while (i < len && isL(text.charCodeAt(i))) i++;
+    for (let at = runStart; i - at >= 3; ) {
+      const n = Math.min(14, i - at);
+      while (nextBreak >= 0 && at > nextBreak) {
+        close(nextBreak);
+        lineStart = nextBreak + 1;
+        nextBreak = text.indexOf('\n', lineStart);
+      }
+      const start = (text.charCodeAt(at) - 97) * 26 + text.charCodeAt(at + 1) - 97;
+      const mask = n <= CUE_MAX && CUE_START[start] === 1 ? CUES.get(text.slice(at, at + n)) : undefined;
+      at += n;
+      if (mask === undefined) continue;
+      if (mask & CUE_PLAIN) plain++;
+      if (mask & CUE_REVERSED) reversed++;
+      if (mask & CUE_ROT13) rot++;
+    }
   }
   close(text.length);
   // A multi-line block reversed as a whole also changes the order of its lines; read it as one piece.
