@@ -223,7 +223,9 @@ function sliceView(v: View, from: number, to: number, source: string): View {
 }
 
 /** The separators that may stand between spaced-out letters: space . - _ * | / , + ~ : */
-const SEPARATOR_CODES = new Set([...' .-_*|/,+~:'].map((c) => c.charCodeAt(0)));
+const SEPARATOR_CODES = new Uint8Array(128);
+for (const c of ' .-_*|/,+~:') SEPARATOR_CODES[c.charCodeAt(0)] = 1;
+const isSeparator = (c: number): boolean => c < 128 && SEPARATOR_CODES[c] === 1;
 const SLASH = 47;
 const COLON = 58;
 const SPACE = 32;
@@ -235,6 +237,9 @@ const NEWLINE = 10;
  * typed buffers: a text that is one long run ("a/a/a/…") is the worst case, and growing arrays of
  * boxed numbers and a separator string per letter made it the slowest view of the detector (#15).
  */
+let runIdx = new Int32Array(1024);
+let runJoins = new Uint8Array(1024);
+
 function spacedView(v: View): View | null {
   const t = v.text;
   const len = t.length;
@@ -247,8 +252,13 @@ function spacedView(v: View): View | null {
   // The letters of the current run and how each is joined to the one before (BREAK, BREAK | COLON).
   const BREAK = 1;
   const COLON_SEP = 2;
-  const idx = new Int32Array(len);
-  const joins = new Uint8Array(len);
+  // Scratch for one run (at most as long as the text), kept between calls up to 128 K characters.
+  if (runIdx.length < len && len <= 1 << 17) {
+    runIdx = new Int32Array(len);
+    runJoins = new Uint8Array(len);
+  }
+  const idx = runIdx.length >= len ? runIdx : new Int32Array(len);
+  const joins = runJoins.length >= len ? runJoins : new Uint8Array(len);
   let i = 0;
   while (i < len) {
     // On to the next single letter, a run of letters at a time (not three reads of every character).
@@ -271,7 +281,7 @@ function spacedView(v: View): View | null {
       let k = j;
       let slash = false;
       let colon = false;
-      while (k < len && k - j < 4 && SEPARATOR_CODES.has(t.charCodeAt(k))) {
+      while (k < len && k - j < 4 && isSeparator(t.charCodeAt(k))) {
         const c = t.charCodeAt(k);
         if (c === SLASH) slash = true;
         else if (c === COLON) colon = true;
