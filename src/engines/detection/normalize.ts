@@ -127,16 +127,33 @@ export class ViewBuilder {
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
+/**
+ * identity[i] = i, shared by every ASCII view (read only: views are never written to; remap in views.ts
+ * makes new arrays): two arrays of the text's length per call were a large share of the garbage a long
+ * text made. Kept up to 128 K characters; longer texts get their own.
+ */
+let identity = new Int32Array(0);
+const IDENTITY_MAX = 1 << 17;
+
+function identityOf(n: number): Int32Array {
+  if (identity.length >= n + 1) return identity;
+  const out = new Int32Array(n + 1);
+  for (let i = 0; i <= n; i++) out[i] = i;
+  if (n + 1 <= IDENTITY_MAX) identity = out;
+  return out;
+}
+
 /** Plain ASCII needs no folding beyond lower case, and its offsets map one to one. */
 function asciiView(input: string): View {
   const n = input.length;
-  const starts = new Int32Array(n);
-  const ends = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    starts[i] = i;
-    ends[i] = i + 1;
-  }
-  return { source: 'plain', text: input.toLowerCase(), starts, ends, changed: null };
+  const ids = identityOf(n);
+  return {
+    source: 'plain',
+    text: input.toLowerCase(),
+    starts: ids.subarray(0, n),
+    ends: ids.subarray(1, n + 1),
+    changed: null,
+  };
 }
 
 /** Whether a folded character contains a letter a–z. */

@@ -248,7 +248,8 @@ function spacedView(v: View): View | null {
     return c >= 97 && c <= 122;
   };
   const single = (i: number): boolean => isL(i) && !(i > 0 && isL(i - 1)) && !(i + 1 < len && isL(i + 1));
-  const out = new ViewBuilder(Math.min(len, 1 << 16) + 16);
+  // Made at the first run: most texts have none, and the builder's buffers are large.
+  let out: ViewBuilder | null = null;
   // The letters of the current run and how each is joined to the one before (BREAK, BREAK | COLON).
   const BREAK = 1;
   const COLON_SEP = 2;
@@ -295,6 +296,7 @@ function spacedView(v: View): View | null {
       j = k + 1;
     }
     if (count >= 5) {
+      out ??= new ViewBuilder(Math.min(len, 1 << 16) + 16);
       if (out.n > 0) out.pushCode(NEWLINE, v.starts[i] as number, v.starts[i] as number, 0);
       for (let q = 0; q < count; q++) {
         const at = idx[q] as number;
@@ -309,13 +311,15 @@ function spacedView(v: View): View | null {
     }
     i = j;
   }
-  return out.n === 0 ? null : out.build('spaced_letters');
+  return out === null || out.n === 0 ? null : out.build('spaced_letters');
 }
 
+/** The inner view read as one span of the outer text; new arrays (an ASCII view's are shared, read only). */
 function remap(inner: View, start: number, end: number, source: string): View {
-  inner.starts.fill(start);
-  inner.ends.fill(end);
-  return { source, text: inner.text, starts: inner.starts, ends: inner.ends, changed: inner.changed };
+  const n = inner.starts.length;
+  const starts = new Int32Array(n).fill(start);
+  const ends = new Int32Array(n).fill(end);
+  return { source, text: inner.text, starts, ends, changed: inner.changed };
 }
 
 /**
