@@ -54,11 +54,15 @@ interface RawMatch extends PatternMatch {
   obfuscation: string[];
 }
 
+/** What a match with no obfuscation carries (shared: read only, as every match's list is). */
+const NO_OBFUSCATION: string[] = [];
+
 function changedKinds(view: View, from: number, to: number): string[] {
-  const out: string[] = [];
-  if (!view.changed) return out;
+  if (!view.changed) return NO_OBFUSCATION;
   let bits = 0;
   for (let i = from; i < to; i++) bits |= view.changed[i] as number;
+  if (bits === 0) return NO_OBFUSCATION;
+  const out: string[] = [];
   if (bits & CHANGED_LEET) out.push('leetspeak');
   if (bits & CHANGED_HOMOGLYPH) out.push('homoglyph');
   if (bits & CHANGED_INVISIBLE) out.push('zero_width');
@@ -66,13 +70,16 @@ function changedKinds(view: View, from: number, to: number): string[] {
   return out;
 }
 
-/** Every pattern match in one view, as [pattern, view start, view end]. */
-function matchesInView(view: View): [CompiledPattern, number, number][] {
+/**
+ * Every pattern match in one view, as flat triples: pattern index, view start, view end (one array, not
+ * an array per match: thousands of matches in a hostile text).
+ */
+function matchesInView(view: View): number[] {
   const text = view.text;
   const plan = patternPlan();
-  const found: [CompiledPattern, number, number][] = [];
+  const found: number[] = [];
   const push = (p: CompiledPattern, from: number, to: number): void => {
-    if (to > from) found.push([p, from, to]);
+    if (to > from) found.push(p.index, from, to);
   };
   if (view.source === 'spaced_letters') {
     compactMatches(text, plan, push);
@@ -328,7 +335,12 @@ function scanViews(views: View[], original: string): RawMatch[] {
   for (const view of views) {
     const text = view.text;
     if (!text) continue;
-    for (const [p, from0, to] of matchesInView(view)) {
+    const found = matchesInView(view);
+    const all = patternPlan().all;
+    for (let f = 0; f < found.length; f += 3) {
+      const p = all[found[f] as number] as CompiledPattern;
+      const from0 = found[f + 1] as number;
+      const to = found[f + 2] as number;
       let from = from0;
       while (from < to - 1 && isSpaceCode(text.charCodeAt(from))) from++;
       const start = view.starts[from] as number;
