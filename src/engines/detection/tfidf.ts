@@ -34,6 +34,8 @@ interface Index {
 const BIGRAM_SHIFT = 2 ** 20;
 
 let index: Index | null = null;
+/** Scratch of `similarity`: the count of each vocabulary feature in the current window. */
+let windowCounts: Float64Array | null = null;
 
 const TOKEN = /[a-z0-9]+(?:'[a-z]+)?/g;
 
@@ -213,7 +215,10 @@ export function similarity(normalisedText: string, toks: string[] = tokens(norma
     bigram[i] = lastId;
   }
 
-  const counts = new Float64Array(ix.idf.length);
+  // Zero between windows and between calls (each window clears what it set): one table for every call,
+  // not a vocabulary-sized array per call for the collector.
+  windowCounts ??= new Float64Array(ix.idf.length);
+  const counts = windowCounts;
   // Feature ids in order of first appearance in the window, and the docs touched in order of first score.
   let present = new Int32Array(256);
   let presentN = 0;
