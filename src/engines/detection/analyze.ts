@@ -97,8 +97,11 @@ function matchesInView(view: View): number[] {
   }
   // Pass 1: the words of the text and the patterns that may start at each (candidatesFor), in text order.
   // A word is looked up only when the walk of its letters in the trie of opening words passes an opening
-  // word (the word is one, or starts with a stem): any other word opens no pattern, and most words are such.
+  // word (the word is one, or starts with a stem) of a pattern not ruled out: any other word opens no
+  // pattern that could match here, and most words are such.
   const { next, patterns: opened } = plan.openings;
+  // Trie nodes that open a pattern not ruled out for this view: a word passing none opens nothing here.
+  const liveNode = opened.map((ps) => ps?.some((i) => ok[i] === 1) === true);
   const wordAt: number[] = [];
   const wordPatterns: CompiledPattern[][] = [];
   const count = new Int32Array(plan.all.length);
@@ -117,7 +120,7 @@ function matchesInView(view: View): number[] {
       i++;
       node = next[node * 26 + c] as number;
       if (node < 0) break;
-      if (opened[node]) opens = true;
+      if (liveNode[node]) opens = true;
     }
     while (i < len && isLowerCode(text.charCodeAt(i))) i++;
     if (!opens) continue;
