@@ -321,20 +321,38 @@ function isSpaceCode(c: number): boolean {
 }
 
 /**
- * One number per (pattern, start, end) for texts under 2 M characters (exact below 2^53), so that the
- * thousands of matches of a hostile text are not deduplicated through a string each.
+ * Which (pattern, start, end) matches were already taken, as start → end(s) per pattern: starts are small
+ * integers, where one number per triple exceeded 2^31 and made a Set of doubles, slow with the thousands
+ * of matches of a hostile text (#15).
  */
-function matchKey(original: string): (p: CompiledPattern, start: number, end: number) => number | string {
-  const span = original.length + 1;
-  if (span < 1 << 21 && patternPlan().all.length <= 256)
-    return (p, start, end) => (start * span + end) * 256 + p.index;
-  return (p, start, end) => `${p.def.id}:${start}:${end}`;
+class SeenMatches {
+  private readonly byPattern: (Map<number, number | number[]> | undefined)[] = [];
+  /** True when the triple was seen before; records it otherwise. */
+  check(pattern: number, start: number, end: number): boolean {
+    let ends = this.byPattern[pattern];
+    if (!ends) {
+      ends = new Map();
+      this.byPattern[pattern] = ends;
+    }
+    const e = ends.get(start);
+    if (e === undefined) {
+      ends.set(start, end);
+      return false;
+    }
+    if (typeof e === 'number') {
+      if (e === end) return true;
+      ends.set(start, [e, end]);
+      return false;
+    }
+    if (e.includes(end)) return true;
+    e.push(end);
+    return false;
+  }
 }
 
 function scanViews(views: View[], original: string): RawMatch[] {
   const out: RawMatch[] = [];
-  const seen = new Set<number | string>();
-  const keyOf = matchKey(original);
+  const seen = new SeenMatches();
   for (const view of views) {
     const text = view.text;
     if (!text) continue;
@@ -348,9 +366,7 @@ function scanViews(views: View[], original: string): RawMatch[] {
       while (from < to - 1 && isSpaceCode(text.charCodeAt(from))) from++;
       const start = view.starts[from] as number;
       const end = view.ends[to - 1] as number;
-      const key = keyOf(p, start, end);
-      if (seen.has(key)) continue;
-      seen.add(key);
+      if (seen.check(p.index, start, end)) continue;
       const obfuscation = view.source === 'plain' ? changedKinds(view, from, to) : [view.source];
       out.push({
         patternId: p.def.id,
