@@ -100,8 +100,6 @@ function matchesInView(view: View): number[] {
   // word (the word is one, or starts with a stem) of a pattern not ruled out: any other word opens no
   // pattern that could match here, and most words are such.
   const { next, patterns: opened } = plan.openings;
-  // Trie nodes that open a pattern not ruled out for this view: a word passing none opens nothing here.
-  const liveNode = opened.map((ps) => ps?.some((i) => ok[i] === 1) === true);
   const wordAt: number[] = [];
   const wordPatterns: CompiledPattern[][] = [];
   const count = new Int32Array(plan.all.length);
@@ -120,7 +118,8 @@ function matchesInView(view: View): number[] {
       i++;
       node = next[node * 26 + c] as number;
       if (node < 0) break;
-      if (liveNode[node]) opens = true;
+      const ps = opened[node];
+      if (ps && !opens) for (let k = 0; k < ps.length && !opens; k++) opens = ok[ps[k] as number] === 1;
     }
     while (i < len && isLowerCode(text.charCodeAt(i))) i++;
     if (!opens) continue;

@@ -210,11 +210,23 @@ export class LiteralScanner {
     this.next = next;
     this.ends = ends.map((e) => (e.length > 0 ? Int32Array.from(e) : null));
     this.outLink = outLink;
+    this.reached = new Int32Array(states);
   }
+  /**
+   * Marks of the states reached, by scan: a state is reached in this scan when its mark is the scan's
+   * number (no table to clear or allocate per text: short texts are most of the traffic).
+   */
+  private readonly reached: Int32Array;
+  private scans = 0;
   /** present[id] = 1 for every literal that occurs in `text`. */
   scan(text: string): Uint8Array {
     const present = new Uint8Array(this.literals.length);
-    const seen = new Uint8Array(this.ends.length);
+    const reached = this.reached;
+    if (this.scans === 0x7fffffff) {
+      reached.fill(0);
+      this.scans = 0;
+    }
+    const mark = ++this.scans;
     const { next, ends, outLink } = this;
     let s = 0;
     for (let i = 0; i < text.length; i++) {
@@ -225,8 +237,8 @@ export class LiteralScanner {
       }
       s = next[s * 26 + c] as number;
       // A state already reported has reported its whole failure chain too.
-      for (let x = s; x > 0 && seen[x] === 0; x = outLink[x] as number) {
-        seen[x] = 1;
+      for (let x = s; x > 0 && reached[x] !== mark; x = outLink[x] as number) {
+        reached[x] = mark;
         const e = ends[x];
         if (e) for (let k = 0; k < e.length; k++) present[e[k] as number] = 1;
       }
