@@ -54,20 +54,23 @@ interface RawMatch extends PatternMatch {
   obfuscation: string[];
 }
 
-/** What a match with no obfuscation carries (shared: read only, as every match's list is). */
-const NO_OBFUSCATION: string[] = [];
-
-function changedKinds(view: View, from: number, to: number): string[] {
-  if (!view.changed) return NO_OBFUSCATION;
-  let bits = 0;
-  for (let i = from; i < to; i++) bits |= view.changed[i] as number;
-  if (bits === 0) return NO_OBFUSCATION;
+/**
+ * The obfuscation list of each combination of CHANGED_* bits, made once and shared (read only, as every
+ * match's list is): a homoglyph text has thousands of matches, each with the same list.
+ */
+const OBFUSCATION_LISTS: string[][] = Array.from({ length: 16 }, (_, bits) => {
   const out: string[] = [];
   if (bits & CHANGED_LEET) out.push('leetspeak');
   if (bits & CHANGED_HOMOGLYPH) out.push('homoglyph');
   if (bits & CHANGED_INVISIBLE) out.push('zero_width');
   if (bits & CHANGED_WIDTH) out.push('fullwidth');
   return out;
+});
+
+function changedKinds(view: View, from: number, to: number): string[] {
+  let bits = 0;
+  if (view.changed) for (let i = from; i < to; i++) bits |= view.changed[i] as number;
+  return OBFUSCATION_LISTS[bits & 15] as string[];
 }
 
 /**
