@@ -200,8 +200,8 @@ function decodeCandidate(source: Payload['source'], raw: string): string | null 
     case 'url_encoding': {
       // Three escapes are enough to try; counting all of a long run made an array of them.
       let count = 0;
-      const escape = /%[0-9a-fA-F]{2}/g;
-      while (count < 3 && escape.exec(raw) !== null) count++;
+      const percentEscape = /%[0-9a-fA-F]{2}/g;
+      while (count < 3 && percentEscape.exec(raw) !== null) count++;
       if (count < 3) return null;
       try {
         return decodeURIComponent(raw.replace(/\+/g, ' '));
