@@ -15,7 +15,7 @@ import {
   normalise,
   type View,
 } from './normalize.js';
-import { type CompiledPattern, type PatternPlan, patternPlan } from './patterns/index.js';
+import { type CompiledPattern, mayMatchIn, type PatternPlan, patternPlan } from './patterns/index.js';
 import {
   actionFor,
   combineScore,
@@ -54,31 +54,44 @@ interface RawMatch extends PatternMatch {
   obfuscation: string[];
 }
 
-function changedKinds(view: View, from: number, to: number): string[] {
+/**
+ * The obfuscation list of each combination of CHANGED_* bits, made once and shared (read only, as every
+ * match's list is): a homoglyph text has thousands of matches, each with the same list.
+ */
+const OBFUSCATION_LISTS: string[][] = Array.from({ length: 16 }, (_, bits) => {
   const out: string[] = [];
-  if (!view.changed) return out;
-  let bits = 0;
-  for (let i = from; i < to; i++) bits |= view.changed[i] as number;
   if (bits & CHANGED_LEET) out.push('leetspeak');
   if (bits & CHANGED_HOMOGLYPH) out.push('homoglyph');
   if (bits & CHANGED_INVISIBLE) out.push('zero_width');
   if (bits & CHANGED_WIDTH) out.push('fullwidth');
   return out;
+});
+
+function changedKinds(view: View, from: number, to: number): string[] {
+  let bits = 0;
+  if (view.changed) for (let i = from; i < to; i++) bits |= view.changed[i] as number;
+  return OBFUSCATION_LISTS[bits & 15] as string[];
 }
 
-/** Every pattern match in one view, as [pattern, view start, view end]. */
-function matchesInView(view: View): [CompiledPattern, number, number][] {
+/**
+ * Every pattern match in one view, as flat triples: pattern index, view start, view end (one array, not
+ * an array per match: thousands of matches in a hostile text).
+ */
+function matchesInView(view: View): number[] {
   const text = view.text;
   const plan = patternPlan();
-  const found: [CompiledPattern, number, number][] = [];
+  const found: number[] = [];
   const push = (p: CompiledPattern, from: number, to: number): void => {
-    if (to > from) found.push([p, from, to]);
+    if (to > from) found.push(p.index, from, to);
   };
   if (view.source === 'spaced_letters') {
     compactMatches(text, plan, push);
     return found;
   }
+  // Patterns whose required later words the view does not hold are not tried at all (patterns/required.ts).
+  const ok = mayMatchIn(text, plan, false);
   for (const p of plan.unanchored) {
+    if (ok[p.index] === 0) continue;
     p.re.lastIndex = 0;
     for (let m = p.re.exec(text); m !== null; m = p.re.exec(text)) {
       if (m[0].length === 0) p.re.lastIndex++;
@@ -86,6 +99,10 @@ function matchesInView(view: View): [CompiledPattern, number, number][] {
     }
   }
   // Pass 1: the words of the text and the patterns that may start at each (candidatesFor), in text order.
+  // A word is looked up only when the walk of its letters in the trie of opening words passes an opening
+  // word (the word is one, or starts with a stem) of a pattern not ruled out: any other word opens no
+  // pattern that could match here, and most words are such.
+  const { next, patterns: opened } = plan.openings;
   const wordAt: number[] = [];
   const wordPatterns: CompiledPattern[][] = [];
   const count = new Int32Array(plan.all.length);
@@ -96,12 +113,29 @@ function matchesInView(view: View): [CompiledPattern, number, number][] {
       continue;
     }
     const start = i;
+    let node = 0;
+    let opens = false;
+    while (i < len) {
+      const c = text.charCodeAt(i) - 97;
+      if (c < 0 || c > 25) break;
+      i++;
+      node = next[node * 26 + c] as number;
+      if (node < 0) break;
+      const ps = opened[node];
+      if (ps && !opens) for (let k = 0; k < ps.length && !opens; k++) opens = ok[ps[k] as number] === 1;
+    }
     while (i < len && isLowerCode(text.charCodeAt(i))) i++;
+    if (!opens) continue;
     const candidates = candidatesFor(text.slice(start, i), plan);
-    if (candidates.length === 0) continue;
+    let live = false;
+    for (const p of candidates) {
+      if (ok[p.index] === 0) continue;
+      count[p.index] = (count[p.index] as number) + 1;
+      live = true;
+    }
+    if (!live) continue;
     wordAt.push(start);
     wordPatterns.push(candidates);
-    for (const p of candidates) count[p.index] = (count[p.index] as number) + 1;
   }
   // Pass 2: each candidate pattern tried where its word starts, in the same order. A pattern already
   // matched up to `busyUntil` is not tried again inside that match.
@@ -109,6 +143,7 @@ function matchesInView(view: View): [CompiledPattern, number, number][] {
   for (let k = 0; k < wordAt.length; k++) {
     const at = wordAt[k] as number;
     for (const p of wordPatterns[k] as CompiledPattern[]) {
+      if (ok[p.index] === 0) continue;
       const to = attempts.tryAt(p, p.sticky, p.re, at);
       if (to > at) push(p, at, to);
     }
@@ -198,20 +233,27 @@ export function compactMatches(
   const { next, patterns } = plan.openings;
   const len = text.length;
   const cap = Math.max(16, Math.floor(len / ATTEMPT_COST));
+  // Patterns whose required later words the view does not hold are left out (patterns/required.ts).
+  const ok = mayMatchIn(text, plan, true);
+  const skip = all.map((p) => ok[p.index] === 0);
   const scanWhole = all.map((p) => p.triggers === null);
   const candidates: number[][] = all.map(() => []);
-  for (let from = 0; from < len; from++) {
+  // The trie nodes that open a pattern still to be tried here: most opening words of a hostile text
+  // ("a" in "a:a:a…") open only patterns it cannot match.
+  const live = patterns.map((opened) => opened?.some((i) => !skip[i]) === true);
+  const anyLive = live.includes(true);
+  for (let from = 0; anyLive && from < len; from++) {
     let node = 0;
     for (let q = from; q < len; q++) {
       const c = text.charCodeAt(q) - 97;
       if (c < 0 || c > 25) break;
       node = next[node * 26 + c] as number;
       if (node < 0) break;
-      const opened = patterns[node];
-      if (!opened) continue;
+      if (!live[node]) continue;
+      const opened = patterns[node] as Int32Array;
       for (let k = 0; k < opened.length; k++) {
         const i = opened[k] as number;
-        if (scanWhole[i]) continue;
+        if (scanWhole[i] || skip[i]) continue;
         const list = candidates[i] as number[];
         // Two opening words of one pattern may start at the same position ("ignor", "ignore").
         if (list[list.length - 1] === from) continue;
@@ -222,6 +264,7 @@ export function compactMatches(
   }
   for (let i = 0; i < all.length; i++) {
     const p = all[i] as CompiledPattern;
+    if (skip[i]) continue;
     if (scanWhole[i]) {
       p.compact.lastIndex = 0;
       for (let m = p.compact.exec(text); m !== null; m = p.compact.exec(text)) {
@@ -280,31 +323,52 @@ function isSpaceCode(c: number): boolean {
 }
 
 /**
- * One number per (pattern, start, end) for texts under 2 M characters (exact below 2^53), so that the
- * thousands of matches of a hostile text are not deduplicated through a string each.
+ * Which (pattern, start, end) matches were already taken, as start → end(s) per pattern: starts are small
+ * integers, where one number per triple exceeded 2^31 and made a Set of doubles, slow with the thousands
+ * of matches of a hostile text (#15).
  */
-function matchKey(original: string): (p: CompiledPattern, start: number, end: number) => number | string {
-  const span = original.length + 1;
-  if (span < 1 << 21 && patternPlan().all.length <= 256)
-    return (p, start, end) => (start * span + end) * 256 + p.index;
-  return (p, start, end) => `${p.def.id}:${start}:${end}`;
+class SeenMatches {
+  private readonly byPattern: (Map<number, number | number[]> | undefined)[] = [];
+  /** True when the triple was seen before; records it otherwise. */
+  check(pattern: number, start: number, end: number): boolean {
+    let ends = this.byPattern[pattern];
+    if (!ends) {
+      ends = new Map();
+      this.byPattern[pattern] = ends;
+    }
+    const e = ends.get(start);
+    if (e === undefined) {
+      ends.set(start, end);
+      return false;
+    }
+    if (typeof e === 'number') {
+      if (e === end) return true;
+      ends.set(start, [e, end]);
+      return false;
+    }
+    if (e.includes(end)) return true;
+    e.push(end);
+    return false;
+  }
 }
 
 function scanViews(views: View[], original: string): RawMatch[] {
   const out: RawMatch[] = [];
-  const seen = new Set<number | string>();
-  const keyOf = matchKey(original);
+  const seen = new SeenMatches();
   for (const view of views) {
     const text = view.text;
     if (!text) continue;
-    for (const [p, from0, to] of matchesInView(view)) {
+    const found = matchesInView(view);
+    const all = patternPlan().all;
+    for (let f = 0; f < found.length; f += 3) {
+      const p = all[found[f] as number] as CompiledPattern;
+      const from0 = found[f + 1] as number;
+      const to = found[f + 2] as number;
       let from = from0;
       while (from < to - 1 && isSpaceCode(text.charCodeAt(from))) from++;
       const start = view.starts[from] as number;
       const end = view.ends[to - 1] as number;
-      const key = keyOf(p, start, end);
-      if (seen.has(key)) continue;
-      seen.add(key);
+      if (seen.check(p.index, start, end)) continue;
       const obfuscation = view.source === 'plain' ? changedKinds(view, from, to) : [view.source];
       out.push({
         patternId: p.def.id,

@@ -57,68 +57,75 @@ function isElision(text: string, i: number): boolean {
   return /\p{L}/u.test(text[i - 1] ?? '') && /\p{L}/u.test(text[i + 1] ?? '');
 }
 
+/** QUOTES by UTF-16 code (each is one code unit): 1 for a quotation mark, 2 for one that may be an elision. */
+const QUOTE_CODE = (() => {
+  const codes = [...QUOTES].map((q) => q.charCodeAt(0));
+  const table = new Uint8Array(Math.max(...codes) + 1);
+  for (const c of codes) table[c] = isElision(`a${String.fromCharCode(c)}a`, 1) ? 2 : 1;
+  return table;
+})();
+
 /** Whether the code unit at `i` is a quotation mark (one of QUOTES) that is not an elision. */
 function isQuoteAt(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
-  switch (c) {
-    case 0x22: // "
-    case 0x60: // `
-    case 0xab: // «
-    case 0xbb: // »
-    case 0x201c: // “
-    case 0x201d: // ”
-    case 0x2018: // ‘
-    case 0x201e: // „
-      return true;
-    case 0x27: // '
-    case 0x2019: // ’
-      return !isElision(text, i);
-    default:
-      return false;
-  }
+  const kind = c < QUOTE_CODE.length ? (QUOTE_CODE[c] as number) : 0;
+  return kind === 1 || (kind === 2 && !isElision(text, i));
 }
 
 /** How far before and after a match a quotation mark still wraps it. */
 const QUOTE_BEFORE = 80;
 const QUOTE_AFTER = 200;
-const NONE = 0x7fffffff;
 
 /**
- * isQuoted for many matches of one text: the nearest quotation mark on the same line before and after
- * every position, found in two passes, so that a text with thousands of matches (an attack repeated over
- * 100 KB, #15) does not rescan 280 characters around each of them.
+ * isQuoted for many matches of one text: the positions of the quotation marks and of the line breaks,
+ * found in one pass, so that a text with thousands of matches (an attack repeated over 100 KB, #15) does
+ * not rescan 280 characters around each of them; each match then costs a few binary searches. (Two
+ * arrays of the nearest mark before and after every position cost more than the rest of the scoring.)
  */
 export class QuoteIndex {
-  /** Position of the last quotation mark at or before i on i's line, -1 when none. */
-  private readonly before: Int32Array;
-  /** Position of the first quotation mark at or after i on i's line, NONE when none. */
-  private readonly after: Int32Array;
+  private readonly quotes: Int32Array;
+  private readonly breaks: Int32Array;
   private readonly length: number;
   constructor(original: string) {
     const n = original.length;
     this.length = n;
-    this.before = new Int32Array(n);
-    this.after = new Int32Array(n);
-    let last = -1;
+    const quotes: number[] = [];
+    const breaks: number[] = [];
     for (let i = 0; i < n; i++) {
-      if (original.charCodeAt(i) === 10) last = -1;
-      else if (isQuoteAt(original, i)) last = i;
-      this.before[i] = last;
+      const c = original.charCodeAt(i);
+      if (c === 10) breaks.push(i);
+      else if (c < QUOTE_CODE.length && QUOTE_CODE[c] !== 0 && isQuoteAt(original, i)) quotes.push(i);
     }
-    let first = NONE;
-    for (let i = n - 1; i >= 0; i--) {
-      if (original.charCodeAt(i) === 10) first = NONE;
-      else if (isQuoteAt(original, i)) first = i;
-      this.after[i] = first;
-    }
+    this.quotes = Int32Array.from(quotes);
+    this.breaks = Int32Array.from(breaks);
   }
   /** The same answer as isQuoted(original, start, end). */
   isQuoted(start: number, end: number): boolean {
     if (start <= 0 || end >= this.length) return false;
-    const q = this.before[start - 1] as number;
-    if (q < 0 || q < start - QUOTE_BEFORE) return false;
-    return (this.after[end] as number) < end + QUOTE_AFTER;
+    // The last quotation mark at or before start - 1, with no line break after it up to there.
+    const qi = lastAtOrBefore(this.quotes, start - 1);
+    if (qi < 0) return false;
+    const q = this.quotes[qi] as number;
+    const bi = lastAtOrBefore(this.breaks, start - 1);
+    if ((bi >= 0 && (this.breaks[bi] as number) > q) || q < start - QUOTE_BEFORE) return false;
+    // The first quotation mark at or after end, before any line break.
+    const after = this.quotes[lastAtOrBefore(this.quotes, end - 1) + 1];
+    if (after === undefined || after >= end + QUOTE_AFTER) return false;
+    const nextBreak = this.breaks[lastAtOrBefore(this.breaks, end - 1) + 1];
+    return nextBreak === undefined || nextBreak > after;
   }
+}
+
+/** Index of the last element ≤ x in a sorted array, -1 when none. */
+function lastAtOrBefore(sorted: Int32Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as number) <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
 }
 
 /** Whether a match in the ORIGINAL text is wrapped in quotation marks (on the same line). */

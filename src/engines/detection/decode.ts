@@ -2,7 +2,10 @@
 // pure and runs unchanged in the browser extension.
 
 export function utf8Decode(bytes: Uint8Array): string {
-  let out = '';
+  // UTF-16 code units into a buffer, turned into a string in chunks: a string grown by one character per
+  // byte cost most of decoding a 100 KB base64 payload (#15).
+  const units = new Uint16Array(bytes.length * 2);
+  let n = 0;
   let i = 0;
   while (i < bytes.length) {
     const b0 = bytes[i] as number;
@@ -29,12 +32,19 @@ export function utf8Decode(bytes: Uint8Array): string {
       cp = (cp << 6) | (b & 0x3f);
     }
     if (!ok || cp > 0x10ffff) {
-      out += '\ufffd';
+      units[n++] = 0xfffd;
       i += 1;
       continue;
     }
-    out += String.fromCodePoint(cp);
+    if (cp > 0xffff) {
+      units[n++] = 0xd800 + ((cp - 0x10000) >> 10);
+      units[n++] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+    } else units[n++] = cp;
     i += 1 + need;
+  }
+  let out = '';
+  for (let k = 0; k < n; k += 8192) {
+    out += String.fromCharCode.apply(null, units.subarray(k, Math.min(n, k + 8192)) as unknown as number[]);
   }
   return out;
 }
@@ -66,11 +76,21 @@ export function base64Bytes(s: string): Uint8Array | null {
   return out.subarray(0, o);
 }
 
+/** The value of each hex digit by char code (a parseInt of two characters per byte was most of decoding). */
+const HEX_VALUE = new Uint8Array(128);
+for (let i = 0; i < 16; i++) {
+  HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
+  HEX_VALUE['0123456789ABCDEF'.charCodeAt(i)] = i;
+}
+
 export function hexBytes(s: string): Uint8Array | null {
   const digits = s.replace(/\\x|0x|[\s:]/gi, '');
   if (digits.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(digits)) return null;
   const out = new Uint8Array(digits.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(digits.slice(i * 2, i * 2 + 2), 16);
+  for (let i = 0; i < out.length; i++)
+    out[i] =
+      ((HEX_VALUE[digits.charCodeAt(i * 2)] as number) << 4) |
+      (HEX_VALUE[digits.charCodeAt(i * 2 + 1)] as number);
   return out;
 }
 
@@ -80,15 +100,26 @@ export function looksLikeText(s: string): boolean {
   let good = 0;
   let letters = 0;
   let bad = 0;
+  const n = s.length;
   for (const ch of s) {
     const c = ch.codePointAt(0) as number;
-    if (c === 0xfffd || (c < 32 && c !== 10 && c !== 13 && c !== 9)) bad++;
-    else if (/\p{L}/u.test(ch)) {
+    // ASCII is classified by code (what the expressions below answer for it): letters, then every printable
+    // character is punctuation, a digit or a symbol; the expressions per character cost most of the check.
+    if (c < 128 && c >= 32) {
+      if (c === 127) continue;
+      good++;
+      if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) letters++;
+      continue;
+    }
+    if (c === 0xfffd || (c < 32 && c !== 10 && c !== 13 && c !== 9)) {
+      bad++;
+      // Bad characters only add up: past the share allowed, the answer is known (random bytes, #15).
+      if (bad / n >= 0.03) return false;
+    } else if (/\p{L}/u.test(ch)) {
       letters++;
       good++;
     } else if (c === 32 || /[\p{P}\p{N}\p{S}\s]/u.test(ch)) good++;
   }
-  const n = s.length;
   return bad / n < 0.03 && good / n > 0.9 && letters / n > 0.55 && /\s/.test(s);
 }
 
@@ -167,7 +198,10 @@ function decodeCandidate(source: Payload['source'], raw: string): string | null 
       return bytes ? utf8Decode(bytes) : null;
     }
     case 'url_encoding': {
-      const count = raw.match(/%[0-9a-fA-F]{2}/g)?.length ?? 0;
+      // Three escapes are enough to try; counting all of a long run made an array of them.
+      let count = 0;
+      const percentEscape = /%[0-9a-fA-F]{2}/g;
+      while (count < 3 && percentEscape.exec(raw) !== null) count++;
       if (count < 3) return null;
       try {
         return decodeURIComponent(raw.replace(/\+/g, ' '));
@@ -187,7 +221,14 @@ function decodeCandidate(source: Payload['source'], raw: string): string | null 
   }
 }
 
-const URL_CHAR = /[A-Za-z0-9%._~+!*'(),;:@&=/?#-]/;
+/** What /[A-Za-z0-9%._~+!*'(),;:@&=/?#-]/ matches, by char code (a regular expression per character before). */
+const URL_CHAR = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789%._~+!*'(),;:@&=/?#-")
+  URL_CHAR[c.charCodeAt(0)] = 1;
+const isUrlChar = (text: string, i: number): boolean => {
+  const c = text.charCodeAt(i);
+  return c < 128 && URL_CHAR[c] === 1;
+};
 const PERCENT = /%[0-9a-fA-F]{2}/g;
 
 /** URL-encoded runs: grown outwards from each %XX escape, so the scan stays linear. */
@@ -198,9 +239,9 @@ function urlRuns(text: string): { start: number; end: number }[] {
   for (let m = PERCENT.exec(text); m !== null; m = PERCENT.exec(text)) {
     if (m.index < covered) continue;
     let s = m.index;
-    while (s > 0 && URL_CHAR.test(text[s - 1] as string)) s--;
+    while (s > 0 && isUrlChar(text, s - 1)) s--;
     let e = m.index + 3;
-    while (e < text.length && URL_CHAR.test(text[e] as string)) e++;
+    while (e < text.length && isUrlChar(text, e)) e++;
     runs.push({ start: s, end: e });
     covered = e;
   }

@@ -127,16 +127,33 @@ export class ViewBuilder {
 
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
+/**
+ * identity[i] = i, shared by every ASCII view (read only: views are never written to; remap in views.ts
+ * makes new arrays): two arrays of the text's length per call were a large share of the garbage a long
+ * text made. Kept up to 128 K characters; longer texts get their own.
+ */
+let identity = new Int32Array(0);
+const IDENTITY_MAX = 1 << 17;
+
+function identityOf(n: number): Int32Array {
+  if (identity.length >= n + 1) return identity;
+  const out = new Int32Array(n + 1);
+  for (let i = 0; i <= n; i++) out[i] = i;
+  if (n + 1 <= IDENTITY_MAX) identity = out;
+  return out;
+}
+
 /** Plain ASCII needs no folding beyond lower case, and its offsets map one to one. */
 function asciiView(input: string): View {
   const n = input.length;
-  const starts = new Int32Array(n);
-  const ends = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    starts[i] = i;
-    ends[i] = i + 1;
-  }
-  return { source: 'plain', text: input.toLowerCase(), starts, ends, changed: null };
+  const ids = identityOf(n);
+  return {
+    source: 'plain',
+    text: input.toLowerCase(),
+    starts: ids.subarray(0, n),
+    ends: ids.subarray(1, n + 1),
+    changed: null,
+  };
 }
 
 /** Whether a folded character contains a letter a–z. */
@@ -290,46 +307,66 @@ function isLower(code: number): boolean {
   return code >= 97 && code <= 122;
 }
 
-/** Replaces digits standing for letters inside words ("1gn0re" -> "ignore"); marks what changed. */
+/** LEET_CODE[digit code] = the code of the letter the digit stands for, 0 when none (leetLetter by code). */
+const LEET_CODE = new Uint8Array(58);
+for (let d = 48; d <= 57; d++) LEET_CODE[d] = leetLetter(String.fromCharCode(d))?.charCodeAt(0) ?? 0;
+
+/**
+ * Replaces digits standing for letters inside words ("1gn0re" -> "ignore"); marks what changed. One pass
+ * over char codes; the new text is assembled from slices only when something changed (a copy of every
+ * character of a 100 KB text per call, split and joined, was most of normalisation on digit-heavy text).
+ */
 function foldLeet(view: View): void {
   const t = view.text;
-  let out: string[] | null = null;
+  const len = t.length;
+  let parts: string[] | null = null;
+  let copied = 0;
   let i = 0;
-  while (i < t.length) {
+  while (i < len) {
     const c = t.charCodeAt(i);
-    const alnum = isLower(c) || (c >= 48 && c <= 57);
-    if (!alnum) {
+    if (!(isLower(c) || (c >= 48 && c <= 57))) {
       i++;
       continue;
     }
+    // A run of letters and digits: its letters, its digits that stand for letters, all its digits and the
+    // digits that close it (a trailing number).
     let j = i;
     let letters = 0;
     let leet = 0;
-    while (j < t.length) {
+    let digits = 0;
+    let trailing = 0;
+    while (j < len) {
       const d = t.charCodeAt(j);
-      if (isLower(d)) letters++;
-      else if (d >= 48 && d <= 57) {
-        if (leetLetter(t[j] as string) !== undefined) leet++;
+      if (isLower(d)) {
+        letters++;
+        trailing = 0;
+      } else if (d >= 48 && d <= 57) {
+        if (LEET_CODE[d] !== 0) leet++;
+        digits++;
+        trailing++;
       } else break;
       j++;
     }
-    let digitStart = j;
-    while (digitStart > i && /[0-9]/.test(t[digitStart - 1] as string)) digitStart--;
-    const onlyTrailingNumber = j - digitStart >= 2 && !/[0-9]/.test(t.slice(i, digitStart));
+    const onlyTrailingNumber = trailing >= 2 && digits === trailing;
     if (letters >= 1 && leet >= 1 && leet <= letters + 2 && !onlyTrailingNumber) {
-      out ??= t.split('');
-      if (!view.changed) view.changed = new Uint8Array(t.length);
+      parts ??= [];
+      if (!view.changed) view.changed = new Uint8Array(len);
       for (let k = i; k < j; k++) {
-        const rep = leetLetter(t[k] as string);
-        if (rep !== undefined) {
-          out[k] = rep;
+        const d = t.charCodeAt(k);
+        const rep = d >= 48 && d <= 57 ? (LEET_CODE[d] as number) : 0;
+        if (rep !== 0) {
+          parts.push(t.slice(copied, k), String.fromCharCode(rep));
+          copied = k + 1;
           view.changed[k] = (view.changed[k] as number) | CHANGED_LEET;
         }
       }
     }
     i = j;
   }
-  if (out) view.text = out.join('');
+  if (parts) {
+    parts.push(t.slice(copied));
+    view.text = parts.join('');
+  }
 }
 
 /** A view whose every character maps to one original span: decoded payloads, hidden tag text. */

@@ -7,9 +7,11 @@ import {
   type CompiledPattern,
   compactSource,
   compiledPatterns,
+  mayMatchIn,
   PATTERNS,
   patternPlan,
 } from './patterns/index.js';
+import { LiteralScanner, requiredLiterals } from './patterns/required.js';
 import { triggersOf } from './patterns/triggers.js';
 
 const LANGS = new Set(['en', 'fr', 'de', 'it', 'es']);
@@ -172,4 +174,54 @@ describe('adversarial inputs (ReDoS)', () => {
       assert.ok(r.score >= 0 && r.score <= 100);
     });
   }
+});
+
+describe('required later words (the whole-text pre-filter)', () => {
+  it('reads the words every match must contain from a source', () => {
+    assert.deepEqual(
+      requiredLiterals(String.raw`\b(?:ignore|forget)\s+(?:all\s+)?(?:rules|instructions?)\b`),
+      [
+        ['ignore', 'forget'],
+        ['rules', 'instruction'],
+      ],
+    );
+    // Optional parts, look-arounds and single letters require nothing; an alternative without words voids its group.
+    assert.deepEqual(requiredLiterals(String.raw`(?<!not\s)(?:you\s+)?are\s+now\b`), [['are'], ['now']]);
+    assert.deepEqual(requiredLiterals(String.raw`\bsystem\s*:|(?:^|\n)admin`), [['system', 'admin']]);
+    assert.deepEqual(requiredLiterals(String.raw`(?:reveal|[a-z]{2,9})\s+secrets?`), [['secret']]);
+    assert.deepEqual(requiredLiterals(String.raw`[\w'-]{1,20}\s+x`), []);
+  });
+
+  it('finds which literals occur in a text, inside runs of letters only', () => {
+    const scanner = new LiteralScanner(['ignore', 'gnore', 'rules', 'les', 'xyz']);
+    assert.deepEqual([...scanner.scan('please IGNORE; ignores the rul es')], [1, 1, 0, 0, 0]);
+    assert.deepEqual([...scanner.scan('les regles')], [0, 0, 0, 1, 0]);
+  });
+
+  it('never rules out a pattern that matches (every example, joined or spaced, and mixed texts)', () => {
+    const plan = patternPlan();
+    const texts: string[] = [];
+    for (const p of PATTERNS) {
+      const plain = normalise(p.example).plain.text;
+      texts.push(plain, plain.replace(/[^a-z]+/g, ''), plain.replace(/[^a-z]+/g, ' '));
+    }
+    texts.push(texts.join('\n'));
+    let checked = 0;
+    for (const text of texts) {
+      for (const compact of [false, true]) {
+        const ok = mayMatchIn(text, plan, compact);
+        for (const p of plan.all) {
+          const re = compact ? p.compact : p.re;
+          re.lastIndex = 0;
+          if (!re.test(text)) continue;
+          checked++;
+          assert.equal(ok[p.index], 1, `${p.def.id} (${compact ? 'compact' : 'plain'}) ruled out of ${text}`);
+        }
+      }
+    }
+    assert.ok(checked >= PATTERNS.length * 2, `only ${checked} matches checked`);
+    // And it does rule patterns out: a text of opening words alone leaves most of them untried.
+    const ok = mayMatchIn('ignore ignore forget disregard ignore', plan, false);
+    assert.ok(ok.reduce((a, b) => a + b, 0) < plan.all.length / 4);
+  });
 });

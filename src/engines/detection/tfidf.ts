@@ -19,8 +19,10 @@ const MAX_DF_SHARE = 0.1;
 interface Index {
   vocab: Map<string, number>;
   idf: Float64Array;
-  postingsDoc: Int32Array[];
-  postingsWeight: Float64Array[];
+  /** Postings of feature id: docs and weights from postingsStart[id] to postingsStart[id + 1], one flat array. */
+  postingsStart: Int32Array;
+  postingsDoc: Int32Array;
+  postingsWeight: Float64Array;
   docCategory: string[];
   docCount: number;
   oovIdf: number;
@@ -32,6 +34,8 @@ interface Index {
 const BIGRAM_SHIFT = 2 ** 20;
 
 let index: Index | null = null;
+/** Scratch of `similarity`: the count of each vocabulary feature in the current window. */
+let windowCounts: Float64Array | null = null;
 
 const TOKEN = /[a-z0-9]+(?:'[a-z]+)?/g;
 
@@ -117,11 +121,15 @@ function buildIndex(): Index {
       (postW[id] as number[]).push(w / norm);
     }
   });
+  const postingsStart = new Int32Array(idfList.length + 1);
+  for (let id = 0; id < idfList.length; id++)
+    postingsStart[id + 1] = (postingsStart[id] as number) + (postD[id] as number[]).length;
   return {
     vocab,
     idf,
-    postingsDoc: postD.map((a) => Int32Array.from(a)),
-    postingsWeight: postW.map((a) => Float64Array.from(a)),
+    postingsStart,
+    postingsDoc: Int32Array.from(postD.flat()),
+    postingsWeight: Float64Array.from(postW.flat()),
     docCategory: refs.map((r) => r.category),
     docCount: n,
     oovIdf: Math.log(n + 1) + 1,
@@ -145,7 +153,11 @@ interface WordFeatures {
   oovSquares: number;
   /** Number of the word in the reference corpus, -1 when it never occurs there. */
   ref: number;
+  /** A number of its own (a serial), so that a window of words is compared as numbers, not strings. */
+  serial: number;
 }
+
+let serials = 0;
 
 /** Words repeat across calls; their features depend only on the fixed index. Bounded, cleared when full. */
 const wordCache = new Map<string, WordFeatures>();
@@ -168,7 +180,7 @@ function wordFeatures(ix: Index, w: string): WordFeatures {
       else ids.push(id);
     }
   }
-  return { ids: Int32Array.from(ids), oovSquares: oov, ref: ix.refWords.get(w) ?? -1 };
+  return { ids: Int32Array.from(ids), oovSquares: oov, ref: ix.refWords.get(w) ?? -1, serial: serials++ };
 }
 
 /** `toks` may be passed when the caller already tokenised the same text. */
@@ -185,63 +197,113 @@ export function similarity(normalisedText: string, toks: string[] = tokens(norma
     return f;
   });
   const bigram = new Int32Array(Math.max(0, toks.length - 1));
+  // The last pair looked up is kept: repetitive text ("a a a …") asks for the same pair throughout.
+  let lastKey = -1;
+  let lastId = -1;
   for (let i = 0; i + 1 < toks.length; i++) {
     const a = (perWord[i] as WordFeatures).ref;
     const b = (perWord[i + 1] as WordFeatures).ref;
-    bigram[i] = a >= 0 && b >= 0 ? (ix.bigrams.get(a * BIGRAM_SHIFT + b) ?? -1) : -1;
+    if (a < 0 || b < 0) {
+      bigram[i] = -1;
+      continue;
+    }
+    const key = a * BIGRAM_SHIFT + b;
+    if (key !== lastKey) {
+      lastKey = key;
+      lastId = ix.bigrams.get(key) ?? -1;
+    }
+    bigram[i] = lastId;
   }
 
-  const counts = new Float64Array(ix.idf.length);
-  const present: number[] = [];
+  // Zero between windows and between calls (each window clears what it set): one table for every call,
+  // not a vocabulary-sized array per call for the collector.
+  windowCounts ??= new Float64Array(ix.idf.length);
+  const counts = windowCounts;
+  // Feature ids in order of first appearance in the window, and the docs touched in order of first score.
+  let present = new Int32Array(256);
+  let presentN = 0;
+  const touched = new Int32Array(ix.docCount);
+  let touchedN = 0;
   const scores = new Float64Array(ix.docCount);
-  const touched: number[] = [];
+  const { postingsStart, postingsDoc, postingsWeight, idf } = ix;
+  const oovBigram = (ix.oovIdf * OOV_GRAM) ** 2;
   let best: Similarity = { nearest: 0, top3: 0, category: null, window: [0, 0] };
   // A window's score depends only on its words, and only a strictly better window replaces the best: a
   // window whose words were already scored is skipped. Repetitive text (the same attack line ten thousand
-  // times, #15) then costs its distinct windows, not its length times the postings of its words.
-  const scored = new Set<string>();
+  // times, #15) then costs its distinct windows, not its length times the postings of its words. Windows
+  // are compared by the serial numbers of their words: a hash finds earlier windows that may be the same,
+  // and their words are compared one by one (a string of the window's words per window cost a fifth of
+  // the similarity on long texts). A word that got two serials (the cache cleared meanwhile) only makes
+  // two equal windows look different, and scoring one twice changes nothing.
+  const serial = new Int32Array(toks.length);
+  for (let i = 0; i < toks.length; i++) serial[i] = (perWord[i] as WordFeatures).serial;
+  const scored = new Map<number, number[]>();
+  const sameWindow = (a: number, b: number, n: number): boolean => {
+    for (let k = 0; k < n; k++) if (serial[a + k] !== serial[b + k]) return false;
+    return true;
+  };
   for (let from = 0; from < Math.max(toks.length, 1); from += STRIDE) {
     const to = Math.min(toks.length, from + WINDOW);
-    const words = toks.slice(from, to).join(' ');
-    if (scored.has(words)) {
+    let h = to - from;
+    for (let i = from; i < to; i++) h = (Math.imul(h, 0x01000193) ^ (serial[i] as number)) | 0;
+    const earlier = scored.get(h);
+    if (
+      earlier?.some(
+        (e) => Math.min(toks.length, e + WINDOW) - e === to - from && sameWindow(e, from, to - from),
+      )
+    ) {
       if (to >= toks.length) break;
       continue;
     }
-    scored.add(words);
+    if (earlier) earlier.push(from);
+    else scored.set(h, [from]);
     let qnorm = 0;
-    const bump = (id: number): void => {
-      if (counts[id] === 0) present.push(id);
-      counts[id] = (counts[id] as number) + 1;
-    };
     for (let i = from; i < to; i++) {
       const f = perWord[i] as WordFeatures;
       qnorm += f.oovSquares;
-      for (let k = 0; k < f.ids.length; k++) bump(f.ids[k] as number);
-      if (i + 1 < to) {
-        const b = bigram[i] as number;
-        if (b >= 0) bump(b);
-        else qnorm += (ix.oovIdf * OOV_GRAM) ** 2;
+      const ids = f.ids;
+      for (let k = 0; k <= ids.length; k++) {
+        let id: number;
+        if (k < ids.length) id = ids[k] as number;
+        else {
+          if (i + 1 >= to) break;
+          id = bigram[i] as number;
+          if (id < 0) {
+            qnorm += oovBigram;
+            break;
+          }
+        }
+        if (counts[id] === 0) {
+          if (presentN === present.length) {
+            const bigger = new Int32Array(present.length * 2);
+            bigger.set(present);
+            present = bigger;
+          }
+          present[presentN++] = id;
+        }
+        counts[id] = (counts[id] as number) + 1;
       }
     }
-    for (const id of present) {
-      const w = (1 + Math.log(counts[id] as number)) * (ix.idf[id] as number);
+    for (let x = 0; x < presentN; x++) {
+      const id = present[x] as number;
+      const w = (1 + Math.log(counts[id] as number)) * (idf[id] as number);
       counts[id] = 0;
       qnorm += w * w;
-      const docs = ix.postingsDoc[id] as Int32Array;
-      const ws = ix.postingsWeight[id] as Float64Array;
-      for (let p = 0; p < docs.length; p++) {
-        const d = docs[p] as number;
-        if (scores[d] === 0) touched.push(d);
-        scores[d] = (scores[d] as number) + w * (ws[p] as number);
+      const end = postingsStart[id + 1] as number;
+      for (let p = postingsStart[id] as number; p < end; p++) {
+        const d = postingsDoc[p] as number;
+        if (scores[d] === 0) touched[touchedN++] = d;
+        scores[d] = (scores[d] as number) + w * (postingsWeight[p] as number);
       }
     }
-    present.length = 0;
+    presentN = 0;
     qnorm = Math.sqrt(qnorm) || 1;
     let a = 0;
     let b = 0;
     let c = 0;
     let ai = -1;
-    for (const d of touched) {
+    for (let x = 0; x < touchedN; x++) {
+      const d = touched[x] as number;
       const sc = (scores[d] as number) / qnorm;
       scores[d] = 0;
       if (sc > a) {
@@ -254,7 +316,7 @@ export function similarity(normalisedText: string, toks: string[] = tokens(norma
         b = sc;
       } else if (sc > c) c = sc;
     }
-    touched.length = 0;
+    touchedN = 0;
     // A handful of words can share one rare bigram with an attack; short windows count for less.
     const shortness = Math.min(1, (to - from) / SHORT_WINDOW);
     a *= shortness;

@@ -148,13 +148,19 @@ for (const w of CUE_WORDS) {
   if (!CUE_WORDS.has(rot)) CUES.set(rot, (CUES.get(rot) ?? 0) | CUE_ROT13);
 }
 
+/** The longest cue word, and which pairs of first letters cue words start with (a test before any lookup). */
+const CUE_MAX = Math.max(...[...CUES.keys()].map((w) => w.length));
+const CUE_START = new Uint8Array(26 * 26);
+for (const w of CUES.keys()) CUE_START[(w.charCodeAt(0) - 97) * 26 + w.charCodeAt(1) - 97] = 1;
+
 /**
  * Lines of the text that read better backwards or through ROT13 than as they are, as [from, to, kind]
  * view offsets. Judged line by line, so one reversed sentence hidden in a long document is still found.
+ * The words read are what /[a-z]{3,14}/g finds (runs of letters, cut every 14), found by a loop over
+ * char codes; only those that may be cue words are looked up.
  */
 function hiddenLines(text: string): [number, number, number][] {
   const out: [number, number, number][] = [];
-  const re = /[a-z]{3,14}/g;
   let lineStart = 0;
   let plain = 0;
   let reversed = 0;
@@ -171,17 +177,31 @@ function hiddenLines(text: string): [number, number, number][] {
     rot = 0;
   };
   let nextBreak = text.indexOf('\n');
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    while (nextBreak >= 0 && m.index > nextBreak) {
-      close(nextBreak);
-      lineStart = nextBreak + 1;
-      nextBreak = text.indexOf('\n', lineStart);
+  const len = text.length;
+  const isL = (c: number): boolean => c >= 97 && c <= 122;
+  let i = 0;
+  while (i < len) {
+    if (!isL(text.charCodeAt(i))) {
+      i++;
+      continue;
     }
-    const mask = CUES.get(m[0]);
-    if (mask === undefined) continue;
-    if (mask & CUE_PLAIN) plain++;
-    if (mask & CUE_REVERSED) reversed++;
-    if (mask & CUE_ROT13) rot++;
+    const runStart = i;
+    while (i < len && isL(text.charCodeAt(i))) i++;
+    for (let at = runStart; i - at >= 3; ) {
+      const n = Math.min(14, i - at);
+      while (nextBreak >= 0 && at > nextBreak) {
+        close(nextBreak);
+        lineStart = nextBreak + 1;
+        nextBreak = text.indexOf('\n', lineStart);
+      }
+      const start = (text.charCodeAt(at) - 97) * 26 + text.charCodeAt(at + 1) - 97;
+      const mask = n <= CUE_MAX && CUE_START[start] === 1 ? CUES.get(text.slice(at, at + n)) : undefined;
+      at += n;
+      if (mask === undefined) continue;
+      if (mask & CUE_PLAIN) plain++;
+      if (mask & CUE_REVERSED) reversed++;
+      if (mask & CUE_ROT13) rot++;
+    }
   }
   close(text.length);
   // A multi-line block reversed as a whole also changes the order of its lines; read it as one piece.
@@ -203,7 +223,9 @@ function sliceView(v: View, from: number, to: number, source: string): View {
 }
 
 /** The separators that may stand between spaced-out letters: space . - _ * | / , + ~ : */
-const SEPARATOR_CODES = new Set([...' .-_*|/,+~:'].map((c) => c.charCodeAt(0)));
+const SEPARATOR_CODES = new Uint8Array(128);
+for (const c of ' .-_*|/,+~:') SEPARATOR_CODES[c.charCodeAt(0)] = 1;
+const isSeparator = (c: number): boolean => c < 128 && SEPARATOR_CODES[c] === 1;
 const SLASH = 47;
 const COLON = 58;
 const SPACE = 32;
@@ -215,6 +237,9 @@ const NEWLINE = 10;
  * typed buffers: a text that is one long run ("a/a/a/…") is the worst case, and growing arrays of
  * boxed numbers and a separator string per letter made it the slowest view of the detector (#15).
  */
+let runIdx = new Int32Array(1024);
+let runJoins = new Uint8Array(1024);
+
 function spacedView(v: View): View | null {
   const t = v.text;
   const len = t.length;
@@ -223,15 +248,31 @@ function spacedView(v: View): View | null {
     return c >= 97 && c <= 122;
   };
   const single = (i: number): boolean => isL(i) && !(i > 0 && isL(i - 1)) && !(i + 1 < len && isL(i + 1));
-  const out = new ViewBuilder(Math.min(len, 1 << 16) + 16);
+  // Made at the first run: most texts have none, and the builder's buffers are large.
+  let out: ViewBuilder | null = null;
   // The letters of the current run and how each is joined to the one before (BREAK, BREAK | COLON).
   const BREAK = 1;
   const COLON_SEP = 2;
-  const idx = new Int32Array(len);
-  const joins = new Uint8Array(len);
+  // Scratch for one run (at most as long as the text), kept between calls up to 128 K characters.
+  if (runIdx.length < len && len <= 1 << 17) {
+    runIdx = new Int32Array(len);
+    runJoins = new Uint8Array(len);
+  }
+  const idx = runIdx.length >= len ? runIdx : new Int32Array(len);
+  const joins = runJoins.length >= len ? runJoins : new Uint8Array(len);
   let i = 0;
   while (i < len) {
-    while (i < len && !single(i)) i++;
+    // On to the next single letter, a run of letters at a time (not three reads of every character).
+    while (i < len) {
+      if (!isL(i)) {
+        i++;
+        continue;
+      }
+      let e = i + 1;
+      while (e < len && isL(e)) e++;
+      if (e - i === 1 && !(i > 0 && isL(i - 1))) break;
+      i = e;
+    }
     if (i >= len) break;
     let count = 1;
     idx[0] = i;
@@ -241,7 +282,7 @@ function spacedView(v: View): View | null {
       let k = j;
       let slash = false;
       let colon = false;
-      while (k < len && k - j < 4 && SEPARATOR_CODES.has(t.charCodeAt(k))) {
+      while (k < len && k - j < 4 && isSeparator(t.charCodeAt(k))) {
         const c = t.charCodeAt(k);
         if (c === SLASH) slash = true;
         else if (c === COLON) colon = true;
@@ -255,6 +296,7 @@ function spacedView(v: View): View | null {
       j = k + 1;
     }
     if (count >= 5) {
+      out ??= new ViewBuilder(Math.min(len, 1 << 16) + 16);
       if (out.n > 0) out.pushCode(NEWLINE, v.starts[i] as number, v.starts[i] as number, 0);
       for (let q = 0; q < count; q++) {
         const at = idx[q] as number;
@@ -269,13 +311,15 @@ function spacedView(v: View): View | null {
     }
     i = j;
   }
-  return out.n === 0 ? null : out.build('spaced_letters');
+  return out === null || out.n === 0 ? null : out.build('spaced_letters');
 }
 
+/** The inner view read as one span of the outer text; new arrays (an ASCII view's are shared, read only). */
 function remap(inner: View, start: number, end: number, source: string): View {
-  inner.starts.fill(start);
-  inner.ends.fill(end);
-  return { source, text: inner.text, starts: inner.starts, ends: inner.ends, changed: inner.changed };
+  const n = inner.starts.length;
+  const starts = new Int32Array(n).fill(start);
+  const ends = new Int32Array(n).fill(end);
+  return { source, text: inner.text, starts, ends, changed: inner.changed };
 }
 
 /**

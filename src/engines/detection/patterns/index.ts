@@ -8,6 +8,7 @@ import { OVERRIDE_PATTERNS } from './override.js';
 import { RESPONSE_STEERING_PATTERNS } from './response-steering.js';
 import { ROUND2_PATTERNS } from './round2.js';
 import { TASK_SWITCH_PATTERNS } from './task-switch.js';
+import { LiteralScanner, requiredLiterals } from './required.js';
 import { type Trigger, triggersOf } from './triggers.js';
 import type { PatternDef } from './types.js';
 
@@ -40,6 +41,12 @@ export interface CompiledPattern {
   sticky: RegExp;
   /** Opening words, one of which a text must contain for the pattern to be worth running; null = always run. */
   triggers: Trigger[] | null;
+  /**
+   * Sets of literal ids (into the plan's `literals`) a text must contain one of each for `re`, and for
+   * `compact`, to match anywhere in it (required.ts); empty when none can be read.
+   */
+  required: Int32Array[];
+  compactRequired: Int32Array[];
 }
 
 /**
@@ -56,6 +63,30 @@ export interface PatternPlan {
   prefix: Map<string, { word: string; pattern: CompiledPattern }[]>;
   /** Every opening word of every anchored pattern, for finding them anywhere in joined-up letters. */
   openings: OpeningTrie;
+  /** Every required literal of every pattern, found in a text in one pass. */
+  literals: LiteralScanner;
+}
+
+/**
+ * Per pattern, 1 when `text` holds a literal of each of its required sets (the pattern may match there), 0
+ * when it cannot match anywhere in it; `compact` picks the sets of the joined-up-letter expressions.
+ */
+export function mayMatchIn(text: string, plan: PatternPlan, compact: boolean): Uint8Array {
+  const present = plan.literals.scan(text);
+  const ok = new Uint8Array(plan.all.length);
+  for (const p of plan.all) {
+    let all = true;
+    for (const set of compact ? p.compactRequired : p.required) {
+      let any = false;
+      for (let k = 0; k < set.length && !any; k++) any = present[set[k] as number] === 1;
+      if (!any) {
+        all = false;
+        break;
+      }
+    }
+    ok[p.index] = all ? 1 : 0;
+  }
+  return ok;
 }
 
 /**
@@ -119,6 +150,23 @@ export function compactSource(source: string): string {
     .replaceAll(String.raw`\b`, '');
 }
 
+let literalIds: Map<string, number> | null = null;
+
+const idsOf = (sets: string[][]): Int32Array[] => {
+  literalIds ??= new Map();
+  const ids = literalIds;
+  return sets.map((set) =>
+    Int32Array.from(set, (w) => {
+      let id = ids.get(w);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(w, id);
+      }
+      return id;
+    }),
+  );
+};
+
 export function compiledPatterns(): CompiledPattern[] {
   compiled ??= PATTERNS.map((def, index) => ({
     def,
@@ -128,6 +176,8 @@ export function compiledPatterns(): CompiledPattern[] {
     compactSticky: new RegExp(compactSource(def.source), 'y'),
     sticky: new RegExp(def.source, 'y'),
     triggers: triggersOf(def.source),
+    required: idsOf(requiredLiterals(def.source)),
+    compactRequired: idsOf(requiredLiterals(compactSource(def.source))),
   }));
   return compiled;
 }
@@ -160,6 +210,7 @@ export function patternPlan(): PatternPlan {
       }
     }
   }
-  plan = { all, unanchored, exact, prefix, openings: openingTrie(all) };
+  const literals = new LiteralScanner([...(literalIds ?? new Map<string, number>()).keys()]);
+  plan = { all, unanchored, exact, prefix, openings: openingTrie(all), literals };
   return plan;
 }
