@@ -20,6 +20,18 @@ const MANY_FINDINGS: HostileInput[] = [
     make: repeated('Call +41 44 668 18 00 about CH93 0076 2011 6238 5295 7. '),
   },
   { name: 'cards beside short groups', make: repeated('Pay 4111 1111 1111 1111, 123 and 456. ') },
+  // German streets named by a preposition, found by their own rules (address word, block line, postcode),
+  // and their look-alikes on one long line (each reads a bounded stretch around itself).
+  {
+    name: 'German streets without a type ending',
+    make: repeated('Anschrift: Am Bach 5\nZur Linde 3\nIm Winkel 12, 8400 Winterthur\nAuf dem Berg 2 '),
+  },
+  {
+    name: 'their look-alikes on one line',
+    make: repeated('Am Montag 5 Personen, Im Raum 12 und Am Bach 7 '),
+  },
+  // National numbers that one region claims and others would read as valid: each window is read once.
+  { name: 'British drama numbers', make: repeated('Call Tom on 07700 900893 or 01632 960123 please. ') },
 ];
 
 // Imported inside the test, after the work meter has started block coverage.

@@ -36,7 +36,29 @@ export const DE_WORDS = [
   'Strasse', 'Straße', 'Str.', 'Gasse', 'Weg', 'Platz', 'Allee', 'Ring', 'Damm', 'Ufer', 'Chaussee', 'Steig',
   'Promenade', 'Markt', 'Graben', 'Kai', 'Zeile',
 ];
-export const DE_LEADING = ['Am', 'An der', 'An den', 'Auf der', 'Auf dem', 'Im', 'In der', 'Zum', 'Zur', 'Unter den', 'Hinter der', 'Alte', 'Alter'];
+// Street names without a street-type ending start with a preposition and article ("Am Bach", "Zur Linde",
+// "An der Mühle", "Auf dem Berg", "Im Winkel").
+export const DE_LEADING = [
+  'Am', 'An der', 'An den', 'Auf der', 'Auf dem', 'Auf den', 'Im', 'In der', 'In den', 'Zum', 'Zur', 'Zu den',
+  'Unter den', 'Unter der', 'Hinter der', 'Hinter dem', 'Vor dem', 'Vor der', 'Beim', 'Alte', 'Alter',
+];
+// The same openings begin phrases of time, place and quantity ("Im Jahr 2020", "Am Montag 5 Personen",
+// "Im Raum 12", "Zum Preis 20"): after a leading word, these names are never a street.
+export const DE_NOT_STREET = new Set(
+  (
+    'jahr jahre jahren jahrgang jahrhundert monat monate monaten woche wochen wochenende tag tage tagen ' +
+    'morgen vormittag mittag nachmittag abend nacht montag dienstag mittwoch donnerstag freitag samstag ' +
+    'sonnabend sonntag januar jänner februar feber märz april mai juni juli august september oktober ' +
+    'november dezember frühjahr frühling sommer herbst winter quartal semester anfang beginn ende schluss ' +
+    'start ziel zeit zeitraum zeitpunkt moment termin datum stand durchschnitt schnitt mittel vergleich ' +
+    'alter preis wert betrag gesamtwert umfang kapitel abschnitt absatz artikel paragraph paragraf punkt ' +
+    'seite teil band heft anhang anlage rang raum zimmer saal gleis bahnsteig schalter stock geschoss ' +
+    'erdgeschoss obergeschoss untergeschoss team spiel spieltag runde level minute minuten stunde stunden ' +
+    'sekunde sekunden fall rahmen zuge namen auftrag gegensatz bereich vorjahr test versuch lauf bus zug ' +
+    'schritt prozent feiertag geburtstag weihnachten ostern pfingsten silvester neujahr tisch sektor ' +
+    'block bereich lager büro labor kurs schnitt'
+  ).split(' '),
+);
 
 export const FR_TYPES = [
   'rue', 'avenue', 'av.', 'boulevard', 'bd', 'bld', 'chemin', 'ch.', 'place', 'pl.', 'route', 'rte', 'allée',

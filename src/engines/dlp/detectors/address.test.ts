@@ -19,8 +19,12 @@ test('US: street, unit, city, state and ZIP, on one line or several', () => {
     'Unit 9\n118 Larkspur Terrace\nTopeka, KS 66603',
   ]);
   // Military and post-office boxes.
-  assert.deepEqual(addresses('Send it to PSC 4410, Box 2231\nAPO AE 09021 please'), ['PSC 4410, Box 2231\nAPO AE 09021']);
-  assert.deepEqual(addresses('Our remit address is P.O. Box 88123, Fresno, CA 93744.'), ['P.O. Box 88123, Fresno, CA 93744']);
+  assert.deepEqual(addresses('Send it to PSC 4410, Box 2231\nAPO AE 09021 please'), [
+    'PSC 4410, Box 2231\nAPO AE 09021',
+  ]);
+  assert.deepEqual(addresses('Our remit address is P.O. Box 88123, Fresno, CA 93744.'), [
+    'P.O. Box 88123, Fresno, CA 93744',
+  ]);
   // A street named after a person stays one address.
   assert.deepEqual(addresses('He lives at 900 Martin Luther King Jr Blvd, Austin, TX 78702.'), [
     '900 Martin Luther King Jr Blvd, Austin, TX 78702',
@@ -43,9 +47,13 @@ test('German, Austrian and Swiss street forms with a checked postcode', () => {
   assert.deepEqual(addresses('Neue Anschrift: Untere Viaduktgasse 8/4\n1030 Wien\nÖsterreich'), [
     'Untere Viaduktgasse 8/4\n1030 Wien\nÖsterreich',
   ]);
-  assert.deepEqual(addresses('Wir wohnen Am Rosenhang 3, 8400 Winterthur.'), ['Am Rosenhang 3, 8400 Winterthur']);
+  assert.deepEqual(addresses('Wir wohnen Am Rosenhang 3, 8400 Winterthur.'), [
+    'Am Rosenhang 3, 8400 Winterthur',
+  ]);
   // No Swiss postcode is above 9658: the town is not taken after an impossible one.
-  assert.deepEqual(addresses('Die Lieferung ging an Seefeldstrasse 40, CH-9900 Nirgendwo.'), ['Seefeldstrasse 40']);
+  assert.deepEqual(addresses('Die Lieferung ging an Seefeldstrasse 40, CH-9900 Nirgendwo.'), [
+    'Seefeldstrasse 40',
+  ]);
 });
 
 test('French and Italian street forms, units, province and CEDEX', () => {
@@ -73,4 +81,46 @@ test('numbers and capitalised words that are no address', () => {
   ]) {
     assert.deepEqual(addresses(text), [], text);
   }
+});
+
+test('German streets named by a preposition, with no street-type ending, and their confidence rules', () => {
+  // A postcode and town after the street.
+  assert.deepEqual(addresses('Die Ware geht an Am Bach 5, 79098 Freiburg im Breisgau.'), [
+    'Am Bach 5, 79098 Freiburg im Breisgau',
+  ]);
+  assert.deepEqual(addresses('Treffpunkt: Zur Linde 3\n6020 Innsbruck'), ['Zur Linde 3\n6020 Innsbruck']);
+  assert.deepEqual(addresses('Er ist nach Auf dem Berg 2a, 3011 Bern gezogen.'), [
+    'Auf dem Berg 2a, 3011 Bern',
+  ]);
+  // An address word before it.
+  assert.deepEqual(addresses('Herr Albrecht, wohnhaft Im Winkel 12, hat angerufen.'), ['Im Winkel 12']);
+  assert.deepEqual(addresses('Lieferadresse: An der Alten Mühle 7'), ['An der Alten Mühle 7']);
+  assert.deepEqual(addresses('Neue Anschrift ab Mai: Auf dem Berg 2/1'), ['Auf dem Berg 2/1']);
+  // A line of its own in a block.
+  assert.deepEqual(addresses('Gerda Hofstetter\nAm Kirchbühl 14\nOberndorf'), ['Am Kirchbühl 14']);
+});
+
+test('time, place and quantity phrases with the same openings are no address', () => {
+  for (const text of [
+    'Im Jahr 2020 kamen 300 Gäste.',
+    'Am Montag 5 Personen, am Dienstag 7.',
+    'Die Adresse folgt: Am Montag 5 Personen kommen.',
+    'Lieferung Im Mai 2021 an alle Filialen.',
+    'Wir liefern Im Schnitt 5 km weit.',
+    'Bitte schicken Sie Zum Preis 20 Euro.',
+    'Adresse ändern Im Raum 12 des Rathauses.',
+    'Anschrift siehe Im Anhang 3.',
+    'Die Sendung kam Am Freitag 5.3. an.',
+    'Treffen Am Abend 18:30 bei Müller.',
+    'Agenda\nAm Montag 5\nIm Jahr 2021',
+    'Auf dem Podest standen Am Ende 3 Sieger.',
+    'Zur Linde 3 Bier, bitte.',
+  ]) {
+    assert.deepEqual(addresses(text), [], text);
+  }
+  // A street of another shape in the same text no longer opens the gate to these phrases.
+  assert.deepEqual(addresses('Im Jahr 2019 zog sie in die Hauptstraße 5, 10115 Berlin.'), [
+    'Hauptstraße 5, 10115 Berlin',
+  ]);
+  assert.deepEqual(addresses('Am Montag 5 Kunden im Laden am Gartenweg 3.'), ['Gartenweg 3']);
 });

@@ -2,6 +2,7 @@ import type { Candidate } from '../types.js';
 import {
   COUNTRIES,
   DE_LEADING,
+  DE_NOT_STREET,
   DE_SUFFIXES,
   DE_WORDS,
   EN_STREET_TYPES,
@@ -82,13 +83,28 @@ const MILITARY = new RegExp(
 );
 
 const DE_STREET = new RegExp(
-  `(?<![\\p{L}\\d-])(?:(?:${alternation(DE_LEADING)}) ${CAPW}|(?:${CAPW}[ -]){0,2}(?:[${UP}][\\p{L}.-]{0,40}?(?:${alternation(DE_SUFFIXES)})|(?:${alternation(DE_WORDS)}))) ${NUM}(?![\\p{L}\\d])`,
+  `(?<![\\p{L}\\d-])(?:${CAPW}[ -]){0,2}(?:[${UP}][\\p{L}.-]{0,40}?(?:${alternation(DE_SUFFIXES)})|(?:${alternation(DE_WORDS)})) ${NUM}(?![\\p{L}\\d])`,
   'gu',
 );
-const DE_HINT = new RegExp(
-  `(?:${alternation([...DE_SUFFIXES, ...DE_WORDS])}|${alternation(DE_LEADING)}) \\d`,
-  'i',
+const DE_HINT = new RegExp(`(?:${alternation([...DE_SUFFIXES, ...DE_WORDS])}) \\d`, 'i');
+
+// A German street named by a preposition and article with no street-type ending ("Am Bach 5", "Zur Linde
+// 3", "An der Alten Mühle 7", "Auf dem Berg 2/1"): one or two capitalised name words (1), then a house number
+// of at most three digits (2) that is no decimal, date or time ("Am Montag 5.3.", "Im Jahr 2020"). The same
+// openings begin phrases of time and quantity, so this shape has its own confidence rules (see confidence).
+// (The word-start test follows the opening words rather than preceding them: a regex that opens with its
+// literal words is scanned for them at a third of the cost of one that opens with a look-behind.)
+const DE_NAMED = new RegExp(
+  `(?:${alternation(DE_LEADING)})(?<=(?:^|[^\\p{L}\\d-])(?:${alternation(DE_LEADING)})) (${CAPW}(?: ${CAPW})?) (\\d{1,3}(?:[-/]\\d{1,3}){0,2}(?: ?[a-z](?![\\p{L}\\d]))?)(?![\\p{L}\\d]|[.,:]\\d)`,
+  'gu',
 );
+const DE_NAMED_HINT = new RegExp(`(?:${alternation(DE_LEADING)}) [${UP}]`);
+// What a house number is not followed by: a noun or a number ("Am Montag 5 Personen", "Im Raum 12 3"), a unit
+// or a currency ("Im Schnitt 5 km", "Zum Preis 20 €").
+const NOT_AFTER_HOUSE_NUMBER =
+  /^ ?(?:[\p{Lu}\d%€$£]|(?:km|kg|cm|mm|m|g|l|ml|min|h|uhr|mal|stück|prozent|euro|eur|chf|fr|sek|jahre?n?|tage?n?|leute|personen)(?![\p{L}]))/u;
+// The address words of German text beside the shared ones ("wohnt", "Wohnort", "Zustelladresse", "Sitz").
+const DE_ADDRESS_CONTEXT = /(?:wohn(?:t|en|ort|sitz)|zustell|firmensitz|sitz der|postanschrift|umzug)/i;
 
 const FR_PARTICLE = "(?:de la |de l['’]|du |des |de |d['’]|la |le |les |l['’]|aux |au |en )";
 const FR_TYPE = cased(FR_TYPES);
@@ -250,6 +266,7 @@ type Shape =
   | 'box'
   | 'military'
   | 'de'
+  | 'de-named'
   | 'fr'
   | 'fr-type-first'
   | 'it'
@@ -299,6 +316,7 @@ const SHAPES: Array<[RegExp, Shape, ((text: string, postal: PostalHints) => bool
   [PO_BOX, 'box', (t) => /box|postfach|postale/i.test(t)],
   [MILITARY, 'military', (t) => /PSC|CMR|Unit|US[NSC]/.test(t)],
   [DE_STREET, 'de', (t) => DE_HINT.test(t)],
+  [DE_NAMED, 'de-named', (t) => DE_NAMED_HINT.test(t)],
   [FR_STREET, 'fr', null],
   [FR_TYPE_FIRST, 'fr-type-first', null],
   [IT_STREET, 'it', null],
@@ -330,6 +348,38 @@ function trimEnd(text: string, start: number, end: number): number {
   }
 }
 
+/**
+ * Whether a match stands on a line of its own in a block of several lines (a letterhead, a form): "Hans
+ * Meier\nAm Bach 5\nLindau". A line before or after it that is not empty makes the block.
+ */
+function ownLineInBlock(text: string, start: number, end: number): boolean {
+  // Only 200 characters each side are read (a street line and its neighbours are short): bounded work.
+  const head = text.slice(Math.max(0, start - 200), start).split('\n');
+  const tail = text.slice(end, end + 200).split('\n');
+  const linesBefore = head.length - 1;
+  const linesAfter = tail.length - 1;
+  if (head[linesBefore]!.trim() !== '' || tail[0]!.replace(/[\s,;]/g, '') !== '') return false;
+  return (
+    (linesBefore > 0 && head[linesBefore - 1]!.trim() !== '') || (linesAfter > 0 && tail[1]!.trim() !== '')
+  );
+}
+
+/**
+ * "Am Bach 5" and "Am Montag 5" have one shape: a street named by a preposition counts only with a postcode
+ * and town after it (0.92), or, when its number ends the phrase, with a unit or country after it, an address
+ * word before it ("wohnhaft", "Anschrift", "Lieferadresse") or a line of its own in a multi-line block (0.85).
+ * A name that is a word of time, place or quantity ("Im Jahr", "Am Montag", "Im Raum") never counts.
+ */
+function deNamedConfidence(text: string, m: RegExpExecArray, kinds: Set<Tail>, context: boolean): number {
+  const words = (m[1] ?? '').split(' ');
+  if (words.some((w) => DE_NOT_STREET.has(w.toLowerCase()))) return 0;
+  if (kinds.has('postal')) return 0.92;
+  const end = m.index + m[0].length;
+  if (NOT_AFTER_HOUSE_NUMBER.test(text.slice(end, end + 12))) return 0;
+  if (kinds.size > 0 || context || contextBefore(text, m.index, DE_ADDRESS_CONTEXT, 60)) return 0.85;
+  return ownLineInBlock(text, m.index, end) ? 0.85 : 0;
+}
+
 /** The confidence of a street line of this shape, given what followed it; 0 when it is no address. */
 function confidence(text: string, shape: Shape, m: RegExpExecArray, kinds: Set<Tail>): number {
   const postal = kinds.has('postal');
@@ -352,6 +402,8 @@ function confidence(text: string, shape: Shape, m: RegExpExecArray, kinds: Set<T
       // Italian and type-first French lines need their number or a postcode.
       if (shape === 'it' && !/\d/.test(m[0]) && !postal) return 0;
       return support || 0.8;
+    case 'de-named':
+      return deNamedConfidence(text, m, kinds, context);
     case 'fr-type-first':
       return postal ? 0.92 : /\d$/.test(m[0]) && (kinds.size > 0 || context) ? 0.85 : 0;
     case 'highway':

@@ -1,6 +1,7 @@
 import {
   type CountryCode,
   isSupportedCountry,
+  type PhoneNumber,
   PhoneNumberMatcher,
   parsePhoneNumberFromString,
 } from 'libphonenumber-js/max';
@@ -37,17 +38,50 @@ export interface PhoneOptions {
   region?: string;
 }
 
-export function phoneRegions(text: string, region: string | undefined): CountryCode[] {
-  const out: CountryCode[] = [];
+/**
+ * The regions a national number is read in, in order, and how many of them are the text's own: the
+ * organization's region (`org`, 0 or 1) and the regions of the text's language (`home` counts both).
+ */
+export interface PhoneRegions {
+  order: CountryCode[];
+  org: number;
+  home: number;
+}
+
+export function phoneRegions(text: string, region: string | undefined): PhoneRegions {
+  const order: CountryCode[] = [];
   const add = (c: string) => {
     const upper = c.toUpperCase();
-    if (isSupportedCountry(upper) && !out.includes(upper)) out.push(upper);
+    if (isSupportedCountry(upper) && !order.includes(upper)) order.push(upper);
   };
   if (region) add(region);
+  const org = order.length;
   const language = guessLanguage(text);
   if (language) for (const c of BY_LANGUAGE[language]) add(c);
+  const home = order.length;
   for (const c of SERVED) add(c);
-  return out;
+  return { order, org, home };
+}
+
+// The digits of a number as written, in their groups ("(020) 7946-0958" → "020 7946 0958").
+function groups(s: string): string {
+  return s
+    .replace(/[()]/g, '')
+    .replace(/[ \u00a0./-]+/g, ' ')
+    .trim();
+}
+
+/**
+ * Whether a window that is no valid number of the region is nevertheless written as that region's national
+ * numbers are: the length is possible there and the digits are grouped as the region groups that number
+ * ("07700 900893", the British drama range). Such a number belongs to the region (a fictional or unassigned
+ * one), and another country where the same digits happen to be valid must not take it: in Germany
+ * 07700 900893 is a valid number. A window without groups cannot show its format; a possible length is enough.
+ */
+function writtenAsNational(window: string, n: PhoneNumber | undefined): boolean {
+  if (!n?.isPossible()) return false;
+  const written = groups(window);
+  return !written.includes(' ') || written === groups(n.formatNational());
 }
 
 // Every national number of the European regions we serve is dialled with a trunk 0, except Italian
@@ -72,13 +106,16 @@ const MORE_AROUND = /ext|x|#|\(|(?:[ .\/-]\d+){4,}/i;
 interface Found {
   start: number;
   end: number;
+  /** The region the number was read in (national numbers; undefined for international and NANP forms). */
+  region?: CountryCode;
 }
 
-function matchWindow(window: string, regions: readonly CountryCode[]): Found[] {
+function matchWindow(window: string, regions: PhoneRegions): Found[] {
   // "0041 44 …", "001-650-…": the European international prefix, which the matcher reads only in regions
   // that dial it; read as '+', one character shorter.
   if (window.startsWith('00')) {
     return matchWindow(`+${window.slice(2)}`, regions).map((f) => ({
+      ...f,
       start: f.start === 0 ? 0 : f.start + 1,
       end: f.end + 1,
     }));
@@ -91,25 +128,40 @@ function matchWindow(window: string, regions: readonly CountryCode[]): Found[] {
     if (parsePhoneNumberFromString(inner)?.isValid()) return [{ start: 0, end: window.length }];
   }
   const international = window.startsWith('+');
-  for (const region of international ? regions.slice(0, 1) : regions) {
+  const order = international ? regions.order.slice(0, 1) : regions.order;
+  // How far down the order a national number may still be read: a number written in the national format
+  // of the organization's region but invalid there is no number of any other region; one written as a
+  // language region's number (English text: US, GB) may still be a same-language cousin's (German text:
+  // DE, CH, AT), never a foreign one's. Like the fictional 555 numbers below, such a number (the British
+  // drama range, an unassigned block) is written and leaked as a phone of that region, and is found as one.
+  let limit = order.length;
+  let claimed: CountryCode | undefined;
+  for (let i = 0; i < limit; i++) {
+    const region = order[i]!;
     if (!international && !plausibleIn(region, window)) continue;
     // The common case, a window that is exactly one valid number, costs one parse; the matcher (several
     // times dearer) runs only on windows with more around the number.
-    if (parsePhoneNumberFromString(window, region)?.isValid()) {
+    const parsed = parsePhoneNumberFromString(window, region);
+    if (parsed?.isValid()) {
       // "044 668 18 00 2 Stück": a short group after a valid number is a number of its own.
       const cut = window.search(/[ .\/-]+\d$/);
       const shorter = cut > 0 && parsePhoneNumberFromString(window.slice(0, cut), region)?.isValid();
-      return [{ start: 0, end: shorter ? cut : window.length }];
+      return [{ start: 0, end: shorter ? cut : window.length, region }];
+    }
+    if (!international && claimed === undefined && i < regions.home && writtenAsNational(window, parsed)) {
+      claimed = region;
+      limit = Math.min(limit, i < regions.org ? i + 1 : regions.home);
     }
     if (!MORE_AROUND.test(window)) continue;
     const found: Found[] = [];
     const matcher = new PhoneNumberMatcher(window, { defaultCountry: region, v2: true });
     while (matcher.hasNext()) {
       const f = matcher.next();
-      if (f) found.push({ start: f.startsAt, end: f.endsAt });
+      if (f) found.push({ start: f.startsAt, end: f.endsAt, region });
     }
     if (found.length > 0) return found;
   }
+  if (claimed !== undefined) return [{ start: 0, end: window.length, region: claimed }];
   // The North-American grouping, with its extension ("(982)664-3385x9756", "212-555-0143 ext. 12"). Generated
   // and test numbers start their area code with any digit; the grouping alone marks them.
   const nanp = window.replace(/\s*(?:ext\.?|x|#)\s*\d{1,5}$/, '').trimEnd();
@@ -117,8 +169,16 @@ function matchWindow(window: string, regions: readonly CountryCode[]): Found[] {
   return [];
 }
 
+/** The region a national number written alone in a text is read in, or undefined (tests and docs). */
+export function phoneRegionOf(text: string, window: string, region?: string): CountryCode | undefined {
+  const found = matchWindow(window, phoneRegions(text, region));
+  return found.length === 1 && found[0]!.end - found[0]!.start === window.length
+    ? found[0]!.region
+    : undefined;
+}
+
 // Parsing dominates the cost, and a message often repeats its number (body and signature).
-function memoised(regions: readonly CountryCode[]): (window: string) => Found[] {
+function memoised(regions: PhoneRegions): (window: string) => Found[] {
   const seen = new Map<string, Found[]>();
   return (window) => {
     let f = seen.get(window);
@@ -145,7 +205,7 @@ function accepted(text: string, start: number, end: number): boolean {
 
 export function detectPhones(text: string, options: PhoneOptions = {}): Candidate[] {
   const out: Candidate[] = [];
-  let regions: CountryCode[] | null = null;
+  let regions: PhoneRegions | null = null;
   let match: ((window: string) => Found[]) | null = null;
   for (const m of text.matchAll(RUN_RE)) {
     const run = m[0].trimEnd();
