@@ -16,6 +16,7 @@ import { it } from './it.js';
 import { rolePlays } from './roleplay.js';
 import { ROUND4 } from './round4.js';
 import { ROUND5, ROUND5B, type Round5 } from './round5.js';
+import { ROUND6 } from './round6.js';
 import type { LangMaterial } from './types.js';
 
 const at = <T>(xs: T[], i: number): T => xs[i % xs.length] as T;
@@ -92,9 +93,8 @@ function extraRows(m: LangMaterial): EvalRow[] {
   );
 }
 
-/** The fourth round: whole prompts, attacks and hard negatives, as they are. */
-function round4Rows(lang: LangMaterial['lang']): EvalRow[] {
-  const r = ROUND4[lang];
+/** The fourth round (and the sixth, same shape): whole prompts, attacks and hard negatives, as they are. */
+function round4Rows(lang: LangMaterial['lang'], r = ROUND4[lang]): EvalRow[] {
   const row = (text: string, label: 0 | 1, kind: EvalRow['kind']): EvalRow => ({
     text,
     label,
@@ -139,6 +139,7 @@ export function ownCorpus(): EvalRow[] {
     ...rowsOf(m),
     ...extraRows(m),
     ...round4Rows(m.lang),
+    ...round4Rows(m.lang, ROUND6[m.lang]),
     ...round5Rows(ROUND5[m.lang], m.lang),
     ...round5Rows(ROUND5B[m.lang], m.lang),
     ...hijackRows(m.lang),

@@ -1,4 +1,4 @@
-import { gap, type PatternDef } from './types.js';
+import { gap, givenOrders, type PatternDef } from './types.js';
 
 const R = String.raw;
 
@@ -7,7 +7,7 @@ const R = String.raw;
 const EN_RESET_VERB = R`(?:forget|ignore|disregard|drop|erase|discard|scrap|wipe)`;
 const EN_BEFORE = R`(?:(?:that\s+)?(?:was|were|i|we|you)\s+(?:have\s+)?(?:said|told|written|discussed|talked\s+about|mentioned|stated|covered)\s+(?:(?:so\s+far|before|above|earlier|previously|up\s+to\s+now|until\s+now)\b)?|(?:that\s+)?(?:came|comes|come|went|was)\s+(?:before|above|earlier|previously)|before\s+(?:that|this|now)|from\s+before|(?:[\w'-]{1,20}\s+){0,3}before\s+(?:this|that|now)|above|so\s+far|up\s+to\s+(?:now|here|this\s+point)|until\s+now|prior\s+to\s+this)`;
 
-export const TASK_SWITCH_PATTERNS: PatternDef[] = [
+export const TASK_SWITCH_PATTERNS: PatternDef[] = givenOrders([
   {
     id: 'task.en.forget_everything_prior',
     category: 'instruction_override',
@@ -96,4 +96,4 @@ export const TASK_SWITCH_PATTERNS: PatternDef[] = [
     source: R`\b(?:(?:voici|maintenant)\s+(?:une|ta)\s+nouvelle\s+(?:tache|mission)|(?:jetzt|nun)\s+(?:kommt|folgt)\s+(?:eine\s+)?neue\s+aufgabe|ora\s+(?:arriva|c'e|ecco)\s+(?:un\s+)?(?:nuovo\s+compito|nuova\s+missione)|ahora\s+(?:viene|tienes)\s+(?:una\s+)?nueva\s+(?:tarea|mision))\b`,
     example: 'Sehr gut. Jetzt kommt eine neue Aufgabe.',
   },
-];
+]);
