@@ -85,6 +85,15 @@ if (values.engine) {
     const b = balancedAccuracy(r.learned);
     if (!Number.isNaN(b) && r.source !== 'own_styles') means.push(b);
     console.log(`${r.source.padEnd(30)} ${pct(b)}   ${pct(threeWayAccuracy(r.learned))}`);
+    // The hand-written sources are in three languages: German and French weaknesses show only per language.
+    if (r.source === 'team' || r.source === 'own_styles') {
+      const byLang = groupBy(
+        r.learned.map((x, i) => ({ ...x, lang: r.rows[i]!.lang })),
+        (x) => x.lang,
+      );
+      for (const [lang, xs] of [...byLang].sort())
+        console.log(`  ${lang.padEnd(28)} ${pct(balancedAccuracy(xs))}   ${pct(threeWayAccuracy(xs))}`);
+    }
   }
   console.log(
     `mean (without own styles) ${pct(means.reduce((a, b) => a + b, 0) / Math.max(1, means.length))}`,

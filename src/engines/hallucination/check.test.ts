@@ -163,3 +163,39 @@ describe('dimension words next to a measurement', () => {
     );
   });
 });
+
+describe('German separable verbs (issue 17)', () => {
+  it('reads "fängt … an" and "leiht … aus" as "anfangen" and "ausleihen"', () => {
+    assert.ok(prepare('Der Kurs fängt im März an.').words.some((w) => w.startsWith('anfang')));
+    assert.equal(
+      checkClaim('Der Kurs soll im März anfangen.', ['Der Kurs fängt im März an und dauert zehn Wochen.'], {
+        verdict: 'rules',
+      }).verdict,
+      'supported',
+    );
+    assert.equal(
+      checkClaim('Seit 2020 kann man in der Bibliothek Nähmaschinen ausleihen.', [
+        'Die Bibliothek leiht seit 2020 auch Nähmaschinen aus.',
+      ]).verdict,
+      'supported',
+    );
+  });
+  it('leaves a particle that does not end its clause, or ends an English one, alone', () => {
+    assert.ok(prepare('Er fährt an Ostern nach Rom.').words.some((w) => w.startsWith('fahrt')));
+    assert.ok(prepare('The prize was given to her.').words.includes('give'));
+  });
+});
+
+describe('name swaps need more than a shared stopword (issue 17)', () => {
+  it('does not take a shared "de" for the same slot', () => {
+    const src = ['Les élèves de Pauline Roche ont planté 300 arbres à Nantes en 2021.'];
+    const claim = 'Les 300 arbres plantés à Nantes en 2021 viennent de Mathilde Fabre.';
+    assert.equal(checkClaim(claim, src, { verdict: 'rules' }).verdict, 'unsupported');
+  });
+  it('still takes a stopword with the same word beyond it for the same slot', () => {
+    const src = ["L'atelier de couture a été fondé par Pauline Roche en 2019 à Lyon."];
+    const claim = "L'atelier de couture a été fondé par Mathilde Fabre en 2019 à Lyon.";
+    assert.equal(checkClaim(claim, src, { verdict: 'rules' }).verdict, 'contradicted');
+    assert.equal(checkClaim(claim, src).verdict, 'contradicted');
+  });
+});

@@ -5,7 +5,7 @@ import { DIMENSION_WORDS, NUMBER_WORDS, UNITS } from './lexicon.js';
 import { isSlotWord } from './slot-words.js';
 import { splitClauses } from './split.js';
 import { canonical, numberTerms } from './terms.js';
-import { isStopword, type Token, tokenize } from './text.js';
+import { isStopword, stem, type Token, tokenize } from './text.js';
 
 /** A piece of text analysed once: tokens, content terms, numbers, dates and negation count. */
 export interface Prepared {
@@ -49,13 +49,72 @@ function nextToMeasure(tokens: readonly Token[], i: number): boolean {
   return false;
 }
 
+// German separable particles: "fängt … an" is "anfangen", "leiht … aus" is "ausleihen".
+const PARTICLES = new Set(
+  'an ab auf aus bei ein fest fort her hin los mit nach vor weg zu zuruck teil statt dar vorbei zusammen heraus hinaus'.split(
+    ' ',
+  ),
+);
+// Function words only German has, one of which a German clause almost always holds.
+const GERMAN_MARKERS = new Set(
+  'der das den dem des einen einem einer im am zum zur ist sind wird wurde hat haben und nicht auch sich noch schon jedes jeden jede seit man'.split(
+    ' ',
+  ),
+);
+/** Tokens looked at before a particle for its verb: a main clause's middle field is rarely longer. */
+const PARTICLE_REACH = 12;
+
+/**
+ * German separable verbs: a particle that ends its clause ("Der Kurs fängt im März an.") joins the clause's
+ * first lower-case content word, its finite verb, as one word ("anfangt"), which matches "anfangen" and
+ * "angefangen" by prefix, as the stem of an unseparated verb does. Without it "fängt" and "anfangen" never
+ * matched and the particle was a stopword. Returns the verb's token index → joined token; the particles
+ * themselves are left out of the words. Each particle looks back a bounded number of tokens (linear).
+ */
+function separableVerbs(
+  text: string,
+  tokens: readonly Token[],
+): { joined: Map<number, Token>; particles: Set<number> } {
+  const joined = new Map<number, Token>();
+  const particles = new Set<number>();
+  for (let p = 1; p < tokens.length; p++) {
+    const part = tokens[p]!;
+    if (part.capital || !PARTICLES.has(part.norm)) continue;
+    // The clause ends after it: punctuation, the end, or a conjunction ("fängt im März an und dauert …").
+    const after = text.slice(part.start + part.raw.length, part.start + part.raw.length + 10);
+    if (!/^\s*(?:[.,;:!?)]|$)|^\s+(?:und|oder|aber|sondern)\s/.test(after)) continue;
+    let from = p;
+    while (from > 0 && p - from < PARTICLE_REACH) {
+      const gap = text.slice(tokens[from - 1]!.start + tokens[from - 1]!.raw.length, tokens[from]!.start);
+      if (/[.,;:!?]/.test(gap)) break;
+      from--;
+    }
+    // Only in a German clause: "her", "an" or "mit" end English and French sentences too ("… to her.").
+    let german = false;
+    for (let k = from; k < p && !german; k++) german = GERMAN_MARKERS.has(tokens[k]!.norm);
+    if (!german) continue;
+    for (let v = from; v < p; v++) {
+      const t = tokens[v]!;
+      if (t.capital || t.norm.length < 3 || /\d/.test(t.norm) || isStopword(t.norm) || joined.has(v))
+        continue;
+      const norm = part.norm + t.norm;
+      joined.set(v, { ...t, norm, stem: stem(norm) });
+      particles.add(p);
+      break;
+    }
+  }
+  return { joined, particles };
+}
+
 export function prepare(text: string): Prepared {
   const tokens = tokenize(text);
   const words: string[] = [];
   const capitalised = new Set<string>();
   const dimensions: string[] = [];
+  const separable = separableVerbs(text, tokens);
   for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
+    const t = separable.joined.get(i) ?? tokens[i]!;
+    if (separable.particles.has(i)) continue;
     if (isStopword(t.norm) || t.norm.length <= 1 || isSlotWord(t.norm)) continue;
     const c = canonical(t);
     if (DIMENSION_WORDS.has(t.norm) && nextToMeasure(tokens, i)) {

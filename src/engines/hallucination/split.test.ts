@@ -147,3 +147,62 @@ describe('pairs', () => {
     ]);
   });
 });
+
+describe('shared verbs and subjects (issue 17)', () => {
+  it('keeps the German verb at the end with every coordinated object', () => {
+    assert.deepEqual(splitClauses('Man kann Nähmaschinen und Werkzeug ausleihen.'), [
+      'Man kann Nähmaschinen ausleihen',
+      'Man kann Werkzeug ausleihen',
+    ]);
+    assert.deepEqual(
+      splitClauses('Im Verein kann man Nähmaschinen, Bohrer und Werkzeug kostenlos ausleihen.'),
+      [
+        'Im Verein kann man Nähmaschinen kostenlos ausleihen',
+        'Im Verein kann man Bohrer kostenlos ausleihen',
+        'Im Verein kann man Werkzeug kostenlos ausleihen',
+      ],
+    );
+  });
+
+  it('gives a German verb-final clause the subject and auxiliary of the first back', () => {
+    assert.deepEqual(
+      splitClauses('Die Firma hat 2011 einen Standort in Lyon eröffnet und 300 Leute eingestellt.'),
+      ['Die Firma hat 2011 einen Standort in Lyon eröffnet', 'Die Firma hat 300 Leute eingestellt'],
+    );
+    assert.deepEqual(splitClauses('Man kann dort Kurse besuchen und Werkzeug ausleihen.'), [
+      'Man kann dort Kurse besuchen',
+      'Man kann Werkzeug ausleihen',
+    ]);
+    // A separable verb ends its clause with a particle, not a participle: the plain subject rule applies.
+    assert.deepEqual(splitClauses('Die Firma stellt Pumpen her und beschäftigt 300 Leute.'), [
+      'Die Firma stellt Pumpen her',
+      'Die Firma beschäftigt 300 Leute',
+    ]);
+  });
+
+  it('gives a French or English verb phrase its common-noun subject, after an opening phrase of time', () => {
+    assert.deepEqual(splitClauses('Le club prête des outils et organise des cours de couture.'), [
+      'Le club prête des outils',
+      'Le club organise des cours de couture',
+    ]);
+    assert.deepEqual(
+      splitClauses("Chaque samedi, l'atelier prête des outils et organise des cours de couture."),
+      ["Chaque samedi, l'atelier prête des outils", "Chaque samedi, l'atelier organise des cours de couture"],
+    );
+    assert.deepEqual(splitClauses('In 2015, the council approved the plan and funded the bridge.'), [
+      'In 2015, the council approved the plan',
+      'In 2015, the council funded the bridge',
+    ]);
+  });
+
+  it('starts a list item at its article, however many words it has', () => {
+    assert.deepEqual(splitClauses('Le club prête des machines à coudre et des outils.'), [
+      'Le club prête des machines à coudre',
+      'Le club prête des outils',
+    ]);
+    assert.deepEqual(splitClauses('The shop sells a sewing machine and a drill.'), [
+      'The shop sells a sewing machine',
+      'The shop sells a drill',
+    ]);
+  });
+});

@@ -116,14 +116,20 @@ const AUXILIARIES = new Set(
  * The subject of a clause: up to its first comma, else the words before its first auxiliary or English
  * past-tense verb, else up to its last capitalised word among the first six (before any number).
  */
-function subjectOf(clause: string): string {
+function subjectOf(clause: string, nested = false): string {
   const words = clause.split(/\s+/).filter(Boolean);
   const firstComma = words.findIndex((w) => w.endsWith(','));
-  if (firstComma >= 0 && firstComma < 4)
-    return words
-      .slice(0, firstComma + 1)
-      .join(' ')
-      .replace(/,$/, '');
+  if (firstComma >= 0 && firstComma < 4) {
+    // One level only: a run of short comma pieces must not be re-read once per comma (linear, #15).
+    const intro = words.slice(0, firstComma + 1).join(' ');
+    // "Chaque samedi, l'atelier prête …": a phrase of time or place before the comma is no subject; the
+    // subject follows it, and the phrase stays in front (it is part of what the second clause says too).
+    if (!nested && (INTRO_OPENERS.has(fold(words[0]!)) || /(?:^|\s)\d/.test(intro))) {
+      const rest = subjectOf(words.slice(firstComma + 1, firstComma + 12).join(' '), true);
+      return rest ? `${intro} ${rest}` : '';
+    }
+    return intro.replace(/,$/, '');
+  }
   const verb = words.findIndex(
     (w, i) => i > 0 && (AUXILIARIES.has(w.toLowerCase()) || /^\p{Ll}+ed$/u.test(w)),
   );
@@ -133,14 +139,30 @@ function subjectOf(clause: string): string {
   // never becomes part of the subject.
   let i = 0;
   while (i < words.length && i < 3 && SUBJECT_OPENERS.has(fold(words[i]!))) i++;
+  const determiners = i;
   let last = -1;
   for (; i < Math.min(8, words.length); i++) {
     const w = words[i]!;
-    if (/^\p{Lu}/u.test(w)) last = i;
+    // An elided article carries its noun ("l'atelier"): a subject as much as a capitalised one.
+    if (/^\p{Lu}/u.test(w) || (i === determiners && ELIDED.test(w))) last = i;
     else if (!(last >= 0 && NAME_PARTICLES.has(w) && /^\p{Lu}/u.test(words[i + 1] ?? ''))) break;
   }
-  return last >= 0 ? words.slice(0, last + 1).join(' ') : '';
+  if (last >= 0) return words.slice(0, last + 1).join(' ');
+  // "Le club prête des outils et organise des cours": a determiner and a common noun (English and French
+  // do not capitalise it) are the subject; without them the second clause lost its subject altogether.
+  if (determiners > 0 && determiners < words.length && /^\p{Ll}/u.test(words[determiners]!))
+    return words.slice(0, determiners + 1).join(' ');
+  return '';
 }
+
+const ELIDED = /^[ldLD]['’]\p{L}/u;
+
+// Words that open a phrase of time, place or manner rather than a subject, before a comma.
+const INTRO_OPENERS = new Set(
+  'chaque depuis en au aux à dans pendant après avant selon lors every each in on at since after before during for from seit im am nach vor während jeden jede jedes in an bei laut ab'
+    .split(' ')
+    .map(fold),
+);
 
 const NAME_PARTICLES = new Set([
   'of',
@@ -165,12 +187,76 @@ function withSubject(part: string, subject: string): string {
   return `${subject} ${part}`;
 }
 
+// German finite auxiliaries and modals: they open a clause bracket that a participle or infinitive at the
+// end closes ("hat … eröffnet", "kann … ausleihen"). Only forms that are not English words too.
+const GERMAN_FINITE = new Set(
+  'ist sind waren wird werden wurde wurden hat haben hatte hatten kann können konnte konnten muss müssen musste soll sollen sollte darf dürfen durfte möchte möchten'.split(
+    ' ',
+  ),
+);
+// Separable particles end a German clause too ("stellt … her"), but they close no auxiliary's bracket.
+const PARTICLES = new Set(
+  'an ab auf aus bei ein fest her hin los mit nach vor weg zu zurück statt teil dar fort'.split(' '),
+);
+const GERMAN_PRONOUNS = new Set('man er sie es wir ich ihr'.split(' '));
+
+const LETTER = /\p{L}/u;
+
+/** The last word of s, read from its end (an end-anchored expression retried from every start: quadratic). */
+function lastWord(s: string): string {
+  let e = s.length;
+  while (e > 0 && !LETTER.test(s[e - 1]!)) e--;
+  let b = e;
+  while (b > 0 && LETTER.test(s[b - 1]!)) b--;
+  return s.slice(b, e);
+}
+
+/** A German participle or infinitive closing a clause: lower case, -en/-n/-t, not a separable particle. */
+function closesBracket(s: string): boolean {
+  const w = lastWord(s);
+  return w.length >= 5 && /^\p{Ll}+(?:en|n|t)$/u.test(w) && !PARTICLES.has(w);
+}
+
+/**
+ * The words of a German clause up to its finite auxiliary, and the subject right after it when the clause
+ * opens with something else ("Im Verein kann man"), or -1: the frame a coordinated verb-final part shares.
+ */
+function germanFrame(clause: string): { words: string[]; aux: number } | null {
+  const words = clause.split(/\s+/).filter(Boolean);
+  const aux = words.findIndex((w, i) => i > 0 && i <= 6 && GERMAN_FINITE.has(w.toLowerCase()));
+  if (aux < 0) return null;
+  let end = aux + 1;
+  const after = words[end]?.toLowerCase() ?? '';
+  if (GERMAN_PRONOUNS.has(after)) end++;
+  else if (GERMAN_ARTICLES.has(after) && /^\p{Lu}/u.test(words[end + 1] ?? '')) end += 2;
+  return { words: words.slice(0, end), aux };
+}
+
+const GERMAN_ARTICLES = new Set('der die das ein eine'.split(' '));
+
+/** Whether `right`, coordinated after `left`, is a verb-final part sharing left's German auxiliary. */
+function sharesGermanAux(left: string, right: string): boolean {
+  return (
+    closesBracket(right) &&
+    germanFrame(left) !== null &&
+    !right.split(/\s+/).some((w) => GERMAN_FINITE.has(w.toLowerCase()))
+  );
+}
+
 /** Coordinated clauses split; short right-hand sides are list items and keep the left-hand prefix. */
 function splitCoordination(clause: string): string[] {
   const parts = splitCoordinationRaw(clause);
   if (parts.length < 2) return parts;
   const subject = subjectOf(parts[0]!);
-  return [parts[0]!, ...parts.slice(1).map((p) => withSubject(p, subject))];
+  return [
+    parts[0]!,
+    ...parts.slice(1).map((p) => {
+      // "Die Firma hat 2011 einen Standort eröffnet und 300 Leute eingestellt": the second part needs the
+      // subject and the auxiliary back, or its participle states nothing about anyone.
+      if (sharesGermanAux(parts[0]!, p)) return `${germanFrame(parts[0]!)!.words.join(' ')} ${p}`;
+      return withSubject(p, subject);
+    }),
+  ];
 }
 
 function splitCoordinationRaw(clause: string): string[] {
@@ -184,7 +270,18 @@ function splitCoordinationRaw(clause: string): string[] {
       const left = rest.slice(0, idx);
       const right = rest.slice(idx + m[0].length);
       const rightFirst = stripEnd(right.split(/[,;]/)[0] ?? '');
-      if (wordCount(left) >= 3 && wordCount(rightFirst) >= 3 && contentCount(rightFirst) >= 2) {
+      // "Man kann Nähmaschinen und Werkzeug ausleihen": inside an open German bracket the conjunction joins
+      // objects, not clauses; split there, the first part would lose the verb. The list split keeps it.
+      // A closed bracket on the left and a verb-final right ("… Kurse besuchen und Werkzeug ausleihen") are
+      // two clauses even when the right one is two words long: it gets the auxiliary back.
+      const shared = sharesGermanAux(left, rightFirst);
+      const closed = closesBracket(left);
+      if (
+        !(shared && !closed) &&
+        wordCount(left) >= 3 &&
+        (wordCount(rightFirst) >= 3 || (shared && closed)) &&
+        contentCount(rightFirst) >= 2
+      ) {
         parts.push(...splitList(left));
         rest = right;
         split = true;
@@ -281,6 +378,9 @@ export function listTail(c: string): [head: string, middle: string, last: string
 }
 
 const PAIR_WORDS = new Set(['between', 'zwischen', 'entre']);
+const LIST_ARTICLES = new Set(
+  'the a an des les le la un une du der die das den dem ein eine einen'.split(' '),
+);
 
 function splitList(clause: string): string[] {
   const c = stripEnd(clause);
@@ -291,18 +391,39 @@ function splitList(clause: string): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const last = m[2].trim();
+  let last = m[2].trim();
+  const headWords = head.split(/\s+/).filter(Boolean);
+  // German puts the verb after the last item ("kann man Nähmaschinen, Bohrer und Werkzeug kostenlos
+  // ausleihen"): the lower-case words after the last item's last noun belong to every item.
+  let tail = '';
+  if (closesBracket(last) && !closesBracket(head) && germanFrame(head) !== null) {
+    const lw = last.split(/\s+/);
+    let n = lw.length;
+    while (n > 1 && /^\p{Ll}/u.test(lw[n - 1]!)) n--;
+    if (n < lw.length && /^\p{Lu}/u.test(lw[n - 1]!)) {
+      tail = ` ${lw.slice(n).join(' ')}`;
+      last = lw.slice(0, n).join(' ');
+    }
+  }
   const items = [...middle, last];
   if (items.some((i) => wordCount(i) > 4)) return [c];
-  const k = Math.max(1, wordCount(middle[0] ?? last));
-  const headWords = head.split(/\s+/).filter(Boolean);
+  const firstItem = middle[0] ?? last;
+  let k = Math.max(1, wordCount(firstItem));
+  // "des machines à coudre et des outils": when the items open with an article, the first item starts at
+  // the head's last article, however many words it has.
+  // Lower case, not folded: the French preposition "à" must not pass for the English article "a".
+  if (LIST_ARTICLES.has((firstItem.split(/\s+/)[0] ?? '').toLowerCase())) {
+    let a = headWords.length - 1;
+    while (a > 0 && !LIST_ARTICLES.has(headWords[a]!.toLowerCase())) a--;
+    if (a > 0 && headWords.length - a <= 4) k = headWords.length - a;
+  }
   if (headWords.length <= k) return [c];
   const prefix = headWords.slice(0, -k).join(' ');
   const first = headWords.slice(-k).join(' ');
   if (contentCount(prefix) < 1) return [c];
   // "between A and B" names one pair, not two facts: "zwischen Aschau" alone says nothing.
   if (headWords.slice(-k - 1).some((w) => PAIR_WORDS.has(fold(w)))) return [c];
-  return [first, ...items].map((i) => `${prefix} ${i}`);
+  return [first, ...items].map((i) => `${prefix} ${i}${tail}`);
 }
 
 /** Atomic clauses of one sentence: semicolons, relative clauses, coordination and lists. */
