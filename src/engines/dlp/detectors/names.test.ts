@@ -47,3 +47,11 @@ test('words that look like names but are not', () => {
   assert.deepEqual(names('Der Kanzler sagte nichts.'), []);
   assert.deepEqual(names('Il y a une tempête en Caroline du Nord.'), []);
 });
+
+test('German preposition-article contractions after a weak cue open no name', () => {
+  // "per" vouches like a role word for two capitalised words; German nouns are capitalised, and "Im" was
+  // taken as the middle of a name.
+  assert.deepEqual(names('Per E-Mail Im Anhang 3 Dateien.'), []);
+  assert.deepEqual(names('Bitte per Post Zum Termin kommen.'), []);
+  assert.deepEqual(names('Laut Anna Meier ist alles gut.'), ['Anna Meier']);
+});

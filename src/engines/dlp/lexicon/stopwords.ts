@@ -94,7 +94,10 @@ const FUNCTION =
   'since get got let make made take took give gave go went come came see saw say said tell told find found ' +
   'add play show watch listen book set turn open close start stop call send rate anyone everyone someone ' +
   'nobody everybody somebody anybody nothing everything something sarà sarai saranno però perché così già ' +
-  'più può potrà dovrà avrà farà';
+  'più può potrà dovrà avrà farà ' +
+  // German preposition-article contractions open no name, yet are capitalised at a sentence start or in a
+  // run of nouns after a weak cue ("per E-Mail Im Anhang": never a person). "zur" stays a particle.
+  'im zum vom beim ins ans aufs';
 
 // Common nouns that the name rules would otherwise accept after "said", "laut", "per", a role word or at the
 // start of a run (institutions, media, documents and a few German nouns that are also first names).
