@@ -204,6 +204,8 @@ function compareNames(
   const ct = claim.tokens;
   const claimNorms = new Set(ct.map((t) => t.norm));
   let isClaimWord: ((u: string) => boolean) | undefined;
+  /** Per derived word found (derivedInSource): whether the evidence has it beside another name. */
+  let inNameRun: Map<string, boolean> | undefined;
   const missing: string[] = [];
   const replaced: string[] = [];
   const swaps: string[] = [];
@@ -216,7 +218,16 @@ function compareNames(
     const t = ct[i]!;
     const initialName = i === 0 && (ctx.names.has(t.norm) || !ctx.lowerStems.has(t.stem));
     if (!isNameLike(ct, i, ctx.lang, initialName)) continue;
-    if (derivedInSource(t.norm, unit.whole.tokens)) continue;
+    const derived = derivedInSource(t.norm, unit.whole.tokens);
+    if (derived !== null) {
+      inNameRun ??= new Map();
+      let surname = inNameRun.get(derived);
+      if (surname === undefined) {
+        surname = standsInNameRun(derived, unit);
+        inNameRun.set(derived, surname);
+      }
+      if (!surname) continue;
+    }
     // "Matt" names "Matthew": a name may be a prefix of the source's fuller form.
     if (unit.whole.tokens.matches(t.norm) || (t.norm.length >= 3 && unit.whole.tokens.hasPrefix(t.norm))) {
       // A name of the source in another role: the evidence names someone else right where the claim puts it
@@ -289,14 +300,32 @@ const DERIVED_ENDINGS = [
 ];
 
 /**
- * Whether the source states the claim's place name through a word made from it ("Bretagne" by "bretons",
- * "Europe" by "européen", "Österreich" by "österreichische"): a shared beginning of at least four letters
- * followed by a demonym ending. A handful of exact lookups per name.
+ * The word of the source that states the claim's place name through a word made from it ("Bretagne" by
+ * "bretons", "Europe" by "européen", "Österreich" by "österreichische"): a shared beginning of at least
+ * four letters followed by a demonym ending; null when none. A handful of exact lookups per name. Surname
+ * variants have the same shape ("Hansen" and "Hanson", "Andersen" and "Anderson"): standsInNameRun tells
+ * them apart.
  */
-function derivedInSource(name: string, tokens: TermIndex): boolean {
+function derivedInSource(name: string, tokens: TermIndex): string | null {
   for (let k = name.length - 1; k >= 4; k--) {
     const head = name.slice(0, k);
-    for (const e of DERIVED_ENDINGS) if (tokens.hasExact(head + e)) return true;
+    for (const e of DERIVED_ENDINGS) if (tokens.hasExact(head + e)) return head + e;
+  }
+  return null;
+}
+
+/**
+ * Whether `norm` stands in the evidence beside another capitalised word that is not a stopword: a surname
+ * after its first name ("Peter Hanson"), not a demonym ("pêcheurs bretons", "the Austrian company"). Such a
+ * word is another person's name, however much it looks like a word made from the claim's name. One pass
+ * over the evidence's tokens per derived word (compareNames remembers the answer).
+ */
+function standsInNameRun(norm: string, unit: Unit): boolean {
+  const other = (t: Token | undefined): boolean => t?.capital === true && !isStopword(t.norm);
+  for (const s of unit.sentences) {
+    const st = s.tokens;
+    for (let j = 0; j < st.length; j++)
+      if (st[j]!.norm === norm && (other(st[j - 1]) || other(st[j + 1]))) return true;
   }
   return false;
 }

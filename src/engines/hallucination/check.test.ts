@@ -138,6 +138,15 @@ describe('names in another role, demonyms, prohibitions (issue 17)', () => {
       'contradicted',
     );
   });
+  it('does not take a surname variant of the source for a demonym of the claim name', () => {
+    // "Hanson" has the shape of a word made from "Hans-" (like "bretons" from "Bret-"), but it stands
+    // after a first name: another person, not the claim's name stated through its people.
+    const src = ['The report was written by Peter Hanson in 2019.'];
+    assert.equal(rules('The report was written by Peter Hansen in 2019.', src), 'contradicted');
+    assert.equal(rules('The report was written by Peter Hanson in 2019.', src), 'supported');
+    const study = ['The study was led by Anna Anderson.'];
+    assert.equal(rules('The study was led by Anna Andersen.', study), 'contradicted');
+  });
   it('counts a prohibition as a negation', () => {
     assert.notEqual(rules('Nobody may fish in the harbour.', FESTIVAL), 'contradicted');
     assert.equal(rules('Fishing is allowed in the harbour.', FESTIVAL) === 'supported', false);
