@@ -55,3 +55,13 @@ test('German preposition-article contractions after a weak cue open no name', ()
   assert.deepEqual(names('Bitte per Post Zum Termin kommen.'), []);
   assert.deepEqual(names('Laut Anna Meier ist alles gut.'), ['Anna Meier']);
 });
+
+test('German contractions that are names too start a name after a strong cue, never inside one', () => {
+  // "Im" is a Korean surname and "Ans" a Dutch first name: after "Mr." or "Dear" they are the person.
+  assert.deepEqual(names('Please contact Mr. Im Soo-jin about the invoice.'), ['Im Soo-jin']);
+  assert.deepEqual(names('Dear Ans Visser, your account is ready.'), ['Ans Visser']);
+  // Without a cue they are the German words ("im Auftrag", "ans Meer"), and never the middle of a name.
+  assert.deepEqual(names('Im Auftrag Anna Meier'), ['Anna Meier']);
+  assert.deepEqual(names('Wir gehen Ans Meer.'), []);
+  assert.deepEqual(names('Per E-Mail Im Anhang 3 Dateien.'), []);
+});

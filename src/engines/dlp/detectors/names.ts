@@ -2,6 +2,7 @@ import { COMMON_FIRST_NAMES } from '../lexicon/common-first-names.js';
 import { FIRST_NAMES } from '../lexicon/first-names.js';
 import {
   AMBIGUOUS_NAME,
+  CONTRACTION_NAMES,
   DETERMINERS,
   NEVER_NAME,
   NOUN_ENDING,
@@ -337,7 +338,7 @@ function collectSpan(text: string, words: Word[], i: number): Word[] {
       continue;
     }
     if (isCapitalised(w)) {
-      if (isNever(w.lower)) break;
+      if (isNever(w.lower) || (span.length > 0 && CONTRACTION_NAMES.has(w.lower))) break;
       // An all-caps word joins only other all-caps words or starts "DUPONT Marie": acronyms stay out.
       const prev = span[span.length - 1];
       if (prev && isAllCaps(w) && !isAllCaps(prev)) break;
@@ -400,7 +401,9 @@ function scoreSpan(
   }
   const last = span[span.length - 1]!;
   // "Rose Gibson", "Frank Ritchie": an ambiguous first word is accepted only before a known surname.
-  if (AMBIGUOUS_NAME.has(first.lower)) return span.length >= 2 && inLast(last.lower) ? 0.75 : 0;
+  // A German contraction that is a name too ("Im Auftrag Anna Meier", "Ans Meer") needs a cue of its own.
+  if (AMBIGUOUS_NAME.has(first.lower))
+    return !CONTRACTION_NAMES.has(first.lower) && span.length >= 2 && inLast(last.lower) ? 0.75 : 0;
   // "from Priya Blackwood": two capitalised words after a preposition, one of them a known name part.
   if (cue === 'link' && span.length >= 2 && !span.some(isAllCaps)) {
     // The run must begin with the name itself: "mit Hollywoodstar Sandra Bullock" starts one word later.

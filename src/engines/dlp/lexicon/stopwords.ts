@@ -55,7 +55,9 @@ const AMBIGUOUS =
   'speranza primo red green white black brown gray grey golden silver royal little great north south east ' +
   'upper lower saint sankt roche ford ferrari porsche bosch siemens mercedes lindt roman marine bart ' +
   'christian norman german french english italian swiss american british european spanish chinese ' +
-  'japanese russian indian african asian';
+  'japanese russian indian african asian ' +
+  // German contractions that are also names ("Mr. Im Soo-jin", "Dear Ans Visser"): see CONTRACTION_NAMES.
+  'im ans';
 
 // Function and business words of the four languages that often begin a capitalised run.
 const WORDS =
@@ -96,8 +98,9 @@ const FUNCTION =
   'nobody everybody somebody anybody nothing everything something sarà sarai saranno però perché così già ' +
   'più può potrà dovrà avrà farà ' +
   // German preposition-article contractions open no name, yet are capitalised at a sentence start or in a
-  // run of nouns after a weak cue ("per E-Mail Im Anhang": never a person). "zur" stays a particle.
-  'im zum vom beim ins ans aufs';
+  // run of nouns after a weak cue ("per E-Mail Im Anhang": never a person). "zur" stays a particle; "im"
+  // and "ans" are names too (the Korean surname Im, the Dutch first name Ans): see CONTRACTION_NAMES.
+  'zum vom beim ins aufs';
 
 // Common nouns that the name rules would otherwise accept after "said", "laut", "per", a role word or at the
 // start of a run (institutions, media, documents and a few German nouns that are also first names).
@@ -120,6 +123,12 @@ function words(...lists: string[]): ReadonlySet<string> {
 export const NEVER_NAME = words(CALENDAR, PLACES, BRANDS, WORDS, FUNCTION, NOUNS);
 /** Never the first word of a name, nor a name on its own without a strong cue. */
 export const AMBIGUOUS_NAME = words(AMBIGUOUS);
+
+/**
+ * German contractions that are names as well ("Im Soo-jin", "Ans Visser"): never inside or at the end of a
+ * name ("E-Mail Im Anhang"), and at its start only as an ambiguous word (AMBIGUOUS_NAME: a strong cue).
+ */
+export const CONTRACTION_NAMES: ReadonlySet<string> = new Set(['im', 'ans']);
 
 /** Particles that may sit inside a name ("Ludwig van Beethoven", "Maria di Stefano", "Jean de La Fontaine"). */
 export const PARTICLES: ReadonlySet<string> = new Set(
