@@ -218,8 +218,9 @@ function closesBracket(s: string): boolean {
 }
 
 /**
- * The words of a German clause up to its finite auxiliary, and the subject right after it when the clause
- * opens with something else ("Im Verein kann man"), or -1: the frame a coordinated verb-final part shares.
+ * The words of a German clause up to its finite auxiliary (words[aux]), and the subject right after it
+ * when one follows ("Im Verein kann man", "Heute hat die Firma"): the frame a coordinated verb-final part
+ * shares. Null when none of its second to seventh words is a finite auxiliary.
  */
 function germanFrame(clause: string): { words: string[]; aux: number } | null {
   const words = clause.split(/\s+/).filter(Boolean);
