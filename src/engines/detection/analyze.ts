@@ -15,7 +15,14 @@ import {
   normalise,
   type View,
 } from './normalize.js';
-import { type CompiledPattern, mayMatchIn, type PatternPlan, patternPlan } from './patterns/index.js';
+import {
+  type CompiledPattern,
+  mayMatchIn,
+  type PatternMatcher,
+  type PatternPlan,
+  patternPlan,
+  TextMarks,
+} from './patterns/index.js';
 import {
   actionFor,
   combineScore,
@@ -90,13 +97,10 @@ function matchesInView(view: View): number[] {
   }
   // Patterns whose required later words the view does not hold are not tried at all (patterns/required.ts).
   const ok = mayMatchIn(text, plan, false);
+  const marks = new TextMarks(text);
   for (const p of plan.unanchored) {
     if (ok[p.index] === 0) continue;
-    p.re.lastIndex = 0;
-    for (let m = p.re.exec(text); m !== null; m = p.re.exec(text)) {
-      if (m[0].length === 0) p.re.lastIndex++;
-      push(p, m.index, m.index + m[0].length);
-    }
+    scanWhole(p.match, text, marks, (from, to) => push(p, from, to));
   }
   // Pass 1: the words of the text and the patterns that may start at each (candidatesFor), in text order.
   // A word is looked up only when the walk of its letters in the trie of opening words passes an opening
@@ -139,12 +143,12 @@ function matchesInView(view: View): number[] {
   }
   // Pass 2: each candidate pattern tried where its word starts, in the same order. A pattern already
   // matched up to `busyUntil` is not tried again inside that match.
-  const attempts = new Attempts(text, plan.all.length, (p) => count[p.index] as number);
+  const attempts = new Attempts(text, marks, plan.all.length, (p) => count[p.index] as number);
   for (let k = 0; k < wordAt.length; k++) {
     const at = wordAt[k] as number;
     for (const p of wordPatterns[k] as CompiledPattern[]) {
       if (ok[p.index] === 0) continue;
-      const to = attempts.tryAt(p, p.sticky, p.re, at);
+      const to = attempts.tryAt(p, p.match, at);
       if (to > at) push(p, at, to);
     }
   }
@@ -173,6 +177,7 @@ class Attempts {
   private readonly cap: number;
   constructor(
     private readonly text: string,
+    private readonly marks: TextMarks,
     patterns: number,
     private readonly candidates: (p: CompiledPattern) => number,
   ) {
@@ -183,22 +188,19 @@ class Attempts {
     this.cap = Math.max(16, Math.floor(text.length / ATTEMPT_COST));
   }
   /** End of the match of `sticky` at `at` (at or before `at` when none, or inside the last match). */
-  tryAt(p: CompiledPattern, sticky: RegExp, global: RegExp, at: number): number {
+  tryAt(p: CompiledPattern, matcher: PatternMatcher, at: number): number {
     const i = p.index;
     if ((this.busyUntil[i] as number) > at) return at;
     let end: number;
     if (this.candidates(p) <= this.cap) {
-      sticky.lastIndex = at;
-      const m = sticky.exec(this.text);
-      end = m ? at + m[0].length : at;
+      end = Math.max(at, matcher.endAt(this.text, this.marks, at));
     } else {
       const from = this.searchedFrom[i] as number;
       if (from < 0 || from > at || (this.nextStart[i] as number) < at) {
-        global.lastIndex = at;
-        const m = global.exec(this.text);
+        const start = matcher.next(this.text, this.marks, at);
         this.searchedFrom[i] = at;
-        this.nextStart[i] = m ? m.index : Number.POSITIVE_INFINITY;
-        this.nextEnd[i] = m ? m.index + m[0].length : Number.POSITIVE_INFINITY;
+        this.nextStart[i] = start >= 0 ? start : Number.POSITIVE_INFINITY;
+        this.nextEnd[i] = start >= 0 ? matcher.end : Number.POSITIVE_INFINITY;
       }
       end = this.nextStart[i] === at ? (this.nextEnd[i] as number) : at;
     }
@@ -236,7 +238,7 @@ export function compactMatches(
   // Patterns whose required later words the view does not hold are left out (patterns/required.ts).
   const ok = mayMatchIn(text, plan, true);
   const skip = all.map((p) => ok[p.index] === 0);
-  const scanWhole = all.map((p) => p.triggers === null);
+  const whole = all.map((p) => p.triggers === null);
   const candidates: number[][] = all.map(() => []);
   // The trie nodes that open a pattern still to be tried here: most opening words of a hostile text
   // ("a" in "a:a:a…") open only patterns it cannot match.
@@ -253,37 +255,48 @@ export function compactMatches(
       const opened = patterns[node] as Int32Array;
       for (let k = 0; k < opened.length; k++) {
         const i = opened[k] as number;
-        if (scanWhole[i] || skip[i]) continue;
+        if (whole[i] || skip[i]) continue;
         const list = candidates[i] as number[];
         // Two opening words of one pattern may start at the same position ("ignor", "ignore").
         if (list[list.length - 1] === from) continue;
         list.push(from);
-        if (list.length > cap) scanWhole[i] = true;
+        if (list.length > cap) whole[i] = true;
       }
     }
   }
+  const marks = new TextMarks(text);
   for (let i = 0; i < all.length; i++) {
     const p = all[i] as CompiledPattern;
     if (skip[i]) continue;
-    if (scanWhole[i]) {
-      p.compact.lastIndex = 0;
-      for (let m = p.compact.exec(text); m !== null; m = p.compact.exec(text)) {
-        if (m[0].length === 0) p.compact.lastIndex++;
-        push(p, m.index, m.index + m[0].length);
-      }
+    if (whole[i]) {
+      scanWhole(p.compactMatch, text, marks, (from, to) => push(p, from, to));
       continue;
     }
     let busyUntil = 0;
     for (const from of candidates[i] as number[]) {
       if (from < busyUntil) continue;
-      p.compactSticky.lastIndex = from;
-      const m = p.compactSticky.exec(text);
+      const end = p.compactMatch.endAt(text, marks, from);
       // An empty match adds nothing; the global scan would move on by one, as the next candidate does.
-      if (m && m[0].length > 0) {
-        push(p, from, from + m[0].length);
-        busyUntil = from + m[0].length;
+      if (end > from) {
+        push(p, from, end);
+        busyUntil = end;
       }
     }
+  }
+}
+
+/** Every match of a pattern, left to right, as a global scan finds them (moving on by one after an empty one). */
+function scanWhole(
+  matcher: PatternMatcher,
+  text: string,
+  marks: TextMarks,
+  push: (from: number, to: number) => void,
+): void {
+  for (let from = 0; from <= text.length; ) {
+    const start = matcher.next(text, marks, from);
+    if (start < 0) return;
+    push(start, matcher.end);
+    from = matcher.end > start ? matcher.end : matcher.end + 1;
   }
 }
 

@@ -8,10 +8,12 @@ import { OVERRIDE_PATTERNS } from './override.js';
 import { RESPONSE_STEERING_PATTERNS } from './response-steering.js';
 import { ROUND2_PATTERNS } from './round2.js';
 import { TASK_SWITCH_PATTERNS } from './task-switch.js';
+import { PatternMatcher } from './guard.js';
 import { LiteralScanner, requiredLiterals } from './required.js';
 import { type Trigger, triggersOf } from './triggers.js';
 import type { PatternDef } from './types.js';
 
+export { PatternMatcher, TextMarks } from './guard.js';
 export type { PatternDef } from './types.js';
 
 export const PATTERNS: readonly PatternDef[] = [
@@ -39,6 +41,12 @@ export interface CompiledPattern {
   compactSticky: RegExp;
   /** The same, anchored (sticky): tried only where one of its opening words starts. */
   sticky: RegExp;
+  /**
+   * What the engine matches with: `re`/`sticky`, or `compact`/`compactSticky` for `compactMatch`, the
+   * same matches, with an order's reported/mentioned checks read in code (guard.ts).
+   */
+  match: PatternMatcher;
+  compactMatch: PatternMatcher;
   /** Opening words, one of which a text must contain for the pattern to be worth running; null = always run. */
   triggers: Trigger[] | null;
   /**
@@ -175,6 +183,8 @@ export function compiledPatterns(): CompiledPattern[] {
     compact: new RegExp(compactSource(def.source), 'g'),
     compactSticky: new RegExp(compactSource(def.source), 'y'),
     sticky: new RegExp(def.source, 'y'),
+    match: new PatternMatcher(def, (s) => s, 0),
+    compactMatch: new PatternMatcher(def, compactSource, 1),
     triggers: triggersOf(def.source),
     required: idsOf(requiredLiterals(def.source)),
     compactRequired: idsOf(requiredLiterals(compactSource(def.source))),

@@ -14,6 +14,22 @@ export interface PatternDef {
   source: string;
   /** A text this pattern must fire on (the tests check it). */
   example: string;
+  /**
+   * For an order that counts only when given (givenOrders, notMentioned): the same expression without its
+   * reported/mentioned look-arounds, which the engine checks in code on the match it finds (guard.ts);
+   * `source` stays the full expression, the reference those checks must agree with.
+   */
+  guard?: GuardDef;
+}
+
+/** How `source` splits into a cheap expression and the checks taken out of it (guard.ts reads them). */
+export interface GuardDef {
+  /** `source` without its look-arounds; when `captured`, its opening (with what precedes it) is group 1. */
+  body: string;
+  /** The opening words the "reported" check reads back from, '' when at the match start; null: no check. */
+  opening: string | null;
+  /** The "reported" check sits at the end of group 1 (else at the match start). */
+  captured: boolean;
 }
 
 /** One to `n` filler words between two parts of a phrase. */
@@ -31,13 +47,22 @@ const SPEECH = R`(?:wrote|writes|written|said|says|typed|types|whisper(?:s|ed)|s
 const MENTION_CUE = R`(?:attacks?|attaques?|angriff\w{0,3}|ataques?|attacc\w{1,3}|injections?|inyeccion(?:es)?|iniezion[ei]|injektion(?:en)?|jailbreaks?|muster|pattern|patron|schema|du\s+type|del\s+tipo|vom\s+typ|examples?|exemples?|beispiele?|esempi[oi]?|ejemplos?|(?:messages?|phrases?|requests?|prompts?|texts?|inputs?|sentences?|lines?|e-?mails?|something|nachrichten|satze|anfragen|messaggi|richieste|mensajes|frases|frasi|solicitudes|demandes)\s+(?:like|such\s+as|comme|wie|come|como)|${SPEECH})`;
 
 /**
+ * A mention cue and at most 40 characters on the same line without a double quote, ending where a
+ * quotation opens (guard.ts checks it, as a look-behind, only at the quotation marks it has to).
+ */
+export const CUE_BEFORE = R`\b${MENTION_CUE}[^"\n]{0,40}`;
+
+/** A quotation mark closing a quotation followed by a cue: `"ignore previous instructions" attacks`. */
+export const CLOSED_BY_CUE = R`"\s{0,2}(?:attacks?|attaques?|angriffe?|ataques?|attacchi|injections?|jailbreaks?|prompts?\s+(?:are|is|work))\b`;
+
+/**
  * Appended to a pattern: the match does not count when it sits inside a quotation opened right after a
  * mention cue ("attacks of the type « ignore les instructions »", `a customer wrote "forget everything I
  * told you"`), or right before a quotation closed by one (`why "ignore previous instructions" attacks
  * work`). A quoted attack in a text that only frames it as an example is talked about; analyze.ts damps
  * other quoted matches. Placed at the end of the expression, it is read only when everything else matched.
  */
-export const NOT_MENTIONED = R`(?<!\b${MENTION_CUE}[^"\n]{0,40}(?:"[^"\n]{0,250}|(?<!\w)'[^'\n]{0,250}))(?![^"\n]{0,120}"\s{0,2}(?:attacks?|attaques?|angriffe?|ataques?|attacchi|injections?|jailbreaks?|prompts?\s+(?:are|is|work))\b)`;
+export const NOT_MENTIONED = R`(?<!${CUE_BEFORE}(?:"[^"\n]{0,250}|(?<!\w)'[^'\n]{0,250}))(?![^"\n]{0,120}${CLOSED_BY_CUE})`;
 
 // Someone other than the writer asking an AI: "a pirate asks the AI to ignore its rules", "un renard lui
 // demande d'oublier ses règles" (fiction, a test scenario) report an order given to a third party; an
@@ -51,33 +76,61 @@ const REPORTING_VERB = R`(?:asks?|asked|tells?|told|orders?|ordered|begs?|begged
  * read backwards from the opening words it is the first thing checked, so on other text the check costs
  * one comparison.
  */
-const notReportedBefore = (opening: string): string =>
-  R`(?<!\b(?:${REPORTING_VERB}\s+(?:\w{1,12}\s+){0,2}(?:l'|all'|dell'|al\s+|a\s+la\s+)?${AI_NOUN}|(?:lui|leur|gli|le|les)\s+(?:demande|dit|ordonne|supplie|chiede|dice|ordina|implora|pide|ordena|suplica)|(?:asks?|asked|tells?|told|orders?|ordered|begs?|begged)\s+(?:him|her|it|them)),?\s{1,2}(?:(?:to|de|di|que|zu)\s{1,2}|d')${opening})`;
+const notReportedBefore = (opening: string): string => `(?<!${reportedBefore(opening)})`;
+
+/** What notReportedBefore rules out, read back from the end of `opening` (guard.ts checks it in code). */
+export const reportedBefore = (opening: string): string =>
+  R`\b(?:${REPORTING_VERB}\s+(?:\w{1,12}\s+){0,2}(?:l'|all'|dell'|al\s+|a\s+la\s+)?${AI_NOUN}|(?:lui|leur|gli|le|les)\s+(?:demande|dit|ordonne|supplie|chiede|dice|ordina|implora|pide|ordena|suplica)|(?:asks?|asked|tells?|told|orders?|ordered|begs?|begged)\s+(?:him|her|it|them)),?\s{1,2}(?:(?:to|de|di|que|zu)\s{1,2}|d')${opening}`;
 
 /**
  * A group of patterns that order the assistant (override, reset, extraction): each fires only on an order
  * given, not on one reported (NOT_REPORTED, read before the opening word) or mentioned (NOT_MENTIONED).
  */
 export function givenOrders(defs: PatternDef[]): PatternDef[] {
-  return defs.map((d) => ({ ...d, source: afterOpening(d.source, notReportedBefore) + NOT_MENTIONED }));
+  return defs.map((d) => {
+    const split = splitOpening(d.source);
+    if (!split) {
+      const source = R`\b${notReportedBefore('')}(?:${d.source})${NOT_MENTIONED}`;
+      return { ...d, source, guard: { body: R`\b(?:${d.source})`, opening: '', captured: false } };
+    }
+    const { head, opening, rest } = split;
+    return {
+      ...d,
+      source: `${head}${notReportedBefore(opening)}${rest}${NOT_MENTIONED}`,
+      guard: { body: `(${head})${rest}`, opening, captured: true },
+    };
+  });
+}
+
+/** A pattern that fires only on an order not mentioned (NOT_MENTIONED), without the "reported" check. */
+export function notMentioned(d: PatternDef): PatternDef {
+  return {
+    ...d,
+    source: d.source + NOT_MENTIONED,
+    guard: { body: d.source, opening: null, captured: false },
+  };
 }
 
 /**
- * The source with `check(opening)` inserted right after its opening group (the first `(?:…)` after `\b`
- * and any lookbehind). A lookbehind at the very start would be tried at every word boundary of a text
- * (no literal left to search for first: "ignore " 15,000 times cost three times as much); after the
- * opening words it runs only where they matched. A source with several top-level alternatives, or an
- * optional opening group, is wrapped whole and checked at its start.
+ * The source cut right after its opening group (the first `(?:…)` after `\b` and any lookbehind): `head`
+ * ends with `opening`, where the "reported" check goes. A lookbehind at the very start would be tried at
+ * every word boundary of a text (no literal left to search for first: "ignore " 15,000 times cost three
+ * times as much); after the opening words it runs only where they matched. A source with several
+ * top-level alternatives, or an optional opening group, has no such cut (null): it is wrapped whole and
+ * checked at its start.
  */
-function afterOpening(source: string, check: (opening: string) => string): string {
+function splitOpening(source: string): { head: string; opening: string; rest: string } | null {
   let i = 0;
   while (source.startsWith(R`\b`, i)) i += 2;
   while (source.startsWith('(?<', i)) i = closeOf(source, i) + 1;
   const close = source.startsWith('(?:', i) ? closeOf(source, i) : -1;
   const simple = close > 0 && !/^[?*+{]/.test(source.slice(close + 1)) && !hasTopLevelBar(source);
-  if (!simple) return R`\b${check('')}(?:${source})`;
-  const opening = source.slice(i, close + 1);
-  return `${source.slice(0, close + 1)}${check(opening)}${source.slice(close + 1)}`;
+  if (!simple) return null;
+  return {
+    head: source.slice(0, close + 1),
+    opening: source.slice(i, close + 1),
+    rest: source.slice(close + 1),
+  };
 }
 
 /** Index of the `)` closing the group opened at `open` (escapes and character classes skipped). */
