@@ -271,10 +271,18 @@ describe('fuzzed multipart bodies get the error body and store nothing', () => {
       ),
       { numRuns: 40, seed: 20 },
     );
-    const after = await snapshot();
+    // Under load, one run in eight had one spool file still there right after the last answer (not seen in
+    // twelve runs after; the cause is not settled: a file removed just after its answer would show this).
+    // What must hold is that none is left behind: wait for the folder to empty, within a bound far above
+    // such a moment, and fail, naming the files, on any still there.
+    let after = await snapshot();
+    for (let waited = 0; after.spool > 0 && waited < 5000; waited += 20) {
+      await new Promise((r) => setTimeout(r, 20));
+      after = await snapshot();
+    }
     assert.equal(after.rows - stored0.rows, accepted);
     assert.equal(after.stored - stored0.stored, accepted);
-    assert.equal(after.spool, 0);
+    assert.equal(after.spool, 0, `spool files left: ${files('proofs-spool').join(', ')}`);
   });
 });
 
