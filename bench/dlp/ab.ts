@@ -8,10 +8,10 @@
  *
  * A is the other checkout (`git worktree add` or `git archive <commit> src | tar -x -C DIR`), B this one.
  */
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { dlpTextOf as textOf } from '../support/dlp-texts.js';
 
 type Engine = typeof import('../../src/engines/dlp/index.js');
 
@@ -23,17 +23,6 @@ const rounds = Number(process.argv[3] ?? 7);
 const engines = (await Promise.all(
   roots.map((r) => import(pathToFileURL(join(r, 'src/engines/dlp/index.ts')).href)),
 )) as Engine[];
-
-const corpus = readFileSync(join(here, 'eval/dlp/corpus/test.jsonl'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => (JSON.parse(l) as { text: string }).text);
-
-function textOf(bytes: number, offset: number): string {
-  let s = '';
-  for (let i = offset; s.length < bytes; i++) s += `${corpus[i % corpus.length]} `;
-  return s.slice(0, bytes);
-}
 
 const sets: Array<[string, string[], number]> = [
   ['1 KB', Array.from({ length: 64 }, (_, i) => textOf(1024, i * 7)), 600],

@@ -1,9 +1,6 @@
 // npm run bench:dlp — in-process DLP engine latency (one core). Texts are built from the team corpus, so
 // they hold the same mix of PII and plain prose as the evaluation. Prints figures; asserts nothing.
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   createTokenMap,
   detectEntities,
@@ -12,18 +9,7 @@ import {
   tokenize,
 } from '../../src/engines/dlp/index.js';
 import { chartPrinted } from '../../scripts/printed-chart.js';
-
-const here = fileURLToPath(new URL('.', import.meta.url));
-const corpus = readFileSync(join(here, '../../eval/dlp/corpus/test.jsonl'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => (JSON.parse(l) as { text: string }).text);
-
-function textOf(bytes: number, offset: number): string {
-  let s = '';
-  for (let i = offset; s.length < bytes; i++) s += `${corpus[i % corpus.length]} `;
-  return s.slice(0, bytes);
-}
+import { dlpTextOf as textOf } from '../support/dlp-texts.js';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;

@@ -3,10 +3,7 @@
 // in-page stream rehydration, the build sizes, then in Debian's Chromium the memory of the extension with
 // its service worker idle and OCR time per 1-megapixel image (in-browser.ts). Texts come from the DLP team
 // corpus. Prints figures with CPU time and the load average beside each; asserts nothing (shared machine).
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createTokenMap, tokenize } from '../../src/engines/dlp/index.js';
 import { buildExtension } from '../../extension/build.js';
 import { analyzePrompt } from '../../extension/src/shared/analysis.js';
@@ -14,18 +11,7 @@ import { promptSlots } from '../../extension/src/shared/prompt-slots.js';
 import { SseRehydrator } from '../../extension/src/shared/sse-rehydrate.js';
 import { chartPrinted } from '../../scripts/printed-chart.js';
 import { benchInBrowser } from './in-browser.js';
-
-const here = fileURLToPath(new URL('.', import.meta.url));
-const corpus = readFileSync(join(here, '../../eval/dlp/corpus/test.jsonl'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim() !== '')
-  .map((l) => (JSON.parse(l) as { text: string }).text);
-
-function textOf(bytes: number, offset: number): string {
-  let s = '';
-  for (let i = offset; s.length < bytes; i++) s += `${corpus[i % corpus.length]} `;
-  return s.slice(0, bytes);
-}
+import { dlpTextOf as textOf } from '../support/dlp-texts.js';
 
 const load = () =>
   loadavg()
