@@ -123,8 +123,8 @@ function positionsOf(text: string, mark: string): Int32Array {
   return Int32Array.from(out);
 }
 
-/** The last of the sorted `xs` below `pos`, or -1. */
-function lastBelow(xs: Int32Array, pos: number): number {
+/** Index of the first of the sorted `xs` at or after `pos` (xs.length when none is). */
+function lowerBound(xs: Int32Array, pos: number): number {
   let lo = 0;
   let hi = xs.length;
   while (lo < hi) {
@@ -132,19 +132,19 @@ function lastBelow(xs: Int32Array, pos: number): number {
     if ((xs[mid] as number) < pos) lo = mid + 1;
     else hi = mid;
   }
-  return lo > 0 ? (xs[lo - 1] as number) : -1;
+  return lo;
+}
+
+/** The last of the sorted `xs` below `pos`, or -1. */
+function lastBelow(xs: Int32Array, pos: number): number {
+  const i = lowerBound(xs, pos);
+  return i > 0 ? (xs[i - 1] as number) : -1;
 }
 
 /** The first of the sorted `xs` at or after `pos`, or -1. */
 function firstFrom(xs: Int32Array, pos: number): number {
-  let lo = 0;
-  let hi = xs.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((xs[mid] as number) < pos) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < xs.length ? (xs[lo] as number) : -1;
+  const i = lowerBound(xs, pos);
+  return i < xs.length ? (xs[i] as number) : -1;
 }
 
 /**
