@@ -99,15 +99,6 @@ async function discard(stream: AsyncIterable<ChatChunk>): Promise<void> {
   await it.return?.().catch(() => undefined);
 }
 
-/**
- * The provider failed: its error goes to the client with the call's x-svc-vault-session like an answer,
- * so it too waits for the vault's commit, and a failed commit is thrown instead (a 500 without the
- * session, as when the provider answered; the write's failure is not left unseen).
- */
-async function settledBeforeFailure(call: ProxyCall): Promise<void> {
-  if (call.stored) await call.stored;
-}
-
 function asksForUsage(request: ChatRequest): boolean {
   return (
     (request['stream_options'] as { include_usage?: unknown } | null | undefined)?.include_usage === true
@@ -198,7 +189,9 @@ export function createProxyService(deps: {
         response = await call.adapter.chat({ ...call.request, stream: false }, call.ctx);
       } catch (err) {
         if (err instanceof ProviderError && err.code === 'aborted') record(call, null, '', 'aborted');
-        await settledBeforeFailure(call);
+        // The provider's error goes to the client with x-svc-vault-session like an answer, so it too waits
+        // for the vault's commit; a failed commit is thrown instead (a 500 without the session).
+        await call.stored;
         throw err;
       } finally {
         call.upstreamMs = performance.now() - started;
@@ -237,7 +230,8 @@ export function createProxyService(deps: {
         }
         return opened.value;
       } catch (err) {
-        if (err instanceof ProviderError) await settledBeforeFailure(call);
+        // As in complete(): a provider's error waits for the commit, and a failed commit replaces it.
+        if (err instanceof ProviderError) await call.stored;
         throw err;
       } finally {
         call.upstreamMs = performance.now() - started;
