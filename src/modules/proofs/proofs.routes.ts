@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { type WriteStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
@@ -67,6 +67,7 @@ async function readUpload(
   await mkdir(o.spoolDir, { recursive: true });
   const path = join(o.spoolDir, `${newId('spool')}.part`);
   let file: SpooledFile | undefined;
+  let spool: WriteStream | undefined;
   let metadataText: string | undefined;
   let problem: AppError | undefined;
   const refuse = (e: AppError) => {
@@ -102,6 +103,7 @@ async function readUpload(
         }
         const hash = createHash('sha256');
         let size = 0;
+        spool = createWriteStream(path, { flags: 'wx' });
         await pipeline(
           part.file,
           new Transform({
@@ -111,7 +113,7 @@ async function readUpload(
               done(null, chunk);
             },
           }),
-          createWriteStream(path, { flags: 'wx' }),
+          spool,
         );
         if (part.file.truncated) {
           refuse(new AppError('payload_too_large', `The proof file is larger than ${o.maxBytes} bytes.`));
@@ -153,6 +155,11 @@ async function readUpload(
       });
     return { file, metadata };
   } catch (err) {
+    // pipeline() rejects as soon as the part fails, before the spool stream has closed: its open() may still
+    // be running on another thread of the pool, and an unlink issued now can land first, leaving the file it
+    // then creates behind (seen under load: one spool file left after a refused upload). Once the stream has
+    // closed, its open has settled.
+    if (spool && !spool.closed) await new Promise<void>((done) => spool?.once('close', () => done()));
     await rm(path, { force: true });
     if ((err as { validation?: unknown }).validation) throw err;
     throw multipartError(err);
