@@ -271,10 +271,9 @@ describe('fuzzed multipart bodies get the error body and store nothing', () => {
       ),
       { numRuns: 40, seed: 20 },
     );
-    // Under load, one run in eight had one spool file still there right after the last answer (not seen in
-    // twelve runs after; the cause is not settled: a file removed just after its answer would show this).
-    // What must hold is that none is left behind: wait for the folder to empty, within a bound far above
-    // such a moment, and fail, naming the files, on any still there.
+    // What must hold is that no spool file is left behind (a refused upload's file is removed after its
+    // write stream has closed; removing it sooner left one in loaded PostgreSQL runs): wait for the folder
+    // to empty, within a bound, and fail, naming the files, on any still there.
     let after = await snapshot();
     for (let waited = 0; after.spool > 0 && waited < 5000; waited += 20) {
       await new Promise((r) => setTimeout(r, 20));
