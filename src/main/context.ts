@@ -125,6 +125,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       clock,
       publish: events.publish,
       sessionTtlHours: config.sessionTtlHours,
+      dialect: storage.dialect,
     });
     const keys = createKeysService({
       db: storage.db,

@@ -56,6 +56,37 @@ addRouteCases(
     }),
   },
   {
+    method: 'PATCH',
+    route: '/api/dashboard/users/:id',
+    auth: 'session',
+    allowed: MANAGERS,
+    happy: async (t, tenant) => {
+      const { user } = await t.ctx.orgs.createUser({
+        org: tenant.org,
+        email: `promoted.${Math.random().toString(36).slice(2)}@example.test`,
+        role: 'viewer',
+      });
+      return { path: `/api/dashboard/users/${user.id}`, body: { role: 'member' } };
+    },
+    happyStatus: 200,
+    bad: async (t, tenant) => {
+      const { user } = await t.ctx.orgs.createUser({
+        org: tenant.org,
+        email: `crowned.${Math.random().toString(36).slice(2)}@example.test`,
+        role: 'member',
+      });
+      return { path: `/api/dashboard/users/${user.id}`, body: { role: 'emperor' } };
+    },
+    foreign: async (t, owner) => {
+      const { user } = await t.ctx.orgs.createUser({
+        org: owner.org,
+        email: `theirs.${Math.random().toString(36).slice(2)}@example.test`,
+        role: 'member',
+      });
+      return { path: `/api/dashboard/users/${user.id}`, body: { role: 'admin' } };
+    },
+  },
+  {
     method: 'DELETE',
     route: '/api/dashboard/users/:id',
     auth: 'session',

@@ -22,6 +22,7 @@ export const AUDIT_EVENT_TYPES = [
   'audit.login',
   'audit.login_failed',
   'audit.settings',
+  'audit.user_role',
   'audit.endpoint_policy',
   'audit.endpoint_settings',
   'audit.endpoint_device',

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db, OrganizationsTable, UsersTable } from '../../platform/storage/index.js';
 
 export type OrgRow = OrganizationsTable;
@@ -62,6 +63,22 @@ export function createOrgsRepo(db: Db) {
         .set({ password_hash: hash })
         .where('org_id', '=', orgId)
         .where('id', '=', id)
+        .execute();
+    },
+    /**
+     * PostgreSQL only: one lock per organization, held until the transaction ends, so that two owners who
+     * demote or remove each other at once take turns and the second sees that only one owner is left.
+     */
+    async lockOwners(orgId: string): Promise<void> {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${`parapet:owners:${orgId}`}, 0))`.execute(db);
+    },
+    async setRole(orgId: string, id: string, role: string): Promise<void> {
+      await db
+        .updateTable('users')
+        .set({ role })
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .where('removed_at', 'is', null)
         .execute();
     },
     async removeUser(orgId: string, id: string, at: string): Promise<boolean> {

@@ -22,6 +22,8 @@ const CreateUserBody = Type.Object(
   { additionalProperties: false },
 );
 
+const ChangeRoleBody = Type.Object({ role: Type.Enum([...ROLES]) }, { additionalProperties: false });
+
 const MANAGE = ['owner', 'admin'] as const;
 
 export function orgsRoutes(orgs: OrgsService) {
@@ -103,6 +105,33 @@ export function orgsRoutes(orgs: OrgsService) {
         });
         reply.header('cache-control', 'no-store');
         return reply.status(201).send(request.body.password ? { user } : { user, password });
+      },
+    );
+
+    app.patch(
+      '/api/dashboard/users/:id',
+      {
+        config: { auth: { mode: 'session', roles: MANAGE } },
+        schema: {
+          operationId: 'changeUserRole',
+          tags: ['organization'],
+          summary:
+            "Change a user's role: only an owner makes or unmakes an owner, the last owner keeps the role, and nobody changes their own",
+          params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) }),
+          body: ChangeRoleBody,
+          response: {
+            200: Type.Object({ user: UserView }),
+            ...errorResponses(401, 403, 404, 409, 429),
+          },
+        },
+      },
+      async (request) => {
+        const caller = callerOf(request);
+        // A session route: callerOf has a user here (admin keys never reach /api/dashboard/*).
+        const me = caller.user;
+        if (!me) throw new AppError('forbidden', 'Changing a role needs a dashboard session.');
+        const user = await orgs.changeRole(caller.org, me, request.params.id, request.body.role);
+        return { user };
       },
     );
 

@@ -1,7 +1,8 @@
 import type { Clock } from '../../platform/clock/index.js';
 import { hashPassword, newId, randomBase62, sha256Hex, verifyPassword } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
-import { type Db, isUniqueViolation } from '../../platform/storage/index.js';
+import { type Db, type DialectName, isUniqueViolation } from '../../platform/storage/index.js';
+import { roleChangedEvent } from './orgs.events.js';
 import { createOrgsRepo, type OrgRow, type UserRow } from './orgs.repo.js';
 import { type Plan, PRODUCTS, type Product, type Role, isProduct } from '../plans/index.js';
 
@@ -28,7 +29,7 @@ export interface User {
 export type PublishFn = (
   db: Db,
   org: { id: string; plan: string },
-  type: 'user.joined' | 'user.removed',
+  type: 'user.joined' | 'user.removed' | 'audit.user_role',
   data: Record<string, unknown>,
 ) => Promise<unknown>;
 
@@ -63,6 +64,8 @@ export function createOrgsService(deps: {
   clock: Clock;
   publish: PublishFn;
   sessionTtlHours: number;
+  /** On PostgreSQL the last-owner checks take a lock; SQLite runs one write transaction at a time anyway. */
+  dialect?: DialectName;
 }) {
   const { db, clock } = deps;
   const repo = createOrgsRepo(db);
@@ -174,6 +177,7 @@ export function createOrgsService(deps: {
         const user = await r.getUser(org.id, userId);
         if (!user) return false;
         if (user.role === 'owner') {
+          if (deps.dialect === 'postgres') await r.lockOwners(org.id);
           const owners = (await r.listUsers(org.id)).filter((u) => u.role === 'owner');
           if (owners.length <= 1)
             throw new AppError('conflict', 'The last owner of an organization cannot be removed.');
@@ -184,6 +188,49 @@ export function createOrgsService(deps: {
         return true;
       });
       if (!removed) throw new AppError('not_found', 'User was not found.');
+    },
+
+    /**
+     * Changes a user's role (docs/auth.md "Changing a role"). Only an owner makes or unmakes an owner; nobody
+     * changes their own role, because a manager who demotes themselves by mistake cannot undo it; the last
+     * owner stays an owner, so the organization always has someone who may do everything. Sessions keep
+     * working: the role is read from the user's row on every request, so the change applies at once.
+     */
+    async changeRole(
+      org: Organization,
+      by: { id: string; role: Role },
+      userId: string,
+      role: Role,
+    ): Promise<User> {
+      const updated = await db.transaction().execute(async (trx) => {
+        const r = createOrgsRepo(trx);
+        const user = await r.getUser(org.id, userId);
+        if (!user) return undefined;
+        if (user.id === by.id)
+          throw new AppError(
+            'forbidden',
+            'You cannot change your own role; another owner or admin of the organization can.',
+          );
+        if ((role === 'owner' || user.role === 'owner') && by.role !== 'owner')
+          throw new AppError('forbidden', 'Only an owner can make or unmake an owner.');
+        if (user.role === role) return toUser(user);
+        if (user.role === 'owner') {
+          if (deps.dialect === 'postgres') await r.lockOwners(org.id);
+          const owners = (await r.listUsers(org.id)).filter((u) => u.role === 'owner');
+          if (owners.length <= 1)
+            throw new AppError('conflict', 'The last owner of an organization cannot be given another role.');
+        }
+        await r.setRole(org.id, userId, role);
+        await deps.publish(
+          trx,
+          org,
+          'audit.user_role',
+          roleChangedEvent({ userId, previousRole: user.role as Role, role, byUserId: by.id }),
+        );
+        return toUser({ ...user, role });
+      });
+      if (!updated) throw new AppError('not_found', 'User was not found.');
+      return updated;
     },
 
     /** Checks a password; the same error for an unknown e-mail and a wrong password. */

@@ -20,6 +20,7 @@ const DEFAULT_SEVERITY: Record<string, SiemSeverity> = {
   'quota.exceeded': 'MEDIUM',
   'audit.login_failed': 'MEDIUM',
   'audit.force_mode': 'MEDIUM',
+  'audit.user_role': 'MEDIUM',
 };
 
 /** The event's own severity when it carries one (detections and DLP do), else a default per type. */
