@@ -119,6 +119,21 @@ describe('changing a role', () => {
     assert.equal((await roleEvents(tenant.org.id)).length, 2);
   });
 
+  it('only an owner removes an owner', async () => {
+    const tenant = await t.tenant();
+    const owner = await addUser(tenant, 'owner');
+    const refused = await t.request('DELETE', `/api/dashboard/users/${owner.id}`, {
+      cookie: await tenant.session('admin'),
+    });
+    assert.equal(refused.status, 403);
+    assert.match(refused.body.message, /Only an owner can remove an owner/);
+    assert.ok((await t.ctx.orgs.listUsers(tenant.org.id)).some((u) => u.id === owner.id));
+    const done = await t.request('DELETE', `/api/dashboard/users/${owner.id}`, {
+      cookie: await tenant.session('owner'),
+    });
+    assert.equal(done.status, 200, done.text);
+  });
+
   it('nobody changes their own role, owner or admin', async () => {
     const tenant = await t.tenant();
     for (const role of ['owner', 'admin'] as const) {

@@ -151,7 +151,8 @@ export function orgsRoutes(orgs: OrgsService) {
         },
       },
       async (request) => {
-        await orgs.removeUser(callerOf(request).org, request.params.id);
+        const caller = callerOf(request);
+        await orgs.removeUser(caller.org, request.params.id, caller.user);
         return { success: true };
       },
     );

@@ -170,12 +170,15 @@ export function createOrgsService(deps: {
       return (await repo.listUsers(orgId)).map(toUser);
     },
 
-    async removeUser(org: Organization, userId: string): Promise<void> {
+    /** `by`: the dashboard user asking; as with roles, only an owner removes an owner (docs/auth.md). */
+    async removeUser(org: Organization, userId: string, by?: { role: Role }): Promise<void> {
       const at = clock.now().toISOString();
       const removed = await db.transaction().execute(async (trx) => {
         const r = createOrgsRepo(trx);
         const user = await r.getUser(org.id, userId);
         if (!user) return false;
+        if (user.role === 'owner' && by && by.role !== 'owner')
+          throw new AppError('forbidden', 'Only an owner can remove an owner.');
         if (user.role === 'owner') {
           if (deps.dialect === 'postgres') await r.lockOwners(org.id);
           const owners = (await r.listUsers(org.id)).filter((u) => u.role === 'owner');
