@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { type Result, api } from '../api';
 import { canManage } from '../session';
-import { Async, ErrorBox, Field, type PageMeta, ReadOnlyNote, lines, useAction, useLoad } from '../ui';
+import { Async, Empty, ErrorBox, Field, type PageMeta, ReadOnlyNote, lines, useAction, useLoad } from '../ui';
 
 export const meta: PageMeta = { title: 'Detection and DLP', order: 40 };
 
@@ -91,7 +91,17 @@ function DetectionForm({ initial, readOnly }: { initial: Detection; readOnly: bo
   );
 }
 
-function DlpForm({ initial, readOnly }: { initial: Dlp; readOnly: boolean }) {
+function DlpForm({
+  initial,
+  patterns,
+  readOnly,
+  onSaved,
+}: {
+  initial: Dlp;
+  patterns: Dlp['customPatterns'];
+  readOnly: boolean;
+  onSaved(saved: Dlp): void;
+}) {
   const [types, setTypes] = useState((initial.types ?? []).join(', '));
   const [blockTypes, setBlockTypes] = useState((initial.blockTypes ?? []).join(', '));
   const [ignoreTypes, setIgnoreTypes] = useState((initial.ignoreTypes ?? []).join(', '));
@@ -100,7 +110,7 @@ function DlpForm({ initial, readOnly }: { initial: Dlp; readOnly: boolean }) {
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
   const save = useAction(async (body: Dlp) => {
-    await api('put', '/api/dashboard/dlp/settings', { body });
+    onSaved(await api('put', '/api/dashboard/dlp/settings', { body }));
     setSaved(true);
   });
   const list = (v: string) =>
@@ -129,7 +139,8 @@ function DlpForm({ initial, readOnly }: { initial: Dlp; readOnly: boolean }) {
           ignoreTypes: list(ignoreTypes),
           allowValues: lines(allowValues),
           ...(hours !== undefined ? { sessionTtlHours: hours } : {}),
-          ...(initial.customPatterns ? { customPatterns: initial.customPatterns } : {}),
+          // the patterns as last saved (the editor below may have changed them since the page loaded)
+          ...(patterns ? { customPatterns: patterns } : {}),
         });
       }}
     >
@@ -155,9 +166,6 @@ function DlpForm({ initial, readOnly }: { initial: Dlp; readOnly: boolean }) {
             <input {...a} inputMode="numeric" value={ttl} onInput={(e) => setTtl(e.currentTarget.value)} />
           )}
         </Field>
-        {initial.customPatterns && initial.customPatterns.length > 0 && (
-          <p class="muted">{initial.customPatterns.length} custom pattern(s) kept as they are.</p>
-        )}
       </fieldset>
       <ErrorBox error={save.error} />
       {saved && (
@@ -174,6 +182,185 @@ function DlpForm({ initial, readOnly }: { initial: Dlp; readOnly: boolean }) {
   );
 }
 
+type CustomPattern = NonNullable<Dlp['customPatterns']>[number];
+const DOMAINS = ['PERSONAL', 'FINANCIAL', 'IDENTITY', 'CREDENTIALS', 'CORPORATE', 'HEALTH'] as const;
+// The API's own limits (src/modules/dlp/dlp.schemas.ts): checked here so a typo is named before it posts.
+const PATTERN_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+const MAX_PATTERNS = 50;
+
+/**
+ * The organization's custom DLP patterns. Each change replaces the whole DLP settings with the saved ones
+ * plus or minus one pattern. Whether a regular expression is safe (RE2 semantics: no lookaround, no
+ * backreference, not matching the empty string, a bounded automaton) is decided by the server, which
+ * compiles it with re2js and names the construct it refuses; that message is shown as it comes.
+ */
+function CustomPatterns({
+  saved,
+  readOnly,
+  onSaved,
+}: {
+  saved: Dlp;
+  readOnly: boolean;
+  onSaved(saved: Dlp): void;
+}) {
+  const patterns = saved.customPatterns ?? [];
+  const [name, setName] = useState('');
+  const [domain, setDomain] = useState<string>('CORPORATE');
+  const [regex, setRegex] = useState('');
+  const [flags, setFlags] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [done, setDone] = useState<string>();
+  const put = useAction(async (next: CustomPattern[], message: string) => {
+    setDone(undefined);
+    onSaved(await api('put', '/api/dashboard/dlp/settings', { body: { ...saved, customPatterns: next } }));
+    setDone(message);
+    return true;
+  });
+  const validate = () => {
+    const found: Record<string, string> = {};
+    const n = name.trim();
+    if (!n) found['name'] = 'Name the pattern.';
+    else if (n.length > 64 || !PATTERN_NAME.test(n))
+      found['name'] = 'Letters, digits and _, starting with a letter (at most 64).';
+    else if (patterns.some((p) => p.name.toUpperCase() === n.toUpperCase()))
+      found['name'] = `A pattern named ${n} exists already.`;
+    if (!regex) found['regex'] = 'Enter a regular expression.';
+    else if (regex.length > 500) found['regex'] = 'At most 500 characters.';
+    if (!/^[imsu]*$/.test(flags) || flags.length > 4) found['flags'] = 'Only i, m, s and u.';
+    if (patterns.length >= MAX_PATTERNS) found['name'] = `At most ${MAX_PATTERNS} patterns.`;
+    return found;
+  };
+  return (
+    <section class="form" aria-labelledby="custom-patterns">
+      <h2 id="custom-patterns">Custom DLP patterns</h2>
+      <p class="muted">
+        Your own data types (contract numbers, internal ids…), matched with RE2 syntax in linear time. A
+        pattern the engine cannot run safely is refused with the reason.
+      </p>
+      {patterns.length === 0 ? (
+        <Empty>No custom pattern yet.</Empty>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Domain</th>
+              <th>Regular expression</th>
+              <th>Flags</th>
+              {!readOnly && <th>Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {patterns.map((p) => (
+              <tr key={p.name}>
+                <td>{p.name}</td>
+                <td>{p.domain}</td>
+                <td>
+                  <code>{p.regex}</code>
+                </td>
+                <td>{p.flags ?? ''}</td>
+                {!readOnly && (
+                  <td>
+                    <button
+                      type="button"
+                      class="danger"
+                      disabled={put.busy}
+                      onClick={() =>
+                        confirm(`Remove the pattern ${p.name}?`) &&
+                        void put.run(
+                          patterns.filter((x) => x.name !== p.name),
+                          `Pattern ${p.name} removed.`,
+                        )
+                      }
+                    >
+                      Remove<span class="visually-hidden"> pattern {p.name}</span>
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {!readOnly && (
+        <form
+          noValidate
+          aria-label="Add a custom pattern"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            const found = validate();
+            setErrors(found);
+            if (Object.keys(found).length > 0) return;
+            const p: CustomPattern = {
+              name: name.trim(),
+              domain,
+              regex,
+              ...(flags ? { flags } : {}),
+            };
+            if (await put.run([...patterns, p], `Pattern ${p.name} saved.`)) {
+              setName('');
+              setRegex('');
+              setFlags('');
+            }
+          }}
+        >
+          <h3>Add a pattern</h3>
+          <div class="grid2">
+            <Field label="Pattern name" error={errors['name']} hint="becomes the type, e.g. CONTRACT_NO">
+              {(a) => <input {...a} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+            </Field>
+            <Field label="Data domain">
+              {(a) => (
+                <select {...a} value={domain} onChange={(e) => setDomain(e.currentTarget.value)}>
+                  {DOMAINS.map((d) => (
+                    <option key={d} value={d}>
+                      {d}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <Field label="Regular expression" error={errors['regex']} hint="RE2 syntax, e.g. CT-\d{6}">
+              {(a) => (
+                <input
+                  {...a}
+                  spellcheck={false}
+                  autocomplete="off"
+                  value={regex}
+                  onInput={(e) => setRegex(e.currentTarget.value)}
+                />
+              )}
+            </Field>
+            <Field label="Flags (optional)" error={errors['flags']} hint="i, m, s, u">
+              {(a) => <input {...a} value={flags} onInput={(e) => setFlags(e.currentTarget.value)} />}
+            </Field>
+          </div>
+          <button type="submit" disabled={put.busy}>
+            Add pattern
+          </button>
+        </form>
+      )}
+      <ErrorBox error={put.error} />
+      {done && (
+        <p class="ok" role="status">
+          {done}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** DLP settings and custom patterns share the saved settings: each form posts on top of what is stored. */
+function DlpSection({ initial, readOnly }: { initial: Dlp; readOnly: boolean }) {
+  const [saved, setSaved] = useState(initial);
+  return (
+    <>
+      <DlpForm initial={initial} patterns={saved.customPatterns} readOnly={readOnly} onSaved={setSaved} />
+      <CustomPatterns saved={saved} readOnly={readOnly} onSaved={setSaved} />
+    </>
+  );
+}
+
 export default function Settings() {
   const detection = useLoad(() => api('get', '/api/dashboard/detection/settings'), []);
   const dlp = useLoad(() => api('get', '/api/dashboard/dlp/settings'), []);
@@ -183,7 +370,7 @@ export default function Settings() {
       <h1>Detection and DLP settings</h1>
       {readOnly && <ReadOnlyNote />}
       <Async state={detection}>{(d) => <DetectionForm initial={d} readOnly={readOnly} />}</Async>
-      <Async state={dlp}>{(d) => <DlpForm initial={d} readOnly={readOnly} />}</Async>
+      <Async state={dlp}>{(d) => <DlpSection initial={d} readOnly={readOnly} />}</Async>
     </>
   );
 }

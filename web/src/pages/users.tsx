@@ -80,8 +80,16 @@ function Invite(props: { onDone(password?: string): void }) {
 export default function Users() {
   const state = useLoad(() => api('get', '/api/dashboard/users'), []);
   const [password, setPassword] = useState<string>();
+  const [changed, setChanged] = useState<string>();
   const remove = useAction(async (u: User) => {
+    setChanged(undefined);
     await api('delete', '/api/dashboard/users/{id}', { path: { id: u.id } });
+    state.reload();
+  });
+  const changeRole = useAction(async (u: User, role: Role) => {
+    setChanged(undefined);
+    const res = await api('patch', '/api/dashboard/users/{id}', { path: { id: u.id }, body: { role } });
+    setChanged(`${res.user.email} is now ${res.user.role}.`);
     state.reload();
   });
   const manage = canManage();
@@ -90,7 +98,7 @@ export default function Users() {
       <h1>Users and roles</h1>
       <p class="muted">
         Owners and admins manage keys, settings, webhooks, SIEM and force mode; members use the product;
-        viewers read.
+        viewers read. Only an owner makes or unmakes an owner, and nobody changes their own role.
       </p>
       {!manage && <ReadOnlyNote />}
       {password && (
@@ -109,14 +117,75 @@ export default function Users() {
         />
       )}
       <ErrorBox error={remove.error} />
+      <ErrorBox error={changeRole.error} />
+      {changed && (
+        <p class="ok" role="status">
+          {changed}
+        </p>
+      )}
       <Async state={state} isEmpty={(d) => d.users.length === 0} empty="No users.">
-        {(d) => <UserTable users={d.users} manage={manage} onRemove={(u) => void remove.run(u)} />}
+        {(d) => (
+          <UserTable
+            users={d.users}
+            manage={manage}
+            busy={changeRole.busy || remove.busy}
+            onRemove={(u) => void remove.run(u)}
+            onRole={(u, role) => void changeRole.run(u, role)}
+          />
+        )}
       </Async>
     </>
   );
 }
 
-function UserTable(props: { users: User[]; manage: boolean; onRemove(u: User): void }) {
+/**
+ * The role of one user, changed in place. Checked here: a role of the list, different from the current one.
+ * Who may grant which role (only an owner makes or unmakes an owner) is the server's rule: its refusal is
+ * shown above the table, so the page never has to keep a copy of the rules in step.
+ */
+function RolePicker(props: { user: User; busy: boolean; onRole(u: User, role: Role): void }) {
+  const [role, setRole] = useState(props.user.role);
+  const [error, setError] = useState<string>();
+  return (
+    <form
+      class="row inline-picker"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        const bad = !ROLES.includes(role as Role)
+          ? 'Choose a role of the list.'
+          : role === props.user.role
+            ? `Already ${role}: choose another role.`
+            : undefined;
+        setError(bad);
+        if (!bad) props.onRole(props.user, role as Role);
+      }}
+    >
+      <Field label={`Role of ${props.user.email}`} error={error}>
+        {(a) => (
+          <select {...a} value={role} onChange={(e) => setRole(e.currentTarget.value)}>
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <button type="submit" class="secondary" disabled={props.busy}>
+        Change role<span class="visually-hidden"> of {props.user.email}</span>
+      </button>
+    </form>
+  );
+}
+
+function UserTable(props: {
+  users: User[];
+  manage: boolean;
+  busy: boolean;
+  onRemove(u: User): void;
+  onRole(u: User, role: Role): void;
+}) {
   const { rows, pager } = usePages(props.users);
   const me = session.value?.user.id;
   return (
@@ -136,7 +205,13 @@ function UserTable(props: { users: User[]; manage: boolean; onRemove(u: User): v
             <tr key={u.id}>
               <td>{u.email}</td>
               <td>{u.name}</td>
-              <td>{u.role}</td>
+              <td>
+                {props.manage && u.id !== me ? (
+                  <RolePicker key={`${u.id}-${u.role}`} user={u} busy={props.busy} onRole={props.onRole} />
+                ) : (
+                  u.role
+                )}
+              </td>
               <td>{fmtDate(u.createdAt)}</td>
               {props.manage && (
                 <td>
