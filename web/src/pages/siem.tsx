@@ -425,6 +425,7 @@ function IntegrationTable(props: {
                     onClick={() => props.onAct('toggle', i)}
                   >
                     {i.enabled ? 'Disable' : 'Enable'}
+                    <span class="visually-hidden"> {i.name}</span>
                   </button>
                   {i.status.deadLettered > 0 && (
                     <button
@@ -433,7 +434,7 @@ function IntegrationTable(props: {
                       disabled={props.busy}
                       onClick={() => props.onAct('retry', i)}
                     >
-                      Retry dead letters
+                      Retry dead letters<span class="visually-hidden"> of {i.name}</span>
                     </button>
                   )}
                   <button
@@ -442,7 +443,7 @@ function IntegrationTable(props: {
                     disabled={props.busy}
                     onClick={() => confirm(`Delete ${i.name}?`) && props.onAct('delete', i)}
                   >
-                    Delete
+                    Delete<span class="visually-hidden"> {i.name}</span>
                   </button>
                 </td>
               )}
