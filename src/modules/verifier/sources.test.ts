@@ -151,6 +151,11 @@ describe('verifier sources', () => {
       '/c': { html: '<p>The shuttle leaves every 20 minutes.</p>', modified: stamp(1) },
       '/d': { html: '<p>The pool has 8 lanes.</p>', modified: stamp(1) },
       '/e': { html: '<p>The archive holds 3,000 maps.</p>', modified: stamp(1) },
+      // Over the 2 MB page limit: a script (no text) fills the first 2.1 MB, a sentence follows it.
+      '/big': {
+        html: `<p>The lab opens at 6 am.</p><script>/*${'x'.repeat(2_100_000)}*/</script><p>The observatory telescope weighs 40 tonnes.</p>`,
+        modified: stamp(1),
+      },
     };
     const seen: Array<{ path: string; ifModifiedSince?: string; ifNoneMatch?: string }> = [];
     const otherSeen: string[] = [];
@@ -247,6 +252,21 @@ describe('verifier sources', () => {
       assert.ok(due.includes(id), 'the weekly source is due again');
       assert.ok(!due.includes(res.body.id), 'the manual source (the default) is not');
       await lv.ctx.service.idle();
+    });
+
+    it('reads a page up to 2 MB and drops the rest', async () => {
+      const res = await lv.request('POST', '/api/sources', {
+        key: lv.admin,
+        body: { type: 'website', url: `${base}/big`, crawlDepth: 0 },
+      });
+      const ready = await lv.settled(res.body.id);
+      assert.equal(ready.status, 'ready', ready.statusReason);
+      assert.equal((await verifyOne(lv, 'The lab opens at 6 am.')).verdict, 'supported');
+      assert.equal(
+        (await verifyOne(lv, 'The observatory telescope weighs 40 tonnes.')).verdict,
+        'not_found',
+        'what stands after the first 2 MB is not indexed',
+      );
     });
   });
 
