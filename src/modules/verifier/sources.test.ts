@@ -441,6 +441,19 @@ describe('verifier sources', () => {
           const s = await verifyOne(v, 'The supplier Nordic Steel is from the country Norway.');
           assert.equal(s.verdict, 'supported');
           assert.equal(s.source, `${dbName}.suppliers#code=S-4`);
+          // Several statements in one query: refused by the server (the client does not allow them).
+          const chained = await v.request('POST', '/api/sources', {
+            key: v.admin,
+            body: {
+              type: 'database',
+              url: process.env.TEST_MYSQL_URL,
+              query: `SELECT code FROM ${dbName}.suppliers; COMMIT; DELETE FROM ${dbName}.suppliers; SELECT 1 AS code`,
+              keyColumn: 'code',
+            },
+          });
+          assert.equal((await v.settled(chained.body.id)).status, 'failed');
+          const [left] = await conn.query(`SELECT count(*) AS n FROM ${dbName}.suppliers`);
+          assert.equal(Number((left as Array<{ n: number }>)[0]!.n), 1);
         } finally {
           await conn.query(`DROP DATABASE IF EXISTS ${dbName}`);
           await conn.end();
@@ -485,6 +498,19 @@ describe('verifier sources', () => {
           const refused = await v.settled(write.body.id);
           assert.equal(refused.status, 'failed');
           assert.match(refused.statusReason, /read-only transaction/);
+          // Several statements in one query could end the read-only transaction and write after it.
+          const chained = await v.request('POST', '/api/sources', {
+            key: v.admin,
+            body: {
+              type: 'database',
+              url: process.env.TEST_DATABASE_URL,
+              query: `SELECT ref FROM ${schema}.contracts; COMMIT; DELETE FROM ${schema}.contracts; SELECT 1 AS ref`,
+              keyColumn: 'ref',
+            },
+          });
+          const refused2 = await v.settled(chained.body.id);
+          assert.equal(refused2.status, 'failed');
+          assert.match(refused2.statusReason, /one statement/);
           const left = await admin.query(`SELECT count(*)::int AS n FROM ${schema}.contracts`);
           assert.equal(left.rows[0].n, 1);
         } finally {
