@@ -375,6 +375,8 @@ describe('verifier sources', () => {
       assert.equal(ready.documents, 2);
       const list = await v.request('GET', '/api/sources', { key: v.admin });
       assert.ok(!list.text.includes(token));
+      const stored = await v.ctx.repo.getSource(res.body.id);
+      assert.ok(stored && !JSON.stringify(stored).includes(token), 'the stored row holds the target sealed');
       const kettle = await verifyOne(v, 'The Kettle K2 has a stock of 80.');
       assert.equal(kettle.verdict, 'contradicted');
       assert.match(kettle.source, /#id=P-1$/);
