@@ -140,6 +140,136 @@ describe('verifier sources', () => {
     });
   });
 
+  describe('website limits', () => {
+    // Pages with Last-Modified and no ETag, so that a refresh can only ask with If-Modified-Since; the start
+    // page links to one page on another host name (127.0.0.2, also loopback) and to five of its own site.
+    const stamp = (day: number) => new Date(Date.UTC(2026, 0, day)).toUTCString();
+    const pages: Record<string, { html: string; modified: string }> = {
+      '/': { html: '', modified: stamp(1) },
+      '/a': { html: '<p>The library opens at 7 am.</p>', modified: stamp(1) },
+      '/b': { html: '<p>The gym closes at 10 pm.</p>', modified: stamp(1) },
+      '/c': { html: '<p>The shuttle leaves every 20 minutes.</p>', modified: stamp(1) },
+      '/d': { html: '<p>The pool has 8 lanes.</p>', modified: stamp(1) },
+      '/e': { html: '<p>The archive holds 3,000 maps.</p>', modified: stamp(1) },
+      // Over the 2 MB page limit: a script (no text) fills the first 2.1 MB, a sentence follows it.
+      '/big': {
+        html: `<p>The lab opens at 6 am.</p><script>/*${'x'.repeat(2_100_000)}*/</script><p>The observatory telescope weighs 40 tonnes.</p>`,
+        modified: stamp(1),
+      },
+    };
+    const seen: Array<{ path: string; ifModifiedSince?: string; ifNoneMatch?: string }> = [];
+    const otherSeen: string[] = [];
+    let main: http.Server;
+    let other: http.Server;
+    let lv: TestVerifier;
+    let base: string;
+    const limitsClock = new ManualClock('2026-03-02T08:00:00.000Z');
+    before(async () => {
+      other = http.createServer((req, res) => {
+        otherSeen.push(req.url ?? '/');
+        if (req.url === '/robots.txt') return void res.writeHead(404).end();
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<p>The partner site sells 12 bikes.</p>');
+      });
+      await new Promise<void>((r) => other.listen(0, '127.0.0.2', r));
+      const otherUrl = `http://127.0.0.2:${(other.address() as AddressInfo).port}/partner`;
+      // The other host's link first: within the page limit only when it is followed.
+      pages['/']!.html =
+        `<p>Campus services.</p><a href="${otherUrl}">partner</a> ${['a', 'b', 'c', 'd', 'e'].map((p) => `<a href="/${p}">${p}</a>`).join(' ')}`;
+      main = http.createServer((req, res) => {
+        const path = (req.url ?? '/').split('?')[0]!;
+        seen.push({
+          path,
+          ...(req.headers['if-modified-since'] ? { ifModifiedSince: req.headers['if-modified-since'] } : {}),
+          ...(req.headers['if-none-match'] ? { ifNoneMatch: req.headers['if-none-match'] as string } : {}),
+        });
+        const page = pages[path];
+        if (!page) return void res.writeHead(404).end();
+        const since = req.headers['if-modified-since'];
+        if (since && Date.parse(since) >= Date.parse(page.modified))
+          return void res.writeHead(304, { 'last-modified': page.modified }).end();
+        res.writeHead(200, { 'content-type': 'text/html', 'last-modified': page.modified }).end(page.html);
+      });
+      await new Promise<void>((r) => main.listen(0, '127.0.0.1', r));
+      base = `http://127.0.0.1:${(main.address() as AddressInfo).port}`;
+      lv = await startTestVerifier({ clock: limitsClock, env: { PARAPET_VERIFIER_MAX_PAGES: '4' } });
+    });
+    after(async () => {
+      await lv.close();
+      await new Promise<void>((r) => main.close(() => r()));
+      await new Promise<void>((r) => other.close(() => r()));
+    });
+    const pagesFetched = () => seen.filter((r) => r.path !== '/robots.txt').map((r) => r.path);
+
+    let id: string;
+    it('stops at the page limit, stays on its host, and refreshes with If-Modified-Since', async () => {
+      const res = await lv.request('POST', '/api/sources', {
+        key: lv.admin,
+        body: { type: 'website', url: `${base}/`, crawlDepth: 1, refreshInterval: 'weekly' },
+      });
+      assert.equal(res.status, 202, res.text);
+      id = res.body.id;
+      const ready = await lv.settled(id);
+      assert.equal(ready.status, 'ready', ready.statusReason);
+      // PARAPET_VERIFIER_MAX_PAGES=4: the start page and its first three links, breadth-first.
+      assert.deepEqual(pagesFetched(), ['/', '/a', '/b', '/c']);
+      assert.equal(ready.documents, 4);
+      assert.deepEqual(otherSeen, [], 'another host name is not crawled unless allowed');
+      assert.equal((await verifyOne(lv, 'The pool has 8 lanes.')).verdict, 'not_found', 'beyond the limit');
+
+      seen.length = 0;
+      pages['/b'] = { html: '<p>The gym closes at 11 pm.</p>', modified: stamp(20) };
+      limitsClock.advance(2 * 24 * 60 * 60 * 1000);
+      assert.deepEqual(await lv.ctx.service.refreshDue(), [], 'a weekly source is not due after two days');
+      limitsClock.advance(6 * 24 * 60 * 60 * 1000);
+      assert.deepEqual(await lv.ctx.service.refreshDue(), [id], 'and due after eight');
+      const again = await lv.settled(id);
+      assert.equal(again.status, 'ready', again.statusReason);
+      assert.equal(again.documents, 4);
+      assert.deepEqual(pagesFetched(), ['/', '/a', '/b', '/c']);
+      for (const r of seen.filter((x) => x.path !== '/robots.txt')) {
+        assert.equal(r.ifModifiedSince, stamp(1), `${r.path} is asked with its stored Last-Modified`);
+        assert.equal(r.ifNoneMatch, undefined, 'no ETag was given, none is sent');
+      }
+      assert.equal((await verifyOne(lv, 'The gym closes at 11 pm.')).verdict, 'supported');
+      assert.equal(
+        (await verifyOne(lv, 'The library opens at 7 am.')).verdict,
+        'supported',
+        'a 304 keeps the stored page',
+      );
+    });
+
+    it('follows links to the host names in allowedHosts; a manual source is never due', async () => {
+      const res = await lv.request('POST', '/api/sources', {
+        key: lv.admin,
+        body: { type: 'website', url: `${base}/`, crawlDepth: 1, allowedHosts: ['127.0.0.2'] },
+      });
+      const ready = await lv.settled(res.body.id);
+      assert.equal(ready.status, 'ready', ready.statusReason);
+      assert.deepEqual(otherSeen, ['/robots.txt', '/partner'], 'robots.txt first, then the linked page');
+      assert.equal((await verifyOne(lv, 'The partner site sells 12 bikes.')).verdict, 'supported');
+      limitsClock.advance(400 * 24 * 60 * 60 * 1000);
+      const due = await lv.ctx.service.refreshDue();
+      assert.ok(due.includes(id), 'the weekly source is due again');
+      assert.ok(!due.includes(res.body.id), 'the manual source (the default) is not');
+      await lv.ctx.service.idle();
+    });
+
+    it('reads a page up to 2 MB and drops the rest', async () => {
+      const res = await lv.request('POST', '/api/sources', {
+        key: lv.admin,
+        body: { type: 'website', url: `${base}/big`, crawlDepth: 0 },
+      });
+      const ready = await lv.settled(res.body.id);
+      assert.equal(ready.status, 'ready', ready.statusReason);
+      assert.equal((await verifyOne(lv, 'The lab opens at 6 am.')).verdict, 'supported');
+      assert.equal(
+        (await verifyOne(lv, 'The observatory telescope weighs 40 tonnes.')).verdict,
+        'not_found',
+        'what stands after the first 2 MB is not indexed',
+      );
+    });
+  });
+
   describe('file', () => {
     it('reads a PDF page by page and a DOCX, uploaded as multipart', async () => {
       const pdf = await PDFDocument.create();
@@ -245,6 +375,8 @@ describe('verifier sources', () => {
       assert.equal(ready.documents, 2);
       const list = await v.request('GET', '/api/sources', { key: v.admin });
       assert.ok(!list.text.includes(token));
+      const stored = await v.ctx.repo.getSource(res.body.id);
+      assert.ok(stored && !JSON.stringify(stored).includes(token), 'the stored row holds the target sealed');
       const kettle = await verifyOne(v, 'The Kettle K2 has a stock of 80.');
       assert.equal(kettle.verdict, 'contradicted');
       assert.match(kettle.source, /#id=P-1$/);
@@ -311,6 +443,19 @@ describe('verifier sources', () => {
           const s = await verifyOne(v, 'The supplier Nordic Steel is from the country Norway.');
           assert.equal(s.verdict, 'supported');
           assert.equal(s.source, `${dbName}.suppliers#code=S-4`);
+          // Several statements in one query: refused by the server (the client does not allow them).
+          const chained = await v.request('POST', '/api/sources', {
+            key: v.admin,
+            body: {
+              type: 'database',
+              url: process.env.TEST_MYSQL_URL,
+              query: `SELECT code FROM ${dbName}.suppliers; COMMIT; DELETE FROM ${dbName}.suppliers; SELECT 1 AS code`,
+              keyColumn: 'code',
+            },
+          });
+          assert.equal((await v.settled(chained.body.id)).status, 'failed');
+          const [left] = await conn.query(`SELECT count(*) AS n FROM ${dbName}.suppliers`);
+          assert.equal(Number((left as Array<{ n: number }>)[0]!.n), 1);
         } finally {
           await conn.query(`DROP DATABASE IF EXISTS ${dbName}`);
           await conn.end();
@@ -355,6 +500,19 @@ describe('verifier sources', () => {
           const refused = await v.settled(write.body.id);
           assert.equal(refused.status, 'failed');
           assert.match(refused.statusReason, /read-only transaction/);
+          // Several statements in one query could end the read-only transaction and write after it.
+          const chained = await v.request('POST', '/api/sources', {
+            key: v.admin,
+            body: {
+              type: 'database',
+              url: process.env.TEST_DATABASE_URL,
+              query: `SELECT ref FROM ${schema}.contracts; COMMIT; DELETE FROM ${schema}.contracts; SELECT 1 AS ref`,
+              keyColumn: 'ref',
+            },
+          });
+          const refused2 = await v.settled(chained.body.id);
+          assert.equal(refused2.status, 'failed');
+          assert.match(refused2.statusReason, /one statement/);
           const left = await admin.query(`SELECT count(*)::int AS n FROM ${schema}.contracts`);
           assert.equal(left.rows[0].n, 1);
         } finally {

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestVerifier, type TestVerifier } from '../../../test/support/verifier-harness.js';
@@ -190,6 +192,52 @@ describe('verification server routes', () => {
     });
     assert.equal(after.body.claims[0].verdict, 'not_found');
     assert.match(after.body.warnings.join(' '), /No source is indexed/);
+  });
+
+  it('shows a source as indexing while it is read, and refuses its refresh then (409)', async () => {
+    // A website that answers its start page only when the test lets it: the source stays in indexing.
+    let release = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const site = http.createServer((req, res) => {
+      if (req.url === '/robots.txt') return void res.writeHead(404).end();
+      void held.then(() =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<p>The reception opens at 8 am.</p>'),
+      );
+    });
+    await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
+    try {
+      const created = await v.request('POST', '/api/sources', {
+        key: v.admin,
+        body: {
+          type: 'website',
+          url: `http://127.0.0.1:${(site.address() as AddressInfo).port}/`,
+          crawlDepth: 0,
+        },
+      });
+      assert.equal(created.status, 202);
+      const id = created.body.id as string;
+      let status = created.body.status as string;
+      while (status === 'pending') {
+        await new Promise((r) => setTimeout(r, 10));
+        status = (await v.request('GET', `/api/sources/${id}`, { key: v.admin })).body.status;
+      }
+      assert.equal(status, 'indexing');
+      const refresh = await v.request('POST', `/api/sources/${id}/refresh`, { key: v.admin });
+      assert.equal(refresh.status, 409, refresh.text);
+      assert.equal(refresh.body.error, 'conflict');
+      assert.match(refresh.body.message, /being indexed/);
+      release();
+      const ready = await v.settled(id);
+      assert.equal(ready.status, 'ready', ready.statusReason);
+      assert.equal(ready.documents, 1);
+      assert.equal((await v.request('POST', `/api/sources/${id}/refresh`, { key: v.admin })).status, 202);
+      await v.settled(id);
+    } finally {
+      release();
+      await new Promise<void>((r) => site.close(() => r()));
+    }
   });
 
   it('records a failed source with its reason', async () => {

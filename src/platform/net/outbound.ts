@@ -29,6 +29,11 @@ export interface OutboundRequestInit {
   headers?: Record<string, string>;
   body?: string | Uint8Array;
   timeoutMs?: number;
+  /**
+   * Response bytes kept for this request, when a caller has a smaller limit of its own than the client's (a
+   * crawled web page against an API's JSON); never more than the client's `maxResponseBytes`.
+   */
+  maxResponseBytes?: number;
 }
 
 export interface OutboundResponse {
@@ -94,6 +99,7 @@ export function createOutbound(opts: OutboundOptions): Outbound {
       headers['content-length'] = String(body.byteLength);
     }
     const timeoutMs = init.timeoutMs ?? opts.timeoutMs;
+    const keep = Math.min(maxBytes, init.maxResponseBytes ?? maxBytes);
     const started = performance.now();
 
     return new Promise<OutboundResponse>((resolve, reject) => {
@@ -133,8 +139,8 @@ export function createOutbound(opts: OutboundOptions): Outbound {
         const chunks: Buffer[] = [];
         let kept = 0;
         res.on('data', (chunk: Buffer) => {
-          if (kept >= maxBytes) return;
-          const slice = chunk.subarray(0, maxBytes - kept);
+          if (kept >= keep) return;
+          const slice = chunk.subarray(0, keep - kept);
           chunks.push(slice);
           kept += slice.byteLength;
         });

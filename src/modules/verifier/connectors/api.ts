@@ -26,6 +26,7 @@ export async function readApi(target: SourceTarget, deps: ConnectorDeps): Promis
     res = await deps.outbound.request(target.url, {
       headers: { accept: 'application/json', 'user-agent': deps.userAgent, ...(target.headers ?? {}) },
       timeoutMs: API_TIMEOUT_MS,
+      maxResponseBytes: MAX_API_BYTES,
     });
   } catch (err) {
     throw new SourceError(`the api could not be reached: ${(err as Error).message}`);

@@ -61,7 +61,17 @@ async function openPostgres(url: string): Promise<Reader> {
       return r.rows.map((x) => x.attname);
     },
     async rows(sql) {
-      return (await client.query(sql)).rows as Row[];
+      // The extended protocol takes one statement only. A plain query string may hold several, and a source
+      // query "SELECT …; COMMIT; DELETE …; SELECT 1" ended the read-only transaction and then wrote.
+      // (`queryMode` is in pg since 8.13; its type definitions do not list it yet.)
+      const extended = { text: sql, queryMode: 'extended' } as pg.QueryConfig;
+      try {
+        return (await client.query(extended)).rows as Row[];
+      } catch (err) {
+        if (/multiple commands/.test((err as Error).message))
+          throw new Error('a query must be one statement (no ";" between statements)');
+        throw err;
+      }
     },
     async close() {
       await client.query('ROLLBACK').catch(() => {});

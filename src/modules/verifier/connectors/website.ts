@@ -78,6 +78,7 @@ export async function crawlWebsite(
       const res = await deps.outbound.request(robotsUrl, {
         headers: { 'user-agent': deps.userAgent },
         timeoutMs: PAGE_TIMEOUT_MS,
+        maxResponseBytes: MAX_PAGE_BYTES,
       });
       // 4xx: no rules (everything allowed); 5xx or unreachable: assume everything is disallowed (RFC 9309).
       if (res.status >= 200 && res.status < 300) parsed = robotsParser(robotsUrl, res.body);
@@ -158,7 +159,12 @@ async function fetchPage(
     }
     let res: Awaited<ReturnType<ConnectorDeps['outbound']['request']>>;
     try {
-      res = await deps.outbound.request(current, { headers, timeoutMs: PAGE_TIMEOUT_MS });
+      // The server's client keeps up to an API source's 20 MB; a page is cut at its own, smaller limit.
+      res = await deps.outbound.request(current, {
+        headers,
+        timeoutMs: PAGE_TIMEOUT_MS,
+        maxResponseBytes: MAX_PAGE_BYTES,
+      });
     } catch (err) {
       return { kind: 'skip', reason: toSourceError(err, 'page').message, finalUrl: current };
     }

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { createOutbound } from '../../../platform/net/index.js';
+import { crawlWebsite } from './website.js';
+
+// robots.txt Crawl-delay, read by the crawler itself on a loopback site. The waits go through the crawler's
+// `sleep` parameter, recorded here and not slept: the test checks how long it asks to wait, never a clock.
+describe('website crawl: robots.txt Crawl-delay', () => {
+  let delay = '0';
+  const served: string[] = [];
+  const server = http.createServer((req, res) => {
+    served.push(req.url ?? '/');
+    if (req.url === '/robots.txt')
+      return void res
+        .writeHead(200, { 'content-type': 'text/plain' })
+        .end(`User-agent: *\nCrawl-delay: ${delay}\n`);
+    const links = req.url === '/' ? '<a href="/a">a</a> <a href="/b">b</a>' : '';
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<p>Page ${req.url}.</p>${links}`);
+  });
+  const outbound = createOutbound({ allowPrivate: true, timeoutMs: 10_000 });
+  let url = '';
+  before(async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  after(async () => {
+    await outbound.close();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+
+  async function crawl(): Promise<number[]> {
+    const waits: number[] = [];
+    served.length = 0;
+    const res = await crawlWebsite(
+      { url, crawlDepth: 1 },
+      [],
+      { outbound, userAgent: 'ParapetVerifier/test (+https://example.invalid)', maxPages: 10, maxRows: 10 },
+      async (ms) => {
+        waits.push(ms);
+      },
+    );
+    assert.equal(res.documents.length, 3);
+    assert.deepEqual(served, ['/robots.txt', '/', '/a', '/b']);
+    return waits;
+  }
+
+  it('waits the delay between two pages of the host, not before the first', async () => {
+    delay = '4';
+    const waits = await crawl();
+    assert.equal(waits.length, 2, 'one wait before each page after the first');
+    // Each wait is the delay less the time since the previous request (milliseconds on loopback).
+    for (const w of waits) assert.ok(w > 0 && w <= 4_000, `waits up to 4 s (asked ${w} ms)`);
+  });
+
+  it('caps a longer delay at 5 s, and does not wait without one', async () => {
+    delay = '600';
+    const capped = await crawl();
+    assert.equal(capped.length, 2);
+    for (const w of capped) assert.ok(w > 0 && w <= 5_000, `capped at 5 s (asked ${w} ms)`);
+    delay = '0';
+    assert.deepEqual(await crawl(), []);
+  });
+});
