@@ -575,6 +575,7 @@ describe('AI sites of the config beyond the built-in six (scripts registered at 
             blocked: [{ domain: 'perplexity.ai' }],
             allowed: [{ domain: ACME_HOST, name: 'ACME Assistant', conditions: { requireDlp: true } }],
           },
+          dataProtection: { preventScreenshot: true },
         },
         enforcement: 'block',
         enabled: true,
@@ -586,6 +587,11 @@ describe('AI sites of the config beyond the built-in six (scripts registered at 
     for (const s of await registered()) assert.ok(s.matches.includes(`*://*.${ACME_HOST}/*`));
     const page = await rig.context.newPage();
     await page.goto(`https://${ACME_HOST}/`);
+    // preventScreenshot: what a page can stop is printing it; printed, the page is blank
+    await page.emulateMedia({ media: 'print' });
+    await page.waitForFunction(() => getComputedStyle(document.documentElement).display === 'none');
+    await page.emulateMedia({ media: 'screen' });
+    assert.equal(await page.evaluate(() => getComputedStyle(document.body).display), 'block');
     await page.fill('#acme-box', PROMPT);
     await page.waitForFunction(() =>
       /Risk 90/.test(document.querySelector('parapet-dlp-bar')?.getAttribute('data-text') ?? ''),

@@ -62,11 +62,22 @@ function pushVault(): void {
   port?.postMessage({ op: 'vault', entries } satisfies ToPage);
 }
 
+// preventScreenshot: no page can stop a screenshot (OS tools, other applications); what a browser lets a
+// page stop is printing it (and "Save as PDF"): under that rule the AI site prints blank.
+const printGuard = document.createElement('style');
+printGuard.textContent = '@media print { html { display: none !important; } }';
+
+function guardPrinting(on: boolean): void {
+  if (on && !printGuard.isConnected) (document.head ?? document.documentElement).append(printGuard);
+  else if (!on) printGuard.remove();
+}
+
 async function loadState(): Promise<void> {
   const s = await chrome.storage.local.get(['config', 'disabledSites']);
   config = (s['config'] as EndpointConfig | undefined) ?? DEFAULT_CONFIG;
   disabled = ((s['disabledSites'] as string[] | undefined) ?? []).includes(host);
   if (disabled) highlighter.hide();
+  guardPrinting(config.policy.rules.dataProtection?.preventScreenshot === true && !disabled);
   const saved = (await send({ kind: 'vault-get', origin: location.origin })) as
     | Array<{ token: string; type: string; value: string }>
     | undefined;
