@@ -233,6 +233,26 @@ describe('before enrollment (local defaults)', () => {
     await page.close();
   });
 
+  it('a catalog site (chat.deepseek.com) is protected before enrollment too: the catalog ships with the extension', async () => {
+    await until(
+      () =>
+        rig.worker.evaluate(() =>
+          chrome.scripting
+            .getRegisteredContentScripts()
+            .then((l) => l.length === 2 && l.every((s) => s.matches?.includes('*://*.chat.deepseek.com/*'))),
+        ),
+      'the catalog sites registered at install',
+    );
+    const page = await rig.context.newPage();
+    await page.goto('https://chat.deepseek.com/');
+    await typeAndSend(page, PROMPT);
+    const r = lastReceived('chat.deepseek.com');
+    for (const v of ORIGINALS) assert.ok(!r.body.includes(v), `${v} left the browser`);
+    assert.match(JSON.parse(r.body).prompt, /TKN_IBAN_\w+/);
+    await showsOriginals(page);
+    await page.close();
+  });
+
   it('a pasted prompt injection is flagged in the bar', async () => {
     const page = await rig.context.newPage();
     await page.goto('https://chatgpt.com/');

@@ -36,9 +36,21 @@ export interface EndpointConfig {
   [section: string]: unknown;
 }
 
-/** What the extension does before enrollment: protect locally, block nothing. */
+/** Inlined by the build (extension/build.ts): the domains of the catalog the server ships. */
+declare const PARAPET_CATALOG_DOMAINS: string[] | undefined;
+
+/**
+ * What the extension does before enrollment: protect locally (on the built-in sites and the shipped
+ * catalog's), block nothing. Outside a build (unit tests) the catalog is empty.
+ */
 export const DEFAULT_CONFIG: EndpointConfig = {
   configVersion: 0,
+  shadowAi: {
+    knownDomains: typeof PARAPET_CATALOG_DOMAINS === 'undefined' ? [] : PARAPET_CATALOG_DOMAINS,
+    allowed: [],
+    blocked: [],
+    monitored: [],
+  },
   policy: {
     enforcement: 'warn',
     rules: {
