@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { createTokenMap } from '../../src/engines/dlp/index.js';
 import { parseEnrollment } from '../src/shared/enrollment.js';
 import { aiSitePatterns } from '../src/background/ai-sites.js';
+import { compileRules } from '../src/background/dnr.js';
 import {
   aiSiteHosts,
   aiSiteOf,
@@ -304,6 +305,31 @@ describe('policy', () => {
     assert.equal(serviceDecision('llm.corp.test', allow).blocked, false);
     assert.equal(serviceDecision('pi.ai', allow).blocked, true);
     assert.ok(!blockedHosts(allow).block.includes('llm.corp.test'));
+  });
+
+  it('rules: exceptions allow, except the blocked hosts inside them; allowed pages may call blocked hosts', () => {
+    const c: EndpointConfig = {
+      ...cfg({ aiServices: { mode: 'allowlist', allowed: [{ domain: 'chatgpt.com' }] } }),
+      shadowAi: {
+        knownDomains: ['oaiusercontent.com'],
+        allowed: ['llm.corp.test'],
+        blocked: ['corp.test', 'x.llm.corp.test'],
+        monitored: [],
+      },
+    };
+    const rules = compileRules(c, undefined);
+    const allowRule = rules.find((r) => r.action.type === 'allow')!;
+    assert.deepEqual(allowRule.condition.requestDomains, ['chatgpt.com', 'llm.corp.test']);
+    assert.deepEqual(allowRule.condition.excludedRequestDomains, ['x.llm.corp.test']);
+    const blockRule = rules.find((r) => r.action.type === 'block')!;
+    assert.ok(blockRule.condition.requestDomains!.includes('oaiusercontent.com'));
+    assert.deepEqual(blockRule.condition.excludedInitiatorDomains, ['chatgpt.com', 'llm.corp.test']);
+    const pages = rules
+      .filter((r) => r.action.type === 'redirect')
+      .map((r) => r.condition.requestDomains![0]);
+    assert.ok(
+      pages.includes('oaiusercontent.com') && pages.includes('claude.ai') && !pages.includes('chatgpt.com'),
+    );
   });
 
   it('send action: tokens when chosen or required, else the warn threshold with the enforcement', () => {

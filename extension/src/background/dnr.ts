@@ -54,6 +54,9 @@ export function compileRules(config: EndpointConfig, serverUrl: string | undefin
         action: { type: RuleActionType.BLOCK as chrome.declarativeNetRequest.RuleActionType },
         condition: {
           requestDomains: block,
+          // The pages of an allowed service load what they need (ChatGPT's files on oaiusercontent.com,
+          // a catalog domain that allowlist mode blocks): only other pages are kept from a blocked API.
+          ...(except.length > 0 ? { excludedInitiatorDomains: except } : {}),
           resourceTypes: [
             ResourceType.SUB_FRAME,
             ResourceType.XHR,
