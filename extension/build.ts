@@ -14,6 +14,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync, crc32 } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
+import { loadCatalog } from '../src/modules/shadow-ai/catalog.js';
 import { chatHosts } from './src/shared/sites.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -165,6 +166,14 @@ export interface BuildResult {
   sizes: Record<string, number>;
 }
 
+/**
+ * The domains of the AI catalog the server ships (the same file), inlined into the bundles: before its first
+ * config the device already treats them as AI sites (bar, hook, radar). A config replaces them.
+ */
+export function catalogDomains(): string[] {
+  return [...new Set(loadCatalog().entries.flatMap((e) => e.domains.map((d) => d.toLowerCase())))].sort();
+}
+
 export async function buildExtension(outRoot = join(root, 'dist', 'extension')): Promise<BuildResult> {
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string })
     .version;
@@ -180,6 +189,7 @@ export async function buildExtension(outRoot = join(root, 'dist', 'extension')):
     minify: true,
     legalComments: 'none',
     logLevel: 'error',
+    define: { PARAPET_CATALOG_DOMAINS: JSON.stringify(catalogDomains()) },
     plugins: [noNodeBuiltins],
   });
   // The extractor is an ES module (pdf.js is one); tesseract's worker is a classic worker script.

@@ -30,6 +30,9 @@ export const SITE_HOSTS = [
   'copilot.microsoft.com',
   'chat.mistral.ai',
   'chat.newai-labs.test',
+  // AI sites of the config beyond the built-in six: one from the catalog, one a policy adds
+  'chat.deepseek.com',
+  'assistant.acme-llm.test',
 ];
 
 export interface FakeSites {

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startTestServer, type Tenant, type TestServer } from './server.js';
 import { makePptx, makeXlsx } from './fixtures/office.js';
-import { extractPrompt } from './fixtures/sites.js';
+import { ACME_HOST, extractPrompt } from './fixtures/sites.js';
 import { SCREENSHOTS } from '../../test/web/browser.js';
 import { type Rig, startRig, textImage } from './browser.js';
 
@@ -229,6 +229,26 @@ describe('before enrollment (local defaults)', () => {
     assert.match(body.query_str, /TKN_IBAN_\w+/);
     assert.equal(body.params.dsl_query, body.query_str);
     assert.equal(body.params.frontend_uuid, 'f-1');
+    await showsOriginals(page);
+    await page.close();
+  });
+
+  it('a catalog site (chat.deepseek.com) is protected before enrollment too: the catalog ships with the extension', async () => {
+    await until(
+      () =>
+        rig.worker.evaluate(() =>
+          chrome.scripting
+            .getRegisteredContentScripts()
+            .then((l) => l.length === 2 && l.every((s) => s.matches?.includes('*://*.chat.deepseek.com/*'))),
+        ),
+      'the catalog sites registered at install',
+    );
+    const page = await rig.context.newPage();
+    await page.goto('https://chat.deepseek.com/');
+    await typeAndSend(page, PROMPT);
+    const r = lastReceived('chat.deepseek.com');
+    for (const v of ORIGINALS) assert.ok(!r.body.includes(v), `${v} left the browser`);
+    assert.match(JSON.parse(r.body).prompt, /TKN_IBAN_\w+/);
     await showsOriginals(page);
     await page.close();
   });
@@ -490,6 +510,163 @@ describe('enrolled through the options page', () => {
       })),
     );
     assert.deepEqual(left, { radar: 0, reports: 0 });
+  });
+});
+
+describe('AI sites of the config beyond the built-in six (scripts registered at run time)', () => {
+  let cookie: string;
+  let policyId: string;
+  before(async () => {
+    cookie = await tenant.session('owner');
+  });
+
+  const registered = () =>
+    rig.worker
+      .evaluate(() =>
+        chrome.scripting
+          .getRegisteredContentScripts()
+          .then((list) =>
+            list.map((s) => ({ id: s.id, world: s.world ?? 'ISOLATED', matches: s.matches ?? [] })),
+          ),
+      )
+      .then((list) => list.sort((a, b) => a.id.localeCompare(b.id)));
+
+  it('a catalog site (chat.deepseek.com): the bar shows, the server receives tokens only, the answer shows the originals', async () => {
+    // The device enrolled above: its config carries the catalog (shadowAi.knownDomains).
+    const scripts = await registered();
+    assert.deepEqual(
+      scripts.map((s) => [s.id, s.world]),
+      [
+        ['parapet-ai-isolated', 'ISOLATED'],
+        ['parapet-ai-main', 'MAIN'],
+      ],
+    );
+    for (const s of scripts) {
+      assert.ok(s.matches.includes('*://*.chat.deepseek.com/*'), 'the catalog site is not matched');
+      // the built-in hosts are the manifest's (their subdomains, e.g. sora.chatgpt.com, may be the config's)
+      for (const h of ['chatgpt.com', 'claude.ai', 'perplexity.ai'])
+        assert.ok(!s.matches.includes(`*://*.${h}/*`), `the built-in ${h} is matched twice`);
+    }
+    const page = await rig.context.newPage();
+    await page.goto('https://chat.deepseek.com/');
+    await page.fill('#prompt-textarea', PROMPT);
+    await page.waitForFunction(() =>
+      /Risk/.test(document.querySelector('parapet-dlp-bar')?.getAttribute('data-text') ?? ''),
+    );
+    const bar = await barText(page);
+    assert.match(bar, /IBAN ×1/);
+    assert.match(bar, /Risk 90\/100 \(×2\)/);
+    await page.click('#send');
+    await page.waitForFunction(() => /done|ERROR/.test(document.getElementById('status')?.textContent ?? ''));
+    const r = lastReceived('chat.deepseek.com');
+    assert.equal(r.path, '/api/v0/chat/completion');
+    for (const v of ORIGINALS) assert.ok(!r.body.includes(v), `${v} left the browser`);
+    const body = JSON.parse(r.body);
+    assert.match(body.prompt, /TKN_NAME_\w+/);
+    assert.match(body.prompt, /TKN_IBAN_\w+/);
+    assert.match(body.prompt, /TKN_EMAIL_\w+/);
+    // only the prompt changed: the page's ids and settings left as it wrote them
+    assert.deepEqual(
+      { ...body, prompt: null },
+      {
+        chat_session_id: 'c0ffee-1',
+        parent_message_id: null,
+        prompt: null,
+        ref_file_ids: [],
+        thinking_enabled: false,
+        search_enabled: false,
+      },
+    );
+    await showsOriginals(page);
+    const states = await page.evaluate(() => (window as unknown as { __states: string[] }).__states);
+    for (const s of states) assert.ok(!/TKN/i.test(s), `a token was shown: ${s}`);
+    await page.close();
+  });
+
+  it('a site a policy adds (XHR, a key of its own, contenteditable): tokens out, originals back; a multipart form carrying the prompt is refused', async () => {
+    const created = await server.request('POST', '/api/dashboard/endpoint/policies', {
+      cookie,
+      body: {
+        name: 'ACME assistant',
+        scope: { type: 'organization', targets: [] },
+        rules: {
+          aiServices: {
+            mode: 'blocklist',
+            blocked: [{ domain: 'perplexity.ai' }],
+            allowed: [{ domain: ACME_HOST, name: 'ACME Assistant', conditions: { requireDlp: true } }],
+          },
+          dataProtection: { preventScreenshot: true },
+        },
+        enforcement: 'block',
+        enabled: true,
+      },
+    });
+    assert.equal(created.status, 201, created.text);
+    policyId = created.body.policy.id;
+    await rig.message({ kind: 'sync' });
+    for (const s of await registered()) assert.ok(s.matches.includes(`*://*.${ACME_HOST}/*`));
+    const page = await rig.context.newPage();
+    await page.goto(`https://${ACME_HOST}/`);
+    // preventScreenshot: what a page can stop is printing it; printed, the page is blank
+    await page.emulateMedia({ media: 'print' });
+    await page.waitForFunction(() => getComputedStyle(document.documentElement).display === 'none');
+    await page.emulateMedia({ media: 'screen' });
+    assert.equal(await page.evaluate(() => getComputedStyle(document.body).display), 'block');
+    await page.fill('#acme-box', PROMPT);
+    await page.waitForFunction(() =>
+      /Risk 90/.test(document.querySelector('parapet-dlp-bar')?.getAttribute('data-text') ?? ''),
+    );
+    await page.click('#send');
+    await page.waitForFunction(() => /done|ERROR/.test(document.getElementById('status')?.textContent ?? ''));
+    const r = lastReceived(ACME_HOST);
+    assert.equal(r.path, '/assistant/ask');
+    for (const v of ORIGINALS) assert.ok(!r.body.includes(v), `${v} left the browser`);
+    const body = JSON.parse(r.body);
+    assert.match(body.input.userMessage, /TKN_IBAN_\w+/);
+    assert.deepEqual(
+      { ...body, input: { ...body.input, userMessage: null } },
+      {
+        session: 's-42',
+        input: { userMessage: null, lang: 'en' },
+      },
+    );
+    await showsOriginals(page);
+    // multipart form data cannot be rewritten in place: a prompt that needs tokens is not sent at all
+    await page.evaluate(() => {
+      document.getElementById('status')!.textContent = '';
+    });
+    await page.click('#send-form');
+    await page.waitForFunction(() => /done|ERROR/.test(document.getElementById('status')?.textContent ?? ''));
+    assert.match((await page.textContent('#status')) ?? '', /^ERROR/);
+    assert.ok(!rig.sites.received.some((x) => x.host === ACME_HOST && x.path === '/assistant/form'));
+    assert.match(await barText(page), /Not sent/);
+    await page.close();
+  });
+
+  it('a host removed from the config no longer gets the bar or the hook', async () => {
+    const del = await server.request('DELETE', `/api/dashboard/endpoint/policies/${policyId}`, { cookie });
+    assert.equal(del.status, 200, del.text);
+    await rig.message({ kind: 'sync' });
+    const scripts = await registered();
+    assert.equal(scripts.length, 2);
+    for (const s of scripts) {
+      assert.ok(!s.matches.includes(`*://*.${ACME_HOST}/*`), 'the removed host is still matched');
+      assert.ok(s.matches.includes('*://*.chat.deepseek.com/*'));
+    }
+    const page = await rig.context.newPage();
+    await page.goto(`https://${ACME_HOST}/`);
+    // the request hook was not injected: the page's XHR is the browser's own
+    assert.ok(await page.evaluate(() => /\[native code\]/.test(String(XMLHttpRequest.prototype.send))));
+    const before = rig.sites.received.length;
+    await page.fill('#acme-box', PROMPT);
+    await page.click('#send');
+    await page.waitForFunction(() => /done|ERROR/.test(document.getElementById('status')?.textContent ?? ''));
+    // the prompt reached the site as typed: nothing rewrote it
+    const sent = rig.sites.received.slice(before).filter((x) => x.host === ACME_HOST);
+    assert.equal(sent.length, 1);
+    assert.equal(extractPrompt(ACME_HOST, '/assistant/ask', sent[0]!.body), PROMPT);
+    assert.equal(await page.evaluate(() => document.querySelector('parapet-dlp-bar')), null);
+    await page.close();
   });
 });
 

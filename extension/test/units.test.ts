@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createTokenMap } from '../../src/engines/dlp/index.js';
 import { parseEnrollment } from '../src/shared/enrollment.js';
+import { aiSitePatterns } from '../src/background/ai-sites.js';
+import { compileRules } from '../src/background/dnr.js';
 import {
+  aiSiteHosts,
+  aiSiteOf,
   blockedHosts,
   DEFAULT_CONFIG,
   type EndpointConfig,
@@ -10,7 +14,7 @@ import {
   sendAction,
   serviceDecision,
 } from '../src/shared/policy.js';
-import { promptSlots } from '../src/shared/prompt-slots.js';
+import { genericSlots, promptSlots } from '../src/shared/prompt-slots.js';
 import { ocrLanguages } from '../src/shared/ocr-langs.js';
 import { headerSignals, isChatBody, siteOf } from '../src/shared/radar-signals.js';
 import { SseRehydrator } from '../src/shared/sse-rehydrate.js';
@@ -80,6 +84,101 @@ describe('prompt slots', () => {
   it('a body without prompt text is not a send', () => {
     assert.equal(promptSlots('claude', JSON.stringify({ model: 'x', id: 3 })), null);
     assert.equal(promptSlots('claude', 'not json'), null);
+  });
+});
+
+describe('generic prompt slots (AI sites without a known request format)', () => {
+  it('JSON: every string at any key, rebuilt with only the replaced ones changed', () => {
+    const body = JSON.stringify({ session: 's-1', input: { userMessage: 'hi Anna', tags: ['a'] }, n: 3 });
+    const s = genericSlots(body, 'application/json')!;
+    assert.deepEqual(s.texts, ['s-1', 'hi Anna', 'a']);
+    assert.equal(s.rebuild(s.texts), body);
+    assert.deepEqual(JSON.parse(s.rebuild(['s-1', 'hi TKN_NAME_x', 'a'])), {
+      session: 's-1',
+      input: { userMessage: 'hi TKN_NAME_x', tags: ['a'] },
+      n: 3,
+    });
+  });
+
+  it('a form body by its fields, other text whole; multipart and binary cannot be rewritten', () => {
+    const f = genericSlots('q=hi+Anna&lang=en', 'application/x-www-form-urlencoded')!;
+    assert.deepEqual(f.texts, ['hi Anna', 'en']);
+    assert.equal(f.rebuild(['hi TKN', 'en']), 'q=hi+TKN&lang=en');
+    const t = genericSlots('hi Anna', 'text/plain')!;
+    assert.deepEqual(t.texts, ['hi Anna']);
+    assert.equal(t.rebuild(['hi TKN']), 'hi TKN');
+    assert.equal(
+      genericSlots(
+        '--x\r\nContent-Disposition: form-data; name="m"\r\n\r\nhi',
+        'multipart/form-data; boundary=x',
+      ),
+      null,
+    );
+    assert.equal(genericSlots('PK\u0003\u0004\uFFFD\uFFFD', ''), null);
+  });
+});
+
+describe('AI sites of the config', () => {
+  const config: EndpointConfig = {
+    configVersion: 3,
+    policy: {
+      enforcement: 'warn',
+      rules: {
+        aiServices: {
+          mode: 'blocklist',
+          allowed: [{ domain: '*.Assistant.ACME.test' }],
+          blocked: [{ domain: 'bad host!' }, { domain: 'chat.evil.test' }],
+        },
+      },
+    },
+    shadowAi: {
+      catalogVersion: '2026.11.1',
+      knownDomains: ['chat.deepseek.com', 'chatgpt.com', 'openai.com'],
+      allowed: ['llm.corp.test'],
+      blocked: [],
+      monitored: ['10.0.0.7'],
+    },
+  };
+
+  it('the catalog, its decisions and the policy lists are AI sites; invalid names are dropped', () => {
+    assert.deepEqual(aiSiteHosts(config), [
+      '10.0.0.7',
+      'assistant.acme.test',
+      'chat.deepseek.com',
+      'chat.evil.test',
+      'chat.mistral.ai',
+      'chat.openai.com',
+      'chatgpt.com',
+      'claude.ai',
+      'copilot.microsoft.com',
+      'gemini.google.com',
+      'llm.corp.test',
+      'openai.com',
+      'perplexity.ai',
+      'www.perplexity.ai',
+    ]);
+    assert.deepEqual(aiSiteOf('x.assistant.acme.test', config), {
+      name: 'x.assistant.acme.test',
+      builtin: false,
+    });
+    assert.deepEqual(aiSiteOf('claude.ai', config), { name: 'Claude', builtin: true });
+    assert.equal(aiSiteOf('example.com', config), null);
+    assert.equal(aiSiteOf('chat.deepseek.com', DEFAULT_CONFIG), null);
+  });
+
+  it('match patterns: each host with its subdomains, the built-in sites excluded (the manifest has them)', () => {
+    const p = aiSitePatterns(config);
+    assert.deepEqual(p.matches, [
+      '*://10.0.0.7/*',
+      '*://*.assistant.acme.test/*',
+      '*://*.chat.deepseek.com/*',
+      '*://*.chat.evil.test/*',
+      '*://*.llm.corp.test/*',
+      '*://*.openai.com/*',
+    ]);
+    assert.ok(p.excludeMatches.includes('*://chat.openai.com/*'));
+    assert.ok(p.excludeMatches.includes('*://chatgpt.com/*'));
+    assert.deepEqual(aiSitePatterns(DEFAULT_CONFIG).matches, []);
   });
 });
 
@@ -169,6 +268,68 @@ describe('policy', () => {
     });
     assert.ok(blockedHosts(a).block.includes('claude.ai'));
     assert.ok(!blockedHosts(a).block.includes('chatgpt.com'));
+  });
+
+  it('catalog decisions: blocked unless the policy allows it; the most specific listed domain wins', () => {
+    const c: EndpointConfig = {
+      ...cfg({ aiServices: { mode: 'blocklist', blocked: [], allowed: [{ domain: 'chat.deepseek.com' }] } }),
+      shadowAi: {
+        knownDomains: ['deepseek.com', 'corp.test'],
+        allowed: ['llm.corp.test'],
+        blocked: ['deepseek.com', 'corp.test', 'x.llm.corp.test'],
+        monitored: [],
+      },
+    };
+    assert.equal(serviceDecision('api.deepseek.com', c).blocked, true);
+    assert.equal(serviceDecision('chat.deepseek.com', c).blocked, false); // the policy allows it
+    assert.equal(serviceDecision('corp.test', c).blocked, true);
+    assert.equal(serviceDecision('a.llm.corp.test', c).blocked, false);
+    assert.equal(serviceDecision('x.llm.corp.test', c).blocked, true);
+    assert.deepEqual(blockedHosts(c), {
+      block: ['corp.test', 'deepseek.com', 'x.llm.corp.test'],
+      except: ['chat.deepseek.com', 'llm.corp.test'],
+      exceptNot: ['x.llm.corp.test'],
+    });
+    // without any aiServices rule the catalog still decides; in allowlist mode an approval counts as allowed
+    const noPolicy: EndpointConfig = { ...cfg({}), shadowAi: c['shadowAi'] };
+    assert.equal(serviceDecision('deepseek.com', noPolicy).blocked, true);
+    const allow: EndpointConfig = {
+      ...cfg({ aiServices: { mode: 'allowlist', allowed: [] } }),
+      shadowAi: {
+        knownDomains: ['llm.corp.test', 'pi.ai'],
+        allowed: ['llm.corp.test'],
+        blocked: [],
+        monitored: [],
+      },
+    };
+    assert.equal(serviceDecision('llm.corp.test', allow).blocked, false);
+    assert.equal(serviceDecision('pi.ai', allow).blocked, true);
+    assert.ok(!blockedHosts(allow).block.includes('llm.corp.test'));
+  });
+
+  it('rules: exceptions allow, except the blocked hosts inside them; allowed pages may call blocked hosts', () => {
+    const c: EndpointConfig = {
+      ...cfg({ aiServices: { mode: 'allowlist', allowed: [{ domain: 'chatgpt.com' }] } }),
+      shadowAi: {
+        knownDomains: ['oaiusercontent.com'],
+        allowed: ['llm.corp.test'],
+        blocked: ['corp.test', 'x.llm.corp.test'],
+        monitored: [],
+      },
+    };
+    const rules = compileRules(c, undefined);
+    const allowRule = rules.find((r) => r.action.type === 'allow')!;
+    assert.deepEqual(allowRule.condition.requestDomains, ['chatgpt.com', 'llm.corp.test']);
+    assert.deepEqual(allowRule.condition.excludedRequestDomains, ['x.llm.corp.test']);
+    const blockRule = rules.find((r) => r.action.type === 'block')!;
+    assert.ok(blockRule.condition.requestDomains!.includes('oaiusercontent.com'));
+    assert.deepEqual(blockRule.condition.excludedInitiatorDomains, ['chatgpt.com', 'llm.corp.test']);
+    const pages = rules
+      .filter((r) => r.action.type === 'redirect')
+      .map((r) => r.condition.requestDomains![0]);
+    assert.ok(
+      pages.includes('oaiusercontent.com') && pages.includes('claude.ai') && !pages.includes('chatgpt.com'),
+    );
   });
 
   it('send action: tokens when chosen or required, else the warn threshold with the enforcement', () => {

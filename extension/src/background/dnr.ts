@@ -1,9 +1,10 @@
 import { blockedHosts, type EndpointConfig } from '../shared/policy.js';
 import { chatHosts } from '../shared/sites.js';
 
-// The policy as declarativeNetRequest dynamic rules: blocked AI services open the block page (one rule per
-// host, so the page can name it), their API calls from other pages fail; force mode sends the AI chat
-// sites to the dashboard's protected chat. Exceptions win over blocks; blocks win over force mode.
+// The policy and the catalog decisions as declarativeNetRequest dynamic rules: blocked AI services open the
+// block page (one rule per host, so the page can name it), their API calls from other pages fail; force
+// mode sends the AI chat sites to the dashboard's protected chat. Exceptions win over blocks (except the
+// blocked hosts inside an exception: the most specific decision wins); blocks win over force mode.
 
 type Rule = chrome.declarativeNetRequest.Rule;
 const { RuleActionType, ResourceType } = {
@@ -20,14 +21,17 @@ export function compileRules(config: EndpointConfig, serverUrl: string | undefin
   const rules: Rule[] = [];
   let id = 1;
   const enforcement = config.policy.enforcement;
-  const { block, except } = blockedHosts(config);
+  const { block, except, exceptNot } = blockedHosts(config);
   if (enforcement !== 'log' && block.length > 0) {
     if (except.length > 0)
       rules.push({
         id: id++,
         priority: 30,
         action: { type: RuleActionType.ALLOW as chrome.declarativeNetRequest.RuleActionType },
-        condition: { requestDomains: except },
+        condition: {
+          requestDomains: except,
+          ...(exceptNot.length > 0 ? { excludedRequestDomains: exceptNot } : {}),
+        },
       });
     for (const host of block) {
       rules.push({
@@ -50,6 +54,9 @@ export function compileRules(config: EndpointConfig, serverUrl: string | undefin
         action: { type: RuleActionType.BLOCK as chrome.declarativeNetRequest.RuleActionType },
         condition: {
           requestDomains: block,
+          // The pages of an allowed service load what they need (ChatGPT's files on oaiusercontent.com,
+          // a catalog domain that allowlist mode blocks): only other pages are kept from a blocked API.
+          ...(except.length > 0 ? { excludedInitiatorDomains: except } : {}),
           resourceTypes: [
             ResourceType.SUB_FRAME,
             ResourceType.XHR,

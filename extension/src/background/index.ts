@@ -1,6 +1,7 @@
 import type { Status, ToBackground } from '../shared/messages.js';
 import { DEFAULT_CONFIG, type EndpointConfig } from '../shared/policy.js';
 import { buildProof } from '../shared/proof-pdf.js';
+import { syncAiSiteScripts } from './ai-sites.js';
 import { ApiError, call, raw } from './api.js';
 import { allowForSession, applyRules } from './dnr.js';
 import { extractText } from './extractor.js';
@@ -73,7 +74,15 @@ async function fetchConfig(): Promise<void> {
       : {}),
   }));
   await applyRules(config, s.serverUrl);
+  await applySites(config);
   scheduleHeartbeat(config.settings?.heartbeatIntervalSeconds ?? 60);
+}
+
+/** The content scripts follow the config's AI sites; a failure is shown in the popup, not thrown. */
+async function applySites(config: EndpointConfig): Promise<void> {
+  await syncAiSiteScripts(config).catch(async (err) => {
+    await update(() => ({ lastError: `site scripts: ${err instanceof Error ? err.message : err}` }));
+  });
 }
 
 function scheduleHeartbeat(seconds: number): void {
@@ -223,13 +232,21 @@ async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): 
       });
       void flush();
       return true;
-    case 'log':
+    case 'log': {
+      // logging.logBlockedAttempts: false keeps refusals off the server (the alerts still go).
+      const logging = ((await read()).config ?? DEFAULT_CONFIG).policy.rules.logging;
+      if (
+        logging?.logBlockedAttempts === false &&
+        (msg.log.kind === 'blocked' || msg.log.kind === 'paste_blocked')
+      )
+        return false;
       await enqueue('/api/v1/endpoint/log', {
         id: crypto.randomUUID(),
         ...msg.log,
         occurredAt: new Date().toISOString(),
       });
       return true;
+    }
     case 'stat':
       await update((s) => {
         const stats = s.stats ?? { interactions: {}, blocked: {} };
@@ -264,6 +281,7 @@ async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): 
         etag: undefined,
       }));
       await applyRules(DEFAULT_CONFIG, undefined);
+      await applySites(DEFAULT_CONFIG);
       return status();
     case 'sync':
       await fetchConfig().catch(() => undefined);
@@ -299,6 +317,8 @@ async function start(): Promise<void> {
   const s = await read();
   scheduleHeartbeat(s.heartbeatIntervalSeconds ?? 60);
   if (s.config) await applyRules(s.config, s.serverUrl);
+  // Registered scripts persist across sessions; this puts them in step after an update of the extension.
+  await applySites(s.config ?? DEFAULT_CONFIG);
   await enrollFromManagedStorage();
 }
 

@@ -1,4 +1,4 @@
-import { knownAiHosts } from '../shared/policy.js';
+import { DEFAULT_CONFIG, knownAiHosts } from '../shared/policy.js';
 import { headerSignals, isChatBody, MIN_SIGNALS, siteOf } from '../shared/radar-signals.js';
 import { hostMatches } from '../shared/sites.js';
 import { enqueue } from './queue.js';
@@ -14,9 +14,8 @@ const MAX_REPORT_ITEMS = 200;
 async function isKnown(host: string): Promise<boolean> {
   const s = await read();
   if (s.serverUrl && new URL(s.serverUrl).hostname === host) return true;
-  return knownAiHosts(s.config ?? { configVersion: 0, policy: { enforcement: 'log', rules: {} } }).some((h) =>
-    hostMatches(host, h),
-  );
+  // before the first config: the built-in sites and the catalog shipped with the extension
+  return knownAiHosts(s.config ?? DEFAULT_CONFIG).some((h) => hostMatches(host, h));
 }
 
 function decode(details: chrome.webRequest.OnBeforeRequestDetails): string {

@@ -16,7 +16,7 @@ import {
   sendAction,
   serviceDecision,
 } from '../shared/policy.js';
-import { siteForHost } from '../shared/sites.js';
+import { builtinSiteAt } from '../shared/sites.js';
 import { DlpBar } from './bar.js';
 import { watchFiles } from './files.js';
 import { PromptHighlighter } from './highlight.js';
@@ -26,8 +26,13 @@ import { PromptHighlighter } from './highlight.js';
 
 const DEBOUNCE_MS = 250;
 const host = location.hostname;
-const site = siteForHost(host);
+const site = builtinSiteAt(host);
 const platform = site?.name ?? host;
+/**
+ * Not one of the built-in sites: the background registered this script for an AI site of the config, and
+ * the hook is generic (it asks about any request carrying what is typed here, which it is told as it goes).
+ */
+const generic = site === undefined;
 
 let config: EndpointConfig = DEFAULT_CONFIG;
 let disabled = false;
@@ -57,11 +62,22 @@ function pushVault(): void {
   port?.postMessage({ op: 'vault', entries } satisfies ToPage);
 }
 
+// preventScreenshot: no page can stop a screenshot (OS tools, other applications); what a browser lets a
+// page stop is printing it (and "Save as PDF"): under that rule the AI site prints blank.
+const printGuard = document.createElement('style');
+printGuard.textContent = '@media print { html { display: none !important; } }';
+
+function guardPrinting(on: boolean): void {
+  if (on && !printGuard.isConnected) (document.head ?? document.documentElement).append(printGuard);
+  else if (!on) printGuard.remove();
+}
+
 async function loadState(): Promise<void> {
   const s = await chrome.storage.local.get(['config', 'disabledSites']);
   config = (s['config'] as EndpointConfig | undefined) ?? DEFAULT_CONFIG;
   disabled = ((s['disabledSites'] as string[] | undefined) ?? []).includes(host);
   if (disabled) highlighter.hide();
+  guardPrinting(config.policy.rules.dataProtection?.preventScreenshot === true && !disabled);
   const saved = (await send({ kind: 'vault-get', origin: location.origin })) as
     | Array<{ token: string; type: string; value: string }>
     | undefined;
@@ -92,10 +108,20 @@ function isComposer(el: EventTarget | null): el is HTMLElement {
   );
 }
 
+/** Tells the generic hook what is typed (and the values found), so it recognises the request carrying it. */
+function tellHook(text: string, values: string[] = []): void {
+  if (generic && port && text.trim().length > 0)
+    port.postMessage({ op: 'prompt', text, values } satisfies ToPage);
+}
+
 function refresh(): void {
   if (!composer || disabled) return;
   const text = composerText(composer);
   const a = analyzePrompt(text);
+  tellHook(
+    text,
+    a.entities.map((e) => e.value),
+  );
   highlighter.show(composer, text, a.entities);
   const decision = serviceDecision(host, config);
   const { action } = sendAction({
@@ -135,6 +161,8 @@ document.addEventListener(
       el?.closest('textarea, [contenteditable=""], [contenteditable="true"], input[type=text]') ?? null;
     if (!isComposer(c)) return;
     composer = c;
+    // At once, not debounced: a prompt sent right after it was typed must still be recognised.
+    if (!disabled) tellHook(composerText(c));
     highlighter.hide();
     clearTimeout(timer);
     timer = setTimeout(refresh, DEBOUNCE_MS);
@@ -243,6 +271,8 @@ function checkFileText(text: string, name: string, method: string): boolean {
 
 // ---- each send, asked by the hook ----
 
+let lastReported = '';
+
 async function answer(req: SendRequest): Promise<void> {
   const reply = (a: Omit<SendAnswer, 'op' | 'id'>) => port?.postMessage({ op: 'answer', id: req.id, ...a });
   try {
@@ -254,7 +284,7 @@ async function answer(req: SendRequest): Promise<void> {
     const risk = riskScore(entities.map((e) => e.type)).score;
     const decision = serviceDecision(host, config);
     const inputLength = req.texts.reduce((n, t) => n + t.length, 0);
-    const { action, reason } = sendAction({
+    const chosen = sendAction({
       config,
       decision,
       riskScore: risk,
@@ -262,6 +292,11 @@ async function answer(req: SendRequest): Promise<void> {
       tokenizeChosen,
       inputLength,
     });
+    // A body the hook cannot rewrite (multipart, binary) may leave only when it needs no token.
+    const { action, reason } =
+      req.opaque && chosen.action === 'tokenize'
+        ? { action: 'block' as const, reason: 'The prompt would leave in a form Parapet cannot tokenize.' }
+        : chosen;
     void send({ kind: 'stat', domain: host });
     const first = entities[0];
     const alert = (a: 'blocked' | 'warned' | 'redacted' | 'logged') =>
@@ -316,6 +351,11 @@ async function answer(req: SendRequest): Promise<void> {
       entries: [...map.byToken].map(([token, e]) => ({ token, type: e.type, value: e.value })),
     });
     reply({ action: 'tokenize', texts: results.map((r) => r.tokenized) });
+    // On a generic site the same prompt may leave more than once (a draft saved, then sent): it is
+    // tokenized each time, reported once.
+    const signature = results.map((r) => r.tokenized).join('\u0000');
+    if (generic && signature === lastReported) return;
+    lastReported = signature;
     bar.say(
       `Sent with ${tokens.length} token${tokens.length === 1 ? '' : 's'}; the answer is shown with your values.`,
     );

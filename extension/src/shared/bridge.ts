@@ -10,6 +10,8 @@ export interface SendRequest {
   url: string;
   transport: 'fetch' | 'xhr' | 'websocket';
   texts: string[];
+  /** the whole body of a request the hook cannot rewrite in place: refused when it would need tokens */
+  opaque?: boolean;
 }
 
 export interface SendAnswer {
@@ -25,5 +27,15 @@ export interface VaultEntries {
   entries: Array<{ token: string; type: string; value: string }>;
 }
 
-export type ToPage = SendAnswer | VaultEntries;
+/**
+ * What the user is typing, for the generic integration of sites whose request format is not known: the
+ * hook asks only about requests that carry it. The page itself holds this text already.
+ */
+export interface PromptTyped {
+  op: 'prompt';
+  text: string;
+  values: string[];
+}
+
+export type ToPage = SendAnswer | VaultEntries | PromptTyped;
 export type FromPage = SendRequest | { op: 'stream'; restored: number };

@@ -36,9 +36,21 @@ export interface EndpointConfig {
   [section: string]: unknown;
 }
 
-/** What the extension does before enrollment: protect locally, block nothing. */
+/** Inlined by the build (extension/build.ts): the domains of the catalog the server ships. */
+declare const PARAPET_CATALOG_DOMAINS: string[] | undefined;
+
+/**
+ * What the extension does before enrollment: protect locally (on the built-in sites and the shipped
+ * catalog's), block nothing. Outside a build (unit tests) the catalog is empty.
+ */
 export const DEFAULT_CONFIG: EndpointConfig = {
   configVersion: 0,
+  shadowAi: {
+    knownDomains: typeof PARAPET_CATALOG_DOMAINS === 'undefined' ? [] : PARAPET_CATALOG_DOMAINS,
+    allowed: [],
+    blocked: [],
+    monitored: [],
+  },
   policy: {
     enforcement: 'warn',
     rules: {
@@ -74,9 +86,75 @@ export function knownAiHosts(config: EndpointConfig): string[] {
     for (const v of Object.values(o)) if (typeof v === 'object') visit(v, depth + 1);
   };
   for (const key of ['catalog', 'shadowAi', 'aiCatalog']) visit(config[key], 0);
-  return [...hosts].map((h) => h.toLowerCase());
+  // The server's shadowAi section lists plain host names (docs/shadow-ai.md, "Enforcement"): the catalog's
+  // domains and the organization's decisions, which may name discovered services outside the catalog.
+  const section = config['shadowAi'];
+  if (section !== null && typeof section === 'object')
+    for (const key of ['knownDomains', 'allowed', 'blocked', 'monitored']) {
+      const list = (section as Record<string, unknown>)[key];
+      if (Array.isArray(list)) for (const d of list) if (typeof d === 'string') hosts.add(d);
+    }
+  return [...new Set([...hosts].map((h) => h.toLowerCase()))];
 }
 
+/** A host name a match pattern can carry (letters, digits, dots, hyphens; punycode for the others). */
+const HOST_NAME =
+  /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * Every host the config marks as AI: the catalog and its decisions (knownAiHosts) plus the services the
+ * policy names in its allow and block lists. These get the DLP bar and the request hook, not only the
+ * block rules and the radar; `*.` wildcards become the domain itself (which matches its subdomains).
+ */
+export function aiSiteHosts(config: EndpointConfig): string[] {
+  const ai = config.policy.rules.aiServices;
+  const named = [...(ai?.allowed ?? []), ...(ai?.blocked ?? [])].map((a) => a.domain);
+  const hosts = [...knownAiHosts(config), ...named].map((h) =>
+    h.trim().toLowerCase().replace(/^\*\./, '').replace(/\.$/, ''),
+  );
+  return unique(hosts.filter((h) => HOST_NAME.test(h)));
+}
+
+/** The built-in site or the config's AI site a host belongs to (null when the extension leaves it alone). */
+export function aiSiteOf(host: string, config: EndpointConfig): { name: string; builtin: boolean } | null {
+  const site = CHAT_SITES.find((s) => s.hosts.some((h) => hostMatches(host, h)));
+  if (site) return { name: site.name, builtin: true };
+  return aiSiteHosts(config).some((h) => hostMatches(host, h)) ? { name: host, builtin: false } : null;
+}
+
+type CatalogDecision = 'allow' | 'block' | 'monitor';
+
+/** The organization's catalog decisions (the config's shadowAi section), domain by domain. */
+function catalogDecisions(config: EndpointConfig): Map<string, CatalogDecision> {
+  const out = new Map<string, CatalogDecision>();
+  const section = config['shadowAi'];
+  if (section === null || typeof section !== 'object') return out;
+  const lists: Array<[string, CatalogDecision]> = [
+    ['allowed', 'allow'],
+    ['blocked', 'block'],
+    ['monitored', 'monitor'],
+  ];
+  for (const [key, decision] of lists) {
+    const list = (section as Record<string, unknown>)[key];
+    if (Array.isArray(list))
+      for (const d of list)
+        if (typeof d === 'string') out.set(d.toLowerCase().replace(/^\*\./, ''), decision);
+  }
+  return out;
+}
+
+/** The catalog decision for a host: the most specific listed domain wins (docs/shadow-ai.md). */
+export function catalogDecision(host: string, config: EndpointConfig): CatalogDecision | undefined {
+  let best: [string, CatalogDecision] | undefined;
+  for (const [domain, decision] of catalogDecisions(config))
+    if (hostMatches(host, domain) && (!best || domain.length > best[0].length)) best = [domain, decision];
+  return best?.[1];
+}
+
+/**
+ * Whether a host is blocked, and the conditions the policy sets for it. The endpoint policy comes first (an
+ * allowed entry or an exception of it is never blocked by the catalog); then the catalog decisions.
+ */
 export function serviceDecision(host: string, config: EndpointConfig): ServiceDecision {
   const ai = config.policy.rules.aiServices;
   const allowed = ai?.allowed?.find((a) => hostMatches(host, a.domain));
@@ -87,27 +165,55 @@ export function serviceDecision(host: string, config: EndpointConfig): ServiceDe
     ...(cond.maxInputLength !== undefined ? { maxInputLength: cond.maxInputLength } : {}),
     ...(cond.allowedDomains !== undefined ? { allowedDomains: cond.allowedDomains } : {}),
   };
-  if (!ai) return base;
+  const catalog = catalogDecision(host, config);
+  if (!ai) return { ...base, blocked: catalog === 'block' };
   if (ai.mode === 'blocklist') {
     const hit = ai.blocked?.find((b) => hostMatches(host, b.domain));
     const excepted = hit?.except?.some((e) => hostMatches(host, e)) ?? false;
-    return { ...base, blocked: hit !== undefined && !excepted && allowed === undefined };
+    const byPolicy = hit !== undefined && !excepted;
+    return { ...base, blocked: allowed === undefined && (byPolicy || (!excepted && catalog === 'block')) };
   }
   const isAi = knownAiHosts(config).some((h) => hostMatches(host, h));
   const explicitlyBlocked = ai.blocked?.some((b) => hostMatches(host, b.domain)) ?? false;
-  return { ...base, blocked: explicitlyBlocked || (isAi && allowed === undefined) };
+  // In allowlist mode a service the organization approved in its catalog counts as allowed.
+  return { ...base, blocked: explicitlyBlocked || (isAi && allowed === undefined && catalog !== 'allow') };
 }
 
-/** Host names the policy blocks (for declarativeNetRequest), with their exceptions. */
-export function blockedHosts(config: EndpointConfig): { block: string[]; except: string[] } {
+/**
+ * Host names to block (for declarativeNetRequest), with the exceptions that override them, and the blocked
+ * hosts inside an exception (a more specific catalog decision), which the exception must leave blocked.
+ */
+export function blockedHosts(config: EndpointConfig): {
+  block: string[];
+  except: string[];
+  exceptNot: string[];
+} {
   const ai = config.policy.rules.aiServices;
-  if (!ai) return { block: [], except: [] };
-  const except = (ai.blocked ?? []).flatMap((b) => b.except ?? []).map((d) => d.replace(/^\*\./, ''));
-  const allowed = (ai.allowed ?? []).map((a) => a.domain.replace(/^\*\./, ''));
-  const explicit = (ai.blocked ?? []).map((b) => b.domain.replace(/^\*\./, ''));
-  if (ai.mode === 'blocklist') return { block: unique(explicit), except: unique([...except, ...allowed]) };
-  const implicit = knownAiHosts(config).filter((h) => !allowed.some((a) => hostMatches(h, a)));
-  return { block: unique([...explicit, ...implicit]), except: unique([...except, ...allowed]) };
+  const decisions = catalogDecisions(config);
+  const strip = (d: string) => d.toLowerCase().replace(/^\*\./, '');
+  const except = (ai?.blocked ?? []).flatMap((b) => b.except ?? []).map(strip);
+  const allowed = (ai?.allowed ?? []).map((a) => strip(a.domain));
+  const explicit = (ai?.blocked ?? []).map((b) => strip(b.domain));
+  const policyAllows = (h: string) => [...allowed, ...except].some((a) => hostMatches(h, a));
+  const catalogBlocked = [...decisions].filter(([d, v]) => v === 'block' && !policyAllows(d)).map(([d]) => d);
+  let block: string[];
+  if (!ai || ai.mode === 'blocklist') block = unique([...explicit, ...catalogBlocked]);
+  else {
+    const implicit = knownAiHosts(config).filter(
+      (h) => !allowed.some((a) => hostMatches(h, a)) && catalogDecision(h, config) !== 'allow',
+    );
+    block = unique([...explicit, ...implicit, ...catalogBlocked]);
+  }
+  // A catalog decision for a subdomain of a blocked host carves it out (most specific wins): approved, or
+  // monitored where the policy does not allow only what it lists.
+  const carve = [...decisions]
+    .filter(
+      ([d, v]) => (v === 'allow' || (v === 'monitor' && ai?.mode !== 'allowlist')) && !block.includes(d),
+    )
+    .map(([d]) => d)
+    .filter((d) => block.some((b) => hostMatches(d, b)));
+  const exceptNot = block.filter((b) => carve.some((c) => b !== c && hostMatches(b, c)));
+  return { block, except: unique([...except, ...allowed, ...carve]), exceptNot };
 }
 
 function unique(xs: string[]): string[] {

@@ -109,3 +109,72 @@ export function promptSlots(siteId: string, body: string): PromptSlots | null {
   if (siteId === 'gemini') return geminiSlots(body);
   return jsonSlots(body);
 }
+
+// ---- sites without a known request format (the config's AI sites beyond the built-in ones) ----
+
+/** Every string value of a JSON document, at any key: an unknown site may put the prompt anywhere. */
+function allStrings(node: unknown, refs: Ref[], depth: number): void {
+  if (depth > 64 || node === null || typeof node !== 'object') return;
+  const entries: Array<[string | number, unknown]> = Array.isArray(node)
+    ? node.map((v, i) => [i, v])
+    : Object.entries(node as Record<string, unknown>);
+  for (const [k, v] of entries) {
+    if (typeof v === 'string') {
+      if (v.length > 0) refs.push({ parent: node as Ref['parent'], key: k });
+    } else allStrings(v, refs, depth + 1);
+  }
+}
+
+function slotsOf(refs: Ref[], body: string, serialize: () => string): PromptSlots {
+  const read = (r: Ref) => (r.parent as Record<string | number, unknown>)[r.key] as string;
+  const texts = refs.map(read);
+  return {
+    texts,
+    rebuild(replacements) {
+      if (replacements.every((t, i) => t === texts[i])) return body;
+      refs.forEach((r, i) => {
+        (r.parent as Record<string | number, unknown>)[r.key] = replacements[i];
+      });
+      const out = serialize();
+      refs.forEach((r, i) => {
+        (r.parent as Record<string | number, unknown>)[r.key] = texts[i];
+      });
+      return out;
+    },
+  };
+}
+
+/**
+ * The text slots of a request body of an unknown site: every string of a JSON body, every value of a form
+ * body, the whole of any other text body. Null when the body is not text the hook can rewrite in place
+ * (multipart, binary): the caller must then refuse to send a prompt that needs tokens.
+ */
+export function genericSlots(body: string, contentType: string): PromptSlots | null {
+  const type = contentType.toLowerCase();
+  if (type.includes('multipart/') || body.includes('\uFFFD')) return null;
+  const trimmed = body.trimStart();
+  if (type.includes('json') || trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      const parsed: unknown = JSON.parse(body);
+      const refs: Ref[] = [];
+      allStrings(parsed, refs, 0);
+      return slotsOf(refs, body, () => JSON.stringify(parsed));
+    } catch {
+      // not JSON after all: read as plain text below
+    }
+  }
+  if (type.includes('application/x-www-form-urlencoded')) {
+    const form = [...new URLSearchParams(body)];
+    const texts = form.map(([, v]) => v);
+    return {
+      texts,
+      rebuild(replacements) {
+        if (replacements.every((t, i) => t === texts[i])) return body;
+        return new URLSearchParams(
+          form.map(([k], i): [string, string] => [k, replacements[i] ?? '']),
+        ).toString();
+      },
+    };
+  }
+  return { texts: [body], rebuild: ([replacement]) => replacement ?? body };
+}

@@ -69,6 +69,15 @@ export function siteForHost(host: string): ChatSite | undefined {
   return CHAT_SITES.find((s) => s.hosts.some((h) => hostMatches(host, h)));
 }
 
+/**
+ * The built-in site whose integration runs on this exact host (the manifest injects on these hosts only);
+ * a subdomain the config marks as AI, e.g. sora.chatgpt.com, has other requests and gets the generic one.
+ */
+export function builtinSiteAt(host: string): ChatSite | undefined {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  return CHAT_SITES.find((s) => s.hosts.includes(h));
+}
+
 export function isSendRequest(site: ChatSite, url: URL): boolean {
   return site.sendPaths.some((re) => re.test(url.pathname));
 }

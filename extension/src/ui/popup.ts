@@ -1,5 +1,5 @@
 import type { Status, ToBackground } from '../shared/messages.js';
-import { siteForHost } from '../shared/sites.js';
+import { aiSiteOf, DEFAULT_CONFIG, type EndpointConfig } from '../shared/policy.js';
 
 // The toolbar popup: enrollment state, organization, policy version, last sync, and protection on the
 // current site (which the user may switch off for that site unless the organization enforces it).
@@ -39,7 +39,10 @@ async function render(): Promise<void> {
   row(dl, 'Version', s.version);
   root.append(dl);
 
-  const site = host ? siteForHost(host) : undefined;
+  const config =
+    ((await chrome.storage.local.get('config'))['config'] as EndpointConfig | undefined) ?? DEFAULT_CONFIG;
+  // the built-in sites and the AI sites the organization's catalog or policy names
+  const site = host ? aiSiteOf(host, config) : null;
   const box = document.createElement('div');
   box.className = 'box';
   if (site) {
@@ -55,7 +58,7 @@ async function render(): Promise<void> {
       void render();
     });
     box.append(b);
-  } else box.textContent = host ? `${host} is not an AI chat site Parapet integrates with.` : 'No page.';
+  } else box.textContent = host ? `${host} is not an AI site Parapet knows.` : 'No page.';
   root.append(box);
 
   const actions = document.createElement('div');
