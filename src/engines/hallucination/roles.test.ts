@@ -21,6 +21,13 @@ describe('who did what to whom (roles.ts)', () => {
   });
 
   it('reads passives in active order: the same roles in the other voice are no inversion', () => {
+    const fr =
+      'La finale du tournoi de Lyon a eu lieu samedi. Claire Dubois a battu Marie Lefèvre en deux sets, devant trois mille spectateurs.';
+    assert.equal(role('Marie Lefèvre a été battue par Claire Dubois.', fr), 0);
+    assert.ok(role('Claire Dubois a été battue par Marie Lefèvre.', fr) > 0);
+    const succession = 'In 1990 Otto Lenz was succeeded by Karl Brun as mayor of Tessaly.';
+    assert.equal(role('Karl Brun succeeded Otto Lenz as mayor of Tessaly.', succession), 0);
+    assert.ok(role('Otto Lenz succeeded Karl Brun as mayor of Tessaly.', succession) > 0);
     const en = 'In 2004 the Hallam Trust hired Oskar Brandt as its first director.';
     assert.equal(role('Oskar Brandt was hired by the Hallam Trust in 2004.', en), 0);
     assert.equal(role('The Hallam Trust hired Oskar Brandt in 2004.', en), 0);
@@ -40,6 +47,18 @@ describe('who did what to whom (roles.ts)', () => {
         'Nightfall Harbour is a film directed by Paul Serrano.',
         'Paul Serrano directed Nightfall Harbour in 2011.',
       ),
+      0,
+    );
+    // Partners: "worked with", "starred alongside", "arbeitete mit … zusammen".
+    assert.equal(
+      role(
+        'Tom Harlan worked with Meg Rowe at the Lindqvist Institute.',
+        'Meg Rowe worked with Tom Harlan at the Lindqvist Institute.',
+      ),
+      0,
+    );
+    assert.equal(
+      role('Anna Weber arbeitete mit Lena Roth zusammen.', 'Lena Roth arbeitete mit Anna Weber zusammen.'),
       0,
     );
     // Names on one side of the verb only ("X and Y founded …") carry no roles to compare.

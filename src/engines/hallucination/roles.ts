@@ -75,6 +75,28 @@ function sequence(p: Prepared, ctx: AlignContext, limit: number): Seq {
   return seq;
 }
 
+/**
+ * Words after a verb that make its two arguments partners ("worked with", "starred alongside", "arbeitete
+ * mit … zusammen"): exchanging them keeps the fact.
+ */
+const COMITATIVE = new Set([
+  'with',
+  'alongside',
+  'together',
+  'avec',
+  'mit',
+  'gemeinsam',
+  'zusammen',
+  'neben',
+]);
+
+/** Whether a comitative word follows the verb at token index v. */
+function partnersAfter(tokens: Token[], v: number): boolean {
+  for (let k = v + 1; k < tokens.length && k <= v + MARKER_REACH; k++)
+    if (COMITATIVE.has(tokens[k]!.norm)) return true;
+  return false;
+}
+
 /** Whether an agent marker follows the verb at token index v: its next argument is the agent. */
 function agentAfter(tokens: Token[], v: number): boolean {
   for (let k = v + 1; k < tokens.length && k <= v + MARKER_REACH; k++)
@@ -118,7 +140,7 @@ function verbAfter(seq: Seq, k: number, tokens: Token[], passive: boolean): numb
  * Claim names whose role the evidence unit inverts: a claim name a is followed by its verb v (after the
  * rest of its name) and another name b comes later, while a clause of the unit has b followed by v and a
  * after it, both read in active order. A passive without auxiliary ("a film directed by X"), a copula
- * ("X is a ligand of Y") or a verb whose arguments may be exchanged is left alone.
+ * ("X is a ligand of Y"), a verb whose arguments may be exchanged or one followed by "with" is left alone.
  */
 export function roleInversions(claim: Prepared, unit: Unit, ctx: AlignContext): string[] {
   const c = sequence(claim, ctx, MAX_TERMS);
@@ -131,7 +153,7 @@ export function roleInversions(claim: Prepared, unit: Unit, ctx: AlignContext): 
   for (const pa of names) {
     if (pa > 0 && c.names[pa - 1]) continue;
     const pv = verbAfter(c, pa, claim.tokens, claimPassive);
-    if (pv < 0 || symmetric(c.keys[pv]!)) continue;
+    if (pv < 0 || symmetric(c.keys[pv]!) || partnersAfter(claim.tokens, c.at[pv]!)) continue;
     if (!claimPassive && agentAfter(claim.tokens, c.at[pv]!)) continue;
     for (const pb of names) if (pb > pv && c.keys[pb] !== c.keys[pa]) triples.push([pa, pv, pb]);
   }
