@@ -24,14 +24,15 @@ const { values } = parseArgs({
 });
 
 type Name = (typeof SIGNAL_NAMES)[number];
-const VOICE: Name[] = ['bigram_share_voice', 'voice_mismatch'];
-const MERGE: Name[] = ['merge_gain'];
-const BASE = SIGNAL_NAMES.filter((n) => !VOICE.includes(n) && !MERGE.includes(n));
+// Signals added on 2026-11-27 evening (roles.ts, absent names); the variants show what each adds.
+const ROLE: Name[] = ['conflict_role'];
+const ABSENT: Name[] = ['absent_names', 'absent_name_share'];
+const BASE = SIGNAL_NAMES.filter((n) => !ROLE.includes(n) && !ABSENT.includes(n));
 const VARIANTS: Record<string, readonly Name[]> = {
-  base: BASE,
-  '+voice': [...BASE, ...VOICE],
-  '+merge': [...BASE, ...MERGE],
-  '+voice +merge': SIGNAL_NAMES,
+  'signals 11-27': BASE,
+  '+role': [...BASE, ...ROLE],
+  '+absent names': [...BASE, ...ABSENT],
+  '+role +absent': SIGNAL_NAMES,
 };
 
 const t0 = performance.now();
@@ -43,6 +44,16 @@ const rows = loadRows(sharedDataDir('hallucination'), Number(values['per-source'
   styleParts: ['tuning'],
 }).filter((r) => r.signals.length === SIGNAL_NAMES.length);
 console.log(`${rows.length} dev rows, signals in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+
+// How often each new conflict fires on the dev rows, by gold label: a role inversion on a supported claim is a
+// false contradiction.
+const roleAt = SIGNAL_NAMES.indexOf('conflict_role');
+for (const [source, list] of groupBy(rows, (r) => r.source)) {
+  const fired = list.filter((r) => r.signals[roleAt]! > 0);
+  if (fired.length === 0) continue;
+  const byGold = [...groupBy(fired, (r) => r.gold)].map(([g, l]) => `${g} ${l.length}`).join(', ');
+  console.log(`role inversions in ${source}: ${fired.length} of ${list.length} (${byGold})`);
+}
 
 const pick = (r: Row, cols: number[]) => cols.map((c) => r.signals[c]!);
 const sources = [...groupBy(rows, (r) => r.source)];

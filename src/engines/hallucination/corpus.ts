@@ -10,6 +10,7 @@ import { TermIndex, termsMatch } from './terms.js';
 import { detectLanguage } from './text.js';
 import type { CheckOptions, ClaimPart, Evidence } from './types.js';
 import { type LogisticModel, probability, shippedModel } from './model.js';
+import { roleInversions } from './roles.js';
 import { clauseSignals } from './signals.js';
 import { type ClauseDecision, decide, rank } from './verdict.js';
 
@@ -190,9 +191,17 @@ function correctionFor(
 
 /**
  * The learned verdict (model.ts): P(supported) from the signals decides support; a claim it does not call
- * supported stays contradicted when the slot comparison found a conflict, else it is unsupported.
+ * supported stays contradicted when the slot comparison found a conflict, else it is unsupported. A role
+ * inversion (roles.ts) decides alone: the training data holds almost none (its weight cannot be learned),
+ * and it is a contradiction whatever the word overlap says (the overlap is complete by construction).
  */
-function learnedDecision(rule: ClauseDecision, p: number, model: LogisticModel): ClauseDecision {
+function learnedDecision(
+  rule: ClauseDecision,
+  p: number,
+  model: LogisticModel,
+  inverted: boolean,
+): ClauseDecision {
+  if (inverted && rule.verdict === 'contradicted') return rule;
   if (p >= model.threshold) return { verdict: 'supported', confidence: p, score: 0.6 + 0.4 * p };
   if (rule.verdict === 'contradicted') return rule;
   return { verdict: 'unsupported', confidence: 1 - p, score: 0.45 * p };
@@ -233,15 +242,21 @@ function checkClause(
   }
   if (!best) return { part: { text, verdict: 'unsupported', score: 0 } };
   const { unit } = best;
+  // Who did what to whom, on the chosen unit only (it reads the unit's clauses in active order once more).
+  const roles = roleInversions(clause, unit, ctx);
+  if (roles.length > 0) {
+    best.a.conflicts.push(...roles);
+    best.decision = decide(best.a);
+  }
   const model = options.verdict === 'rules' ? null : (options.model ?? shippedModel());
   const learned = model !== null || options.signals === true;
   // Sentence merging (merge.ts) feeds the learned verdict only; the hand thresholds read the best unit alone.
   const merged = learned ? mergeFor(clause, best, hits, corpus, ctx) : null;
-  const signals = learned
-    ? clauseSignals(clause, unit, best.a, best.decision, ctx.idf, ctx.lang, merged)
-    : null;
+  const signals = learned ? clauseSignals(clause, unit, best.a, best.decision, ctx, merged) : null;
   const decision =
-    model && signals ? learnedDecision(best.decision, probability(model, signals), model) : best.decision;
+    model && signals
+      ? learnedDecision(best.decision, probability(model, signals), model, roles.length > 0)
+      : best.decision;
   // A supported claim that needed a second sentence cites both (bestMerge returns only a merge that raised
   // the coverage).
   const evidenceUnit = merged && decision.verdict === 'supported' ? merged.unit : unit;

@@ -5,7 +5,7 @@ import { DIMENSION_WORDS, NUMBER_WORDS, UNITS } from './lexicon.js';
 import { isSlotWord } from './slot-words.js';
 import { splitClauses } from './split.js';
 import { canonical, numberTerms } from './terms.js';
-import { isStopword, stem, type Token, tokenize } from './text.js';
+import { fold, isStopword, stem, type Token, tokenize } from './text.js';
 
 /** A piece of text analysed once: tokens, content terms, numbers, dates and negation count. */
 export interface Prepared {
@@ -106,6 +106,33 @@ function separableVerbs(
   return { joined, particles };
 }
 
+/**
+ * Light verbs: in "made a decision", "gave a speech", "a pris une décision" the noun carries the meaning and
+ * the verb is a placeholder another wording leaves out ("decided", "spoke", "a décidé"). Such a verb no
+ * source uses weighed as much as a rare invented word. Only before an indefinite article and a lower-case
+ * word: "made cars" (manufactured) keeps its verb.
+ */
+const LIGHT_VERBS = new Set(
+  [
+    'make makes made making take takes took taken taking give gives gave given giving',
+    'carry carries carried conduct conducts conducted perform performs performed undergo undergoes',
+    'underwent undergone pay pays paid',
+    'faire fais font faisait fit firent prend prennent prendre prenait prit pris prise donne donnent',
+    'donner donnait donna donné donnée effectue effectuent effectuer effectua effectué effectuée',
+    'mène mènent mener mena mené menée procède procéder procéda procédé',
+  ]
+    .join(' ')
+    .split(' ')
+    .map(fold),
+);
+const INDEFINITE = new Set(['a', 'an', 'un', 'une']);
+
+function lightVerb(tokens: readonly Token[], i: number): boolean {
+  if (!LIGHT_VERBS.has(tokens[i]!.norm) || !INDEFINITE.has(tokens[i + 1]?.norm ?? '')) return false;
+  const noun = tokens[i + 2];
+  return noun !== undefined && !noun.capital && !isStopword(noun.norm) && !/\d/.test(noun.norm);
+}
+
 export function prepare(text: string): Prepared {
   const tokens = tokenize(text);
   const words: string[] = [];
@@ -116,6 +143,7 @@ export function prepare(text: string): Prepared {
     const t = separable.joined.get(i) ?? tokens[i]!;
     if (separable.particles.has(i)) continue;
     if (isStopword(t.norm) || t.norm.length <= 1 || isSlotWord(t.norm)) continue;
+    if (lightVerb(tokens, i)) continue;
     const c = canonical(t);
     if (DIMENSION_WORDS.has(t.norm) && nextToMeasure(tokens, i)) {
       dimensions.push(c);

@@ -1,4 +1,5 @@
-import type { Alignment, Unit } from './align.js';
+import type { AlignContext, Alignment, Unit } from './align.js';
+import { isNameLike } from './entities.js';
 import type { Merged } from './merge.js';
 import { clausesOf, type Prepared } from './prepare.js';
 import { TermIndex, termsMatch } from './terms.js';
@@ -43,6 +44,9 @@ export const SIGNAL_NAMES = [
   'bigram_share_voice',
   'voice_mismatch',
   'merge_gain',
+  'conflict_role',
+  'absent_names',
+  'absent_name_share',
 ] as const;
 
 function share(words: readonly string[], terms: readonly string[] | TermIndex): number {
@@ -178,20 +182,45 @@ function mergeSignals(a: Alignment, merged: Merged | null): number[] {
   return [merged ? Math.max(0, merged.a.coverage - a.coverage) : 0];
 }
 
+/**
+ * Names of the claim that no source uses at all, in any form: not as a name, not as a lower-case word, not
+ * as a prefix of a word of the unit's source. `missing_name` counts names the unit's source does not
+ * state, which a paraphrase often causes (a title in other words, "American" for "United States"); a name
+ * written nowhere in any source is an invented detail far more often. Returns the count and its share of
+ * the claim's names. Lookups in sets and the source's index: linear in the claim.
+ */
+function absentNames(claim: Prepared, unit: Unit, ctx: AlignContext): [number, number] {
+  const ct = claim.tokens;
+  let names = 0;
+  let absent = 0;
+  for (let i = 0; i < ct.length; i++) {
+    const t = ct[i]!;
+    const initial = i === 0 && !ctx.lowerStems.has(t.stem);
+    if (!isNameLike(ct, i, ctx.lang, initial)) continue;
+    names++;
+    if (ctx.names.has(t.norm) || ctx.lowerStems.has(t.stem)) continue;
+    if (unit.whole.tokens.matches(t.norm) || (t.norm.length >= 3 && unit.whole.tokens.hasPrefix(t.norm)))
+      continue;
+    absent++;
+  }
+  return [absent, names === 0 ? 0 : absent / names];
+}
+
 export function clauseSignals(
   claim: Prepared,
   unit: Unit,
   a: Alignment,
   d: ClauseDecision,
-  idf: (t: string) => number,
-  lang = 'und',
+  ctx: AlignContext,
   merged: Merged | null = null,
 ): number[] {
+  const { idf, lang } = ctx;
   const c = a.conflicts;
   const numberConflicts = count(c, 'number') + count(c, 'year') + count(c, 'date');
   const nameConflicts = count(c, 'name');
   const negation = count(c, 'negation');
   const polar = count(c, 'antonym') + count(c, 'quantifier');
+  const roles = count(c, 'role');
   const capitalised = [...claim.capitalised];
   return [
     a.coverage,
@@ -202,7 +231,7 @@ export function clauseSignals(
     nameConflicts,
     negation,
     polar,
-    c.length - numberConflicts - nameConflicts - negation - polar,
+    c.length - numberConflicts - nameConflicts - negation - polar - roles,
     count(a.missing, 'number') + count(a.missing, 'date'),
     count(a.missing, 'name'),
     Math.log1p(claim.words.length),
@@ -217,5 +246,7 @@ export function clauseSignals(
     claim.tokens.some((t) => SCOPE_CUES.has(t.norm)) ? 1 : 0,
     ...voiceSignals(claim, unit, lang),
     ...mergeSignals(a, merged),
+    roles,
+    ...absentNames(claim, unit, ctx),
   ];
 }

@@ -15,6 +15,8 @@ describe('active/passive voice', () => {
     assert.equal(passive('Die Brücke wurde 1990 von Anna Weber entworfen.', 'de'), true);
     assert.equal(passive('Anna Weber designed the bridge.', 'en'), false);
     assert.equal(passive('The bridge was opened in 1990.', 'en'), false);
+    // A noun after an article is no participle: a work and its author.
+    assert.equal(passive('Nightfall is a novel by Anna Weber.', 'en'), false);
     assert.equal(passive('Die Brücke ist 300 Meter lang.', 'de'), false);
   });
 

@@ -107,7 +107,9 @@ export function findPassive(text: string, tokens: Token[], lang: string): Passiv
     // English and French: aux, at most AUX_GAP adverbs (or "été" after "a"), the participle, then the agent.
     let p = a + 1;
     const adverb = (t: Token) => !isContent(t) || (lang === 'en' && t.norm.endsWith('ly'));
-    while (p < tokens.length && p <= a + AUX_GAP && adverb(tokens[p]!)) p++;
+    // A determiner ends it: "is a song by X" is a noun phrase with its author, not a passive.
+    while (p < tokens.length && p <= a + AUX_GAP && adverb(tokens[p]!) && !DETERMINERS.has(tokens[p]!.norm))
+      p++;
     if (p >= tokens.length || !isContent(tokens[p]!)) continue;
     for (let m = p + 1; m < tokens.length && m <= p + AGENT_GAP; m++) {
       if (breakBetween(text, tokens[m - 1]!, tokens[m]!)) break;
@@ -136,30 +138,39 @@ function verbTerm(t: Token, lang: string): string {
   return lang === 'en' ? lexLemma(c) : c;
 }
 
-/** Content terms of one clause in active order, with verb forms compared by lemma. */
-export function actionOrder(text: string, tokens: Token[], lang: string): string[] {
-  const term = (t: Token): string => (lang === 'de' || lang === 'en' ? verbTerm(t, lang) : canonical(t));
-  const terms = (from: number, to: number, skip?: ReadonlySet<number>): string[] => {
-    const out: string[] = [];
-    for (let i = from; i < to; i++) {
-      const t = tokens[i]!;
-      if (!skip?.has(i) && isContent(t)) out.push(term(t));
-    }
+/**
+ * Token indexes of one clause's content words in active order: the agent ("by"/"par"/"von" phrase) first,
+ * then the participle, then the passive subject, then whatever else the clause says (time, place, manner).
+ * roles.ts reads who stands before and after the verb from it.
+ */
+export function actionIndexes(text: string, tokens: Token[], lang: string): number[] {
+  const range = (from: number, to: number, skip?: ReadonlySet<number>): number[] => {
+    const out: number[] = [];
+    for (let i = from; i < to; i++) if (!skip?.has(i) && isContent(tokens[i]!)) out.push(i);
     return out;
   };
   const p = findPassive(text, tokens, lang);
-  if (!p) return terms(0, tokens.length);
+  if (!p) return range(0, tokens.length);
   const agentIdx = new Set<number>();
   for (let i = p.agentStart; i < p.agentEnd; i++) agentIdx.add(i);
   agentIdx.add(p.marker);
   agentIdx.add(p.participle);
-  // Agent, verb, passive subject, then whatever else the clause says (time, place, manner).
   return [
-    ...terms(p.agentStart, p.agentEnd),
-    term(tokens[p.participle]!),
-    ...terms(0, p.aux),
-    ...terms(p.aux + 1, tokens.length, agentIdx),
+    ...range(p.agentStart, p.agentEnd),
+    p.participle,
+    ...range(0, p.aux),
+    ...range(p.aux + 1, tokens.length, agentIdx),
   ];
+}
+
+/** The term a token is compared under in active order (verb forms by lemma). */
+export function actionTerm(t: Token, lang: string): string {
+  return lang === 'de' || lang === 'en' ? verbTerm(t, lang) : canonical(t);
+}
+
+/** Content terms of one clause in active order, with verb forms compared by lemma. */
+export function actionOrder(text: string, tokens: Token[], lang: string): string[] {
+  return actionIndexes(text, tokens, lang).map((i) => actionTerm(tokens[i]!, lang));
 }
 
 /** Consecutive pairs of a term sequence, as keys. */

@@ -30,4 +30,16 @@ describe('irregular word forms (en, fr, de)', () => {
     const r = checkClaim('Anna Weber schrieb den Roman 1990.', source, { signals: true });
     assert.ok(r.claims[0]!.signals![at]! > 0.99, `coverage ${r.claims[0]!.signals![at]}`);
   });
+
+  it('reads a light verb and its noun as the verb ("gave a lecture" = "lectured"), and only before an article', () => {
+    const at = SIGNAL_NAMES.indexOf('coverage');
+    const cov = (claim: string, source: string) =>
+      checkClaim(claim, [source], { signals: true }).claims[0]!.signals![at]!;
+    const en = 'In Bergen, Mara Lind lectured on glaciers for the Arctic Society.';
+    assert.ok(cov('Mara Lind gave a lecture on glaciers in Bergen.', en) > 0.99);
+    const fr = 'À Nantes, le comité a visité le chantier naval en mai.';
+    assert.ok(cov('Le comité a effectué une visite du chantier naval à Nantes.', fr) > 0.99);
+    // "made cars" is manufacturing: the verb stays a word the source must state.
+    assert.ok(cov('The Orlen works made cars in Turin.', 'The Orlen works sold cars in Turin.') < 0.99);
+  });
 });
