@@ -4,7 +4,8 @@
  * against one fake upstream (bench/gateway/upstream.ts), and prints for each: the server's CPU and garbage
  * per request over a steady paced window (the figures load distorts least), and the stream first byte
  * added over a direct call (sequential, interleaved with direct calls; a wall figure, so read it on a quiet
- * machine only). Then the median of each figure over the rounds. Asserts nothing.
+ * machine only) with the server's CPU per streamed request over that phase. Then the median of each
+ * figure over the rounds. Asserts nothing.
  *
  *   tsx bench/netproxy/ab.ts <root of checkout A> [rounds]   (RATE, SECONDS, FIRST change the sample)
  *
@@ -95,7 +96,12 @@ const median = (xs: number[]) =>
   );
 
 const upstream = await startUpstream();
-const figures = roots.map(() => ({ cpu: [] as number[], garbage: [] as number[], first: [] as number[] }));
+const figures = roots.map(() => ({
+  cpu: [] as number[],
+  garbage: [] as number[],
+  first: [] as number[],
+  streamCpu: [] as number[],
+}));
 try {
   for (let r = 0; r < ROUNDS; r++) {
     for (let k = 0; k < roots.length; k++) {
@@ -125,6 +131,8 @@ try {
         const gc = gcFigures(server.output().slice(from), w.carried, 1);
         const d: number[] = [];
         const p: number[] = [];
+        // The direct calls do not reach the server: its CPU over this phase is the proxied streams'.
+        const streamMeter = cpuMeter(server.pid, upstream.pid);
         for (let i = 0; i < FIRST; i++) {
           const payload = body(true);
           d.push(
@@ -137,12 +145,14 @@ try {
           p.push(await firstByte(url, headers, payload));
         }
         const added = median(p) - median(d);
+        const streamCpu = streamMeter.perRequest(FIRST).server;
         const f = figures[which]!;
+        f.streamCpu.push(streamCpu);
         f.cpu.push(cpu.server);
         f.garbage.push((gc?.bytesPerRequest ?? 0) / 1024);
         f.first.push(added);
         console.log(
-          `round ${r + 1} ${which === 0 ? 'A' : 'B'}: server CPU ${cpu.server.toFixed(3)} ms/request (upstream ${cpu.upstream.toFixed(2)}), garbage ${((gc?.bytesPerRequest ?? 0) / 1024).toFixed(1)} KB/request, carried ${w.carried}/s failed ${w.failed}; stream first byte added p50 ${added.toFixed(3)} ms [load ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores]`,
+          `round ${r + 1} ${which === 0 ? 'A' : 'B'}: server CPU ${cpu.server.toFixed(3)} ms/request (upstream ${cpu.upstream.toFixed(2)}), garbage ${((gc?.bytesPerRequest ?? 0) / 1024).toFixed(1)} KB/request, carried ${w.carried}/s failed ${w.failed}; stream first byte added p50 ${added.toFixed(3)} ms (server CPU ${streamCpu.toFixed(3)} ms per stream) [load ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores]`,
         );
       } finally {
         await server.stop();
@@ -155,6 +165,6 @@ try {
 }
 for (const [i, f] of figures.entries()) {
   console.log(
-    `${i === 0 ? 'A' : 'B'} (${roots[i]}), median of ${ROUNDS}: server CPU ${median(f.cpu).toFixed(3)} ms/request, garbage ${median(f.garbage).toFixed(1)} KB/request, stream first byte added p50 ${median(f.first).toFixed(3)} ms`,
+    `${i === 0 ? 'A' : 'B'} (${roots[i]}), median of ${ROUNDS}: server CPU ${median(f.cpu).toFixed(3)} ms/request, garbage ${median(f.garbage).toFixed(1)} KB/request, stream first byte added p50 ${median(f.first).toFixed(3)} ms, server CPU ${median(f.streamCpu).toFixed(3)} ms per stream`,
   );
 }
