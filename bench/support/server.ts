@@ -25,9 +25,11 @@ export interface BenchServer {
 export async function startBenchServer(
   env: Record<string, string> = {},
   nodeArgs: string[] = [],
+  /** Another checkout's root, to run its server (A/B benches); this checkout's by default. */
+  root?: string,
 ): Promise<BenchServer> {
   const dir = mkdtempSync(join(tmpdir(), 'parapet-bench-'));
-  const bin = fileURLToPath(new URL('../../bin/parapet', import.meta.url));
+  const bin = root ? join(root, 'bin/parapet') : fileURLToPath(new URL('../../bin/parapet', import.meta.url));
   const childEnv: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: '0',

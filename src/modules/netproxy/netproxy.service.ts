@@ -297,15 +297,15 @@ export function createNetProxy(deps: NetProxyDeps) {
         } catch {
           // Not JSON (an upstream's HTML error page): relayed as it came.
         }
-        const bytes = Buffer.from(out);
+        // Written as the string: its bytes are counted, not copied into a buffer of their own first.
         res.writeHead(up.statusCode, {
           ...own,
           ...clientHeaders(up.headers, true),
           ...svc,
           'x-svc-rehydrated-count': String(restored),
-          'content-length': String(bytes.length),
+          'content-length': String(Buffer.byteLength(out)),
         });
-        res.end(bytes);
+        res.end(out);
         note(usageRow(call, up.statusCode < 300 ? reported : null, up.statusCode < 300 ? 'ok' : 'error'));
         return restored;
       }
@@ -321,7 +321,29 @@ export function createNetProxy(deps: NetProxyDeps) {
       const crlf = call.provider === 'google' ? '\r\n' : '\n';
       let outcome: NetUsage['outcome'] = 'ok';
       let lastUsage: Json | null = null;
-      const write = (text: string) => (res.write(text) ? Promise.resolve() : drained(res));
+      // What one read of the upstream body gives goes out as one write (one string, one socket write), except
+      // that the answer's first event is written, and flushed, before the rest of its read is rewritten: a
+      // provider that sends its first events together is not made to wait on the events after them.
+      let flushed = false;
+      let pending = '';
+      const emit = async (text: string) => {
+        if (flushed) {
+          pending += text;
+          return;
+        }
+        flushed = true;
+        const first = pending + text;
+        pending = '';
+        // Node sends what was written in this turn once the turn's microtasks are done; an immediate runs after.
+        if (res.write(first)) await new Promise<void>((resolve) => setImmediate(resolve));
+        else await drained(res);
+      };
+      const send = async () => {
+        if (pending === '') return;
+        const text = pending;
+        pending = '';
+        if (!res.write(text)) await drained(res);
+      };
       try {
         if (isSse) {
           const parser = new SseParser();
@@ -333,54 +355,60 @@ export function createNetProxy(deps: NetProxyDeps) {
               try {
                 parsed = JSON.parse(e.data);
               } catch {
-                await write(frame(e.event, e.data)); // [DONE] and other plain data
+                await emit(frame(e.event, e.data)); // [DONE] and other plain data
                 continue;
               }
               if (!parsed || typeof parsed !== 'object') {
-                await write(frame(e.event, e.data));
+                await emit(frame(e.event, e.data));
                 continue;
               }
               lastUsage = usageIn(parsed as Json) ?? lastUsage;
               for (const out of rewriter.event(parsed as Json)) {
                 const name = e.event && typeof out['type'] === 'string' ? out['type'] : e.event;
-                await write(frame(name, JSON.stringify(out)));
+                await emit(frame(name, JSON.stringify(out)));
               }
             }
           };
           for await (const chunk of body) {
             if (res.destroyed) throw new Error('client gone');
             await handle(parser.push((chunk as Buffer).toString('utf8')));
+            await send();
           }
           // The held-back tail goes before a closing [DONE], which has to stay last.
           const rest = parser.end();
           const done = rest.filter((e) => e.data === '[DONE]');
           await handle(rest.filter((e) => e.data !== '[DONE]'));
-          for (const tail of rewriter.end()) await write(frame(undefined, JSON.stringify(tail)));
-          for (const e of done) await write(frame(e.event, e.data));
+          for (const tail of rewriter.end()) await emit(frame(undefined, JSON.stringify(tail)));
+          for (const e of done) await emit(frame(e.event, e.data));
+          await send();
         } else {
           const splitter = new JsonArraySplitter();
           let first = true;
-          await write('[');
+          pending = '['; // goes out with the first element
           for await (const chunk of body) {
             if (res.destroyed) throw new Error('client gone');
             for (const element of splitter.push((chunk as Buffer).toString('utf8'))) {
               const parsed = JSON.parse(element) as Json;
               lastUsage = usageIn(parsed) ?? lastUsage;
               for (const out of rewriter.event(parsed)) {
-                await write(`${first ? '' : `,${crlf}`}${JSON.stringify(out)}`);
+                await emit(`${first ? '' : `,${crlf}`}${JSON.stringify(out)}`);
                 first = false;
               }
             }
+            await send();
           }
           for (const tail of rewriter.end()) {
-            await write(`${first ? '' : `,${crlf}`}${JSON.stringify(tail)}`);
+            await emit(`${first ? '' : `,${crlf}`}${JSON.stringify(tail)}`);
             first = false;
           }
-          await write(']');
+          await emit(']');
+          await send();
         }
       } catch (err) {
         outcome = res.destroyed ? 'aborted' : 'error';
         if (!res.destroyed) {
+          // What was rewritten before the failure still goes first, as it did when each event was written at once.
+          if (pending !== '') res.write(pending);
           const message = `Parapet network proxy: the ${call.provider} stream failed${(err as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT' ? ' (no data in time)' : ''}.`;
           res.write(streamErrorFrame(call.provider, isSse, message));
         }

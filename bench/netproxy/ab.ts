@@ -1,0 +1,170 @@
+/**
+ * Interleaved A/B of two checkouts of the network proxy with personal data: each round starts the real
+ * server of one checkout and then of the other (order flipped every round, so both see the same load),
+ * against one fake upstream (bench/gateway/upstream.ts), and prints for each: the server's CPU and garbage
+ * per request over a steady paced window (the figures load distorts least), and the stream first byte
+ * added over a direct call (sequential, interleaved with direct calls; a wall figure, so read it on a quiet
+ * machine only) with the server's CPU per streamed request over that phase. Then the median of each
+ * figure over the rounds. Asserts nothing.
+ *
+ *   tsx bench/netproxy/ab.ts <root of checkout A> [rounds]   (RATE, SECONDS, FIRST change the sample)
+ *
+ * A is the other checkout (`git archive <commit> | tar -x -C DIR` and a node_modules link), B this one.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { Agent, request } from 'node:http';
+import { availableParallelism, loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gcFigures } from '../support/gc-trace.js';
+import { pacedLoad, percentileOf } from '../support/paced.js';
+import { cpuMeter } from '../support/proc-cpu.js';
+import { startBenchServer } from '../support/server.js';
+
+if (process.argv[2] === undefined)
+  throw new Error('usage: tsx bench/netproxy/ab.ts <root of checkout A> [rounds]');
+const here = fileURLToPath(new URL('../..', import.meta.url));
+const roots = [resolve(process.argv[2]), here];
+const ROUNDS = Number(process.argv[3] ?? 4);
+const RATE = Number(process.env['RATE'] ?? 300);
+const SECONDS = Number(process.env['SECONDS'] ?? 6);
+// Sequential streamed requests for the first-byte figure (each proxied one beside a direct one).
+const FIRST = Number(process.env['FIRST'] ?? 300);
+
+const FILLER = 'We reviewed the quarterly plan and the schedule for the migration of the reporting tools. ';
+let turns = 0;
+/** The body of bench:netproxy with personal data: a repeated history and a new last turn. */
+function body(stream = false): string {
+  const n = ++turns;
+  return JSON.stringify({
+    model: 'gpt-4o-mini',
+    stream,
+    messages: [
+      { role: 'system', content: 'You are a careful assistant.' },
+      { role: 'user', content: FILLER.repeat(20) },
+      {
+        role: 'user',
+        content: `Turn ${n}: please send the contract to Anna Keller at anna.keller@example.com or call +41 44 668 18 00.`,
+      },
+    ],
+  });
+}
+
+async function startUpstream(): Promise<ChildProcess & { url: string }> {
+  const script = fileURLToPath(new URL('../gateway/upstream.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (b) => (out += b.toString()));
+  while (!/listening on (http:\/\/\S+)/.test(out)) await new Promise((r) => setTimeout(r, 20));
+  return Object.assign(child, { url: /listening on (http:\/\/\S+)/.exec(out)![1]! });
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+function firstByte(url: string, headers: Record<string, string>, payload: string): Promise<number> {
+  return new Promise((done, fail) => {
+    const started = performance.now();
+    const u = new URL(url);
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', ...headers },
+      },
+      (res) => {
+        let first = 0;
+        res.on('data', () => {
+          if (!first) first = performance.now() - started;
+        });
+        res.on('end', () =>
+          res.statusCode === 200 ? done(first) : fail(new Error(`status ${res.statusCode}`)),
+        );
+      },
+    );
+    req.on('error', fail);
+    req.end(payload);
+  });
+}
+const median = (xs: number[]) =>
+  percentileOf(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
+
+const upstream = await startUpstream();
+const figures = roots.map(() => ({
+  cpu: [] as number[],
+  garbage: [] as number[],
+  first: [] as number[],
+  streamCpu: [] as number[],
+}));
+try {
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let k = 0; k < roots.length; k++) {
+      const which = r % 2 === 0 ? k : roots.length - 1 - k;
+      const server = await startBenchServer(
+        { PARAPET_PROVIDER_OPENAI_BASE_URL: `${upstream.url}/v1`, PARAPET_COMPUTE_THREADS: '0' },
+        ['--trace-gc'],
+        roots[which],
+      );
+      try {
+        const url = `${server.proxyUrl}/proxy/openai/v1/chat/completions`;
+        const headers = { authorization: 'Bearer sk-bench', 'x-service-key': server.al };
+        await pacedLoad({ url, headers, body: () => body(), rate: RATE, seconds: 3 });
+        const from = server.output().length;
+        let meter: ReturnType<typeof cpuMeter> | undefined;
+        const w = await pacedLoad({
+          url,
+          headers,
+          body: () => body(),
+          rate: RATE,
+          seconds: SECONDS,
+          beforeClock: async () => {
+            meter = cpuMeter(server.pid, upstream.pid);
+          },
+        });
+        const cpu = meter!.perRequest(w.latencies.length + w.failed);
+        const gc = gcFigures(server.output().slice(from), w.carried, 1);
+        const d: number[] = [];
+        const p: number[] = [];
+        // The direct calls do not reach the server: its CPU over this phase is the proxied streams'.
+        const streamMeter = cpuMeter(server.pid, upstream.pid);
+        for (let i = 0; i < FIRST; i++) {
+          const payload = body(true);
+          d.push(
+            await firstByte(
+              `${upstream.url}/v1/chat/completions`,
+              { authorization: 'Bearer sk-bench' },
+              payload,
+            ),
+          );
+          p.push(await firstByte(url, headers, payload));
+        }
+        const added = median(p) - median(d);
+        const streamCpu = streamMeter.perRequest(FIRST).server;
+        const f = figures[which]!;
+        f.streamCpu.push(streamCpu);
+        f.cpu.push(cpu.server);
+        f.garbage.push((gc?.bytesPerRequest ?? 0) / 1024);
+        f.first.push(added);
+        console.log(
+          `round ${r + 1} ${which === 0 ? 'A' : 'B'}: server CPU ${cpu.server.toFixed(3)} ms/request (upstream ${cpu.upstream.toFixed(2)}), garbage ${((gc?.bytesPerRequest ?? 0) / 1024).toFixed(1)} KB/request, carried ${w.carried}/s failed ${w.failed}; stream first byte added p50 ${added.toFixed(3)} ms (server CPU ${streamCpu.toFixed(3)} ms per stream) [load ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores]`,
+        );
+      } finally {
+        await server.stop();
+      }
+    }
+  }
+} finally {
+  upstream.kill('SIGTERM');
+  agent.destroy();
+}
+for (const [i, f] of figures.entries()) {
+  console.log(
+    `${i === 0 ? 'A' : 'B'} (${roots[i]}), median of ${ROUNDS}: server CPU ${median(f.cpu).toFixed(3)} ms/request, garbage ${median(f.garbage).toFixed(1)} KB/request, stream first byte added p50 ${median(f.first).toFixed(3)} ms, server CPU ${median(f.streamCpu).toFixed(3)} ms per stream`,
+  );
+}
