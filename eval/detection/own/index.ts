@@ -17,6 +17,7 @@ import { rolePlays } from './roleplay.js';
 import { ROUND4 } from './round4.js';
 import { ROUND5, ROUND5B, type Round5 } from './round5.js';
 import { ROUND6 } from './round6.js';
+import { ROUND7, ROUND7_PERSONAS, ROUND7_PLANTED } from './round7.js';
 import type { LangMaterial } from './types.js';
 
 const at = <T>(xs: T[], i: number): T => xs[i % xs.length] as T;
@@ -93,7 +94,7 @@ function extraRows(m: LangMaterial): EvalRow[] {
   );
 }
 
-/** The fourth round (and the sixth, same shape): whole prompts, attacks and hard negatives, as they are. */
+/** The fourth round (and the sixth and seventh, same shape): whole prompts, attacks and hard negatives, as they are. */
 function round4Rows(lang: LangMaterial['lang'], r = ROUND4[lang]): EvalRow[] {
   const row = (text: string, label: 0 | 1, kind: EvalRow['kind']): EvalRow => ({
     text,
@@ -140,6 +141,9 @@ export function ownCorpus(): EvalRow[] {
     ...extraRows(m),
     ...round4Rows(m.lang),
     ...round4Rows(m.lang, ROUND6[m.lang]),
+    ...round4Rows(m.lang, ROUND7[m.lang]),
+    ...round4Rows(m.lang, ROUND7_PERSONAS[m.lang]),
+    ...round5Rows({ attacks: [], planted: ROUND7_PLANTED[m.lang], hardNegatives: [] }, m.lang),
     ...round5Rows(ROUND5[m.lang], m.lang),
     ...round5Rows(ROUND5B[m.lang], m.lang),
     ...hijackRows(m.lang),

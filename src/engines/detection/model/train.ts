@@ -50,6 +50,12 @@ export interface TrainOptions {
    * are few beside the general prompts, and calibration is bound by them.
    */
   hardWeight: number;
+  /**
+   * In the second fit, a benign text also gives its most suspicious window under the first model: the
+   * engine reads the worst window of a text, so that is the window a benign text must keep low (the
+   * attacks' worst window is used the same way).
+   */
+  benignWorst: boolean;
 }
 
 export const DEFAULT_TRAIN: TrainOptions = {
@@ -61,6 +67,7 @@ export const DEFAULT_TRAIN: TrainOptions = {
   maxFpHard: 0.02,
   average: false,
   hardWeight: 1,
+  benignWorst: false,
 };
 
 interface Example {
@@ -85,7 +92,11 @@ function mulberry32(seed: number): () => number {
 /** Benign texts give up to this many windows each; attacks give one (the whole text, then its worst window). */
 const BENIGN_WINDOWS = 6;
 
-function examples(rows: TrainRow[], pick: (r: TrainRow, i: number) => [number, number] | null): Example[] {
+function examples(
+  rows: TrainRow[],
+  pick: (r: TrainRow, i: number) => [number, number] | null,
+  benignWorst = false,
+): Example[] {
   const out: Example[] = [];
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as TrainRow;
@@ -94,10 +105,13 @@ function examples(rows: TrainRow[], pick: (r: TrainRow, i: number) => [number, n
     const ws = windows(tokens);
     if (r.label === 0) {
       const k = Math.min(BENIGN_WINDOWS, ws.length);
-      for (let j = 0; j < k; j++) {
-        const [s, e] = ws[Math.floor((j * ws.length) / k)] as [number, number];
-        out.push({ row: i, start: s, end: e, y: 0, weight: 1 / k });
-      }
+      const picked = Array.from(
+        { length: k },
+        (_, j) => ws[Math.floor((j * ws.length) / k)] as [number, number],
+      );
+      const worst = benignWorst && ws.length > 1 ? pick(r, i) : null;
+      if (worst && !picked.some(([s]) => s === worst[0])) picked.push(worst);
+      for (const [s, e] of picked) out.push({ row: i, start: s, end: e, y: 0, weight: 1 / picked.length });
     } else {
       const w = ws.length === 1 ? (ws[0] as [number, number]) : pick(r, i);
       if (w) out.push({ row: i, start: w[0], end: w[1], y: 1, weight: 1 });
@@ -210,10 +224,14 @@ export function fitWeights(rows: TrainRow[], o: TrainOptions = DEFAULT_TRAIN): F
     zWarnByLang: {},
     version: 'probe',
   };
-  const second = examples(rows, (r) => {
-    const best = maxWindowLogit(probe, r.tf);
-    return [best.start, best.end];
-  });
+  const second = examples(
+    rows,
+    (r) => {
+      const best = maxWindowLogit(probe, r.tf);
+      return [best.start, best.end];
+    },
+    o.benignWorst,
+  );
   balance(rows, second, o.groupCap, o.hardWeight);
   const m2 = sgd(rows, second, o);
   const { q, scale } = quantize(m2.weights);
