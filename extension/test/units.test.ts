@@ -489,6 +489,10 @@ describe('policy', () => {
       assert.ok(!hosts.includes(h), h);
     assert.ok(exclude.includes('api.openai.com') && exclude.includes('api.mistral.ai'));
     assert.ok(exclude.includes('sora.chatgpt.com'), 'a blocked host under a redirected one');
+    // catalog domains of another category under a redirected one: the developer console, not a chat
+    assert.ok(hosts.includes('openai.com') && hosts.includes('anthropic.com'));
+    for (const h of ['platform.openai.com', 'console.anthropic.com', 'api.anthropic.com'])
+      assert.ok(exclude.includes(h), h);
 
     const rules = compileRules(c, 'https://parapet.test');
     const force = rules.find((r) => r.action.redirect?.url === 'https://parapet.test/chat')!;

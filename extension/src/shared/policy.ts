@@ -205,7 +205,8 @@ export function isApiHost(host: string): boolean {
  * The hosts force mode sends to the protected chat, with the hosts to leave alone inside them: the built-in
  * chat sites, the catalog's "LLM Chat" domains and the hosts the policy names that the catalog does not
  * class otherwise; never an API host, never another category, never a host the policy blocks (the block
- * page wins: it says why). `exclude` holds the blocked hosts and the `api.` host under each one.
+ * page wins: it says why). `exclude` holds what lies under a redirected host but is none of these: blocked
+ * hosts, catalog domains of another category, and the `api.` host of each one.
  */
 export function forceModeHosts(config: EndpointConfig): { hosts: string[]; exclude: string[] } {
   const listed = [...Object.keys(SHIPPED_CATEGORIES), ...Object.keys(sentCategories(config))];
@@ -219,9 +220,12 @@ export function forceModeHosts(config: EndpointConfig): { hosts: string[]; exclu
   const hosts = unique([...chatHosts(), ...chatCatalog, ...named]).filter(
     (h) => HOST_NAME.test(h) && !isApiHost(h) && !(enforced && serviceDecision(h, config).blocked),
   );
-  // DNR matches subdomains too: a blocked or API host under a redirected one must stay out of the rule.
+  // DNR matches subdomains too: a blocked host, an API host or a catalog domain of another category under a
+  // redirected one (platform.openai.com, Enterprise, under openai.com, LLM Chat) must stay out of the rule.
+  const under = (d: string) => hosts.some((h) => d !== h && hostMatches(d, h));
   const exclude = unique([
-    ...block.filter((b) => hosts.some((h) => b !== h && hostMatches(b, h))),
+    ...block.filter(under),
+    ...listed.filter((d) => under(d) && aiCategoryOf(d, config) !== 'LLM Chat'),
     ...hosts.map((h) => `api.${h}`),
   ]);
   return { hosts, exclude };
