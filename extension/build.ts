@@ -174,6 +174,16 @@ export function catalogDomains(): string[] {
   return [...new Set(loadCatalog().entries.flatMap((e) => e.domains.map((d) => d.toLowerCase())))].sort();
 }
 
+/**
+ * Each catalog domain with its entry's category: whether tokenize-before-send starts on there and whether
+ * force mode redirects it depend on what kind of site it is (docs/extension.md, "Tokenize by default").
+ */
+export function catalogCategories(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const e of loadCatalog().entries) for (const d of e.domains) out[d.toLowerCase()] = e.category;
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+}
+
 export async function buildExtension(outRoot = join(root, 'dist', 'extension')): Promise<BuildResult> {
   const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string })
     .version;
@@ -189,7 +199,10 @@ export async function buildExtension(outRoot = join(root, 'dist', 'extension')):
     minify: true,
     legalComments: 'none',
     logLevel: 'error',
-    define: { PARAPET_CATALOG_DOMAINS: JSON.stringify(catalogDomains()) },
+    define: {
+      PARAPET_CATALOG_DOMAINS: JSON.stringify(catalogDomains()),
+      PARAPET_CATALOG_CATEGORIES: JSON.stringify(catalogCategories()),
+    },
     plugins: [noNodeBuiltins],
   });
   // The extractor is an ES module (pdf.js is one); tesseract's worker is a classic worker script.

@@ -33,6 +33,8 @@ export const SITE_HOSTS = [
   // AI sites of the config beyond the built-in six: one from the catalog, one a policy adds
   'chat.deepseek.com',
   'assistant.acme-llm.test',
+  // a document tool of the catalog ("Writing"): tokenizing starts off there
+  'www.notion.so',
 ];
 
 export interface FakeSites {

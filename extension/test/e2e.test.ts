@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { startTestServer, type Tenant, type TestServer } from './server.js';
 import { makePptx, makeXlsx } from './fixtures/office.js';
-import { ACME_HOST, extractPrompt } from './fixtures/sites.js';
+import { ACME_HOST, extractPrompt, NOTION_HOST } from './fixtures/sites.js';
 import { SCREENSHOTS } from '../../test/web/browser.js';
 import { type Rig, startRig, textImage } from './browser.js';
 
@@ -250,6 +250,45 @@ describe('before enrollment (local defaults)', () => {
     for (const v of ORIGINALS) assert.ok(!r.body.includes(v), `${v} left the browser`);
     assert.match(JSON.parse(r.body).prompt, /TKN_IBAN_\w+/);
     await showsOriginals(page);
+    await page.close();
+  });
+
+  it('a document tool of the catalog (Notion, "Writing"): the bar shows, the save leaves unchanged until the user switches tokens on', async () => {
+    const page = await rig.context.newPage();
+    await page.goto(`https://${NOTION_HOST}/`);
+    const text = 'Meeting notes: write to anna.schmidt@example.com about the invoice.';
+    await page.fill('#doc', text);
+    await page.waitForFunction(() =>
+      /EMAIL ×1/.test(document.querySelector('parapet-dlp-bar')?.getAttribute('data-text') ?? ''),
+    );
+    const bar = await barText(page);
+    assert.match(bar, /Risk 10\/100/);
+    assert.match(bar, /Action: send\b/);
+    assert.match(bar, /Tokens: off/);
+    await page.click('#send');
+    await page.waitForFunction(() => /done|ERROR/.test(document.getElementById('status')?.textContent ?? ''));
+    const saved = lastReceived(NOTION_HOST);
+    assert.equal(saved.path, '/api/v3/saveTransactionsFanout');
+    // the user's page is stored as typed: no token in the document
+    assert.equal(extractPrompt(NOTION_HOST, saved.path, saved.body), text);
+    assert.doesNotMatch(saved.body, /TKN_/);
+
+    const count = rig.sites.received.filter((x) => x.host === NOTION_HOST).length;
+    await page.click('parapet-dlp-bar button:has-text("Tokens: off")');
+    await page.waitForFunction(() =>
+      /Tokens: on/.test(document.querySelector('parapet-dlp-bar')?.getAttribute('data-text') ?? ''),
+    );
+    assert.match(await barText(page), /Action: send with tokens/);
+    await page.evaluate(() => {
+      document.getElementById('status')!.textContent = '';
+    });
+    await page.click('#send');
+    await page.waitForFunction(() => /done|ERROR/.test(document.getElementById('status')?.textContent ?? ''));
+    const sent = rig.sites.received.filter((x) => x.host === NOTION_HOST);
+    assert.equal(sent.length, count + 1);
+    const withTokens = extractPrompt(NOTION_HOST, sent.at(-1)!.path, sent.at(-1)!.body);
+    assert.ok(!withTokens.includes('anna.schmidt@example.com'), 'the address left the browser');
+    assert.match(withTokens, /^Meeting notes: write to TKN_EMAIL_\w+ about the invoice\.$/);
     await page.close();
   });
 

@@ -4,15 +4,19 @@ import { createTokenMap } from '../../src/engines/dlp/index.js';
 import { parseEnrollment } from '../src/shared/enrollment.js';
 import { aiSitePatterns } from '../src/background/ai-sites.js';
 import { compileRules } from '../src/background/dnr.js';
+import { catalogCategories } from '../build.js';
 import {
+  aiCategoryOf,
   aiSiteHosts,
   aiSiteOf,
   blockedHosts,
   DEFAULT_CONFIG,
   type EndpointConfig,
+  forceModeHosts,
   pasteBlockedTypes,
   sendAction,
   serviceDecision,
+  tokenizeByDefault,
 } from '../src/shared/policy.js';
 import { genericSlots, promptSlots } from '../src/shared/prompt-slots.js';
 import { ocrLanguages } from '../src/shared/ocr-langs.js';
@@ -353,6 +357,164 @@ describe('policy', () => {
       }).action,
       'block',
     );
+  });
+
+  // The shipped catalog's categories, as the server sends them in shadowAi.categories.
+  const shipped = catalogCategories();
+  const withCatalog = (
+    policy: EndpointConfig['policy'] = { enforcement: 'warn', rules: {} },
+    extra: Record<string, string> = {},
+  ): EndpointConfig => ({
+    configVersion: 3,
+    policy,
+    shadowAi: {
+      knownDomains: Object.keys(shipped),
+      categories: { ...shipped, ...extra },
+      allowed: [],
+      blocked: [],
+      monitored: [],
+    },
+  });
+
+  it('the build inlines every catalog domain with its category', () => {
+    assert.equal(shipped['notion.so'], 'Writing');
+    assert.equal(shipped['canva.com'], 'Image Gen');
+    assert.equal(shipped['chat.deepseek.com'], 'LLM Chat');
+    assert.equal(shipped['notebooklm.google.com'], 'Writing');
+    assert.ok(Object.keys(shipped).length > 100);
+  });
+
+  it('tokenize by default: on where a prompt is the point of the page, off on document and creative tools', () => {
+    const c = withCatalog(
+      {
+        enforcement: 'warn',
+        rules: {
+          aiServices: {
+            mode: 'blocklist',
+            allowed: [{ domain: 'llm.corp.test' }, { domain: 'grammarly.com' }],
+            blocked: [{ domain: 'sneaky-llm.test' }],
+          },
+        },
+      },
+      { 'wiki.corp.test': 'Writing', 'ask.corp.test': 'Enterprise' },
+    );
+    const cases: Array<[string, boolean, string | undefined]> = [
+      ['chatgpt.com', true, 'LLM Chat'], // built-in
+      ['www.perplexity.ai', true, 'Search'], // built-in
+      ['chat.deepseek.com', true, 'LLM Chat'],
+      ['www.phind.com', true, shipped['phind.com']],
+      ['replit.com', true, 'Code Assistant'],
+      ['notion.so', false, 'Writing'],
+      ['www.notion.so', false, 'Writing'],
+      ['app.grammarly.com', false, 'Writing'], // named by the policy, but a known document tool
+      ['www.deepl.com', false, 'Writing'],
+      ['gamma.app', false, 'Writing'],
+      ['www.canva.com', false, 'Image Gen'],
+      ['notebooklm.google.com', false, 'Writing'], // more specific than a google.com listing
+      ['gemini.google.com', true, 'LLM Chat'],
+      ['wiki.corp.test', false, 'Writing'], // the organization's own entry
+      ['ask.corp.test', true, 'Enterprise'],
+      ['llm.corp.test', true, undefined], // named by the policy, outside the catalog
+      ['sneaky-llm.test', true, undefined],
+      ['unknown.example', false, undefined],
+    ];
+    for (const [host, on, category] of cases) {
+      assert.equal(aiCategoryOf(host, c), category, host);
+      assert.equal(tokenizeByDefault(host, c), on, host);
+    }
+    for (const cat of ['Video Gen', 'Audio/Voice']) {
+      const host = Object.keys(shipped).find((d) => shipped[d] === cat)!;
+      assert.equal(tokenizeByDefault(host, c), false, cat);
+    }
+    for (const cat of ['Search', 'Code Assistant', 'Enterprise', 'LLM Chat']) {
+      const host = Object.keys(shipped).find((d) => shipped[d] === cat)!;
+      assert.equal(tokenizeByDefault(host, c), true, cat);
+    }
+    // off by default: the user's choice turns it on; requireDlp forces it whatever the choice
+    const decision = serviceDecision('notion.so', c);
+    const base = { config: c, decision, riskScore: 10, findings: 1, inputLength: 20 };
+    const off = tokenizeByDefault('notion.so', c);
+    assert.equal(sendAction({ ...base, tokenizeChosen: off }).action, 'allow');
+    assert.equal(sendAction({ ...base, tokenizeChosen: true }).action, 'tokenize');
+    const forced = withCatalog({
+      enforcement: 'warn',
+      rules: {
+        aiServices: {
+          mode: 'blocklist',
+          allowed: [{ domain: 'notion.so', conditions: { requireDlp: true } }],
+        },
+      },
+    });
+    const d2 = serviceDecision('notion.so', forced);
+    assert.equal(d2.requireDlp, true);
+    assert.equal(
+      sendAction({
+        ...base,
+        config: forced,
+        decision: d2,
+        tokenizeChosen: tokenizeByDefault('notion.so', forced),
+      }).action,
+      'tokenize',
+    );
+  });
+
+  it('force mode: the chat hosts of the catalog and the policy, never API hosts or other categories; blocks win', () => {
+    const c: EndpointConfig = {
+      ...withCatalog({
+        enforcement: 'block',
+        rules: {
+          aiServices: {
+            mode: 'blocklist',
+            allowed: [{ domain: 'llm.corp.test' }, { domain: 'notion.so' }],
+            blocked: [{ domain: 'deepseek.com', except: ['chat.deepseek.com'] }, { domain: 'pi.ai' }],
+          },
+        },
+      }),
+      forceMode: { enabled: true },
+    };
+    c['shadowAi'] = { ...(c['shadowAi'] as object), blocked: ['sora.chatgpt.com'] };
+    const { hosts, exclude } = forceModeHosts(c);
+    for (const h of ['chatgpt.com', 'claude.ai', 'chat.deepseek.com', 'kimi.com', 'llm.corp.test', 'poe.com'])
+      assert.ok(hosts.includes(h), h);
+    for (const h of [
+      'deepseek.com', // blocked: its block page wins
+      'pi.ai',
+      'generativelanguage.googleapis.com', // an API host
+      'notion.so', // allowed by the policy, but a Writing tool
+      'canva.com',
+      'www.phind.com',
+      'phind.com', // Search: a prompt page, but not a chat
+      'replit.com',
+    ])
+      assert.ok(!hosts.includes(h), h);
+    assert.ok(exclude.includes('api.openai.com') && exclude.includes('api.mistral.ai'));
+    assert.ok(exclude.includes('sora.chatgpt.com'), 'a blocked host under a redirected one');
+    // catalog domains of another category under a redirected one: the developer console, not a chat
+    assert.ok(hosts.includes('openai.com') && hosts.includes('anthropic.com'));
+    for (const h of ['platform.openai.com', 'console.anthropic.com', 'api.anthropic.com'])
+      assert.ok(exclude.includes(h), h);
+
+    const rules = compileRules(c, 'https://parapet.test');
+    const force = rules.find((r) => r.action.redirect?.url === 'https://parapet.test/chat')!;
+    assert.deepEqual(force.condition.requestDomains, hosts);
+    assert.deepEqual(force.condition.excludedRequestDomains, exclude);
+    assert.deepEqual(force.condition.resourceTypes, ['main_frame']);
+    // above the exceptions' allow rule (an allowed chat is still sent to the protected chat), while the
+    // blocked hosts are not in its condition at all (their block page wins)
+    const allow = rules.find((r) => r.action.type === 'allow')!;
+    assert.ok(force.priority! > allow.priority!);
+    for (const r of rules.filter((x) => x.action.redirect?.extensionPath))
+      assert.ok(!hosts.includes(r.condition.requestDomains![0]!), r.condition.requestDomains![0]);
+    // enforcement log blocks nothing: every chat host goes to the protected chat
+    const log: EndpointConfig = { ...c, policy: { ...c.policy, enforcement: 'log' } };
+    assert.ok(forceModeHosts(log).hosts.includes('deepseek.com'));
+    // force mode off or no server: no redirect
+    assert.ok(
+      !compileRules({ ...c, forceMode: { enabled: false } }, 'https://parapet.test').some(
+        (r) => r.action.redirect?.url,
+      ),
+    );
+    assert.ok(!compileRules(c, undefined).some((r) => r.action.redirect?.url));
   });
 
   it('blockCopyPaste patterns map to entity types', () => {

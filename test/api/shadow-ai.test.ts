@@ -158,6 +158,9 @@ describe('status changes and the endpoint config', () => {
     const before = await config(dev.deviceToken);
     assert.equal(before.shadowAi.catalogVersion, t.ctx.shadowAi.catalogVersion);
     assert.ok(before.shadowAi.knownDomains.includes('chatgpt.com'));
+    // each catalog domain with its category: the extension tokenizes by default only on prompt categories
+    assert.equal(before.shadowAi.categories['chatgpt.com'], 'LLM Chat');
+    assert.equal(before.shadowAi.categories['notion.so'], 'Writing');
     assert.ok(!before.shadowAi.blocked.includes('sneaky-llm.example'));
     const hb1 = await t.request('POST', '/api/v1/endpoint/heartbeat', { key: dev.deviceToken, body: {} });
 
@@ -218,7 +221,9 @@ describe('status changes and the endpoint config', () => {
     });
     assert.equal(cat.body.total, 1);
     assert.equal(cat.body.version, t.ctx.shadowAi.catalogVersion);
-    assert.ok((await config(dev.deviceToken)).shadowAi.allowed.includes('llm.corp.example'));
+    const withOwn = (await config(dev.deviceToken)).shadowAi;
+    assert.ok(withOwn.allowed.includes('llm.corp.example'));
+    assert.equal(withOwn.categories['llm.corp.example'], 'Enterprise');
     // B's catalog is untouched
     const catB = await t.request('GET', '/api/dashboard/shadow-ai/catalog?status=blocked', {
       cookie: await b.session('viewer'),

@@ -1,10 +1,11 @@
-import { blockedHosts, type EndpointConfig } from '../shared/policy.js';
-import { chatHosts } from '../shared/sites.js';
+import { blockedHosts, type EndpointConfig, forceModeHosts } from '../shared/policy.js';
 
 // The policy and the catalog decisions as declarativeNetRequest dynamic rules: blocked AI services open the
 // block page (one rule per host, so the page can name it), their API calls from other pages fail; force
 // mode sends the AI chat sites to the dashboard's protected chat. Exceptions win over blocks (except the
-// blocked hosts inside an exception: the most specific decision wins); blocks win over force mode.
+// blocked hosts inside an exception: the most specific decision wins); blocks win over force mode, which
+// leaves the blocked hosts out of its rule (forceModeHosts) rather than by priority: its rule must rank
+// above the exceptions' allow rule, or an allowed chat service would escape force mode.
 
 type Rule = chrome.declarativeNetRequest.Rule;
 const { RuleActionType, ResourceType } = {
@@ -65,17 +66,19 @@ export function compileRules(config: EndpointConfig, serverUrl: string | undefin
         },
       });
   }
-  if (config.forceMode?.enabled && serverUrl) {
+  const force = config.forceMode?.enabled && serverUrl ? forceModeHosts(config) : undefined;
+  if (force && serverUrl && force.hosts.length > 0) {
     const chat = new URL('/chat', serverUrl).href;
     rules.push({
       id: id++,
-      priority: 10,
+      priority: 40,
       action: {
         type: RuleActionType.REDIRECT as chrome.declarativeNetRequest.RuleActionType,
         redirect: { url: chat },
       },
       condition: {
-        requestDomains: chatHosts(),
+        requestDomains: force.hosts,
+        ...(force.exclude.length > 0 ? { excludedRequestDomains: force.exclude } : {}),
         resourceTypes: [ResourceType.MAIN_FRAME as chrome.declarativeNetRequest.ResourceType],
       },
     });

@@ -15,6 +15,7 @@ import {
   pasteBlockedTypes,
   sendAction,
   serviceDecision,
+  tokenizeByDefault,
 } from '../shared/policy.js';
 import { builtinSiteAt } from '../shared/sites.js';
 import { DlpBar } from './bar.js';
@@ -36,7 +37,13 @@ const generic = site === undefined;
 
 let config: EndpointConfig = DEFAULT_CONFIG;
 let disabled = false;
-let tokenizeChosen = true;
+/**
+ * The user's choice in the bar; until there is one, the site's default (tokenizeByDefault: on where a prompt
+ * is the point of the page, off on the catalog's document and creative tools, whose saves carry the user's
+ * work and would store tokens in it).
+ */
+let userChoice: boolean | undefined;
+const tokenizeChosen = (): boolean => userChoice ?? tokenizeByDefault(host, config);
 let port: MessagePort | null = null;
 const bar = new DlpBar();
 const highlighter = new PromptHighlighter();
@@ -129,7 +136,7 @@ function refresh(): void {
     decision,
     riskScore: a.risk,
     findings: a.entities.length,
-    tokenizeChosen,
+    tokenizeChosen: tokenizeChosen(),
     inputLength: text.length,
   });
   bar.attach(composer);
@@ -140,13 +147,13 @@ function refresh(): void {
     action: { allow: 'send', tokenize: 'send with tokens', warn: 'ask before sending', block: 'block' }[
       action
     ],
-    tokenize: tokenizeChosen || decision.requireDlp,
+    tokenize: tokenizeChosen() || decision.requireDlp,
     tokenizeLocked: decision.requireDlp,
   });
 }
 
 bar.onToggleTokenize = (on) => {
-  tokenizeChosen = on;
+  userChoice = on;
   if (!on) void send({ kind: 'log', log: { kind: 'override', domain: host, detail: { tokenize: false } } });
   refresh();
 };
@@ -289,7 +296,7 @@ async function answer(req: SendRequest): Promise<void> {
       decision,
       riskScore: risk,
       findings: entities.length,
-      tokenizeChosen,
+      tokenizeChosen: tokenizeChosen(),
       inputLength,
     });
     // A body the hook cannot rewrite (multipart, binary) may leave only when it needs no token.

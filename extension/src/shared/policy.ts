@@ -1,4 +1,4 @@
-import { CHAT_SITES, hostMatches } from './sites.js';
+import { builtinSiteAt, CHAT_SITES, chatHosts, hostMatches } from './sites.js';
 
 // The device's view of GET /api/v1/endpoint/config (docs/endpoint.md) and the decisions taken from it.
 // Pure, so the service worker, the content script and the tests share one reading of the policy.
@@ -38,6 +38,12 @@ export interface EndpointConfig {
 
 /** Inlined by the build (extension/build.ts): the domains of the catalog the server ships. */
 declare const PARAPET_CATALOG_DOMAINS: string[] | undefined;
+/** Inlined by the build: each catalog domain's category ("LLM Chat", "Writing", …). */
+declare const PARAPET_CATALOG_CATEGORIES: Record<string, string> | undefined;
+
+/** The shipped catalog's categories (empty outside a build, in unit tests). */
+const SHIPPED_CATEGORIES: Record<string, string> =
+  typeof PARAPET_CATALOG_CATEGORIES === 'undefined' ? {} : PARAPET_CATALOG_CATEGORIES;
 
 /**
  * What the extension does before enrollment: protect locally (on the built-in sites and the shipped
@@ -47,6 +53,7 @@ export const DEFAULT_CONFIG: EndpointConfig = {
   configVersion: 0,
   shadowAi: {
     knownDomains: typeof PARAPET_CATALOG_DOMAINS === 'undefined' ? [] : PARAPET_CATALOG_DOMAINS,
+    categories: SHIPPED_CATEGORIES,
     allowed: [],
     blocked: [],
     monitored: [],
@@ -120,6 +127,108 @@ export function aiSiteOf(host: string, config: EndpointConfig): { name: string; 
   const site = CHAT_SITES.find((s) => s.hosts.some((h) => hostMatches(host, h)));
   if (site) return { name: site.name, builtin: true };
   return aiSiteHosts(config).some((h) => hostMatches(host, h)) ? { name: host, builtin: false } : null;
+}
+
+/** The config's `shadowAi.categories` (domain → category); empty when the server sends none. */
+function sentCategories(config: EndpointConfig): Record<string, unknown> {
+  const section = config['shadowAi'];
+  if (section === null || typeof section !== 'object') return {};
+  const sent = (section as Record<string, unknown>)['categories'];
+  return sent !== null && typeof sent === 'object' && !Array.isArray(sent)
+    ? (sent as Record<string, unknown>)
+    : {};
+}
+
+/**
+ * The catalog category of a host: the config's `shadowAi.categories` (the shipped catalog and the
+ * organization's own entries, domain → category) over the catalog inlined at build time (a server that
+ * sends no categories); the most specific listed domain wins (notebooklm.google.com is Writing even if
+ * google.com were listed). Undefined for a host outside the catalog.
+ */
+export function aiCategoryOf(host: string, config: EndpointConfig): string | undefined {
+  let best: [string, string] | undefined;
+  const consider = (domain: string, category: unknown) => {
+    if (typeof category !== 'string' || !hostMatches(host, domain)) return;
+    const d = domain.toLowerCase().replace(/^\*\./, '');
+    // longer wins; at equal length the config's entry (seen last) replaces the shipped one
+    if (!best || d.length >= best[0].length) best = [d, category];
+  };
+  for (const [d, c] of Object.entries(SHIPPED_CATEGORIES)) consider(d, c);
+  for (const [d, c] of Object.entries(sentCategories(config))) consider(d, c);
+  return best?.[1];
+}
+
+/**
+ * Catalog categories whose pages exist to send a prompt: what is typed there is a question for a model, so
+ * a token in its place costs nothing. The others (Writing, Image Gen, Video Gen, Audio/Voice) are document
+ * and creative tools: what is typed is the user's work, saved by the page's own requests (a Notion page, a
+ * Grammarly document), and a token there would be stored in place of the user's text.
+ */
+export const PROMPT_CATEGORIES: ReadonlySet<string> = new Set([
+  'LLM Chat',
+  'Search',
+  'Code Assistant',
+  'Enterprise',
+]);
+
+/** The domains the endpoint policy names in its AI-service lists (allowed and blocked). */
+function policyNamedHosts(config: EndpointConfig): string[] {
+  const ai = config.policy.rules.aiServices;
+  return [...(ai?.allowed ?? []), ...(ai?.blocked ?? [])].map((a) =>
+    a.domain.trim().toLowerCase().replace(/^\*\./, '').replace(/\.$/, ''),
+  );
+}
+
+/**
+ * Whether tokenize-before-send starts ON on a host (docs/extension.md, "Tokenize by default"): the built-in
+ * chat sites; a catalog host of a prompt category; a host the policy names in its AI-service lists that the
+ * catalog does not class otherwise (the organization named it as an AI service; it is no known document
+ * tool). A catalog host of another category starts OFF: the bar still shows, the user may switch tokens on,
+ * and a policy's requireDlp still forces them (sendAction).
+ */
+export function tokenizeByDefault(host: string, config: EndpointConfig): boolean {
+  if (builtinSiteAt(host)) return true;
+  const category = aiCategoryOf(host, config);
+  if (category !== undefined) return PROMPT_CATEGORIES.has(category);
+  return policyNamedHosts(config).some((d) => hostMatches(host, d));
+}
+
+/** An API host (api.openai.com, generativelanguage.googleapis.com): called by code, never a chat page. */
+export function isApiHost(host: string): boolean {
+  return host
+    .toLowerCase()
+    .split('.')
+    .some((label) => label === 'api' || label === 'googleapis' || /^api-/.test(label));
+}
+
+/**
+ * The hosts force mode sends to the protected chat, with the hosts to leave alone inside them: the built-in
+ * chat sites, the catalog's "LLM Chat" domains and the hosts the policy names that the catalog does not
+ * class otherwise; never an API host, never another category, never a host the policy blocks (the block
+ * page wins: it says why). `exclude` holds what lies under a redirected host but is none of these: blocked
+ * hosts, catalog domains of another category, and the `api.` host of each one.
+ */
+export function forceModeHosts(config: EndpointConfig): { hosts: string[]; exclude: string[] } {
+  const listed = [...Object.keys(SHIPPED_CATEGORIES), ...Object.keys(sentCategories(config))];
+  const chatCatalog = listed.filter((d) => aiCategoryOf(d, config) === 'LLM Chat');
+  const named = policyNamedHosts(config).filter((d) => {
+    const c = aiCategoryOf(d, config);
+    return c === undefined || c === 'LLM Chat';
+  });
+  const enforced = config.policy.enforcement !== 'log';
+  const { block } = enforced ? blockedHosts(config) : { block: [] as string[] };
+  const hosts = unique([...chatHosts(), ...chatCatalog, ...named]).filter(
+    (h) => HOST_NAME.test(h) && !isApiHost(h) && !(enforced && serviceDecision(h, config).blocked),
+  );
+  // DNR matches subdomains too: a blocked host, an API host or a catalog domain of another category under a
+  // redirected one (platform.openai.com, Enterprise, under openai.com, LLM Chat) must stay out of the rule.
+  const under = (d: string) => hosts.some((h) => d !== h && hostMatches(d, h));
+  const exclude = unique([
+    ...block.filter(under),
+    ...listed.filter((d) => under(d) && aiCategoryOf(d, config) !== 'LLM Chat'),
+    ...hosts.map((h) => `api.${h}`),
+  ]);
+  return { hosts, exclude };
 }
 
 type CatalogDecision = 'allow' | 'block' | 'monitor';

@@ -570,9 +570,14 @@ export function createShadowAiService(deps: {
           .filter(([, v]) => v === k)
           .map(([d]) => d)
           .sort();
+      // Each domain's category: the extension tokenizes by default only where a prompt is the point of the
+      // page, not in document and creative tools (docs/extension.md). Own entries come last and win.
+      const categories: Record<string, string> = {};
+      for (const e of entries) for (const d of e.domains) categories[d] = e.category;
       return {
         catalogVersion: catalog.version,
         knownDomains: [...new Set(entries.flatMap((e) => e.domains))].sort(),
+        categories: Object.fromEntries(Object.entries(categories).sort(([a], [b]) => a.localeCompare(b))),
         allowed: pick('allow'),
         blocked: pick('block'),
         monitored: pick('monitor'),
