@@ -77,7 +77,12 @@ export function requester(
       body = JSON.stringify(init.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await fetch(url + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    // RequestInit['body'] names the same type under Node's lib and the DOM lib the extension's tests add.
+    const res = await fetch(url + path, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: body as RequestInit['body'] } : {}),
+    });
     const text = await res.text();
     let parsed: unknown = text;
     try {

@@ -23,7 +23,7 @@ export interface CaFiles {
 }
 
 // DER pieces of the name-constraints extension, which @peculiar/x509 has no class for.
-function der(tag: number, body: Uint8Array): Uint8Array {
+function der(tag: number, body: Uint8Array): Uint8Array<ArrayBuffer> {
   const n = body.length;
   const len = n < 0x80 ? [n] : n < 0x100 ? [0x81, n] : [0x82, n >> 8, n & 0xff];
   const out = new Uint8Array(1 + len.length + n);
@@ -120,7 +120,7 @@ export async function createLeafIssuer(files: CaFiles, clock: () => Date): Promi
     await crypto.subtle.exportKey('pkcs8', leafKeys.privateKey),
     'PRIVATE KEY',
   );
-  const authorityKeyId = await x509.AuthorityKeyIdentifierExtension.create(caCert, false, crypto);
+  const authorityKeyId = await x509.AuthorityKeyIdentifierExtension.create(caCert, false);
   const cache = new Map<string, { context: Promise<SecureContext>; renewAt: number }>();
   let issued = 0;
 
@@ -140,7 +140,7 @@ export async function createLeafIssuer(files: CaFiles, clock: () => Date): Promi
         new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
         new x509.SubjectAlternativeNameExtension([{ type: 'dns', value: host }]),
         authorityKeyId,
-        await x509.SubjectKeyIdentifierExtension.create(leafKeys.publicKey, false, crypto),
+        await x509.SubjectKeyIdentifierExtension.create(leafKeys.publicKey, false),
       ],
     });
     issued++;
