@@ -41,6 +41,8 @@ function cli(cwd: string, ...args: string[]) {
     encoding: 'utf8',
     // the OpenAPI document is over a megabyte, spawnSync's default buffer
     maxBuffer: 64 * 1024 * 1024,
+    // a command that should have refused but serves instead (worker, proxy, dns) fails instead of hanging
+    timeout: 120_000,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -226,6 +228,32 @@ describe('commands a newcomer runs', () => {
     const created = cli(cwd, 'org', 'create', '--name', 'First');
     assert.equal(created.code, 0, created.stderr);
     assert.match(created.stderr, new RegExp(`database: SQLite ${join(cwd, 'data', 'parapet.db')}`));
+  });
+
+  it('refuses to run worker, proxy or dns on a database that does not exist', () => {
+    const cwd = tempDir();
+    for (const args of [['worker'], ['proxy'], ['dns', '--org', 'org_missing']]) {
+      const r = cli(cwd, ...args);
+      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, /no Parapet database at .*parapet\.db/);
+      assert.equal(existsSync(join(cwd, 'data', 'parapet.db')), false, `${args[0]} created nothing`);
+    }
+  });
+
+  it('changes the plan, products and name of an organization', () => {
+    const cwd = tempDir();
+    const org = JSON.parse(cli(cwd, 'org', 'create', '--name', 'Trial', '--plan', 'demo', '--json').stdout);
+    const r = cli(cwd, 'org', 'update', '--id', org.id, '--plan', 'business', '--name', 'Acme', '--json');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).plan, 'business');
+    const listed = JSON.parse(cli(cwd, 'org', 'list', '--json').stdout).organizations;
+    assert.deepEqual(
+      listed.map((o: { name: string; plan: string }) => [o.name, o.plan]),
+      [['Acme', 'business']],
+    );
+    assert.equal(cli(cwd, 'org', 'update', '--id', org.id).code, 2, 'nothing to change');
+    assert.match(cli(cwd, 'org', 'update', '--id', org.id, '--plan', 'gold').stderr, /--plan must be one of/);
+    assert.match(cli(cwd, 'org', 'update', '--id', 'org_nope', '--plan', 'pro').stderr, /does not exist/);
   });
 
   it('reads a .env file in the working folder, the environment winning', () => {

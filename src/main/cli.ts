@@ -32,6 +32,7 @@ Usage: parapet <command> [options]        (every command accepts --json)
   worker                                  deliver webhooks and SIEM events only (no API server)
   migrate                                 apply database migrations and exit
   org create --name N [--plan P] [--products a,b]   plans: ${PLANS.join(', ')}; products: ${PRODUCTS.join(', ')}
+  org update --id ID [--plan P] [--products a,b] [--name N]   change an organization's plan, products or name
   org list
   user create --org ID --email E [--role R] [--name N] [--password P]   roles: ${ROLES.join(', ')}
   user list --org ID
@@ -112,17 +113,33 @@ function describeDatabase(config: Config): string {
 let jsonOutput = false;
 
 /**
+ * Refuses to go on when the embedded database does not exist yet. The long-running processes that only
+ * serve an existing service (worker, proxy, dns) use it too: started from the wrong folder they would
+ * otherwise create an empty database and run on it without a word.
+ */
+function requireDatabase(config: Config): void {
+  if (!config.databaseUrl && !existsSync(join(config.dataDir, 'parapet.db'))) {
+    throw new UsageError(
+      `no Parapet database at ${join(config.dataDir, 'parapet.db')}; run this in the service's folder, or set PARAPET_DATA_DIR (or DATABASE_URL) to the service's`,
+    );
+  }
+}
+
+/** For worker, proxy and dns: the service's database must exist; say which one they run on. */
+function existingDatabase(): void {
+  const config = loadConfig();
+  requireDatabase(config);
+  if (!jsonOutput) process.stderr.write(`database: ${describeDatabase(config)}\n`);
+}
+
+/**
  * Opens the service's database. Only commands that set up a service (`org create`) may start a new
  * embedded database; every other command refuses, so that one run from the wrong folder does not quietly
  * work on a new, empty database instead of the service's.
  */
 async function withContext<T>(fn: (ctx: Context) => Promise<T>, opts: { create?: boolean } = {}): Promise<T> {
   const config = loadConfig();
-  if (!config.databaseUrl && !opts.create && !existsSync(join(config.dataDir, 'parapet.db'))) {
-    throw new UsageError(
-      `no Parapet database at ${join(config.dataDir, 'parapet.db')}; run this in the service's folder, or set PARAPET_DATA_DIR (or DATABASE_URL) to the service's`,
-    );
-  }
+  if (!opts.create) requireDatabase(config);
   if (!jsonOutput) process.stderr.write(`database: ${describeDatabase(config)}\n`);
   const { createContext } = await import('./context.js');
   const ctx = await createContext(config, { logger: undefined });
@@ -146,17 +163,20 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
   if (command === 'scan') return scan(sub, values);
   switch (`${command} ${sub ?? ''}`.trim()) {
     case 'worker':
+      existingDatabase();
       await (await import('./worker.js')).runWorker();
       return null;
     case 'serve':
       await (await import('./serve.js')).serve();
       return null;
     case 'proxy':
+      existingDatabase();
       await (await import('./proxy.js')).runProxy({ intercept: values.intercept === true });
       return null;
     case 'proxy ca':
       return proxyCa(values);
     case 'dns':
+      existingDatabase();
       await (await import('./dns.js')).runDns(values.org);
       return null;
     case 'license issue': {
@@ -254,6 +274,35 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
         { create: true },
       );
       return { json: org, text: `created organization ${org.id} (${org.name}, plan ${org.plan})` };
+    }
+    case 'org update': {
+      const id = need(values, 'id');
+      const plan = values.plan;
+      if (plan !== undefined && !isPlan(plan))
+        throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
+      const products = values.products
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const bad = products?.find((p) => !isProduct(p));
+      if (bad) throw new UsageError(`unknown product ${bad}; products are ${PRODUCTS.join(', ')}`);
+      if (products?.length === 0)
+        throw new UsageError(`--products needs at least one of ${PRODUCTS.join(', ')}`);
+      const name = values.name?.trim();
+      if (plan === undefined && products === undefined && !name) {
+        throw new UsageError('org update needs --plan, --products or --name');
+      }
+      const org = await withContext(async (ctx) => {
+        await requireOrg(ctx, id);
+        await ctx.orgs.updateOrg(id, {
+          ...(plan ? { plan } : {}),
+          ...(name ? { name } : {}),
+          ...(products ? { products: products.filter(isProduct) } : {}),
+        });
+        return requireOrg(ctx, id);
+      });
+      // A running server reads the organization again within its 5-second cache.
+      return { json: org, text: `updated organization ${org.id} (${org.name}, plan ${org.plan})` };
     }
     case 'org list': {
       const orgs = await withContext((ctx) => ctx.orgs.listOrgs());
