@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { inflateSync } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
 
@@ -103,6 +104,8 @@ describe('POST /api/v1/report', () => {
         (u: { product: string; requests: number }) => u.product === 'tokenization' && u.requests >= 1,
       ),
     );
+    assert.equal(r.hallucination.checks, 0, 'hallucination checks of the period');
+    assert.ok(Array.isArray(r.hallucination.periods));
     assert.ok(!dl.text.includes(EMAIL), 'no personal data in a report');
   });
 
@@ -190,6 +193,32 @@ describe('report downloads', () => {
     assert.match(doc.getTitle() ?? '', /Parapet analysis report/);
   });
 
+  it('draws its charts in the PDF: bars per day with the blocked part in red, bars per breakdown', async () => {
+    const res = await fetch(`${t.url}/api/v1/report/${id}/download?format=pdf`, {
+      headers: { authorization: `Bearer ${mine.al}` },
+    });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    // The page content streams, inflated where pdf-lib compressed them.
+    let drawn = '';
+    const raw = bytes.toString('latin1');
+    for (const m of raw.matchAll(/(?<!end)stream\r?\n/g)) {
+      const start = m.index! + m[0].length;
+      const end = raw.indexOf('endstream', start);
+      const body = bytes.subarray(start, end);
+      try {
+        drawn += inflateSync(body).toString('latin1');
+      } catch {
+        drawn += body.toString('latin1');
+      }
+    }
+    // pdf-lib draws a rectangle as one q…Q block: fill colour, then a closed path (m l l l h) filled (f).
+    const fills = (rgb: string) =>
+      drawn.split('\nQ\n').filter((b) => b.includes(`q\n${rgb} rg\n`) && b.endsWith('\nh\nf')).length;
+    // ALERT and BAR of reports.render.ts: red for blocked, blue for the rest
+    assert.ok(fills('0.75 0.22 0.17') >= 2, 'blocked days and blocked severities drawn in red');
+    assert.ok(fills('0.16 0.38 0.71') >= 7, 'a bar for each day of the week');
+  });
+
   it('is readable with a dashboard session, and not by another organization', async () => {
     const cookie = await mine.session('viewer');
     const res = await t.request('GET', `/api/v1/report/${id}`, { cookie });
@@ -220,7 +249,10 @@ describe('the /v1 base path', () => {
     assert.equal(res.status, 201, res.text);
     const again = await t.request('GET', `/v1/report/${res.body.id}`, { key: mine.al });
     assert.equal(again.status, 200);
-    const analyze = await t.request('POST', '/v1/analyze', { key: mine.al, body: { text: 'What is the weather like?' } });
+    const analyze = await t.request('POST', '/v1/analyze', {
+      key: mine.al,
+      body: { text: 'What is the weather like?' },
+    });
     assert.equal(analyze.status, 200, analyze.text);
     assert.equal((await t.request('GET', '/v1/nothing-here', { key: mine.al })).status, 404);
   });
