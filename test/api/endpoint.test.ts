@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../src/platform/clock/index.js';
 import { sha256Hex } from '../../src/platform/crypto/index.js';
+import { siemCategory } from '../../src/modules/siem/index.js';
 import { newUser, validDns, validPolicy } from '../support/endpoint-cases.js';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
 
@@ -726,5 +727,255 @@ describe('DNS configuration', () => {
       body: { ...validDns(), integration: { type: 'dns_forwarder', forwarders: [] } },
     });
     assert.equal(bad.status, 400);
+  });
+});
+
+describe('administration changes are audit events', () => {
+  it('every policy, settings and DNS change is audited (SIEM AUDIT) and moves the config version; links and devices are audited', async () => {
+    const t6 = await t.tenant({ plan: 'business' });
+    const cookie = await t6.session('admin');
+    const device = await register(t6);
+    let version = (await heartbeat(device.deviceToken)).body.configVersion as number;
+    const step = async (
+      res: Promise<{ status: number; text: string; body: any }>,
+      type: string,
+      action: string,
+      bumps: boolean,
+    ) => {
+      const before = (await eventsOf(t6.org.id, type)).length;
+      const r = await res;
+      assert.ok(r.status >= 200 && r.status < 300, `${type} ${action}: ${r.text}`);
+      const audits = (await eventsOf(t6.org.id, type)).map((e) => JSON.parse(e.data));
+      assert.equal(audits.length, before + 1, `${type} ${action}: one audit event`);
+      assert.ok(
+        audits.some((x) => x.action === action),
+        `${type}: ${JSON.stringify(audits)}`,
+      );
+      assert.equal(siemCategory(type), 'AUDIT');
+      const now = (await heartbeat(device.deviceToken)).body.configVersion as number;
+      if (bumps) assert.ok(now > version, `${type} ${action} moves the config version`);
+      else assert.equal(now, version, `${type} ${action} leaves the config version`);
+      version = now;
+      return r;
+    };
+    const created = await step(
+      t.request('POST', '/api/dashboard/endpoint/policies', { cookie, body: validPolicy('first') }),
+      'audit.endpoint_policy',
+      'created',
+      true,
+    );
+    const id = created.body.policy.id as string;
+    await step(
+      t.request('PATCH', `/api/dashboard/endpoint/policies/${id}`, { cookie, body: { enforcement: 'warn' } }),
+      'audit.endpoint_policy',
+      'updated',
+      true,
+    );
+    await step(
+      t.request('POST', '/api/saas/endpoint/policies', { key: t6.admin, body: validPolicy('by script') }),
+      'audit.endpoint_policy',
+      'created',
+      true,
+    );
+    await step(
+      t.request('DELETE', `/api/dashboard/endpoint/policies/${id}`, { cookie }),
+      'audit.endpoint_policy',
+      'deleted',
+      true,
+    );
+    await step(
+      t.request('POST', '/api/dashboard/endpoint/settings', {
+        cookie,
+        body: { defaultEnforcement: 'block' },
+      }),
+      'audit.endpoint_settings',
+      'updated',
+      true,
+    );
+    await step(
+      t.request('POST', '/api/saas/endpoint/dns-config', { cookie, body: validDns() }),
+      'audit.endpoint_dns',
+      'updated',
+      true,
+    );
+    const link = await step(
+      t.request('POST', '/api/dashboard/endpoint/enrollment', { cookie, body: {} }),
+      'audit.endpoint_enrollment',
+      'created',
+      false,
+    );
+    await step(
+      t.request('DELETE', `/api/dashboard/endpoint/enrollment/${link.body.link.id}`, { cookie }),
+      'audit.endpoint_enrollment',
+      'revoked',
+      false,
+    );
+    const other = await register(t6);
+    await step(
+      t.request('DELETE', `/api/dashboard/endpoint/devices/${other.deviceId}`, { cookie }),
+      'audit.endpoint_device',
+      'revoked',
+      false,
+    );
+  });
+});
+
+describe('references to another organization', () => {
+  it('a group, user or policy target of B named by A is refused with 400 and creates nothing', async () => {
+    const gb = (
+      await t.request('POST', '/api/dashboard/endpoint/groups', {
+        cookie: await b.session('admin'),
+        body: { name: `B group ${Date.now()}` },
+      })
+    ).body.group.id as string;
+    const ub = await newUser(t, b);
+    const t7 = await t.tenant({ plan: 'business' });
+    const cookie = await t7.session('admin');
+    const refused = async (res: Promise<{ status: number; body: any; text: string }>, what: string) => {
+      const r = await res;
+      assert.equal(r.status, 400, `${what}: ${r.text}`);
+      assert.equal(r.body.error, 'invalid_request');
+    };
+    const registerAs = (body: Record<string, unknown>) =>
+      t.request('POST', '/api/v1/endpoint/register', { key: t7.al, body: { name: 'Laptop', ...body } });
+    await refused(registerAs({ groupId: gb }), 'register with a group of B');
+    await refused(registerAs({ userId: ub.id }), 'register with a user id of B');
+    await refused(registerAs({ email: ub.email }), 'register with a user e-mail of B');
+    assert.equal(await count('endpoint_devices', t7.org.id), 0);
+
+    const link = (body: Record<string, unknown>) =>
+      t.request('POST', '/api/dashboard/endpoint/enrollment', { cookie, body });
+    await refused(link({ groupId: gb }), 'link bound to a group of B');
+    await refused(link({ userId: ub.id }), 'link bound to a user of B');
+    assert.equal(await count('endpoint_enrollment_links', t7.org.id), 0);
+
+    await refused(
+      t.request('POST', '/api/dashboard/endpoint/groups', {
+        cookie,
+        body: { name: 'Mixed', userIds: [ub.id] },
+      }),
+      'group with a member of B',
+    );
+    const groups = await t.request('GET', '/api/dashboard/endpoint/groups', { cookie });
+    assert.deepEqual(groups.body.groups, []);
+
+    const policy = (scope: unknown) =>
+      t.request('POST', '/api/dashboard/endpoint/policies', { cookie, body: { ...validPolicy(), scope } });
+    await refused(policy({ type: 'group', targets: [gb] }), 'policy for a group of B');
+    await refused(policy({ type: 'user', targets: [ub.id] }), 'policy for a user id of B');
+    await refused(policy({ type: 'user', targets: [ub.email] }), 'policy for a user e-mail of B');
+    assert.equal(await count('endpoint_policies', t7.org.id), 0);
+
+    const own = await register(t7);
+    await refused(
+      t.request('POST', '/api/v1/endpoint/bind-user', { key: own.deviceToken, body: { userId: ub.id } }),
+      'binding a user of B',
+    );
+    const cfg = await t.request('GET', '/api/v1/endpoint/config', { key: own.deviceToken });
+    assert.equal(cfg.body.device.userId, null);
+  });
+});
+
+describe('device listing', () => {
+  it('filters devices by last seen', async () => {
+    const t8 = await t.tenant({ plan: 'business' });
+    const cookie = await t8.session('viewer');
+    const early = await register(t8, { name: 'early' });
+    await heartbeat(early.deviceToken);
+    const cut = new Date(clock.now().getTime() + 3_600_000).toISOString();
+    clock.advance(2 * 3_600_000);
+    const late = await register(t8, { name: 'late' });
+    await heartbeat(late.deviceToken);
+    const names = async (query: string) =>
+      (await t.request('GET', `/api/dashboard/endpoint?${query}`, { cookie })).body.devices.items.map(
+        (d: { name: string }) => d.name,
+      );
+    assert.deepEqual(await names(`lastSeenBefore=${encodeURIComponent(cut)}`), ['early']);
+    assert.deepEqual(await names(`lastSeenAfter=${encodeURIComponent(cut)}`), ['late']);
+    const bad = await t.request('GET', '/api/dashboard/endpoint?lastSeenAfter=yesterday', { cookie });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.error, 'invalid_request');
+  });
+});
+
+describe('the DNS block page', () => {
+  it('shows blockPage.message and contactEmail as HTML-escaped text, 403; 404 when disabled', async () => {
+    const t9 = await t.tenant({ plan: 'business' });
+    const page = (org: string) => fetch(`${t.url}/api/v1/endpoint/block-page?org=${encodeURIComponent(org)}`);
+    assert.equal((await page(t9.org.id)).status, 404, 'no DNS configuration yet');
+    const set = await t.request('POST', '/api/saas/endpoint/dns-config', {
+      key: t9.admin,
+      body: {
+        ...validDns(),
+        blockPage: {
+          enabled: true,
+          message: 'AI <b>tools</b> are filtered',
+          contactEmail: 'it@example.test',
+        },
+      },
+    });
+    assert.equal(set.status, 200, set.text);
+    const res = await page(t9.org.id);
+    assert.equal(res.status, 403);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+    const html = await res.text();
+    assert.match(html, /AI &lt;b&gt;tools&lt;\/b&gt; are filtered/);
+    assert.match(html, /href="mailto:it@example\.test"/);
+    assert.doesNotMatch(html, /<b>tools/);
+    await t.request('POST', '/api/saas/endpoint/dns-config', {
+      key: t9.admin,
+      body: { ...validDns(), blockPage: { enabled: false, message: 'x', contactEmail: 'it@example.test' } },
+    });
+    assert.equal((await page(t9.org.id)).status, 404);
+  });
+});
+
+describe('the device rate limit', () => {
+  it('is per device token (PARAPET_DEVICE_RATE_PER_MINUTE), apart from the organization window; enroll and licence checks per address', async () => {
+    const own = await startTestServer({
+      clock: new ManualClock('2026-06-01T09:00:10.000Z'),
+      env: { PARAPET_DEVICE_RATE_PER_MINUTE: '3' },
+    });
+    try {
+      const org = await own.tenant({ plan: 'business' });
+      const [d1, d2] = [
+        await own.ctx.endpoint.devices.register(org.org, { name: 'one' }, 'k'),
+        await own.ctx.endpoint.devices.register(org.org, { name: 'two' }, 'k'),
+      ];
+      const hb = (token: string) =>
+        own.request('POST', '/api/v1/endpoint/heartbeat', { key: token, body: {} });
+      for (let i = 0; i < 3; i++) {
+        const ok = await hb(d1.deviceToken);
+        assert.equal(ok.status, 200, ok.text);
+        assert.equal(ok.headers.get('x-ratelimit-limit'), '3');
+      }
+      const over = await hb(d1.deviceToken);
+      assert.equal(over.status, 429);
+      assert.equal(over.body.error, 'rate_limit_exceeded');
+      assert.ok(Number(over.headers.get('retry-after')) >= 1);
+      assert.equal((await hb(d2.deviceToken)).status, 200, 'another device has its own window');
+      const byKey = await own.request('POST', '/api/v1/endpoint/register', {
+        key: org.al,
+        body: { name: 'three' },
+      });
+      assert.equal(byKey.status, 201, 'API-key calls use the organization window');
+      assert.notEqual(byKey.headers.get('x-ratelimit-limit'), '3');
+
+      // the public operations whose body is the credential: 30 enrollments and 60 validations a minute per address
+      const enroll = () =>
+        own.request('POST', '/api/v1/endpoint/enroll', {
+          body: { code: 'enr_0000000000unknown', name: 'x' },
+        });
+      for (let i = 0; i < 30; i++) assert.equal((await enroll()).status, 401);
+      const enrollOver = await enroll();
+      assert.equal(enrollOver.status, 429, enrollOver.text);
+      assert.equal(enrollOver.body.error, 'rate_limit_exceeded');
+      const validate = () =>
+        own.request('POST', '/api/v1/license/validate', { body: { licenseKey: 'plk_not.valid' } });
+      for (let i = 0; i < 60; i++) assert.equal((await validate()).status, 200);
+      assert.equal((await validate()).status, 429);
+    } finally {
+      await own.close();
+    }
   });
 });
