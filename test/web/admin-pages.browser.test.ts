@@ -227,7 +227,9 @@ describe('endpoint, DNS and report pages in Chromium', () => {
     const { context, page } = await signedIn('owner');
     await visit(page, '/shadow-ai', 'Shadow-AI radar');
     // the services table's row (the usage breakdown names the domain too)
-    const serviceRow = page.getByRole('row').filter({ has: page.getByRole('button', { name: /mystery-ai\.example/ }) });
+    const serviceRow = page
+      .getByRole('row')
+      .filter({ has: page.getByRole('button', { name: /mystery-ai\.example/ }) });
     await serviceRow.getByText('discovered', { exact: true }).waitFor();
     await serviceRow.getByText(/streaming_response/).waitFor();
     await assertAccessible(page, 'shadow-AI radar');
@@ -266,6 +268,44 @@ describe('endpoint, DNS and report pages in Chromium', () => {
     await screenshot(page, 'proofs');
     await page.getByRole('button', { name: `Delete ${proof.id}` }).click();
     await page.getByText('No proof uploaded yet.').waitFor();
+    await context.close();
+  });
+
+  it('pages a long list, shows the server error body when a list cannot load, and signs out', async () => {
+    const paged = await t.tenant({ name: 'Paged fleet' });
+    const owner = (await dashboardUsers(t, paged, 'paged.example', ['owner'])).get('owner')!;
+    for (let i = 1; i <= 21; i++) {
+      await t.ctx.endpoint.devices.register(
+        paged.org,
+        { name: `pc-${String(i).padStart(2, '0')}` },
+        'key_test',
+      );
+    }
+    const { context, page } = await signIn(browser, t.url, owner, consoleErrors);
+    await visit(page, '/devices', 'Endpoint devices');
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+    await pager.getByText('Page 1 of 2 (21 in all)').waitFor();
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await page.waitForURL(/\/devices\?page=2$/);
+    await pager.getByText('Page 2 of 2 (21 in all)').waitFor();
+    assert.equal(await pager.getByRole('button', { name: 'Next' }).isDisabled(), true);
+    await assertAccessible(page, 'endpoint devices, page 2');
+
+    // a list the server refuses to answer shows its error body (message, status, code, request id)
+    await page.goto(`${t.url}/devices?status=sleeping`);
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    assert.match((await alert.textContent()) ?? '', /status.*\(400 invalid_request, request req_/s);
+
+    const cookie = (await context.cookies()).find((c) => c.name === 'parapet_session')!;
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login/);
+    await page.goto(`${t.url}/devices`);
+    await page.waitForURL(/\/login\?next=%2Fdevices/);
+    const after = await t.request('GET', '/api/dashboard/endpoint', {
+      cookie: `${cookie.name}=${cookie.value}`,
+    });
+    assert.equal(after.status, 401, 'the session ended on the server too');
     await context.close();
   });
 
