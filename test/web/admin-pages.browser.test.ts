@@ -7,6 +7,7 @@ import type { Role } from '../../src/modules/plans/index.js';
 import { newDevice } from '../support/endpoint-cases.js';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
 import { newProof } from '../support/proofs-cases.js';
+import { startWebhookFake } from '../receivers/webhook-fake.js';
 import {
   assertAccessible,
   dashboardUsers,
@@ -307,6 +308,36 @@ describe('endpoint, DNS and report pages in Chromium', () => {
     });
     assert.equal(after.status, 401, 'the session ended on the server too');
     await context.close();
+  });
+
+  it('adds a SIEM integration through its platform form, tests it against a receiver and disables it', async () => {
+    const receiver = await startWebhookFake();
+    try {
+      const { context, page } = await signedIn('owner');
+      await visit(page, '/siem', 'SIEM integrations');
+      await page.getByText('No SIEM integration yet.').waitFor();
+      await page.getByLabel('Platform').selectOption({ label: 'Webhook (JSON)' });
+      await page.getByRole('button', { name: 'Add integration' }).click();
+      await page.getByText('Name the integration.').waitFor();
+      await page.getByText('Endpoint URL is required.').waitFor();
+      await page.getByLabel('Name', { exact: true }).fill('SOC webhook');
+      await page.getByLabel('Endpoint URL').fill(`${receiver.url}/siem`);
+      await page.getByRole('button', { name: 'Add integration' }).click();
+      const row = page.getByRole('row', { name: /SOC webhook/ });
+      await row.getByText('closed').waitFor();
+      assert.match((await row.textContent()) ?? '', /0 \/ \d+/, 'queue depth against its limit');
+      await page.getByRole('button', { name: 'Test SOC webhook' }).click();
+      const status = page.getByRole('status').filter({ hasText: 'SOC webhook' });
+      await status.waitFor();
+      assert.match((await status.textContent()) ?? '', /^SOC webhook: accepted \(2\d\d\) in \d+ ms\.$/);
+      assert.ok(receiver.requests.length >= 1, 'the receiver got the test event');
+      await assertAccessible(page, 'SIEM integrations');
+      await row.getByRole('button', { name: 'Disable' }).click();
+      await page.getByRole('row', { name: /SOC webhook \(disabled\)/ }).waitFor();
+      await context.close();
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('lets a member read the endpoint pages but not change them', async () => {
