@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ensureWebBuilt } from '../../scripts/build-web.js';
+import { createEventWorkers } from '../../src/main/worker.js';
 import type { Role } from '../../src/modules/plans/index.js';
 import { startGatewayServer } from '../api/gateway-support.js';
 import type { FakeProviderServer } from '../fakes/provider-server.js';
@@ -170,6 +171,33 @@ describe('the dashboard in Chromium', () => {
     await page.getByText(/#1 at/).waitFor();
     await assertAccessible(page, 'webhooks');
     await screenshot(page, 'webhooks');
+
+    // redeliver: the delivery is queued again, and the delivery worker sends it once more
+    const before = hooks.requests.length;
+    const requeued = page.waitForResponse((r) => /\/deliveries\/del_[^/]+\/redeliver$/.test(r.url()));
+    await log.getByRole('button', { name: 'Redeliver' }).first().click();
+    assert.equal((await requeued).status(), 202);
+    const workers = createEventWorkers(t.ctx);
+    try {
+      await workers.runDue();
+    } finally {
+      await workers.close();
+    }
+    assert.equal(hooks.requests.length, before + 1, 'the receiver got the event once more');
+    // rotate: a new signing secret, shown once
+    assert.equal(await page.getByTestId('secret').count(), 0, 'the creation secret is gone');
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    const rotated = (await page.getByTestId('secret').textContent()) ?? '';
+    assert.match(rotated, /^whsec_/);
+    await page.getByRole('button', { name: 'Done' }).click();
+    // edit: another event type, saved
+    await page.getByRole('button', { name: 'Edit', exact: true }).click();
+    const edit = page.getByRole('form', { name: 'Edit the webhook' });
+    await edit.getByRole('checkbox', { name: 'dlp.blocked' }).check();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('cell', { name: /detection\.high_severity, dlp\.blocked/ }).waitFor();
+    const stored = await t.request('GET', '/api/webhooks', { cookie: await acme.session('owner') });
+    assert.deepEqual(stored.body.webhooks[0].events.sort(), ['detection.high_severity', 'dlp.blocked']);
     await context.close();
   });
 
