@@ -64,6 +64,17 @@ describe('parapet scan', () => {
     assert.ok(tty.writes.length >= 2, JSON.stringify(tty.writes));
     assert.match(tty.writes[0]!, /^\r\[#*\.*\] +\d+ % {2}200 rows$/);
     assert.match(tty.writes.at(-1)!, /^\r\[#{30}\] 100 % {2}250 rows\n$/);
+    // the share is of the file's bytes read, not of the prompts' characters: on JSONL, whose rows wrap each
+    // prompt in more text, the bar is full once the last row has been read (counting prompt characters, it
+    // showed about a third)
+    const jsonl = join(dir, 'many.jsonl');
+    writeFileSync(
+      jsonl,
+      `${Array.from({ length: 400 }, (_, i) => JSON.stringify({ id: `row-${i}`, source: 'support-tickets', prompt: `question ${i}` })).join('\n')}\n`,
+    );
+    const bars = terminal(true);
+    await scanFile({ file: jsonl, progress: bars.stream });
+    assert.match(bars.writes[1]!, /^\r\[#{30}\] 100 % {2}400 rows$/, JSON.stringify(bars.writes));
     const pipe = terminal(false);
     await scanFile({ file, progress: pipe.stream });
     assert.deepEqual(pipe.writes, []);

@@ -1,4 +1,4 @@
-import { createReadStream, createWriteStream, statSync } from 'node:fs';
+import { type ReadStream, createReadStream, createWriteStream, statSync } from 'node:fs';
 import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
@@ -72,8 +72,8 @@ function pickField(obj: Record<string, unknown>, field: string | undefined): str
 async function* prompts(
   opts: ScanOptions,
   kind: ScanInput,
+  stream: ReadStream,
 ): AsyncGenerator<{ text?: string; error?: string }> {
-  const stream = createReadStream(opts.file);
   if (kind === 'csv') {
     const parser = stream.pipe(
       parseCsv({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true }),
@@ -167,8 +167,9 @@ export async function scanFile(opts: ScanOptions): Promise<ScanSummary> {
   const format = opts.format ?? 'jsonl';
   if (opts.out && format === 'csv') opts.out.write(`${CSV_HEADER}\r\n`);
   const tty = opts.progress?.isTTY ? opts.progress : undefined;
-  let chars = 0;
-  for await (const p of prompts(opts, kind)) {
+  // Progress is the share of the file's bytes read so far (what a JSONL or CSV row's prompt is a part of).
+  const stream = createReadStream(opts.file);
+  for await (const p of prompts(opts, kind, stream)) {
     summary.rows++;
     let row: ScanRow;
     if (p.text === undefined) {
@@ -187,7 +188,6 @@ export async function scanFile(opts: ScanOptions): Promise<ScanSummary> {
       };
     } else {
       row = { row: summary.rows, ...scanText(p.text) };
-      chars += p.text.length;
       if (row.injection) {
         summary.injections++;
         summary.bySeverity[row.severity] = (summary.bySeverity[row.severity] ?? 0) + 1;
@@ -201,8 +201,7 @@ export async function scanFile(opts: ScanOptions): Promise<ScanSummary> {
       if (!ok) await new Promise((r) => opts.out!.once('drain', r));
     }
     if (summary.rows % 200 === 0) {
-      // Characters read approximate bytes well enough for a progress bar.
-      tty?.write(bar(chars, size, summary.rows));
+      tty?.write(bar(stream.bytesRead, size, summary.rows));
       await yieldToLoop();
     }
   }
