@@ -36,6 +36,27 @@ describe('route coverage', () => {
     assert.deepEqual(missing, []);
   });
 
+  it('serves every /api/v1 route under /v1 too, with the same answer (SPEC: the base address serves /v1/*)', async () => {
+    const v1 = listRoutes(t.app).filter(
+      (r) => r.url.startsWith('/api/v1/') && !r.url.startsWith('/api/v1/proxy/'),
+    );
+    assert.ok(v1.length > 30, `routes under /api/v1: ${v1.length}`);
+    const differ: string[] = [];
+    for (const r of v1) {
+      const path = r.url.replace(/:[A-Za-z]+/g, 'x').replace(/\*/g, 'x');
+      const body = ['POST', 'PUT', 'PATCH'].includes(r.method) ? {} : undefined;
+      const api = await t.request(r.method, path, { body });
+      const alias = await t.request(r.method, path.slice('/api'.length), { body });
+      if (alias.status === 404 && api.status !== 404) differ.push(`${r.method} ${r.url}: /v1 answers 404`);
+      else if (alias.status !== api.status || alias.body?.error !== api.body?.error) {
+        differ.push(
+          `${r.method} ${r.url}: ${api.status} ${api.body?.error} vs /v1 ${alias.status} ${alias.body?.error}`,
+        );
+      }
+    }
+    assert.deepEqual(differ, []);
+  });
+
   it('every /api route declares an authentication mode', () => {
     const undeclared = listRoutes(t.app)
       .filter(
