@@ -231,6 +231,17 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('navigation', { name: 'Conversations' }).getByText('2 messages').waitFor();
     await assertAccessible(page, 'chat');
     await screenshot(page, 'chat');
+    // a new conversation, then the stored one again from the list: its history as stored (tokenized)
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByText('Ask something to start a conversation.').waitFor();
+    await page.getByRole('navigation', { name: 'Conversations' }).getByText('2 messages').click();
+    await page.waitForURL(/\/chat\?c=conv_/);
+    const stored = page.getByTestId('messages').locator('.msg');
+    await stored.nth(1).waitFor();
+    assert.equal(await stored.count(), 2);
+    const history = (await page.getByTestId('messages').textContent()) ?? '';
+    assert.doesNotMatch(history, /maria\.lopez/, 'the stored history keeps the token');
+    assert.match(history, /Please write to .*EMAIL.* about the invoice/);
     await context.close();
   });
 
