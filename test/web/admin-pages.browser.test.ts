@@ -340,6 +340,52 @@ describe('endpoint, DNS and report pages in Chromium', () => {
     }
   });
 
+  it('saves detection thresholds, stores and removes a provider key, and revokes an expiring API key', async () => {
+    const { context, page } = await signedIn('owner');
+    const owner = await acme.session('owner');
+
+    await visit(page, '/settings', 'Detection and DLP');
+    const detection = page.getByRole('form', { name: 'Detection settings' });
+    await detection.getByLabel('Log from').fill('80');
+    await detection.getByLabel('Warn from').fill('50');
+    await detection.getByRole('button', { name: 'Save detection settings' }).click();
+    await detection.getByText('Thresholds must rise: log ≤ warn ≤ block.').waitFor();
+    await detection.getByLabel('Log from').fill('30');
+    await detection.getByLabel('Block from').fill('85');
+    await detection.getByRole('button', { name: 'Save detection settings' }).click();
+    await detection.getByText('Saved.').waitFor();
+    const thresholds = await t.request('GET', '/api/dashboard/detection/settings', { cookie: owner });
+    assert.deepEqual(thresholds.body.thresholds, { log: 30, warn: 50, block: 85 });
+
+    await visit(page, '/providers', 'Provider keys');
+    const store = page.getByRole('form', { name: 'Store a provider key' });
+    await store.getByLabel('Provider', { exact: true }).selectOption('openai');
+    await store.getByRole('button', { name: 'Save key' }).click();
+    await store.getByText("Paste the provider's API key.").waitFor();
+    await store.getByLabel('API key').fill('sk-browser-test-key-7777');
+    await store.getByRole('button', { name: 'Save key' }).click();
+    const openai = page.getByRole('row', { name: /^openai/ });
+    await openai.getByText(/^…/).waitFor();
+    assert.doesNotMatch((await page.content()) ?? '', /sk-browser-test-key/, 'the key is never shown again');
+    await openai.getByRole('button', { name: 'Remove openai key' }).click();
+    await openai.getByText('not set').waitFor();
+
+    await visit(page, '/keys', 'API keys');
+    await page.getByLabel('Name', { exact: true }).fill('expiring key');
+    await page.getByLabel('Expires on (optional)').fill('2020-01-31');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByText('The expiry must be in the future.').waitFor();
+    await page.getByLabel('Expires on (optional)').fill('2030-01-31');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByTestId('secret').waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+    const row = page.getByRole('row', { name: /expiring key/ });
+    await row.getByText('2030-01-31', { exact: false }).waitFor();
+    await row.getByRole('button', { name: 'Revoke expiring key' }).click();
+    await row.getByText('revoked', { exact: true }).waitFor();
+    await context.close();
+  });
+
   it('lets a member read the endpoint pages but not change them', async () => {
     const { context, page } = await signedIn('member');
     for (const [path, title] of [
