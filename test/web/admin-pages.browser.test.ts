@@ -283,6 +283,22 @@ describe('endpoint, DNS and report pages in Chromium', () => {
       );
     }
     const { context, page } = await signIn(browser, t.url, owner, consoleErrors);
+    // the loading state, held open by keeping the device list's answer back until it has been seen
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(/\/api\/dashboard\/endpoint\?/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: 'Endpoint devices', exact: true })
+      .click();
+    await page.getByRole('status').filter({ hasText: 'Loading…' }).first().waitFor();
+    const answered = page.waitForResponse(/\/api\/dashboard\/endpoint\?/);
+    release();
+    await answered;
+    await page.unroute(/\/api\/dashboard\/endpoint\?/);
     await visit(page, '/devices', 'Endpoint devices');
     const pager = page.getByRole('navigation', { name: 'Pages' });
     await pager.getByText('Page 1 of 2 (21 in all)').waitFor();
