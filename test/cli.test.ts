@@ -350,5 +350,7 @@ describe('commands a newcomer runs', () => {
     const r = cli(tempDir(), 'version');
     assert.equal(r.code, 0);
     assert.ok(existsSync(fileURLToPath(new URL('../build/main/cli.js', import.meta.url))));
+    // bin/parapet says so whenever it falls back to compiling the TypeScript sources at start (the slow path)
+    assert.doesNotMatch(r.stderr, /running from the TypeScript sources/);
   });
 });
