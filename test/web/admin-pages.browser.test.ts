@@ -256,10 +256,24 @@ describe('endpoint, DNS and report pages in Chromium', () => {
     await context.close();
   });
 
-  it('lists uploaded proofs, downloads one and deletes it', async () => {
+  it('lists uploaded proofs, by device too, downloads one and deletes it', async () => {
     const proof = await newProof(t, acme);
+    const other = await newProof(t, acme);
     const { context, page } = await signedIn('owner');
     await visit(page, '/proofs', 'Proofs');
+    await page.getByRole('cell', { name: new RegExp(`^${other.id}`) }).waitFor();
+    // the proofs of one device
+    await page.getByLabel('Device id').fill(proof.deviceId);
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.waitForURL(new RegExp(`device=${proof.deviceId}`));
+    await page.getByRole('cell', { name: new RegExp(`^${other.id}`) }).waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: new RegExp(`^${proof.id}`) }).waitFor();
+    // a device id this organization does not have: the server's 404 body
+    await page.getByLabel('Device id').fill('dev_none');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await page.getByRole('alert').filter({ hasText: '404 not_found' }).waitFor();
+    await page.getByLabel('Device id').fill(proof.deviceId);
+    await page.getByRole('button', { name: 'Show' }).click();
     await page.getByRole('cell', { name: new RegExp(`^${proof.id}`) }).waitFor();
     const download = page.waitForEvent('download');
     await page.getByRole('link', { name: `Download ${proof.id}` }).click();
@@ -268,7 +282,7 @@ describe('endpoint, DNS and report pages in Chromium', () => {
     await assertAccessible(page, 'proofs');
     await screenshot(page, 'proofs');
     await page.getByRole('button', { name: `Delete ${proof.id}` }).click();
-    await page.getByText('No proof uploaded yet.').waitFor();
+    await page.getByText('No proof from this device.').waitFor();
     await context.close();
   });
 
