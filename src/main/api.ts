@@ -35,7 +35,7 @@ export async function buildApi(ctx: Context): Promise<App> {
   await app.register(
     healthRoutes({ version: VERSION, startedAt: new Date(), database: ctx.storage, cache: ctx.cache }),
   );
-  await app.register(orgsRoutes(ctx.orgs));
+  await app.register(orgsRoutes(ctx.orgs, { forgetOrg: (id) => ctx.auth.forgetOrg(id) }));
   await app.register(keysRoutes(ctx.keys));
   await app.register(detectionRoutes({ limits: ctx.limits, detection: ctx.detection }));
   await app.register(dlpRoutes(ctx.dlp));

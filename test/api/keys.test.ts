@@ -232,4 +232,64 @@ describe('users and sessions', () => {
     const del = await t.request('DELETE', `/api/dashboard/users/${theOwner.id}`, { cookie: owner });
     assert.equal(del.status, 409);
   });
+
+  it('an owner or admin renames the organization: seen at once, audited; others are refused', async () => {
+    const org = await t.tenant({ plan: 'pro', name: 'Old name' });
+    const admin = await org.session('admin');
+    assert.equal(
+      (await t.request('GET', '/api/dashboard/organization', { cookie: admin })).body.name,
+      'Old name',
+    );
+    const renamed = await t.request('PATCH', '/api/dashboard/organization', {
+      cookie: admin,
+      body: { name: '  New name  ' },
+    });
+    assert.equal(renamed.status, 200, renamed.text);
+    assert.equal(renamed.body.name, 'New name');
+    const read = await t.request('GET', '/api/dashboard/organization', {
+      cookie: await org.session('viewer'),
+    });
+    assert.equal(read.body.name, 'New name', 'no stale cached copy');
+    const audits = (await eventsOf(org.org.id, 'audit.settings')).map((e) => JSON.parse(e.data));
+    assert.deepEqual(
+      audits.map((a) => [a.setting, a.previousName, a.name]),
+      [['organization.name', 'Old name', 'New name']],
+    );
+    const member = await t.request('PATCH', '/api/dashboard/organization', {
+      cookie: await org.session('member'),
+      body: { name: 'Taken over' },
+    });
+    assert.equal(member.status, 403);
+    const plan = await t.request('PATCH', '/api/dashboard/organization', {
+      cookie: admin,
+      body: { plan: 'enterprise' },
+    });
+    assert.equal(plan.status, 400, 'the plan is not changed here');
+  });
+
+  it('two owners demoting or removing each other at once leave one owner', async () => {
+    for (const second of ['demote', 'remove'] as const) {
+      const org = await t.tenant({ plan: 'pro' });
+      const a = await org.newSession('owner');
+      const b = await org.newSession('owner');
+      const users = (await t.request('GET', '/api/dashboard/users', { cookie: a })).body.users as Array<{
+        id: string;
+        email: string;
+      }>;
+      const [ua, ub] = users;
+      const [r1, r2] = await Promise.all([
+        t.request('PATCH', `/api/dashboard/users/${ub!.id}`, { cookie: a, body: { role: 'member' } }),
+        second === 'demote'
+          ? t.request('PATCH', `/api/dashboard/users/${ua!.id}`, { cookie: b, body: { role: 'member' } })
+          : t.request('DELETE', `/api/dashboard/users/${ua!.id}`, { cookie: b }),
+      ]);
+      // the one that lands second is refused: 409 (the last owner), or 403/401 when its own session lost the
+      // owner role or its user before it was read
+      const statuses = [r1.status, r2.status].sort();
+      assert.equal(statuses[0], 200, `${second}: ${r1.text} ${r2.text}`);
+      assert.ok([401, 403, 409].includes(statuses[1]!), `${second}: ${r1.text} ${r2.text}`);
+      const owners = (await t.ctx.orgs.listUsers(org.org.id)).filter((u) => u.role === 'owner');
+      assert.equal(owners.length, 1, second);
+    }
+  });
 });

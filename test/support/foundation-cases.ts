@@ -110,6 +110,15 @@ addRouteCases(
     },
   },
   {
+    method: 'PATCH',
+    route: '/api/dashboard/organization',
+    auth: 'session',
+    allowed: MANAGERS,
+    happy: async (_t, tenant) => ({ path: '/api/dashboard/organization', body: { name: tenant.org.name } }),
+    happyStatus: 200,
+    bad: async () => ({ path: '/api/dashboard/organization', body: { name: '   ' } }),
+  },
+  {
     method: 'GET',
     route: '/api/dashboard/keys',
     auth: 'session',

@@ -416,6 +416,26 @@ describe('endpoint, DNS and report pages in Chromium', () => {
     await context.close();
   });
 
+  it('renames the organization, checked before posting', async () => {
+    const { context, page } = await signedIn('owner');
+    await visit(page, '/organization', 'Organization');
+    await page.getByLabel('Organization name').fill('  ');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByText('Enter a name.').waitFor();
+    await page.getByLabel('Organization name').fill('Acme Endpoint Europe');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('row', { name: /^Name Acme Endpoint Europe$/ }).waitFor();
+    await assertAccessible(page, 'organization');
+    const owner = await acme.session('owner');
+    const stored = await t.request('GET', '/api/dashboard/organization', { cookie: owner });
+    assert.equal(stored.body.name, 'Acme Endpoint Europe');
+    await t.request('PATCH', '/api/dashboard/organization', {
+      cookie: owner,
+      body: { name: 'Acme Endpoint' },
+    });
+    await context.close();
+  });
+
   it('lets a member read the endpoint pages but not change them', async () => {
     const { context, page } = await signedIn('member');
     for (const [path, title] of [

@@ -26,7 +26,33 @@ const ChangeRoleBody = Type.Object({ role: Type.Enum([...ROLES]) }, { additional
 
 const MANAGE = ['owner', 'admin'] as const;
 
-export function orgsRoutes(orgs: OrgsService) {
+const OrganizationView = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  plan: Type.String(),
+  products: Type.Array(Type.String()),
+  renewalDay: Type.Integer(),
+  createdAt: Type.String(),
+});
+
+const view = (org: {
+  id: string;
+  name: string;
+  plan: string;
+  products: string[];
+  renewalDay: number;
+  createdAt: string;
+}) => ({
+  id: org.id,
+  name: org.name,
+  plan: org.plan,
+  products: org.products,
+  renewalDay: org.renewalDay,
+  createdAt: org.createdAt,
+});
+
+/** `forgetOrg`: drops the authentication's cached copy, so the next request sees a change at once. */
+export function orgsRoutes(orgs: OrgsService, deps: { forgetOrg(id: string): void }) {
   return async (app: App) => {
     app.get(
       '/api/dashboard/organization',
@@ -36,29 +62,34 @@ export function orgsRoutes(orgs: OrgsService) {
           operationId: 'getOrganization',
           tags: ['organization'],
           summary: 'The organization of the session: plan, enabled products, renewal day',
-          response: {
-            200: Type.Object({
-              id: Type.String(),
-              name: Type.String(),
-              plan: Type.String(),
-              products: Type.Array(Type.String()),
-              renewalDay: Type.Integer(),
-              createdAt: Type.String(),
-            }),
-            ...errorResponses(401, 429),
-          },
+          response: { 200: OrganizationView, ...errorResponses(401, 429) },
+        },
+      },
+      async (request) => view(callerOf(request).org),
+    );
+
+    app.patch(
+      '/api/dashboard/organization',
+      {
+        config: { auth: { mode: 'session', roles: MANAGE } },
+        schema: {
+          operationId: 'renameOrganization',
+          tags: ['organization'],
+          summary: 'Rename the organization of the session (the plan and products are set by the operator)',
+          body: Type.Object(
+            { name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }) },
+            { additionalProperties: false },
+          ),
+          response: { 200: OrganizationView, ...errorResponses(401, 403, 429) },
         },
       },
       async (request) => {
-        const { org } = callerOf(request);
-        return {
-          id: org.id,
-          name: org.name,
-          plan: org.plan,
-          products: org.products,
-          renewalDay: org.renewalDay,
-          createdAt: org.createdAt,
-        };
+        const caller = callerOf(request);
+        if (!caller.user) throw new AppError('forbidden', 'A dashboard user renames the organization.');
+        const name = request.body.name.trim();
+        await orgs.rename(caller.org, name, { userId: caller.user.id });
+        deps.forgetOrg(caller.org.id);
+        return view({ ...caller.org, name });
       },
     );
 

@@ -29,7 +29,7 @@ export interface User {
 export type PublishFn = (
   db: Db,
   org: { id: string; plan: string },
-  type: 'user.joined' | 'user.removed' | 'audit.user_role',
+  type: 'user.joined' | 'user.removed' | 'audit.user_role' | 'audit.settings',
   data: Record<string, unknown>,
 ) => Promise<unknown>;
 
@@ -115,6 +115,19 @@ export function createOrgsService(deps: {
         ...(patch.name ? { name: patch.name } : {}),
         ...(patch.products ? { entitlements: JSON.stringify(patch.products) } : {}),
         ...(patch.settings ? { settings: JSON.stringify(patch.settings) } : {}),
+      });
+    },
+
+    /** Renames the organization from the dashboard; an audit.settings event says who and from what. */
+    async rename(org: Organization, name: string, by: { userId: string }): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await createOrgsRepo(trx).updateOrg(org.id, { name });
+        await deps.publish(trx, org, 'audit.settings', {
+          setting: 'organization.name',
+          previousName: org.name,
+          name,
+          actorUserId: by.userId,
+        });
       });
     },
 
