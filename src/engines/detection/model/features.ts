@@ -76,6 +76,35 @@ function gram(a: number, b: number, c: number, d: number): number {
   return mix(h, 3);
 }
 
+/**
+ * The concept of each word seen lately, in a table indexed by the word's hash: the word itself (to confirm
+ * a hit) and its concept. A token whose word is in its slot costs no string: a slice per token for
+ * conceptOf was much of the garbage of a long text (#15). Only words up to 12 characters are kept: V8
+ * makes a longer slice a view of the whole text, which the table would keep alive.
+ */
+const CONCEPT_SLOTS = 4096;
+const CONCEPT_KEEP_MAX = 12;
+const conceptWords: (string | undefined)[] = new Array(CONCEPT_SLOTS).fill(undefined);
+const conceptIds = new Int32Array(CONCEPT_SLOTS);
+
+/** conceptOf(text.slice(start, end)), where `hash` is the word's hash (any number derived from it). */
+function conceptAt(text: string, start: number, end: number, hash: number): number {
+  const slot = hash & (CONCEPT_SLOTS - 1);
+  const known = conceptWords[slot];
+  if (known !== undefined && known.length === end - start) {
+    let k = 0;
+    while (k < known.length && known.charCodeAt(k) === text.charCodeAt(start + k)) k++;
+    if (k === known.length) return conceptIds[slot] as number;
+  }
+  const word = text.slice(start, end);
+  const c = conceptOf(word);
+  if (word.length <= CONCEPT_KEEP_MAX) {
+    conceptWords[slot] = word;
+    conceptIds[slot] = c;
+  }
+  return c;
+}
+
 let idBuf = new Uint32Array(4096);
 let offBuf = new Uint32Array(1024);
 
@@ -161,7 +190,7 @@ export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
     const first = sentenceStart && boundary;
     if (first) push(mix(h, 4));
     if (concepts && !long) {
-      let k = conceptOf(text.slice(start, i));
+      let k = conceptAt(text, start, i, h);
       if (k > CONCEPTS_V2 && !laterConcepts) k = 0;
       if (k !== 0) {
         push(mix(k, 5));
@@ -184,17 +213,28 @@ export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
   return { ids: idBuf.slice(0, n), offsets: offBuf.slice(0, t + 1) };
 }
 
-/** Token windows [start, end) of a text of `tokens` tokens: one window, or overlapping ones to the end. */
-export function windows(tokens: number): [number, number][] {
+/**
+ * Calls `each` with the token windows [start, end) of a text of `tokens` tokens, in order: one window, or
+ * overlapping ones to the end. (A pair per window is garbage the scoring of a long text does not need.)
+ */
+export function forEachWindow(tokens: number, each: (start: number, end: number) => void): void {
   const { window, stride } = FEATURE_SET;
-  if (tokens <= window) return [[0, tokens]];
-  const out: [number, number][] = [];
+  if (tokens <= window) {
+    each(0, tokens);
+    return;
+  }
   for (let s = 0; ; s += stride) {
     if (s + window >= tokens) {
-      out.push([tokens - window, tokens]);
+      each(tokens - window, tokens);
       break;
     }
-    out.push([s, s + window]);
+    each(s, s + window);
   }
+}
+
+/** The windows of forEachWindow as pairs. */
+export function windows(tokens: number): [number, number][] {
+  const out: [number, number][] = [];
+  forEachWindow(tokens, (s, e) => out.push([s, e]));
   return out;
 }
