@@ -4,6 +4,7 @@ import {
   guessLanguage,
   isDiscussion,
   isQuoted,
+  LANGUAGE_SAMPLE,
   offTask,
   QuoteIndex,
 } from './context.js';
@@ -589,8 +590,9 @@ export function analyzeFull(
     bestByPattern.set(e.patternId, Math.max(bestByPattern.get(e.patternId) ?? 0, e.weight));
   }
 
-  const toks = tokens(plain.text);
-  const sim = similarity(plain.text, toks);
+  // The language is guessed from the first tokens only; the similarity reads the text's tokens itself.
+  const toks = tokens(plain.text, LANGUAGE_SAMPLE);
+  const sim = similarity(plain.text);
   let simValue = sim.nearest;
   if (discussion && matches.length > 0 && allQuoted) simValue *= 0.6;
   if (kind === 'indirect') simValue = Math.min(1, simValue * 1.1);

@@ -39,8 +39,13 @@ let windowCounts: Float64Array | null = null;
 
 const TOKEN = /[a-z0-9]+(?:'[a-z]+)?/g;
 
-export function tokens(text: string): string[] {
-  return text.match(TOKEN) ?? [];
+/** The tokens of a text (what TOKEN finds), the first `limit` of them when given. */
+export function tokens(text: string, limit = Number.POSITIVE_INFINITY): string[] {
+  if (limit === Number.POSITIVE_INFINITY) return text.match(TOKEN) ?? [];
+  const out: string[] = [];
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(text); m !== null && out.length < limit; m = TOKEN.exec(text)) out.push(m[0]);
+  return out;
 }
 
 function addFeatures(toks: string[], from: number, to: number, out: Map<string, number>): void {
@@ -183,24 +188,88 @@ function wordFeatures(ix: Index, w: string): WordFeatures {
   return { ids: Int32Array.from(ids), oovSquares: oov, ref: ix.refWords.get(w) ?? -1, serial: serials++ };
 }
 
-/** `toks` may be passed when the caller already tokenised the same text. */
-export function similarity(normalisedText: string, toks: string[] = tokens(normalisedText)): Similarity {
+/**
+ * The features of each word seen lately, in a table indexed by the word's hash, with the word itself to
+ * confirm a hit: a token whose word is in its slot costs no string. A string per token (the matches of
+ * TOKEN) and a map lookup by it were a third of the similarity on a long text (#15). Only words up to 12
+ * characters are kept: V8 makes a longer slice a view of the whole text, which the table would keep alive.
+ */
+const SLOTS = 4096;
+const KEEP_MAX = 12;
+const slotWords: (string | undefined)[] = new Array(SLOTS).fill(undefined);
+const slotFeatures: (WordFeatures | undefined)[] = new Array(SLOTS).fill(undefined);
+
+/** The features of the word text[start, end), whose hash is `hash`. */
+function featuresAt(ix: Index, text: string, start: number, end: number, hash: number): WordFeatures {
+  const slot = hash & (SLOTS - 1);
+  const known = slotWords[slot];
+  if (known !== undefined && known.length === end - start) {
+    let k = 0;
+    while (k < known.length && known.charCodeAt(k) === text.charCodeAt(start + k)) k++;
+    if (k === known.length) return slotFeatures[slot] as WordFeatures;
+  }
+  const w = text.slice(start, end);
+  let f = wordCache.get(w);
+  if (!f) {
+    if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
+    f = wordFeatures(ix, w);
+    wordCache.set(w, f);
+  }
+  if (w.length <= KEEP_MAX) {
+    slotWords[slot] = w;
+    slotFeatures[slot] = f;
+  }
+  return f;
+}
+
+const isLowerCode = (c: number): boolean => c >= 97 && c <= 122;
+const isAlnumCode = (c: number): boolean => isLowerCode(c) || (c >= 48 && c <= 57);
+
+/**
+ * The features of every token of the text, in order: the tokens TOKEN finds (`[a-z0-9]+(?:'[a-z]+)?`,
+ * leftmost, longest, one after another), read by a loop over char codes.
+ */
+function tokenWords(ix: Index, text: string): WordFeatures[] {
+  const out: WordFeatures[] = [];
+  const len = text.length;
+  let i = 0;
+  while (i < len) {
+    let c = text.charCodeAt(i);
+    if (!isAlnumCode(c)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let h = 0x811c9dc5;
+    for (; i < len; i++) {
+      c = text.charCodeAt(i);
+      if (!isAlnumCode(c)) break;
+      h = Math.imul(h ^ c, 0x01000193);
+    }
+    // An elision or a contraction ("l'utente", "don't"): an apostrophe followed by letters.
+    if (i + 1 < len && c === 39 && isLowerCode(text.charCodeAt(i + 1))) {
+      h = Math.imul(h ^ 39, 0x01000193);
+      for (i++; i < len; i++) {
+        c = text.charCodeAt(i);
+        if (!isLowerCode(c)) break;
+        h = Math.imul(h ^ c, 0x01000193);
+      }
+    }
+    out.push(featuresAt(ix, text, start, i, h));
+  }
+  return out;
+}
+
+export function similarity(normalisedText: string): Similarity {
   index ??= buildIndex();
   const ix = index;
-  const perWord: WordFeatures[] = toks.map((w) => {
-    let f = wordCache.get(w);
-    if (!f) {
-      if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
-      f = wordFeatures(ix, w);
-      wordCache.set(w, f);
-    }
-    return f;
-  });
-  const bigram = new Int32Array(Math.max(0, toks.length - 1));
+  const perWord = tokenWords(ix, normalisedText);
+  const n = perWord.length;
+  const bigram = new Int32Array(Math.max(0, n - 1));
   // The last pair looked up is kept: repetitive text ("a a a …") asks for the same pair throughout.
   let lastKey = -1;
   let lastId = -1;
-  for (let i = 0; i + 1 < toks.length; i++) {
+  for (let i = 0; i + 1 < n; i++) {
     const a = (perWord[i] as WordFeatures).ref;
     const b = (perWord[i + 1] as WordFeatures).ref;
     if (a < 0 || b < 0) {
@@ -235,24 +304,20 @@ export function similarity(normalisedText: string, toks: string[] = tokens(norma
   // and their words are compared one by one (a string of the window's words per window cost a fifth of
   // the similarity on long texts). A word that got two serials (the cache cleared meanwhile) only makes
   // two equal windows look different, and scoring one twice changes nothing.
-  const serial = new Int32Array(toks.length);
-  for (let i = 0; i < toks.length; i++) serial[i] = (perWord[i] as WordFeatures).serial;
+  const serial = new Int32Array(n);
+  for (let i = 0; i < n; i++) serial[i] = (perWord[i] as WordFeatures).serial;
   const scored = new Map<number, number[]>();
-  const sameWindow = (a: number, b: number, n: number): boolean => {
-    for (let k = 0; k < n; k++) if (serial[a + k] !== serial[b + k]) return false;
+  const sameWindow = (a: number, b: number, length: number): boolean => {
+    for (let k = 0; k < length; k++) if (serial[a + k] !== serial[b + k]) return false;
     return true;
   };
-  for (let from = 0; from < Math.max(toks.length, 1); from += STRIDE) {
-    const to = Math.min(toks.length, from + WINDOW);
+  for (let from = 0; from < Math.max(n, 1); from += STRIDE) {
+    const to = Math.min(n, from + WINDOW);
     let h = to - from;
     for (let i = from; i < to; i++) h = (Math.imul(h, 0x01000193) ^ (serial[i] as number)) | 0;
     const earlier = scored.get(h);
-    if (
-      earlier?.some(
-        (e) => Math.min(toks.length, e + WINDOW) - e === to - from && sameWindow(e, from, to - from),
-      )
-    ) {
-      if (to >= toks.length) break;
+    if (earlier?.some((e) => Math.min(n, e + WINDOW) - e === to - from && sameWindow(e, from, to - from))) {
+      if (to >= n) break;
       continue;
     }
     if (earlier) earlier.push(from);
@@ -325,7 +390,7 @@ export function similarity(normalisedText: string, toks: string[] = tokens(norma
     if (a > best.nearest) {
       best = { nearest: a, top3: (a + b + c) / 3, category: ix.docCategory[ai] ?? null, window: [from, to] };
     }
-    if (to >= toks.length) break;
+    if (to >= n) break;
   }
   return best;
 }
