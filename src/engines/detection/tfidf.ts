@@ -1,5 +1,6 @@
 import { normalise } from './normalize.js';
 import { referenceAttacks } from './reference/index.js';
+import { FNV_START, fnvStep, SpanMemo } from './span-memo.js';
 
 /**
  * Word (1-2 gram) and character (5-gram, inside words) TF-IDF against the reference attacks, cosine
@@ -188,26 +189,13 @@ function wordFeatures(ix: Index, w: string): WordFeatures {
   return { ids: Int32Array.from(ids), oovSquares: oov, ref: ix.refWords.get(w) ?? -1, serial: serials++ };
 }
 
-/**
- * The features of each word seen lately, in a table indexed by the word's hash, with the word itself to
- * confirm a hit: a token whose word is in its slot costs no string. A string per token (the matches of
- * TOKEN) and a map lookup by it were a third of the similarity on a long text (#15). Only words up to 12
- * characters are kept: V8 makes a longer slice a view of the whole text, which the table would keep alive.
- */
-const SLOTS = 4096;
-const KEEP_MAX = 12;
-const slotWords: (string | undefined)[] = new Array(SLOTS).fill(undefined);
-const slotFeatures: (WordFeatures | undefined)[] = new Array(SLOTS).fill(undefined);
+/** The features of the words seen lately, by their span in a text (no string per token, #15). */
+const recentWords = new SpanMemo<WordFeatures>(4096);
 
-/** The features of the word text[start, end), whose hash is `hash`. */
+/** The features of the word text[start, end), whose hash (fnvStep over its characters) is `hash`. */
 function featuresAt(ix: Index, text: string, start: number, end: number, hash: number): WordFeatures {
-  const slot = hash & (SLOTS - 1);
-  const known = slotWords[slot];
-  if (known !== undefined && known.length === end - start) {
-    let k = 0;
-    while (k < known.length && known.charCodeAt(k) === text.charCodeAt(start + k)) k++;
-    if (k === known.length) return slotFeatures[slot] as WordFeatures;
-  }
+  const known = recentWords.get(text, start, end, hash);
+  if (known) return known;
   const w = text.slice(start, end);
   let f = wordCache.get(w);
   if (!f) {
@@ -215,10 +203,7 @@ function featuresAt(ix: Index, text: string, start: number, end: number, hash: n
     f = wordFeatures(ix, w);
     wordCache.set(w, f);
   }
-  if (w.length <= KEEP_MAX) {
-    slotWords[slot] = w;
-    slotFeatures[slot] = f;
-  }
+  recentWords.set(w, hash, f);
   return f;
 }
 
@@ -240,19 +225,19 @@ function tokenWords(ix: Index, text: string): WordFeatures[] {
       continue;
     }
     const start = i;
-    let h = 0x811c9dc5;
+    let h = FNV_START;
     for (; i < len; i++) {
       c = text.charCodeAt(i);
       if (!isAlnumCode(c)) break;
-      h = Math.imul(h ^ c, 0x01000193);
+      h = fnvStep(h, c);
     }
     // An elision or a contraction ("l'utente", "don't"): an apostrophe followed by letters.
     if (i + 1 < len && c === 39 && isLowerCode(text.charCodeAt(i + 1))) {
-      h = Math.imul(h ^ 39, 0x01000193);
+      h = fnvStep(h, 39);
       for (i++; i < len; i++) {
         c = text.charCodeAt(i);
         if (!isLowerCode(c)) break;
-        h = Math.imul(h ^ c, 0x01000193);
+        h = fnvStep(h, c);
       }
     }
     out.push(featuresAt(ix, text, start, i, h));

@@ -8,6 +8,7 @@
 // concepts.ts adds the concept and ordered pairs and triples of nearby concepts, which carry what the
 // model learns across the five languages; and the first word of a sentence or line (and its concept) is
 // marked, since an instruction starts with its verb ("Ignore…", "Ignorez…", "Ignoriere…").
+import { SpanMemo } from '../span-memo.js';
 import { CONCEPTS_V2, conceptOf } from './concepts.js';
 
 export const DIM_BITS = 20;
@@ -59,12 +60,17 @@ const isBoundaryCode = (c: number): boolean =>
 
 const isWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c > 127;
 
+/**
+ * A feature id of kind `kind` from a hash. Only the DIM_BITS low bits of a feature hash are ever used (the
+ * ids are masked), so only they are returned: a small integer, where the full 32-bit hash was a heap
+ * number allocated per feature, most of the garbage of the features of a long text (#15).
+ */
 function mix(h: number, kind: number): number {
   let x = Math.imul(h ^ (kind * 0x9e3779b1), 0x85ebca6b);
   x ^= x >>> 13;
   x = Math.imul(x, 0xc2b2ae35);
   x ^= x >>> 16;
-  return x >>> 0;
+  return x & MASK;
 }
 
 function gram(a: number, b: number, c: number, d: number): number {
@@ -76,32 +82,16 @@ function gram(a: number, b: number, c: number, d: number): number {
   return mix(h, 3);
 }
 
-/**
- * The concept of each word seen lately, in a table indexed by the word's hash: the word itself (to confirm
- * a hit) and its concept. A token whose word is in its slot costs no string: a slice per token for
- * conceptOf was much of the garbage of a long text (#15). Only words up to 12 characters are kept: V8
- * makes a longer slice a view of the whole text, which the table would keep alive.
- */
-const CONCEPT_SLOTS = 4096;
-const CONCEPT_KEEP_MAX = 12;
-const conceptWords: (string | undefined)[] = new Array(CONCEPT_SLOTS).fill(undefined);
-const conceptIds = new Int32Array(CONCEPT_SLOTS);
+/** The concepts of the words seen lately, by their span in the text (no slice per token, #15). */
+const recentConcepts = new SpanMemo<number>(4096);
 
-/** conceptOf(text.slice(start, end)), where `hash` is the word's hash (any number derived from it). */
+/** conceptOf(text.slice(start, end)), where `hash` is a hash of the word's characters. */
 function conceptAt(text: string, start: number, end: number, hash: number): number {
-  const slot = hash & (CONCEPT_SLOTS - 1);
-  const known = conceptWords[slot];
-  if (known !== undefined && known.length === end - start) {
-    let k = 0;
-    while (k < known.length && known.charCodeAt(k) === text.charCodeAt(start + k)) k++;
-    if (k === known.length) return conceptIds[slot] as number;
-  }
+  const known = recentConcepts.get(text, start, end, hash);
+  if (known !== undefined) return known;
   const word = text.slice(start, end);
   const c = conceptOf(word);
-  if (word.length <= CONCEPT_KEEP_MAX) {
-    conceptWords[slot] = word;
-    conceptIds[slot] = c;
-  }
+  recentConcepts.set(word, hash, c);
   return c;
 }
 
@@ -183,7 +173,9 @@ export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
       }
     }
     if (count >= 3) push(gram(p3, p2, p1, 3));
-    h >>>= 0;
+    // As an int32 (every use below reads it through a bitwise operation): a small integer V8 passes
+    // without allocating, where the unsigned value above 2^31 was a heap number per call.
+    h |= 0;
     push(mix(h, 1));
     if (prev !== 0) push(mix(Math.imul(prev, 0x2f0e1eb9) ^ h, 2));
     if (trigrams && prev2 !== 0) push(mix(Math.imul(prev2, 0x1b873593) ^ Math.imul(prev, 0x2f0e1eb9) ^ h, 8));
@@ -214,27 +206,22 @@ export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
 }
 
 /**
- * Calls `each` with the token windows [start, end) of a text of `tokens` tokens, in order: one window, or
- * overlapping ones to the end. (A pair per window is garbage the scoring of a long text does not need.)
+ * The starts of the token windows of a text of `tokens` tokens, in order: one window, or overlapping ones
+ * to the end; each window is Math.min(tokens, FEATURE_SET.window) tokens long. (One array, not a pair per
+ * window: the scoring of a long text reads thousands of them.)
  */
-export function forEachWindow(tokens: number, each: (start: number, end: number) => void): void {
+export function windowStarts(tokens: number): Int32Array {
   const { window, stride } = FEATURE_SET;
-  if (tokens <= window) {
-    each(0, tokens);
-    return;
-  }
-  for (let s = 0; ; s += stride) {
-    if (s + window >= tokens) {
-      each(tokens - window, tokens);
-      break;
-    }
-    each(s, s + window);
-  }
+  if (tokens <= window) return Int32Array.of(0);
+  const out = new Int32Array(Math.ceil((tokens - window) / stride) + 1);
+  let k = 0;
+  for (let s = 0; s + window < tokens; s += stride) out[k++] = s;
+  out[k] = tokens - window;
+  return out;
 }
 
-/** The windows of forEachWindow as pairs. */
+/** Token windows [start, end) of a text of `tokens` tokens (windowStarts as pairs). */
 export function windows(tokens: number): [number, number][] {
-  const out: [number, number][] = [];
-  forEachWindow(tokens, (s, e) => out.push([s, e]));
-  return out;
+  const span = Math.min(tokens, FEATURE_SET.window);
+  return Array.from(windowStarts(tokens), (s): [number, number] => [s, s + span]);
 }
