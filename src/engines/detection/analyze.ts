@@ -42,6 +42,7 @@ import { type LinearModel, maxWindowLogit, shippedModel, warnLogit } from './mod
 import { tokenFeatures } from './model/features.js';
 import { similarity, tokens } from './tfidf.js';
 import type { AnalysisResult, DetectionOptions, PatternMatch } from './types.js';
+import { FNV_START, fnvStep, SpanMemo } from './span-memo.js';
 import { buildViews } from './views.js';
 
 /** Output cap: a 100 KB text full of attacks still returns a bounded list. */
@@ -58,8 +59,26 @@ const INJECTION_FAMILY = new Set([
   'response_steering',
 ]);
 
-interface RawMatch extends PatternMatch {
-  obfuscation: string[];
+/**
+ * The matches found, before scoring, and what each was found through (`obfuscation[i]` for `matches[i]`,
+ * shared lists, read only). Each match keeps its pattern's weight until analyzeFull scores it in place:
+ * the match object becomes the evidence, where a second object per match was a good share of the garbage
+ * of a text with thousands of matches (#15).
+ */
+interface RawMatches {
+  matches: PatternMatch[];
+  obfuscation: string[][];
+}
+
+/** A match's obfuscation list when it was found in a view other than the plain one: [the view's source]. */
+const SOURCE_LISTS = new Map<string, string[]>();
+function sourceList(source: string): string[] {
+  let list = SOURCE_LISTS.get(source);
+  if (!list) {
+    list = [source];
+    SOURCE_LISTS.set(source, list);
+  }
+  return list;
 }
 
 /**
@@ -82,13 +101,42 @@ function changedKinds(view: View, from: number, to: number): string[] {
 }
 
 /**
- * Every pattern match in one view, as flat triples: pattern index, view start, view end (one array, not
- * an array per match: thousands of matches in a hostile text).
+ * Flat triples of int32 (pattern index, view start, view end per match), in one typed array kept between
+ * calls up to TRIPLES_KEEP numbers: the matches of one view are read before the next view is scanned, and
+ * an array of boxed numbers grown per view was much of the garbage of a text with thousands of matches.
  */
-function matchesInView(view: View): number[] {
+class Triples {
+  data = new Int32Array(3 * 1024);
+  /** Numbers used (three per match). */
+  n = 0;
+  reset(): void {
+    if (this.data.length > TRIPLES_KEEP) this.data = new Int32Array(3 * 1024);
+    this.n = 0;
+  }
+  push(a: number, b: number, c: number): void {
+    if (this.n + 3 > this.data.length) {
+      const bigger = new Int32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.n++] = a;
+    this.data[this.n++] = b;
+    this.data[this.n++] = c;
+  }
+}
+const TRIPLES_KEEP = 3 << 14;
+const foundScratch = new Triples();
+
+/**
+ * Every pattern match in one view, as flat triples: pattern index, view start, view end (one array, not
+ * an array per match: thousands of matches in a hostile text). The list is shared scratch, valid until the
+ * next call.
+ */
+function matchesInView(view: View): Triples {
   const text = view.text;
   const plan = patternPlan();
-  const found: number[] = [];
+  const found = foundScratch;
+  found.reset();
   const push = (p: CompiledPattern, from: number, to: number): void => {
     if (to > from) found.push(p.index, from, to);
   };
@@ -108,8 +156,8 @@ function matchesInView(view: View): number[] {
   // word (the word is one, or starts with a stem) of a pattern not ruled out: any other word opens no
   // pattern that could match here, and most words are such.
   const { next, patterns: opened } = plan.openings;
-  const wordAt: number[] = [];
-  const wordPatterns: CompiledPattern[][] = [];
+  const words = wordScratch;
+  words.n = 0;
   const count = new Int32Array(plan.all.length);
   const len = text.length;
   for (let i = 0; i < len; ) {
@@ -120,18 +168,26 @@ function matchesInView(view: View): number[] {
     const start = i;
     let node = 0;
     let opens = false;
+    // The word's hash, for the memo of candidates (no string per word).
+    let h = FNV_START;
     while (i < len) {
       const c = text.charCodeAt(i) - 97;
       if (c < 0 || c > 25) break;
+      h = fnvStep(h, c + 97);
       i++;
       node = next[node * 26 + c] as number;
       if (node < 0) break;
       const ps = opened[node];
       if (ps && !opens) for (let k = 0; k < ps.length && !opens; k++) opens = ok[ps[k] as number] === 1;
     }
-    while (i < len && isLowerCode(text.charCodeAt(i))) i++;
+    while (i < len) {
+      const c = text.charCodeAt(i);
+      if (!isLowerCode(c)) break;
+      h = fnvStep(h, c);
+      i++;
+    }
     if (!opens) continue;
-    const candidates = candidatesFor(text.slice(start, i), plan);
+    const candidates = candidatesAt(text, start, i, h, plan);
     let live = false;
     for (const p of candidates) {
       if (ok[p.index] === 0) continue;
@@ -139,24 +195,54 @@ function matchesInView(view: View): number[] {
       live = true;
     }
     if (!live) continue;
-    wordAt.push(start);
-    wordPatterns.push(candidates);
+    words.push(start, candidates);
   }
   // Pass 2: each candidate pattern tried where its word starts, in the same order. A pattern already
   // matched up to `busyUntil` is not tried again inside that match.
   const attempts = new Attempts(text, marks, plan.all.length, (p) => count[p.index] as number);
-  for (let k = 0; k < wordAt.length; k++) {
-    const at = wordAt[k] as number;
-    for (const p of wordPatterns[k] as CompiledPattern[]) {
+  for (let k = 0; k < words.n; k++) {
+    const at = words.at[k] as number;
+    for (const p of words.patterns[k] as CompiledPattern[]) {
       if (ok[p.index] === 0) continue;
       const to = attempts.tryAt(p, p.match, at);
       if (to > at) push(p, at, to);
     }
   }
+  words.trim();
   return found;
 }
 
 const isLowerCode = (c: number): boolean => c >= 97 && c <= 122;
+
+/**
+ * The words of a view that may open a pattern, and their candidate patterns, in text order: scratch shared
+ * by every call (matchesInView is not re-entered), so that a text with thousands of such words (an
+ * attack line repeated, #15) does not grow two arrays per view. Kept up to WORDS_KEEP entries.
+ */
+class WordList {
+  at = new Int32Array(1024);
+  patterns: CompiledPattern[][] = [];
+  n = 0;
+  push(start: number, candidates: CompiledPattern[]): void {
+    if (this.n === this.at.length) {
+      const bigger = new Int32Array(this.at.length * 2);
+      bigger.set(this.at);
+      this.at = bigger;
+    }
+    this.at[this.n] = start;
+    this.patterns[this.n] = candidates;
+    this.n++;
+  }
+  /** Drops what a very long text left, so that it is not held between calls. */
+  trim(): void {
+    if (this.at.length > WORDS_KEEP) {
+      this.at = new Int32Array(1024);
+      this.patterns = [];
+    }
+  }
+}
+const WORDS_KEEP = 1 << 15;
+const wordScratch = new WordList();
 
 /**
  * Anchored attempts of patterns at candidate positions, each pattern's in increasing order: what the
@@ -305,6 +391,25 @@ function scanWhole(
 const candidateCache = new Map<string, CompiledPattern[]>();
 const CANDIDATE_CACHE_MAX = 50_000;
 
+/** The candidates of the words seen lately, by their span in a view (no slice per word, #15). */
+const recentCandidates = new SpanMemo<CompiledPattern[]>(1024);
+
+/** candidatesFor(text.slice(start, end)), where `hash` is fnvStep over the word's characters. */
+function candidatesAt(
+  text: string,
+  start: number,
+  end: number,
+  hash: number,
+  plan: PatternPlan,
+): CompiledPattern[] {
+  const known = recentCandidates.get(text, start, end, hash);
+  if (known) return known;
+  const w = text.slice(start, end);
+  const out = candidatesFor(w, plan);
+  recentCandidates.set(w, hash, out);
+  return out;
+}
+
 function candidatesFor(w: string, plan: PatternPlan): CompiledPattern[] {
   const hit = candidateCache.get(w);
   if (hit) return hit;
@@ -337,53 +442,85 @@ function isSpaceCode(c: number): boolean {
 }
 
 /**
- * Which (pattern, start, end) matches were already taken, as start → end(s) per pattern: starts are small
- * integers, where one number per triple exceeded 2^31 and made a Set of doubles, slow with the thousands
- * of matches of a hostile text (#15).
+ * Which (pattern, start, end) matches were already taken: a hash set of the triples in one typed array
+ * (open addressing, linear probing). A Set of one number per triple exceeded 2^31 and made a set of
+ * doubles, and a map per pattern grew thousands of entries on a hostile text (#15); both were much of its
+ * garbage. The table is kept between calls (scanViews is not re-entered) up to SEEN_KEEP slots.
  */
 class SeenMatches {
-  private readonly byPattern: (Map<number, number | number[]> | undefined)[] = [];
+  /** Per slot: pattern + 1 (0 = empty), start, end. */
+  private table = new Int32Array(3 * 1024);
+  private slots = 1024;
+  private size = 0;
+  /** Empties the set for a new text (and drops a table a very long one grew). */
+  reset(): void {
+    if (this.slots > SEEN_KEEP) {
+      this.slots = 1024;
+      this.table = new Int32Array(3 * this.slots);
+    } else if (this.size > 0) this.table.fill(0);
+    this.size = 0;
+  }
   /** True when the triple was seen before; records it otherwise. */
   check(pattern: number, start: number, end: number): boolean {
-    let ends = this.byPattern[pattern];
-    if (!ends) {
-      ends = new Map();
-      this.byPattern[pattern] = ends;
+    if ((this.size + 1) * 2 > this.slots) this.grow();
+    const mask = this.slots - 1;
+    const t = this.table;
+    let slot = tripleHash(pattern, start, end) & mask;
+    for (;;) {
+      const at = slot * 3;
+      const p = t[at] as number;
+      if (p === 0) {
+        t[at] = pattern + 1;
+        t[at + 1] = start;
+        t[at + 2] = end;
+        this.size++;
+        return false;
+      }
+      if (p === pattern + 1 && t[at + 1] === start && t[at + 2] === end) return true;
+      slot = (slot + 1) & mask;
     }
-    const e = ends.get(start);
-    if (e === undefined) {
-      ends.set(start, end);
-      return false;
+  }
+  private grow(): void {
+    const old = this.table;
+    this.slots *= 2;
+    this.table = new Int32Array(3 * this.slots);
+    this.size = 0;
+    for (let at = 0; at < old.length; at += 3) {
+      const p = old[at] as number;
+      if (p !== 0) this.check(p - 1, old[at + 1] as number, old[at + 2] as number);
     }
-    if (typeof e === 'number') {
-      if (e === end) return true;
-      ends.set(start, [e, end]);
-      return false;
-    }
-    if (e.includes(end)) return true;
-    e.push(end);
-    return false;
   }
 }
+const SEEN_KEEP = 1 << 14;
+const seenMatches = new SeenMatches();
 
-function scanViews(views: View[], original: string): RawMatch[] {
-  const out: RawMatch[] = [];
-  const seen = new SeenMatches();
+function tripleHash(pattern: number, start: number, end: number): number {
+  let h = Math.imul(pattern, 0x9e3779b1) ^ Math.imul(start, 0x85ebca6b) ^ Math.imul(end, 0xc2b2ae35);
+  h ^= h >>> 15;
+  return Math.imul(h, 0x2c1b3c6d) ^ (h >>> 13);
+}
+
+function scanViews(views: View[], original: string): RawMatches {
+  const out: PatternMatch[] = [];
+  const kinds: string[][] = [];
+  const seen = seenMatches;
+  seen.reset();
   for (const view of views) {
     const text = view.text;
     if (!text) continue;
     const found = matchesInView(view);
     const all = patternPlan().all;
-    for (let f = 0; f < found.length; f += 3) {
-      const p = all[found[f] as number] as CompiledPattern;
-      const from0 = found[f + 1] as number;
-      const to = found[f + 2] as number;
+    const triples = found.data;
+    for (let f = 0; f < found.n; f += 3) {
+      const p = all[triples[f] as number] as CompiledPattern;
+      const from0 = triples[f + 1] as number;
+      const to = triples[f + 2] as number;
       let from = from0;
       while (from < to - 1 && isSpaceCode(text.charCodeAt(from))) from++;
       const start = view.starts[from] as number;
       const end = view.ends[to - 1] as number;
       if (seen.check(p.index, start, end)) continue;
-      const obfuscation = view.source === 'plain' ? changedKinds(view, from, to) : [view.source];
+      kinds.push(view.source === 'plain' ? changedKinds(view, from, to) : sourceList(view.source));
       out.push({
         patternId: p.def.id,
         category: p.def.category,
@@ -391,11 +528,10 @@ function scanViews(views: View[], original: string): RawMatch[] {
         end: Math.max(start, end),
         weight: p.def.weight,
         match: original.slice(Math.min(start, end), Math.max(start, end)),
-        obfuscation,
       });
     }
   }
-  return out;
+  return { matches: out, obfuscation: kinds };
 }
 
 function allowedSpans(plain: View, phrases: string[] | undefined): [number, number][] {
@@ -447,7 +583,7 @@ function ownedBySystemPrompt(systemPrompt: string, m: PatternMatch): boolean {
 export const SUFFIX_PATTERN_ID = 'statistical.adversarial_suffix';
 export const HARM_PATTERN_ID = 'statistical.harmful_framing';
 
-function suffixMatch(text: string, start: number, end: number, odd: number): RawMatch {
+function suffixMatch(text: string, start: number, end: number, odd: number): PatternMatch {
   return {
     patternId: SUFFIX_PATTERN_ID,
     category: 'adversarial_suffix',
@@ -455,9 +591,11 @@ function suffixMatch(text: string, start: number, end: number, odd: number): Raw
     end,
     weight: Math.min(70, 40 + 5 * odd),
     match: text.slice(start, end),
-    obfuscation: [],
   };
 }
+
+/** Found through no obfuscation (shared, read only). */
+const NOT_OBFUSCATED: string[] = OBFUSCATION_LISTS[0] as string[];
 
 // Quoted runs on one line: "…", «…», “…”, „…“ and '…' of ten characters or more.
 const QUOTED_RUN = /"[^"\n]{3,400}"|«[^»\n]{3,400}»|“[^”\n]{3,400}”|„[^“”\n]{3,400}[“”]|'[^'\n]{10,400}'/g;
@@ -504,20 +642,23 @@ export function analyzeFull(
   const plain = views[0] as View;
   const raw = scanViews(views, text);
   const suffix = adversarialSuffix(text);
-  if (suffix) raw.push(suffixMatch(text, suffix.start, suffix.end, suffix.odd));
+  if (suffix) {
+    raw.matches.push(suffixMatch(text, suffix.start, suffix.end, suffix.odd));
+    raw.obfuscation.push(NOT_OBFUSCATED);
+  }
   const harm = harmfulFraming(plain.text);
   if (harm && harm.end > harm.start) {
     const start = plain.starts[harm.start] as number;
     const end = plain.ends[harm.end - 1] as number;
-    raw.push({
+    raw.matches.push({
       patternId: HARM_PATTERN_ID,
       category: 'harmful_framing',
       start,
       end,
       weight: harm.points,
       match: text.slice(start, end),
-      obfuscation: [],
     });
+    raw.obfuscation.push(NOT_OBFUSCATED);
   }
   const allowed = allowedSpans(plain, options.allowPhrases);
   const discussion = isDiscussion(plain.text);
@@ -530,28 +671,24 @@ export function analyzeFull(
   let hiddenMatch = false;
   let allQuoted = true;
   // Many matches in a long text: find the quotation marks once (isQuoted reads ~280 characters per match).
-  const quotes = raw.length * 280 > text.length ? new QuoteIndex(text) : null;
-  for (const m of raw) {
-    if (allowed.some((a) => overlaps(a, m.start, m.end))) continue;
+  const quotes = raw.matches.length * 280 > text.length ? new QuoteIndex(text) : null;
+  for (let r = 0; r < raw.matches.length; r++) {
+    const m = raw.matches[r] as PatternMatch;
+    if (allowed.length > 0 && allowed.some((a) => overlaps(a, m.start, m.end))) continue;
     let w = m.weight * contextFactor(kind, m.category);
     const quoted = quotes ? quotes.isQuoted(m.start, m.end) : isQuoted(text, m.start, m.end);
     if (!quoted) allQuoted = false;
     if (quoted) w *= discussion ? 0.3 : 0.75;
     // A persona or phrase the operator's own system prompt uses is not an attack on it.
     if (systemPrompt && ownedBySystemPrompt(systemPrompt, m)) w *= 0.3;
-    if (m.obfuscation.length) {
+    const found = raw.obfuscation[r] as string[];
+    if (found.length) {
       hiddenMatch = true;
-      for (const o of m.obfuscation) obfuscation.add(o);
+      for (const o of found) obfuscation.add(o);
     }
-    w = Math.min(100, Math.round(w));
-    evidence.push({
-      patternId: m.patternId,
-      category: m.category,
-      start: m.start,
-      end: m.end,
-      weight: w,
-      match: m.match,
-    });
+    // Scored in place: the match is the evidence from here on (its pattern weight is not read again).
+    m.weight = Math.min(100, Math.round(w));
+    evidence.push(m);
   }
   // One piece of text is one piece of evidence: overlapping matches of the same category (the same phrase
   // read by an English and a French pattern, or by two views) count once, at their strongest.
