@@ -611,6 +611,37 @@ export function maskQuotes(normalised: string): string {
 
 const overlaps = (a: [number, number], s: number, e: number): boolean => a[0] < e && s < a[1];
 
+const byWeightThenStart = (a: PatternMatch, b: PatternMatch): number =>
+  b.weight - a.weight || a.start - b.start;
+
+/**
+ * Sorts matches by weight, highest first, then by start, in place: what the stable sort with that
+ * comparator gives (equal keys keep their order). Weights are whole numbers 0..100, so the matches are
+ * dealt out by weight, in order, and each weight's are sorted by start, in order already for most of them
+ * (a view's matches of one pattern come in text order): a comparison sort of the thousands of matches of
+ * a hostile text cost more than the rest of the scoring loop (#15). Any other weight takes the plain sort.
+ */
+function sortByWeightThenStart(matches: PatternMatch[]): void {
+  const byWeight: PatternMatch[][] = [];
+  for (const m of matches) {
+    const w = m.weight;
+    if (!Number.isInteger(w) || w < 0 || w > 100) {
+      matches.sort(byWeightThenStart);
+      return;
+    }
+    const list = byWeight[w];
+    if (list) list.push(m);
+    else byWeight[w] = [m];
+  }
+  let k = 0;
+  for (let w = 100; w >= 0; w--) {
+    const list = byWeight[w];
+    if (!list) continue;
+    list.sort((a, b) => a.start - b.start);
+    for (const m of list) matches[k++] = m;
+  }
+}
+
 export function analyzeText(text: string, options: DetectionOptions = {}): AnalysisResult {
   return analyzeFull(text, options).result;
 }
@@ -692,11 +723,16 @@ export function analyzeFull(
   }
   // One piece of text is one piece of evidence: overlapping matches of the same category (the same phrase
   // read by an English and a French pattern, or by two views) count once, at their strongest.
-  evidence.sort((a, b) => b.weight - a.weight || a.start - b.start);
-  // Overlap is looked up in buckets of the start offset, so many matches stay linear. A bucket is keyed by
-  // its number and the category's (a number, not a string per lookup: thousands of matches, #15).
+  sortByWeightThenStart(evidence);
+  // Overlap is looked up in buckets of BUCKET characters of the start offset, so many matches stay linear.
+  // A bucket is keyed by its number and the category's (a number, not a string per lookup: thousands of
+  // matches, #15). Accepted matches longer than LONG are few and kept in a list of their own; an accepted
+  // match of the others that overlaps e starts at most `longest` (the longest accepted of e's category so
+  // far) before e's start, so only the buckets from there to e's end are read: two small buckets for an
+  // attack repeated over 100 KB, where four buckets of 512 characters read some sixty matches each.
   const accepted = new Map<number, PatternMatch[]>();
-  const BUCKET = 512;
+  const BUCKET = 64;
+  const LONG = 512;
   const categoryIds = new Map<string, number>();
   const categoryId = (c: string): number => {
     let id = categoryIds.get(c);
@@ -707,9 +743,11 @@ export function analyzeFull(
     return id;
   };
   const long: PatternMatch[] = [];
+  const longest: number[] = [];
   const overlapsAccepted = (e: PatternMatch, category: number): boolean => {
     for (const a of long) if (a.category === e.category && a.start < e.end && e.start < a.end) return true;
-    for (let b = Math.floor(e.start / BUCKET) - 2; b <= Math.floor(e.end / BUCKET); b++) {
+    const reach = longest[category] ?? 0;
+    for (let b = Math.floor((e.start - reach) / BUCKET); b <= Math.floor(e.end / BUCKET); b++) {
       const bucket = accepted.get(b * 1024 + category);
       if (bucket) for (const a of bucket) if (a.start < e.end && e.start < a.end) return true;
     }
@@ -719,12 +757,16 @@ export function analyzeFull(
     matches.push(e);
     const category = categoryId(e.category);
     if (overlapsAccepted(e, category)) continue;
-    if (e.end - e.start > BUCKET) long.push(e);
+    bestByPattern.set(e.patternId, Math.max(bestByPattern.get(e.patternId) ?? 0, e.weight));
+    if (e.end - e.start > LONG) {
+      long.push(e);
+      continue;
+    }
+    longest[category] = Math.max(longest[category] ?? 0, e.end - e.start);
     const key = Math.floor(e.start / BUCKET) * 1024 + category;
     const bucket = accepted.get(key);
     if (bucket) bucket.push(e);
     else accepted.set(key, [e]);
-    bestByPattern.set(e.patternId, Math.max(bestByPattern.get(e.patternId) ?? 0, e.weight));
   }
 
   // The language is guessed from the first tokens only; the similarity reads the text's tokens itself.
