@@ -272,7 +272,7 @@ class Attempts {
     this.searchedFrom = new Float64Array(patterns).fill(-1);
     this.nextStart = new Float64Array(patterns);
     this.nextEnd = new Float64Array(patterns);
-    this.cap = Math.max(16, Math.floor(text.length / ATTEMPT_COST));
+    this.cap = attemptCap(text.length);
   }
   /** End of the match of `sticky` at `at` (at or before `at` when none, or inside the last match). */
   tryAt(p: CompiledPattern, matcher: PatternMatcher, at: number): number {
@@ -302,6 +302,11 @@ class Attempts {
  */
 const ATTEMPT_COST = 32;
 
+/** The most candidate positions a pattern is tried at, anchored, in a text of `length` characters. */
+function attemptCap(length: number): number {
+  return Math.max(16, Math.floor(length / ATTEMPT_COST));
+}
+
 /**
  * Matches of every pattern in joined-up letters (the spaced-letter view), pattern after pattern, each
  * pattern's in text order: what a global scan of each `compact` expression finds. Joined-up letters have
@@ -321,7 +326,7 @@ export function compactMatches(
   const { all } = plan;
   const { next, patterns } = plan.openings;
   const len = text.length;
-  const cap = Math.max(16, Math.floor(len / ATTEMPT_COST));
+  const cap = attemptCap(len);
   // Patterns whose required later words the view does not hold are left out (patterns/required.ts).
   const ok = mayMatchIn(text, plan, true);
   const skip = all.map((p) => ok[p.index] === 0);
@@ -352,6 +357,10 @@ export function compactMatches(
     }
   }
   const marks = new TextMarks(text);
+  // The others are tried through Attempts, as in the plain view: with at most `cap` candidates each, every
+  // candidate outside the pattern's last match is an anchored attempt. (An empty match adds nothing; the
+  // global scan would move on by one, as the next candidate does.)
+  const attempts = new Attempts(text, marks, all.length, (p) => (candidates[p.index] as number[]).length);
   for (let i = 0; i < all.length; i++) {
     const p = all[i] as CompiledPattern;
     if (skip[i]) continue;
@@ -359,15 +368,9 @@ export function compactMatches(
       scanWhole(p.compactMatch, text, marks, (from, to) => push(p, from, to));
       continue;
     }
-    let busyUntil = 0;
     for (const from of candidates[i] as number[]) {
-      if (from < busyUntil) continue;
-      const end = p.compactMatch.endAt(text, marks, from);
-      // An empty match adds nothing; the global scan would move on by one, as the next candidate does.
-      if (end > from) {
-        push(p, from, end);
-        busyUntil = end;
-      }
+      const end = attempts.tryAt(p, p.compactMatch, from);
+      if (end > from) push(p, from, end);
     }
   }
 }
