@@ -790,7 +790,8 @@ export function analyzeFull(
   let learned: { logit: number; points: number; start: number; end: number; offTask: boolean } | null = null;
   const modelText = discussion ? maskQuotes(plain.text) : plain.text;
   if (model) {
-    const tf = tokenFeatures(modelText, indirect);
+    // Read here and dropped: the features may stay in the module's buffers (no copy).
+    const tf = tokenFeatures(modelText, indirect, true);
     const w = maxWindowLogit(model, tf);
     let points = modelPoints(w.logit, warnLogit(model, language), tf.offsets.length - 1);
     // With the application's system prompt as context, an instruction off its stated task is riskier.

@@ -98,8 +98,13 @@ function conceptAt(text: string, start: number, end: number, hash: number): numb
 let idBuf = new Uint32Array(4096);
 let offBuf = new Uint32Array(1024);
 
-/** Features of `text`, which must already be normalised (normalise(text).plain.text). */
-export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
+/**
+ * Features of `text`, which must already be normalised (normalise(text).plain.text). With `shared`, the
+ * arrays returned are views of this module's buffers, valid only until the next call: for a caller that
+ * reads them at once (the engine scores and drops them), where a copy of a 100 KB text's features was
+ * most of the memory it allocated (#15). Without, they are the caller's own (training keeps them).
+ */
+export function tokenFeatures(text: string, indirect: boolean, shared = false): TokenFeatures {
   let n = 0;
   let t = 0;
   const copies = indirect ? 2 : 1;
@@ -202,6 +207,7 @@ export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
     prev = h;
   }
   offBuf[t] = n;
+  if (shared) return { ids: idBuf.subarray(0, n), offsets: offBuf.subarray(0, t + 1) };
   return { ids: idBuf.slice(0, n), offsets: offBuf.slice(0, t + 1) };
 }
 
