@@ -42,6 +42,23 @@ export interface Normalised {
 }
 
 /**
+ * The code units of the view being built: one buffer shared by every builder, kept between calls up to
+ * CODES_KEEP units, as they are read only by build() and one view is built at a time (normalise and
+ * spacedView each finish theirs before another starts; a builder must not be left unbuilt while another
+ * pushes). A new buffer per view was a fifth of the memory a long text allocated (#15).
+ */
+let codeScratch = new Uint16Array(1024);
+const CODES_KEEP = 1 << 17;
+
+/** A buffer of at least `capacity` code units (the shared one, or a larger one that becomes it). */
+function codeBuffer(capacity: number): Uint16Array {
+  if (codeScratch.length >= capacity) return codeScratch;
+  const b = new Uint16Array(Math.max(capacity, codeScratch.length * 2));
+  if (b.length <= CODES_KEEP) codeScratch = b;
+  return b;
+}
+
+/**
  * The normalised text being built, one UTF-16 code unit at a time into a typed buffer, with the original
  * span and change marks of each unit. A string per character joined at the end cost more than the rest
  * of normalisation on texts with a non-ASCII character every few letters (homoglyphs, #15).
@@ -56,15 +73,15 @@ export class ViewBuilder {
   /** Whether a surrogate code unit was pushed (build then cannot use the UTF-16 decoder, see there). */
   private surrogates = false;
   constructor(capacity: number) {
-    this.codes = new Uint16Array(capacity);
+    this.codes = codeBuffer(capacity);
     this.starts = new Int32Array(capacity);
     this.ends = new Int32Array(capacity);
     this.changed = new Uint8Array(capacity);
   }
   private grow(need: number): void {
     const cap = Math.max(need, this.starts.length * 2);
-    const u = new Uint16Array(cap);
-    u.set(this.codes);
+    const u = codeBuffer(cap);
+    u.set(this.codes.subarray(0, this.n));
     this.codes = u;
     const s = new Int32Array(cap);
     s.set(this.starts);
