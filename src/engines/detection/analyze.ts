@@ -155,7 +155,8 @@ function matchesInView(view: View): Triples {
   // A word is looked up only when the walk of its letters in the trie of opening words passes an opening
   // word (the word is one, or starts with a stem) of a pattern not ruled out: any other word opens no
   // pattern that could match here, and most words are such.
-  const { next, patterns: opened } = plan.openings;
+  const { next } = plan.openings;
+  const live = liveOpenings(plan, ok);
   const words = wordScratch;
   words.n = 0;
   const count = new Int32Array(plan.all.length);
@@ -177,8 +178,7 @@ function matchesInView(view: View): Triples {
       i++;
       node = next[node * 26 + c] as number;
       if (node < 0) break;
-      const ps = opened[node];
-      if (ps && !opens) for (let k = 0; k < ps.length && !opens; k++) opens = ok[ps[k] as number] === 1;
+      if (live[node] === 1) opens = true;
     }
     while (i < len) {
       const c = text.charCodeAt(i);
@@ -188,13 +188,13 @@ function matchesInView(view: View): Triples {
     }
     if (!opens) continue;
     const candidates = candidatesAt(text, start, i, h, plan);
-    let live = false;
+    let any = false;
     for (const p of candidates) {
       if (ok[p.index] === 0) continue;
       count[p.index] = (count[p.index] as number) + 1;
-      live = true;
+      any = true;
     }
-    if (!live) continue;
+    if (!any) continue;
     words.push(start, candidates);
   }
   // Pass 2: each candidate pattern tried where its word starts, in the same order. A pattern already
@@ -213,6 +213,27 @@ function matchesInView(view: View): Triples {
 }
 
 const isLowerCode = (c: number): boolean => c >= 97 && c <= 122;
+
+/**
+ * Per node of the trie of opening words, 1 when an opening word ending there opens a pattern that `ok`
+ * (mayMatchIn) leaves in: the only words worth looking up. Most opening words of a hostile text open only
+ * patterns it cannot match ("a" in "a:a:a…"); read once per view, not per letter walked.
+ */
+function liveOpenings(plan: PatternPlan, ok: Uint8Array): Uint8Array {
+  const { patterns } = plan.openings;
+  const live = new Uint8Array(patterns.length);
+  for (let node = 0; node < patterns.length; node++) {
+    const opened = patterns[node];
+    if (!opened) continue;
+    for (let k = 0; k < opened.length; k++) {
+      if (ok[opened[k] as number] === 1) {
+        live[node] = 1;
+        break;
+      }
+    }
+  }
+  return live;
+}
 
 /**
  * The words of a view that may open a pattern, and their candidate patterns, in text order: scratch shared
@@ -332,10 +353,9 @@ export function compactMatches(
   const skip = all.map((p) => ok[p.index] === 0);
   const whole = all.map((p) => p.triggers === null);
   const candidates: number[][] = all.map(() => []);
-  // The trie nodes that open a pattern still to be tried here: most opening words of a hostile text
-  // ("a" in "a:a:a…") open only patterns it cannot match.
-  const live = patterns.map((opened) => opened?.some((i) => !skip[i]) === true);
-  const anyLive = live.includes(true);
+  // The trie nodes that open a pattern still to be tried here.
+  const live = liveOpenings(plan, ok);
+  const anyLive = live.includes(1);
   for (let from = 0; anyLive && from < len; from++) {
     let node = 0;
     for (let q = from; q < len; q++) {
@@ -343,7 +363,7 @@ export function compactMatches(
       if (c < 0 || c > 25) break;
       node = next[node * 26 + c] as number;
       if (node < 0) break;
-      if (!live[node]) continue;
+      if (live[node] === 0) continue;
       const opened = patterns[node] as Int32Array;
       for (let k = 0; k < opened.length; k++) {
         const i = opened[k] as number;
