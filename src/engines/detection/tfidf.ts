@@ -219,11 +219,21 @@ const isLowerCode = (c: number): boolean => c >= 97 && c <= 122;
 const isAlnumCode = (c: number): boolean => isLowerCode(c) || (c >= 48 && c <= 57);
 
 /**
- * The features of every token of the text, in order: the tokens TOKEN finds (`[a-z0-9]+(?:'[a-z]+)?`,
- * leftmost, longest, one after another), read by a loop over char codes.
+ * The list tokenWords fills: kept between calls (similarity is not re-entered) up to WORDS_KEEP entries,
+ * as an array grown per call to the thousands of tokens of a long text was much of its garbage (#15).
  */
-function tokenWords(ix: Index, text: string): WordFeatures[] {
-  const out: WordFeatures[] = [];
+let wordList: WordFeatures[] = [];
+const WORDS_KEEP = 1 << 15;
+
+/**
+ * The features of every token of the text, in order, in `wordList` (their count is returned): the tokens
+ * TOKEN finds (`[a-z0-9]+(?:'[a-z]+)?`, leftmost, longest, one after another), read by a loop over char
+ * codes.
+ */
+function tokenWords(ix: Index, text: string): number {
+  if (wordList.length > WORDS_KEEP) wordList = [];
+  const out = wordList;
+  let n = 0;
   const len = text.length;
   let i = 0;
   let gap = 0;
@@ -257,16 +267,16 @@ function tokenWords(ix: Index, text: string): WordFeatures[] {
         h = fnvStep(h, c);
       }
     }
-    out.push(featuresAt(ix, text, start, i, h));
+    out[n++] = featuresAt(ix, text, start, i, h);
   }
-  return out;
+  return n;
 }
 
 export function similarity(normalisedText: string): Similarity {
   index ??= buildIndex();
   const ix = index;
-  const perWord = tokenWords(ix, normalisedText);
-  const n = perWord.length;
+  const n = tokenWords(ix, normalisedText);
+  const perWord = wordList;
   const bigram = new Int32Array(Math.max(0, n - 1));
   // The last pair looked up is kept: repetitive text ("a a a …") asks for the same pair throughout.
   let lastKey = -1;
