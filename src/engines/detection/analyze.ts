@@ -720,7 +720,6 @@ export function analyzeFull(
 
   const bestByPattern = new Map<string, number>();
   const evidence: PatternMatch[] = [];
-  const matches: PatternMatch[] = [];
   const obfuscation = new Set<string>();
   let hiddenMatch = false;
   let allQuoted = true;
@@ -776,8 +775,9 @@ export function analyzeFull(
     }
     return false;
   };
+  // Every piece of evidence is a match of the result, in this order (sorted by start at the end).
+  const matches = evidence;
   for (const e of evidence) {
-    matches.push(e);
     const category = categoryId(e.category);
     if (overlapsAccepted(e, category)) continue;
     bestByPattern.set(e.patternId, Math.max(bestByPattern.get(e.patternId) ?? 0, e.weight));
