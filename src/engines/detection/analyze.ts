@@ -42,7 +42,7 @@ import { type LinearModel, maxWindowLogit, shippedModel, warnLogit } from './mod
 import { tokenFeatures } from './model/features.js';
 import { similarity, tokens } from './tfidf.js';
 import type { AnalysisResult, DetectionOptions, PatternMatch } from './types.js';
-import { FNV_START, fnvStep, SpanMemo } from './span-memo.js';
+import { FNV_START, fnvStep, HASHED_CHARS, SpanMemo } from './span-memo.js';
 import { buildViews } from './views.js';
 
 /** Output cap: a 100 KB text full of attacks still returns a bounded list. */
@@ -169,23 +169,24 @@ function matchesInView(view: View): Triples {
     const start = i;
     let node = 0;
     let opens = false;
-    // The word's hash, for the memo of candidates (no string per word).
+    // The word's hash, for the memo of candidates (no string per word): of its first HASHED_CHARS.
     let h = FNV_START;
     while (i < len) {
       const c = text.charCodeAt(i) - 97;
       if (c < 0 || c > 25) break;
-      h = fnvStep(h, c + 97);
+      if (i - start < HASHED_CHARS) h = fnvStep(h, c + 97);
       i++;
       node = next[node * 26 + c] as number;
       if (node < 0) break;
       if (live[node] === 1) opens = true;
     }
-    while (i < len) {
+    while (i < len && i - start < HASHED_CHARS) {
       const c = text.charCodeAt(i);
       if (!isLowerCode(c)) break;
       h = fnvStep(h, c);
       i++;
     }
+    while (i < len && isLowerCode(text.charCodeAt(i))) i++;
     if (!opens) continue;
     const candidates = candidatesAt(text, start, i, h, plan);
     let any = false;

@@ -8,6 +8,13 @@
  */
 const KEEP_MAX = 12;
 
+/**
+ * How many leading characters of a word its hash needs to read: the hash only picks a slot (a hit is
+ * confirmed by the characters) and no longer word is kept, so hashing a long token whole (100 KB of "a")
+ * would buy nothing.
+ */
+export const HASHED_CHARS = KEEP_MAX;
+
 export class SpanMemo<T> {
   private readonly words: (string | undefined)[];
   private readonly values: (T | undefined)[];
@@ -20,7 +27,10 @@ export class SpanMemo<T> {
     this.mask = slots - 1;
   }
 
-  /** The value stored for the word text[start, end) when it is in its slot; `hash` is a hash of its characters. */
+  /**
+   * The value stored for the word text[start, end) when it is in its slot; `hash` is a hash of its
+   * characters (of its first HASHED_CHARS at least), the same as given to `set` for that word.
+   */
   get(text: string, start: number, end: number, hash: number): T | undefined {
     const slot = hash & this.mask;
     const known = this.words[slot];

@@ -1,6 +1,6 @@
 import { normalise } from './normalize.js';
 import { referenceAttacks } from './reference/index.js';
-import { FNV_START, fnvStep, SpanMemo } from './span-memo.js';
+import { FNV_START, fnvStep, HASHED_CHARS, SpanMemo } from './span-memo.js';
 
 /**
  * Word (1-2 gram) and character (5-gram, inside words) TF-IDF against the reference attacks, cosine
@@ -252,19 +252,20 @@ function tokenWords(ix: Index, text: string): number {
     }
     gap = 0;
     const start = i;
+    // The memo's hash reads the first HASHED_CHARS characters only (a long token is not memoised).
     let h = FNV_START;
     for (; i < len; i++) {
       c = text.charCodeAt(i);
       if (!isAlnumCode(c)) break;
-      h = fnvStep(h, c);
+      if (i - start < HASHED_CHARS) h = fnvStep(h, c);
     }
     // An elision or a contraction ("l'utente", "don't"): an apostrophe followed by letters.
     if (i + 1 < len && c === 39 && isLowerCode(text.charCodeAt(i + 1))) {
-      h = fnvStep(h, 39);
+      if (i - start < HASHED_CHARS) h = fnvStep(h, 39);
       for (i++; i < len; i++) {
         c = text.charCodeAt(i);
         if (!isLowerCode(c)) break;
-        h = fnvStep(h, c);
+        if (i - start < HASHED_CHARS) h = fnvStep(h, c);
       }
     }
     out[n++] = featuresAt(ix, text, start, i, h);
