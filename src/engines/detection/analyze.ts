@@ -4,6 +4,7 @@ import {
   guessLanguage,
   isDiscussion,
   isQuoted,
+  LANGUAGE_SAMPLE,
   offTask,
   QuoteIndex,
 } from './context.js';
@@ -41,6 +42,7 @@ import { type LinearModel, maxWindowLogit, shippedModel, warnLogit } from './mod
 import { tokenFeatures } from './model/features.js';
 import { similarity, tokens } from './tfidf.js';
 import type { AnalysisResult, DetectionOptions, PatternMatch } from './types.js';
+import { FNV_START, fnvStep, HASHED_CHARS, SpanMemo } from './span-memo.js';
 import { buildViews } from './views.js';
 
 /** Output cap: a 100 KB text full of attacks still returns a bounded list. */
@@ -57,8 +59,26 @@ const INJECTION_FAMILY = new Set([
   'response_steering',
 ]);
 
-interface RawMatch extends PatternMatch {
-  obfuscation: string[];
+/**
+ * The matches found, before scoring, and what each was found through (`obfuscation[i]` for `matches[i]`,
+ * shared lists, read only). Each match keeps its pattern's weight until analyzeFull scores it in place:
+ * the match object becomes the evidence, where a second object per match was a good share of the garbage
+ * of a text with thousands of matches (#15).
+ */
+interface RawMatches {
+  matches: PatternMatch[];
+  obfuscation: string[][];
+}
+
+/** A match's obfuscation list when it was found in a view other than the plain one: [the view's source]. */
+const SOURCE_LISTS = new Map<string, string[]>();
+function sourceList(source: string): string[] {
+  let list = SOURCE_LISTS.get(source);
+  if (!list) {
+    list = [source];
+    SOURCE_LISTS.set(source, list);
+  }
+  return list;
 }
 
 /**
@@ -81,13 +101,42 @@ function changedKinds(view: View, from: number, to: number): string[] {
 }
 
 /**
- * Every pattern match in one view, as flat triples: pattern index, view start, view end (one array, not
- * an array per match: thousands of matches in a hostile text).
+ * Flat triples of int32 (pattern index, view start, view end per match), in one typed array kept between
+ * calls up to TRIPLES_KEEP numbers: the matches of one view are read before the next view is scanned, and
+ * an array of boxed numbers grown per view was much of the garbage of a text with thousands of matches.
  */
-function matchesInView(view: View): number[] {
+class Triples {
+  data = new Int32Array(3 * 1024);
+  /** Numbers used (three per match). */
+  n = 0;
+  reset(): void {
+    if (this.data.length > TRIPLES_KEEP) this.data = new Int32Array(3 * 1024);
+    this.n = 0;
+  }
+  push(a: number, b: number, c: number): void {
+    if (this.n + 3 > this.data.length) {
+      const bigger = new Int32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.n++] = a;
+    this.data[this.n++] = b;
+    this.data[this.n++] = c;
+  }
+}
+const TRIPLES_KEEP = 3 << 14;
+const foundScratch = new Triples();
+
+/**
+ * Every pattern match in one view, as flat triples: pattern index, view start, view end (one array, not
+ * an array per match: thousands of matches in a hostile text). The list is shared scratch, valid until the
+ * next call.
+ */
+function matchesInView(view: View): Triples {
   const text = view.text;
   const plan = patternPlan();
-  const found: number[] = [];
+  const found = foundScratch;
+  found.reset();
   const push = (p: CompiledPattern, from: number, to: number): void => {
     if (to > from) found.push(p.index, from, to);
   };
@@ -106,9 +155,10 @@ function matchesInView(view: View): number[] {
   // A word is looked up only when the walk of its letters in the trie of opening words passes an opening
   // word (the word is one, or starts with a stem) of a pattern not ruled out: any other word opens no
   // pattern that could match here, and most words are such.
-  const { next, patterns: opened } = plan.openings;
-  const wordAt: number[] = [];
-  const wordPatterns: CompiledPattern[][] = [];
+  const { next } = plan.openings;
+  const live = liveOpenings(plan, ok);
+  const words = wordScratch;
+  words.n = 0;
   const count = new Int32Array(plan.all.length);
   const len = text.length;
   for (let i = 0; i < len; ) {
@@ -119,43 +169,102 @@ function matchesInView(view: View): number[] {
     const start = i;
     let node = 0;
     let opens = false;
+    // The word's hash, for the memo of candidates (no string per word): of its first HASHED_CHARS.
+    let h = FNV_START;
     while (i < len) {
       const c = text.charCodeAt(i) - 97;
       if (c < 0 || c > 25) break;
+      if (i - start < HASHED_CHARS) h = fnvStep(h, c + 97);
       i++;
       node = next[node * 26 + c] as number;
       if (node < 0) break;
-      const ps = opened[node];
-      if (ps && !opens) for (let k = 0; k < ps.length && !opens; k++) opens = ok[ps[k] as number] === 1;
+      if (live[node] === 1) opens = true;
+    }
+    while (i < len && i - start < HASHED_CHARS) {
+      const c = text.charCodeAt(i);
+      if (!isLowerCode(c)) break;
+      h = fnvStep(h, c);
+      i++;
     }
     while (i < len && isLowerCode(text.charCodeAt(i))) i++;
     if (!opens) continue;
-    const candidates = candidatesFor(text.slice(start, i), plan);
-    let live = false;
+    const candidates = candidatesAt(text, start, i, h, plan);
+    let any = false;
     for (const p of candidates) {
       if (ok[p.index] === 0) continue;
       count[p.index] = (count[p.index] as number) + 1;
-      live = true;
+      any = true;
     }
-    if (!live) continue;
-    wordAt.push(start);
-    wordPatterns.push(candidates);
+    if (!any) continue;
+    words.push(start, candidates);
   }
   // Pass 2: each candidate pattern tried where its word starts, in the same order. A pattern already
   // matched up to `busyUntil` is not tried again inside that match.
   const attempts = new Attempts(text, marks, plan.all.length, (p) => count[p.index] as number);
-  for (let k = 0; k < wordAt.length; k++) {
-    const at = wordAt[k] as number;
-    for (const p of wordPatterns[k] as CompiledPattern[]) {
+  for (let k = 0; k < words.n; k++) {
+    const at = words.at[k] as number;
+    for (const p of words.patterns[k] as CompiledPattern[]) {
       if (ok[p.index] === 0) continue;
       const to = attempts.tryAt(p, p.match, at);
       if (to > at) push(p, at, to);
     }
   }
+  words.trim();
   return found;
 }
 
 const isLowerCode = (c: number): boolean => c >= 97 && c <= 122;
+
+/**
+ * Per node of the trie of opening words, 1 when an opening word ending there opens a pattern that `ok`
+ * (mayMatchIn) leaves in: the only words worth looking up. Most opening words of a hostile text open only
+ * patterns it cannot match ("a" in "a:a:a…"); read once per view, not per letter walked.
+ */
+function liveOpenings(plan: PatternPlan, ok: Uint8Array): Uint8Array {
+  const { patterns } = plan.openings;
+  const live = new Uint8Array(patterns.length);
+  for (let node = 0; node < patterns.length; node++) {
+    const opened = patterns[node];
+    if (!opened) continue;
+    for (let k = 0; k < opened.length; k++) {
+      if (ok[opened[k] as number] === 1) {
+        live[node] = 1;
+        break;
+      }
+    }
+  }
+  return live;
+}
+
+/**
+ * The words of a view that may open a pattern, and their candidate patterns, in text order: scratch shared
+ * by every call (matchesInView is not re-entered), so that a text with thousands of such words (an
+ * attack line repeated, #15) does not grow two arrays per view. Kept up to WORDS_KEEP entries.
+ */
+class WordList {
+  at = new Int32Array(1024);
+  patterns: CompiledPattern[][] = [];
+  n = 0;
+  push(start: number, candidates: CompiledPattern[]): void {
+    if (this.n === this.at.length) {
+      const bigger = new Int32Array(this.at.length * 2);
+      bigger.set(this.at);
+      this.at = bigger;
+    }
+    this.at[this.n] = start;
+    this.patterns[this.n] = candidates;
+    this.n++;
+  }
+  /** Drops what a very long text left, so that it is not held between calls. */
+  trim(): void {
+    if (this.at.length > WORDS_KEEP) {
+      this.at = new Int32Array(1024);
+      this.patterns = [];
+    }
+  }
+}
+const WORDS_KEEP = 1 << 15;
+const wordScratch = new WordList();
 
 /**
  * Anchored attempts of patterns at candidate positions, each pattern's in increasing order: what the
@@ -185,7 +294,7 @@ class Attempts {
     this.searchedFrom = new Float64Array(patterns).fill(-1);
     this.nextStart = new Float64Array(patterns);
     this.nextEnd = new Float64Array(patterns);
-    this.cap = Math.max(16, Math.floor(text.length / ATTEMPT_COST));
+    this.cap = attemptCap(text.length);
   }
   /** End of the match of `sticky` at `at` (at or before `at` when none, or inside the last match). */
   tryAt(p: CompiledPattern, matcher: PatternMatcher, at: number): number {
@@ -215,6 +324,11 @@ class Attempts {
  */
 const ATTEMPT_COST = 32;
 
+/** The most candidate positions a pattern is tried at, anchored, in a text of `length` characters. */
+function attemptCap(length: number): number {
+  return Math.max(16, Math.floor(length / ATTEMPT_COST));
+}
+
 /**
  * Matches of every pattern in joined-up letters (the spaced-letter view), pattern after pattern, each
  * pattern's in text order: what a global scan of each `compact` expression finds. Joined-up letters have
@@ -234,16 +348,15 @@ export function compactMatches(
   const { all } = plan;
   const { next, patterns } = plan.openings;
   const len = text.length;
-  const cap = Math.max(16, Math.floor(len / ATTEMPT_COST));
+  const cap = attemptCap(len);
   // Patterns whose required later words the view does not hold are left out (patterns/required.ts).
   const ok = mayMatchIn(text, plan, true);
   const skip = all.map((p) => ok[p.index] === 0);
   const whole = all.map((p) => p.triggers === null);
   const candidates: number[][] = all.map(() => []);
-  // The trie nodes that open a pattern still to be tried here: most opening words of a hostile text
-  // ("a" in "a:a:a…") open only patterns it cannot match.
-  const live = patterns.map((opened) => opened?.some((i) => !skip[i]) === true);
-  const anyLive = live.includes(true);
+  // The trie nodes that open a pattern still to be tried here.
+  const live = liveOpenings(plan, ok);
+  const anyLive = live.includes(1);
   for (let from = 0; anyLive && from < len; from++) {
     let node = 0;
     for (let q = from; q < len; q++) {
@@ -251,7 +364,7 @@ export function compactMatches(
       if (c < 0 || c > 25) break;
       node = next[node * 26 + c] as number;
       if (node < 0) break;
-      if (!live[node]) continue;
+      if (live[node] === 0) continue;
       const opened = patterns[node] as Int32Array;
       for (let k = 0; k < opened.length; k++) {
         const i = opened[k] as number;
@@ -265,6 +378,10 @@ export function compactMatches(
     }
   }
   const marks = new TextMarks(text);
+  // The others are tried through Attempts, as in the plain view: with at most `cap` candidates each, every
+  // candidate outside the pattern's last match is an anchored attempt. (An empty match adds nothing; the
+  // global scan would move on by one, as the next candidate does.)
+  const attempts = new Attempts(text, marks, all.length, (p) => (candidates[p.index] as number[]).length);
   for (let i = 0; i < all.length; i++) {
     const p = all[i] as CompiledPattern;
     if (skip[i]) continue;
@@ -272,15 +389,9 @@ export function compactMatches(
       scanWhole(p.compactMatch, text, marks, (from, to) => push(p, from, to));
       continue;
     }
-    let busyUntil = 0;
     for (const from of candidates[i] as number[]) {
-      if (from < busyUntil) continue;
-      const end = p.compactMatch.endAt(text, marks, from);
-      // An empty match adds nothing; the global scan would move on by one, as the next candidate does.
-      if (end > from) {
-        push(p, from, end);
-        busyUntil = end;
-      }
+      const end = attempts.tryAt(p, p.compactMatch, from);
+      if (end > from) push(p, from, end);
     }
   }
 }
@@ -303,6 +414,25 @@ function scanWhole(
 /** The patterns that may start at a given word; words repeat, so the answer is cached (bounded). */
 const candidateCache = new Map<string, CompiledPattern[]>();
 const CANDIDATE_CACHE_MAX = 50_000;
+
+/** The candidates of the words seen lately, by their span in a view (no slice per word, #15). */
+const recentCandidates = new SpanMemo<CompiledPattern[]>(1024);
+
+/** candidatesFor(text.slice(start, end)), where `hash` is fnvStep over the word's characters. */
+function candidatesAt(
+  text: string,
+  start: number,
+  end: number,
+  hash: number,
+  plan: PatternPlan,
+): CompiledPattern[] {
+  const known = recentCandidates.get(text, start, end, hash);
+  if (known) return known;
+  const w = text.slice(start, end);
+  const out = candidatesFor(w, plan);
+  recentCandidates.set(w, hash, out);
+  return out;
+}
 
 function candidatesFor(w: string, plan: PatternPlan): CompiledPattern[] {
   const hit = candidateCache.get(w);
@@ -336,53 +466,85 @@ function isSpaceCode(c: number): boolean {
 }
 
 /**
- * Which (pattern, start, end) matches were already taken, as start → end(s) per pattern: starts are small
- * integers, where one number per triple exceeded 2^31 and made a Set of doubles, slow with the thousands
- * of matches of a hostile text (#15).
+ * Which (pattern, start, end) matches were already taken: a hash set of the triples in one typed array
+ * (open addressing, linear probing). A Set of one number per triple exceeded 2^31 and made a set of
+ * doubles, and a map per pattern grew thousands of entries on a hostile text (#15); both were much of its
+ * garbage. The table is kept between calls (scanViews is not re-entered) up to SEEN_KEEP slots.
  */
 class SeenMatches {
-  private readonly byPattern: (Map<number, number | number[]> | undefined)[] = [];
+  /** Per slot: pattern + 1 (0 = empty), start, end. */
+  private table = new Int32Array(3 * 1024);
+  private slots = 1024;
+  private size = 0;
+  /** Empties the set for a new text (and drops a table a very long one grew). */
+  reset(): void {
+    if (this.slots > SEEN_KEEP) {
+      this.slots = 1024;
+      this.table = new Int32Array(3 * this.slots);
+    } else if (this.size > 0) this.table.fill(0);
+    this.size = 0;
+  }
   /** True when the triple was seen before; records it otherwise. */
   check(pattern: number, start: number, end: number): boolean {
-    let ends = this.byPattern[pattern];
-    if (!ends) {
-      ends = new Map();
-      this.byPattern[pattern] = ends;
+    if ((this.size + 1) * 2 > this.slots) this.grow();
+    const mask = this.slots - 1;
+    const t = this.table;
+    let slot = tripleHash(pattern, start, end) & mask;
+    for (;;) {
+      const at = slot * 3;
+      const p = t[at] as number;
+      if (p === 0) {
+        t[at] = pattern + 1;
+        t[at + 1] = start;
+        t[at + 2] = end;
+        this.size++;
+        return false;
+      }
+      if (p === pattern + 1 && t[at + 1] === start && t[at + 2] === end) return true;
+      slot = (slot + 1) & mask;
     }
-    const e = ends.get(start);
-    if (e === undefined) {
-      ends.set(start, end);
-      return false;
+  }
+  private grow(): void {
+    const old = this.table;
+    this.slots *= 2;
+    this.table = new Int32Array(3 * this.slots);
+    this.size = 0;
+    for (let at = 0; at < old.length; at += 3) {
+      const p = old[at] as number;
+      if (p !== 0) this.check(p - 1, old[at + 1] as number, old[at + 2] as number);
     }
-    if (typeof e === 'number') {
-      if (e === end) return true;
-      ends.set(start, [e, end]);
-      return false;
-    }
-    if (e.includes(end)) return true;
-    e.push(end);
-    return false;
   }
 }
+const SEEN_KEEP = 1 << 14;
+const seenMatches = new SeenMatches();
 
-function scanViews(views: View[], original: string): RawMatch[] {
-  const out: RawMatch[] = [];
-  const seen = new SeenMatches();
+function tripleHash(pattern: number, start: number, end: number): number {
+  let h = Math.imul(pattern, 0x9e3779b1) ^ Math.imul(start, 0x85ebca6b) ^ Math.imul(end, 0xc2b2ae35);
+  h ^= h >>> 15;
+  return Math.imul(h, 0x2c1b3c6d) ^ (h >>> 13);
+}
+
+function scanViews(views: View[], original: string): RawMatches {
+  const out: PatternMatch[] = [];
+  const kinds: string[][] = [];
+  const seen = seenMatches;
+  seen.reset();
   for (const view of views) {
     const text = view.text;
     if (!text) continue;
     const found = matchesInView(view);
     const all = patternPlan().all;
-    for (let f = 0; f < found.length; f += 3) {
-      const p = all[found[f] as number] as CompiledPattern;
-      const from0 = found[f + 1] as number;
-      const to = found[f + 2] as number;
+    const triples = found.data;
+    for (let f = 0; f < found.n; f += 3) {
+      const p = all[triples[f] as number] as CompiledPattern;
+      const from0 = triples[f + 1] as number;
+      const to = triples[f + 2] as number;
       let from = from0;
       while (from < to - 1 && isSpaceCode(text.charCodeAt(from))) from++;
       const start = view.starts[from] as number;
       const end = view.ends[to - 1] as number;
       if (seen.check(p.index, start, end)) continue;
-      const obfuscation = view.source === 'plain' ? changedKinds(view, from, to) : [view.source];
+      kinds.push(view.source === 'plain' ? changedKinds(view, from, to) : sourceList(view.source));
       out.push({
         patternId: p.def.id,
         category: p.def.category,
@@ -390,11 +552,10 @@ function scanViews(views: View[], original: string): RawMatch[] {
         end: Math.max(start, end),
         weight: p.def.weight,
         match: original.slice(Math.min(start, end), Math.max(start, end)),
-        obfuscation,
       });
     }
   }
-  return out;
+  return { matches: out, obfuscation: kinds };
 }
 
 function allowedSpans(plain: View, phrases: string[] | undefined): [number, number][] {
@@ -446,7 +607,7 @@ function ownedBySystemPrompt(systemPrompt: string, m: PatternMatch): boolean {
 export const SUFFIX_PATTERN_ID = 'statistical.adversarial_suffix';
 export const HARM_PATTERN_ID = 'statistical.harmful_framing';
 
-function suffixMatch(text: string, start: number, end: number, odd: number): RawMatch {
+function suffixMatch(text: string, start: number, end: number, odd: number): PatternMatch {
   return {
     patternId: SUFFIX_PATTERN_ID,
     category: 'adversarial_suffix',
@@ -454,9 +615,11 @@ function suffixMatch(text: string, start: number, end: number, odd: number): Raw
     end,
     weight: Math.min(70, 40 + 5 * odd),
     match: text.slice(start, end),
-    obfuscation: [],
   };
 }
+
+/** Found through no obfuscation (shared, read only). */
+const NOT_OBFUSCATED: string[] = OBFUSCATION_LISTS[0] as string[];
 
 // Quoted runs on one line: "…", «…», “…”, „…“ and '…' of ten characters or more.
 const QUOTED_RUN = /"[^"\n]{3,400}"|«[^»\n]{3,400}»|“[^”\n]{3,400}”|„[^“”\n]{3,400}[“”]|'[^'\n]{10,400}'/g;
@@ -471,6 +634,37 @@ export function maskQuotes(normalised: string): string {
 }
 
 const overlaps = (a: [number, number], s: number, e: number): boolean => a[0] < e && s < a[1];
+
+const byWeightThenStart = (a: PatternMatch, b: PatternMatch): number =>
+  b.weight - a.weight || a.start - b.start;
+
+/**
+ * Sorts matches by weight, highest first, then by start, in place: what the stable sort with that
+ * comparator gives (equal keys keep their order). Weights are whole numbers 0..100, so the matches are
+ * dealt out by weight, in order, and each weight's are sorted by start, in order already for most of them
+ * (a view's matches of one pattern come in text order): a comparison sort of the thousands of matches of
+ * a hostile text cost more than the rest of the scoring loop (#15). Any other weight takes the plain sort.
+ */
+function sortByWeightThenStart(matches: PatternMatch[]): void {
+  const byWeight: PatternMatch[][] = [];
+  for (const m of matches) {
+    const w = m.weight;
+    if (!Number.isInteger(w) || w < 0 || w > 100) {
+      matches.sort(byWeightThenStart);
+      return;
+    }
+    const list = byWeight[w];
+    if (list) list.push(m);
+    else byWeight[w] = [m];
+  }
+  let k = 0;
+  for (let w = 100; w >= 0; w--) {
+    const list = byWeight[w];
+    if (!list) continue;
+    list.sort((a, b) => a.start - b.start);
+    for (const m of list) matches[k++] = m;
+  }
+}
 
 export function analyzeText(text: string, options: DetectionOptions = {}): AnalysisResult {
   return analyzeFull(text, options).result;
@@ -503,20 +697,23 @@ export function analyzeFull(
   const plain = views[0] as View;
   const raw = scanViews(views, text);
   const suffix = adversarialSuffix(text);
-  if (suffix) raw.push(suffixMatch(text, suffix.start, suffix.end, suffix.odd));
+  if (suffix) {
+    raw.matches.push(suffixMatch(text, suffix.start, suffix.end, suffix.odd));
+    raw.obfuscation.push(NOT_OBFUSCATED);
+  }
   const harm = harmfulFraming(plain.text);
   if (harm && harm.end > harm.start) {
     const start = plain.starts[harm.start] as number;
     const end = plain.ends[harm.end - 1] as number;
-    raw.push({
+    raw.matches.push({
       patternId: HARM_PATTERN_ID,
       category: 'harmful_framing',
       start,
       end,
       weight: harm.points,
       match: text.slice(start, end),
-      obfuscation: [],
     });
+    raw.obfuscation.push(NOT_OBFUSCATED);
   }
   const allowed = allowedSpans(plain, options.allowPhrases);
   const discussion = isDiscussion(plain.text);
@@ -524,41 +721,41 @@ export function analyzeFull(
 
   const bestByPattern = new Map<string, number>();
   const evidence: PatternMatch[] = [];
-  const matches: PatternMatch[] = [];
   const obfuscation = new Set<string>();
   let hiddenMatch = false;
   let allQuoted = true;
   // Many matches in a long text: find the quotation marks once (isQuoted reads ~280 characters per match).
-  const quotes = raw.length * 280 > text.length ? new QuoteIndex(text) : null;
-  for (const m of raw) {
-    if (allowed.some((a) => overlaps(a, m.start, m.end))) continue;
+  const quotes = raw.matches.length * 280 > text.length ? new QuoteIndex(text) : null;
+  for (let r = 0; r < raw.matches.length; r++) {
+    const m = raw.matches[r] as PatternMatch;
+    if (allowed.length > 0 && allowed.some((a) => overlaps(a, m.start, m.end))) continue;
     let w = m.weight * contextFactor(kind, m.category);
     const quoted = quotes ? quotes.isQuoted(m.start, m.end) : isQuoted(text, m.start, m.end);
     if (!quoted) allQuoted = false;
     if (quoted) w *= discussion ? 0.3 : 0.75;
     // A persona or phrase the operator's own system prompt uses is not an attack on it.
     if (systemPrompt && ownedBySystemPrompt(systemPrompt, m)) w *= 0.3;
-    if (m.obfuscation.length) {
+    const found = raw.obfuscation[r] as string[];
+    if (found.length) {
       hiddenMatch = true;
-      for (const o of m.obfuscation) obfuscation.add(o);
+      for (const o of found) obfuscation.add(o);
     }
-    w = Math.min(100, Math.round(w));
-    evidence.push({
-      patternId: m.patternId,
-      category: m.category,
-      start: m.start,
-      end: m.end,
-      weight: w,
-      match: m.match,
-    });
+    // Scored in place: the match is the evidence from here on (its pattern weight is not read again).
+    m.weight = Math.min(100, Math.round(w));
+    evidence.push(m);
   }
   // One piece of text is one piece of evidence: overlapping matches of the same category (the same phrase
   // read by an English and a French pattern, or by two views) count once, at their strongest.
-  evidence.sort((a, b) => b.weight - a.weight || a.start - b.start);
-  // Overlap is looked up in buckets of the start offset, so many matches stay linear. A bucket is keyed by
-  // its number and the category's (a number, not a string per lookup: thousands of matches, #15).
+  sortByWeightThenStart(evidence);
+  // Overlap is looked up in buckets of BUCKET characters of the start offset, so many matches stay linear.
+  // A bucket is keyed by its number and the category's (a number, not a string per lookup: thousands of
+  // matches, #15). Accepted matches longer than LONG are few and kept in a list of their own; an accepted
+  // match of the others that overlaps e starts at most `longest` (the longest accepted of e's category so
+  // far) before e's start, so only the buckets from there to e's end are read: two small buckets for an
+  // attack repeated over 100 KB, where four buckets of 512 characters read some sixty matches each.
   const accepted = new Map<number, PatternMatch[]>();
-  const BUCKET = 512;
+  const BUCKET = 64;
+  const LONG = 512;
   const categoryIds = new Map<string, number>();
   const categoryId = (c: string): number => {
     let id = categoryIds.get(c);
@@ -569,28 +766,36 @@ export function analyzeFull(
     return id;
   };
   const long: PatternMatch[] = [];
+  const longest: number[] = [];
   const overlapsAccepted = (e: PatternMatch, category: number): boolean => {
     for (const a of long) if (a.category === e.category && a.start < e.end && e.start < a.end) return true;
-    for (let b = Math.floor(e.start / BUCKET) - 2; b <= Math.floor(e.end / BUCKET); b++) {
+    const reach = longest[category] ?? 0;
+    for (let b = Math.floor((e.start - reach) / BUCKET); b <= Math.floor(e.end / BUCKET); b++) {
       const bucket = accepted.get(b * 1024 + category);
       if (bucket) for (const a of bucket) if (a.start < e.end && e.start < a.end) return true;
     }
     return false;
   };
+  // Every piece of evidence is a match of the result, in this order (sorted by start at the end).
+  const matches = evidence;
   for (const e of evidence) {
-    matches.push(e);
     const category = categoryId(e.category);
     if (overlapsAccepted(e, category)) continue;
-    if (e.end - e.start > BUCKET) long.push(e);
+    bestByPattern.set(e.patternId, Math.max(bestByPattern.get(e.patternId) ?? 0, e.weight));
+    if (e.end - e.start > LONG) {
+      long.push(e);
+      continue;
+    }
+    longest[category] = Math.max(longest[category] ?? 0, e.end - e.start);
     const key = Math.floor(e.start / BUCKET) * 1024 + category;
     const bucket = accepted.get(key);
     if (bucket) bucket.push(e);
     else accepted.set(key, [e]);
-    bestByPattern.set(e.patternId, Math.max(bestByPattern.get(e.patternId) ?? 0, e.weight));
   }
 
-  const toks = tokens(plain.text);
-  const sim = similarity(plain.text, toks);
+  // The language is guessed from the first tokens only; the similarity reads the text's tokens itself.
+  const toks = tokens(plain.text, LANGUAGE_SAMPLE);
+  const sim = similarity(plain.text);
   let simValue = sim.nearest;
   if (discussion && matches.length > 0 && allQuoted) simValue *= 0.6;
   if (kind === 'indirect') simValue = Math.min(1, simValue * 1.1);
@@ -606,7 +811,8 @@ export function analyzeFull(
   let learned: { logit: number; points: number; start: number; end: number; offTask: boolean } | null = null;
   const modelText = discussion ? maskQuotes(plain.text) : plain.text;
   if (model) {
-    const tf = tokenFeatures(modelText, indirect);
+    // Read here and dropped: the features may stay in the module's buffers (no copy).
+    const tf = tokenFeatures(modelText, indirect, true);
     const w = maxWindowLogit(model, tf);
     let points = modelPoints(w.logit, warnLogit(model, language), tf.offsets.length - 1);
     // With the application's system prompt as context, an instruction off its stated task is riskier.

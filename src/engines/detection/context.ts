@@ -224,10 +224,13 @@ for (const [lang, words] of Object.entries(LANG_WORDS)) {
   for (const w of words) LANG_INDEX.set(w, [...(LANG_INDEX.get(w) ?? []), lang]);
 }
 
-/** A stop-word vote; undefined when there is too little text to tell. */
+/** How many tokens from the start of a text guessLanguage reads. */
+export const LANGUAGE_SAMPLE = 400;
+
+/** A stop-word vote over the first LANGUAGE_SAMPLE tokens; undefined when there is too little text to tell. */
 export function guessLanguage(tokens: string[]): string | undefined {
   const votes: Record<string, number> = {};
-  const limit = Math.min(tokens.length, 400);
+  const limit = Math.min(tokens.length, LANGUAGE_SAMPLE);
   for (let i = 0; i < limit; i++) {
     const langs = LANG_INDEX.get(tokens[i] as string);
     if (!langs) continue;

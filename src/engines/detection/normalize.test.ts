@@ -28,6 +28,14 @@ describe('normalisation', () => {
     assert.deepEqual([...n.plain.starts], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
+  it('keeps every UTF-16 unit it does not fold: a lone surrogate, and a pair beside non-ASCII letters', () => {
+    // The view's text is made by a UTF-16 decoder when it can be: one that would turn a lone surrogate
+    // into U+FFFD, which the builder must not let it do.
+    assert.equal(normalise('Ιgnore \uD800 x').plain.text, 'ignore \uD800 x');
+    assert.equal(normalise('Ιgnore \uDC00').plain.text, 'ignore \uDC00');
+    assert.equal(normalise('Ιgnore 😀 é').plain.text, 'ignore 😀 e');
+  });
+
   it('applies NFKC to fullwidth and mathematical letters', () => {
     const input = 'Ｉｇｎｏｒｅ 𝐚𝐥𝐥';
     const n = normalise(input);

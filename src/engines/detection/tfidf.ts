@@ -1,5 +1,6 @@
 import { normalise } from './normalize.js';
 import { referenceAttacks } from './reference/index.js';
+import { FNV_START, fnvStep, HASHED_CHARS, SpanMemo } from './span-memo.js';
 
 /**
  * Word (1-2 gram) and character (5-gram, inside words) TF-IDF against the reference attacks, cosine
@@ -38,9 +39,16 @@ let index: Index | null = null;
 let windowCounts: Float64Array | null = null;
 
 const TOKEN = /[a-z0-9]+(?:'[a-z]+)?/g;
+/** Where a token may start (tokenWords). */
+const TOKEN_START = /[a-z0-9]/g;
 
-export function tokens(text: string): string[] {
-  return text.match(TOKEN) ?? [];
+/** The tokens of a text (what TOKEN finds), the first `limit` of them when given. */
+export function tokens(text: string, limit = Number.POSITIVE_INFINITY): string[] {
+  if (limit === Number.POSITIVE_INFINITY) return text.match(TOKEN) ?? [];
+  const out: string[] = [];
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(text); m !== null && out.length < limit; m = TOKEN.exec(text)) out.push(m[0]);
+  return out;
 }
 
 function addFeatures(toks: string[], from: number, to: number, out: Map<string, number>): void {
@@ -163,6 +171,12 @@ let serials = 0;
 const wordCache = new Map<string, WordFeatures>();
 const WORD_CACHE_MAX = 50_000;
 
+/**
+ * 1 + ln(count) for the small counts of a feature in a window, the same numbers Math.log gives, read from
+ * a table: the logarithm per feature per window was an eighth of the similarity of a long text (#15).
+ */
+const LOG_TF = Float64Array.from({ length: 2 * WINDOW + 1 }, (_, c) => 1 + Math.log(c));
+
 const OOV_WORD = 0.5;
 const OOV_GRAM = 0.25;
 
@@ -183,24 +197,92 @@ function wordFeatures(ix: Index, w: string): WordFeatures {
   return { ids: Int32Array.from(ids), oovSquares: oov, ref: ix.refWords.get(w) ?? -1, serial: serials++ };
 }
 
-/** `toks` may be passed when the caller already tokenised the same text. */
-export function similarity(normalisedText: string, toks: string[] = tokens(normalisedText)): Similarity {
+/** The features of the words seen lately, by their span in a text (no string per token, #15). */
+const recentWords = new SpanMemo<WordFeatures>(4096);
+
+/** The features of the word text[start, end), whose hash (fnvStep over its characters) is `hash`. */
+function featuresAt(ix: Index, text: string, start: number, end: number, hash: number): WordFeatures {
+  const known = recentWords.get(text, start, end, hash);
+  if (known) return known;
+  const w = text.slice(start, end);
+  let f = wordCache.get(w);
+  if (!f) {
+    if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
+    f = wordFeatures(ix, w);
+    wordCache.set(w, f);
+  }
+  recentWords.set(w, hash, f);
+  return f;
+}
+
+const isLowerCode = (c: number): boolean => c >= 97 && c <= 122;
+const isAlnumCode = (c: number): boolean => isLowerCode(c) || (c >= 48 && c <= 57);
+
+/**
+ * The list tokenWords fills: kept between calls (similarity is not re-entered) up to WORDS_KEEP entries,
+ * as an array grown per call to the thousands of tokens of a long text was much of its garbage (#15).
+ */
+let wordList: WordFeatures[] = [];
+const WORDS_KEEP = 1 << 15;
+
+/**
+ * The features of every token of the text, in order, in `wordList` (their count is returned): the tokens
+ * TOKEN finds (`[a-z0-9]+(?:'[a-z]+)?`, leftmost, longest, one after another), read by a loop over char
+ * codes.
+ */
+function tokenWords(ix: Index, text: string): number {
+  if (wordList.length > WORDS_KEEP) wordList = [];
+  const out = wordList;
+  let n = 0;
+  const len = text.length;
+  let i = 0;
+  let gap = 0;
+  while (i < len) {
+    let c = text.charCodeAt(i);
+    if (!isAlnumCode(c)) {
+      i++;
+      // A long run without a token (punctuation, spaces, another script) is skipped by the regular
+      // expression engine, several times faster than this loop; gaps between words are short.
+      if (++gap === 16) {
+        TOKEN_START.lastIndex = i;
+        if (!TOKEN_START.test(text)) break;
+        i = TOKEN_START.lastIndex - 1;
+      }
+      continue;
+    }
+    gap = 0;
+    const start = i;
+    // The memo's hash reads the first HASHED_CHARS characters only (a long token is not memoised).
+    let h = FNV_START;
+    for (; i < len; i++) {
+      c = text.charCodeAt(i);
+      if (!isAlnumCode(c)) break;
+      if (i - start < HASHED_CHARS) h = fnvStep(h, c);
+    }
+    // An elision or a contraction ("l'utente", "don't"): an apostrophe followed by letters.
+    if (i + 1 < len && c === 39 && isLowerCode(text.charCodeAt(i + 1))) {
+      if (i - start < HASHED_CHARS) h = fnvStep(h, 39);
+      for (i++; i < len; i++) {
+        c = text.charCodeAt(i);
+        if (!isLowerCode(c)) break;
+        if (i - start < HASHED_CHARS) h = fnvStep(h, c);
+      }
+    }
+    out[n++] = featuresAt(ix, text, start, i, h);
+  }
+  return n;
+}
+
+export function similarity(normalisedText: string): Similarity {
   index ??= buildIndex();
   const ix = index;
-  const perWord: WordFeatures[] = toks.map((w) => {
-    let f = wordCache.get(w);
-    if (!f) {
-      if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
-      f = wordFeatures(ix, w);
-      wordCache.set(w, f);
-    }
-    return f;
-  });
-  const bigram = new Int32Array(Math.max(0, toks.length - 1));
+  const n = tokenWords(ix, normalisedText);
+  const perWord = wordList;
+  const bigram = new Int32Array(Math.max(0, n - 1));
   // The last pair looked up is kept: repetitive text ("a a a …") asks for the same pair throughout.
   let lastKey = -1;
   let lastId = -1;
-  for (let i = 0; i + 1 < toks.length; i++) {
+  for (let i = 0; i + 1 < n; i++) {
     const a = (perWord[i] as WordFeatures).ref;
     const b = (perWord[i + 1] as WordFeatures).ref;
     if (a < 0 || b < 0) {
@@ -235,24 +317,20 @@ export function similarity(normalisedText: string, toks: string[] = tokens(norma
   // and their words are compared one by one (a string of the window's words per window cost a fifth of
   // the similarity on long texts). A word that got two serials (the cache cleared meanwhile) only makes
   // two equal windows look different, and scoring one twice changes nothing.
-  const serial = new Int32Array(toks.length);
-  for (let i = 0; i < toks.length; i++) serial[i] = (perWord[i] as WordFeatures).serial;
+  const serial = new Int32Array(n);
+  for (let i = 0; i < n; i++) serial[i] = (perWord[i] as WordFeatures).serial;
   const scored = new Map<number, number[]>();
-  const sameWindow = (a: number, b: number, n: number): boolean => {
-    for (let k = 0; k < n; k++) if (serial[a + k] !== serial[b + k]) return false;
+  const sameWindow = (a: number, b: number, length: number): boolean => {
+    for (let k = 0; k < length; k++) if (serial[a + k] !== serial[b + k]) return false;
     return true;
   };
-  for (let from = 0; from < Math.max(toks.length, 1); from += STRIDE) {
-    const to = Math.min(toks.length, from + WINDOW);
+  for (let from = 0; from < Math.max(n, 1); from += STRIDE) {
+    const to = Math.min(n, from + WINDOW);
     let h = to - from;
     for (let i = from; i < to; i++) h = (Math.imul(h, 0x01000193) ^ (serial[i] as number)) | 0;
     const earlier = scored.get(h);
-    if (
-      earlier?.some(
-        (e) => Math.min(toks.length, e + WINDOW) - e === to - from && sameWindow(e, from, to - from),
-      )
-    ) {
-      if (to >= toks.length) break;
+    if (earlier?.some((e) => Math.min(n, e + WINDOW) - e === to - from && sameWindow(e, from, to - from))) {
+      if (to >= n) break;
       continue;
     }
     if (earlier) earlier.push(from);
@@ -286,7 +364,9 @@ export function similarity(normalisedText: string, toks: string[] = tokens(norma
     }
     for (let x = 0; x < presentN; x++) {
       const id = present[x] as number;
-      const w = (1 + Math.log(counts[id] as number)) * (idf[id] as number);
+      const count = counts[id] as number;
+      const w =
+        (count < LOG_TF.length ? (LOG_TF[count] as number) : 1 + Math.log(count)) * (idf[id] as number);
       counts[id] = 0;
       qnorm += w * w;
       const end = postingsStart[id + 1] as number;
@@ -325,7 +405,7 @@ export function similarity(normalisedText: string, toks: string[] = tokens(norma
     if (a > best.nearest) {
       best = { nearest: a, top3: (a + b + c) / 3, category: ix.docCategory[ai] ?? null, window: [from, to] };
     }
-    if (to >= toks.length) break;
+    if (to >= n) break;
   }
   return best;
 }

@@ -148,16 +148,49 @@ for (const w of CUE_WORDS) {
   if (!CUE_WORDS.has(rot)) CUES.set(rot, (CUES.get(rot) ?? 0) | CUE_ROT13);
 }
 
-/** The longest cue word, and which pairs of first letters cue words start with (a test before any lookup). */
-const CUE_MAX = Math.max(...[...CUES.keys()].map((w) => w.length));
-const CUE_START = new Uint8Array(26 * 26);
-for (const w of CUES.keys()) CUE_START[(w.charCodeAt(0) - 97) * 26 + w.charCodeAt(1) - 97] = 1;
+/**
+ * The cue words in a trie over a–z: CUE_NEXT[node * 26 + letter] = child, or -1 (node 0 the root);
+ * CUE_MASK[node] = what the word ending there betrays, 0 when no cue word ends there. A chunk of the text
+ * is looked up by walking its letters, with no string made: a slice and a map lookup per word (every
+ * word of an attack line is a cue word) were much of the garbage of this view (#15).
+ */
+const CUE_TRIE = (() => {
+  const next: number[] = new Array(26).fill(-1);
+  const mask: number[] = [0];
+  for (const [w, m] of CUES) {
+    let node = 0;
+    for (let k = 0; k < w.length; k++) {
+      const slot = node * 26 + w.charCodeAt(k) - 97;
+      let child = next[slot] as number;
+      if (child < 0) {
+        child = mask.length;
+        mask.push(0);
+        for (let x = 0; x < 26; x++) next.push(-1);
+        next[slot] = child;
+      }
+      node = child;
+    }
+    mask[node] = m;
+  }
+  return { next: Int32Array.from(next), mask: Uint8Array.from(mask) };
+})();
+
+/** CUES.get(text.slice(at, at + n)) ?? 0, for a chunk of letters a–z, by a walk of the trie. */
+function cueMask(text: string, at: number, n: number): number {
+  const { next, mask } = CUE_TRIE;
+  let node = 0;
+  for (let k = at; k < at + n; k++) {
+    node = next[node * 26 + text.charCodeAt(k) - 97] as number;
+    if (node < 0) return 0;
+  }
+  return mask[node] as number;
+}
 
 /**
  * Lines of the text that read better backwards or through ROT13 than as they are, as [from, to, kind]
  * view offsets. Judged line by line, so one reversed sentence hidden in a long document is still found.
  * The words read are what /[a-z]{3,14}/g finds (runs of letters, cut every 14), found by a loop over
- * char codes; only those that may be cue words are looked up.
+ * char codes, and each is looked up by a walk of the cue trie.
  */
 function hiddenLines(text: string): [number, number, number][] {
   const out: [number, number, number][] = [];
@@ -194,10 +227,9 @@ function hiddenLines(text: string): [number, number, number][] {
         lineStart = nextBreak + 1;
         nextBreak = text.indexOf('\n', lineStart);
       }
-      const start = (text.charCodeAt(at) - 97) * 26 + text.charCodeAt(at + 1) - 97;
-      const mask = n <= CUE_MAX && CUE_START[start] === 1 ? CUES.get(text.slice(at, at + n)) : undefined;
+      const mask = cueMask(text, at, n);
       at += n;
-      if (mask === undefined) continue;
+      if (mask === 0) continue;
       if (mask & CUE_PLAIN) plain++;
       if (mask & CUE_REVERSED) reversed++;
       if (mask & CUE_ROT13) rot++;
@@ -240,13 +272,19 @@ const NEWLINE = 10;
 let runIdx = new Int32Array(1024);
 let runJoins = new Uint8Array(1024);
 
+/**
+ * Whether t[i] is a letter a–z: a top-level function, as the closure it replaces in the scan of every
+ * character was not inlined (#15).
+ */
+const isLowerAt = (t: string, i: number): boolean => {
+  const c = t.charCodeAt(i);
+  return c >= 97 && c <= 122;
+};
+
 function spacedView(v: View): View | null {
   const t = v.text;
   const len = t.length;
-  const isL = (i: number): boolean => {
-    const c = t.charCodeAt(i);
-    return c >= 97 && c <= 122;
-  };
+  const isL = (i: number): boolean => isLowerAt(t, i);
   const single = (i: number): boolean => isL(i) && !(i > 0 && isL(i - 1)) && !(i + 1 < len && isL(i + 1));
   // Made at the first run: most texts have none, and the builder's buffers are large.
   let out: ViewBuilder | null = null;
@@ -264,13 +302,13 @@ function spacedView(v: View): View | null {
   while (i < len) {
     // On to the next single letter, a run of letters at a time (not three reads of every character).
     while (i < len) {
-      if (!isL(i)) {
+      if (!isLowerAt(t, i)) {
         i++;
         continue;
       }
       let e = i + 1;
-      while (e < len && isL(e)) e++;
-      if (e - i === 1 && !(i > 0 && isL(i - 1))) break;
+      while (e < len && isLowerAt(t, e)) e++;
+      if (e - i === 1 && !(i > 0 && isLowerAt(t, i - 1))) break;
       i = e;
     }
     if (i >= len) break;

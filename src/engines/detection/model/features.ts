@@ -8,6 +8,7 @@
 // concepts.ts adds the concept and ordered pairs and triples of nearby concepts, which carry what the
 // model learns across the five languages; and the first word of a sentence or line (and its concept) is
 // marked, since an instruction starts with its verb ("Ignore…", "Ignorez…", "Ignoriere…").
+import { SpanMemo } from '../span-memo.js';
 import { CONCEPTS_V2, conceptOf } from './concepts.js';
 
 export const DIM_BITS = 20;
@@ -59,12 +60,17 @@ const isBoundaryCode = (c: number): boolean =>
 
 const isWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c > 127;
 
+/**
+ * A feature id of kind `kind` from a hash. Only the DIM_BITS low bits of a feature hash are ever used (the
+ * ids are masked), so only they are returned: a small integer, where the full 32-bit hash was a heap
+ * number allocated per feature, most of the garbage of the features of a long text (#15).
+ */
 function mix(h: number, kind: number): number {
   let x = Math.imul(h ^ (kind * 0x9e3779b1), 0x85ebca6b);
   x ^= x >>> 13;
   x = Math.imul(x, 0xc2b2ae35);
   x ^= x >>> 16;
-  return x >>> 0;
+  return x & MASK;
 }
 
 function gram(a: number, b: number, c: number, d: number): number {
@@ -76,11 +82,29 @@ function gram(a: number, b: number, c: number, d: number): number {
   return mix(h, 3);
 }
 
+/** The concepts of the words seen lately, by their span in the text (no slice per token, #15). */
+const recentConcepts = new SpanMemo<number>(4096);
+
+/** conceptOf(text.slice(start, end)), where `hash` is a hash of the word's characters. */
+function conceptAt(text: string, start: number, end: number, hash: number): number {
+  const known = recentConcepts.get(text, start, end, hash);
+  if (known !== undefined) return known;
+  const word = text.slice(start, end);
+  const c = conceptOf(word);
+  recentConcepts.set(word, hash, c);
+  return c;
+}
+
 let idBuf = new Uint32Array(4096);
 let offBuf = new Uint32Array(1024);
 
-/** Features of `text`, which must already be normalised (normalise(text).plain.text). */
-export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
+/**
+ * Features of `text`, which must already be normalised (normalise(text).plain.text). With `shared`, the
+ * arrays returned are views of this module's buffers, valid only until the next call: for a caller that
+ * reads them at once (the engine scores and drops them), where a copy of a 100 KB text's features was
+ * most of the memory it allocated (#15). Without, they are the caller's own (training keeps them).
+ */
+export function tokenFeatures(text: string, indirect: boolean, shared = false): TokenFeatures {
   let n = 0;
   let t = 0;
   const copies = indirect ? 2 : 1;
@@ -154,14 +178,16 @@ export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
       }
     }
     if (count >= 3) push(gram(p3, p2, p1, 3));
-    h >>>= 0;
+    // As an int32 (every use below reads it through a bitwise operation): a small integer V8 passes
+    // without allocating, where the unsigned value above 2^31 was a heap number per call.
+    h |= 0;
     push(mix(h, 1));
     if (prev !== 0) push(mix(Math.imul(prev, 0x2f0e1eb9) ^ h, 2));
     if (trigrams && prev2 !== 0) push(mix(Math.imul(prev2, 0x1b873593) ^ Math.imul(prev, 0x2f0e1eb9) ^ h, 8));
     const first = sentenceStart && boundary;
     if (first) push(mix(h, 4));
     if (concepts && !long) {
-      let k = conceptOf(text.slice(start, i));
+      let k = conceptAt(text, start, i, h);
       if (k > CONCEPTS_V2 && !laterConcepts) k = 0;
       if (k !== 0) {
         push(mix(k, 5));
@@ -181,20 +207,27 @@ export function tokenFeatures(text: string, indirect: boolean): TokenFeatures {
     prev = h;
   }
   offBuf[t] = n;
+  if (shared) return { ids: idBuf.subarray(0, n), offsets: offBuf.subarray(0, t + 1) };
   return { ids: idBuf.slice(0, n), offsets: offBuf.slice(0, t + 1) };
 }
 
-/** Token windows [start, end) of a text of `tokens` tokens: one window, or overlapping ones to the end. */
-export function windows(tokens: number): [number, number][] {
+/**
+ * The starts of the token windows of a text of `tokens` tokens, in order: one window, or overlapping ones
+ * to the end; each window is Math.min(tokens, FEATURE_SET.window) tokens long. (One array, not a pair per
+ * window: the scoring of a long text reads thousands of them.)
+ */
+export function windowStarts(tokens: number): Int32Array {
   const { window, stride } = FEATURE_SET;
-  if (tokens <= window) return [[0, tokens]];
-  const out: [number, number][] = [];
-  for (let s = 0; ; s += stride) {
-    if (s + window >= tokens) {
-      out.push([tokens - window, tokens]);
-      break;
-    }
-    out.push([s, s + window]);
-  }
+  if (tokens <= window) return Int32Array.of(0);
+  const out = new Int32Array(Math.ceil((tokens - window) / stride) + 1);
+  let k = 0;
+  for (let s = 0; s + window < tokens; s += stride) out[k++] = s;
+  out[k] = tokens - window;
   return out;
+}
+
+/** Token windows [start, end) of a text of `tokens` tokens (windowStarts as pairs). */
+export function windows(tokens: number): [number, number][] {
+  const span = Math.min(tokens, FEATURE_SET.window);
+  return Array.from(windowStarts(tokens), (s): [number, number] => [s, s + span]);
 }
