@@ -11,12 +11,12 @@
  *
  * A is the other checkout (`git archive <commit> | tar -x -C DIR` and a node_modules link), B this one.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gcFigures } from '../support/gc-trace.js';
+import { chatBody, startUpstream, timedPost } from '../support/netproxy-load.js';
 import { pacedLoad, percentileOf } from '../support/paced.js';
 import { cpuMeter } from '../support/proc-cpu.js';
 import { startBenchServer } from '../support/server.js';
@@ -31,64 +31,11 @@ const SECONDS = Number(process.env['SECONDS'] ?? 6);
 // Sequential streamed requests for the first-byte figure (each proxied one beside a direct one).
 const FIRST = Number(process.env['FIRST'] ?? 300);
 
-const FILLER = 'We reviewed the quarterly plan and the schedule for the migration of the reporting tools. ';
-let turns = 0;
-/** The body of bench:netproxy with personal data: a repeated history and a new last turn. */
-function body(stream = false): string {
-  const n = ++turns;
-  return JSON.stringify({
-    model: 'gpt-4o-mini',
-    stream,
-    messages: [
-      { role: 'system', content: 'You are a careful assistant.' },
-      { role: 'user', content: FILLER.repeat(20) },
-      {
-        role: 'user',
-        content: `Turn ${n}: please send the contract to Anna Keller at anna.keller@example.com or call +41 44 668 18 00.`,
-      },
-    ],
-  });
-}
-
-async function startUpstream(): Promise<ChildProcess & { url: string }> {
-  const script = fileURLToPath(new URL('../gateway/upstream.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout!.on('data', (b) => (out += b.toString()));
-  while (!/listening on (http:\/\/\S+)/.test(out)) await new Promise((r) => setTimeout(r, 20));
-  return Object.assign(child, { url: /listening on (http:\/\/\S+)/.exec(out)![1]! });
-}
-
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-function firstByte(url: string, headers: Record<string, string>, payload: string): Promise<number> {
-  return new Promise((done, fail) => {
-    const started = performance.now();
-    const u = new URL(url);
-    const req = request(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname,
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', ...headers },
-      },
-      (res) => {
-        let first = 0;
-        res.on('data', () => {
-          if (!first) first = performance.now() - started;
-        });
-        res.on('end', () =>
-          res.statusCode === 200 ? done(first) : fail(new Error(`status ${res.statusCode}`)),
-        );
-      },
-    );
-    req.on('error', fail);
-    req.end(payload);
-  });
-}
+/** The bench's body with personal data. */
+const body = (stream = false) => chatBody(true, stream);
+const firstByte = async (url: string, headers: Record<string, string>, payload: string) =>
+  (await timedPost(agent, url, headers, payload)).first;
 const median = (xs: number[]) =>
   percentileOf(
     [...xs].sort((a, b) => a - b),
@@ -124,7 +71,7 @@ try {
           rate: RATE,
           seconds: SECONDS,
           beforeClock: async () => {
-            meter = cpuMeter(server.pid, upstream.pid);
+            meter = cpuMeter(server.pid, upstream.child.pid);
           },
         });
         const cpu = meter!.perRequest(w.latencies.length + w.failed);
@@ -132,7 +79,7 @@ try {
         const d: number[] = [];
         const p: number[] = [];
         // The direct calls do not reach the server: its CPU over this phase is the proxied streams'.
-        const streamMeter = cpuMeter(server.pid, upstream.pid);
+        const streamMeter = cpuMeter(server.pid, upstream.child.pid);
         for (let i = 0; i < FIRST; i++) {
           const payload = body(true);
           d.push(
@@ -160,7 +107,7 @@ try {
     }
   }
 } finally {
-  upstream.kill('SIGTERM');
+  upstream.child.kill('SIGTERM');
   agent.destroy();
 }
 for (const [i, f] of figures.entries()) {

@@ -9,13 +9,12 @@
 // upstream and this generator (bench/support/proc-cpu.ts), garbage per request (gc-trace.ts), load average.
 // Run: npm run bench:netproxy   (ROUNDS, PER_ROUND, RATES, SECONDS, P99_BOUND_MS, PROCESSES, GC_RATE and
 // GC_SECONDS change the sample.)
-import { type ChildProcess, spawn } from 'node:child_process';
-import { Agent, request } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { Agent } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { gcFigures, gcText } from '../support/gc-trace.js';
 import { pacedLoad, percentileOf } from '../support/paced.js';
 import { chartPrinted } from '../../scripts/printed-chart.js';
+import { chatBody, startUpstream, timedPost } from '../support/netproxy-load.js';
 import { cpuMeter, cpuText } from '../support/proc-cpu.js';
 import { type BenchServer, startBenchServer } from '../support/server.js';
 
@@ -35,76 +34,10 @@ const load = () =>
     .map((n) => n.toFixed(1))
     .join(' ')} on ${availableParallelism()} cores`;
 
-async function startUpstream(): Promise<{ url: string; child: ChildProcess }> {
-  const script = fileURLToPath(new URL('../gateway/upstream.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout!.on('data', (b) => (out += b.toString()));
-  const deadline = Date.now() + 30_000;
-  while (!/listening on (http:\/\/\S+)/.test(out)) {
-    if (Date.now() > deadline) throw new Error('upstream did not start');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return { url: /listening on (http:\/\/\S+)/.exec(out)![1]!, child };
-}
-
-// Synthetic text (invented people and numbers), about 2 KB. The history repeats (a conversation resends it
-// with every turn); the last turn is new in every request, so detection always has unseen text to scan.
-const FILLER = 'We reviewed the quarterly plan and the schedule for the migration of the reporting tools. ';
-let turns = 0;
-function body(pii: boolean, stream = false): string {
-  const n = ++turns;
-  const turn = pii
-    ? `Turn ${n}: please send the contract to Anna Keller at anna.keller@example.com or call +41 44 668 18 00.`
-    : `Turn ${n}: please send the contract to the finance team and call the office.`;
-  return JSON.stringify({
-    model: 'gpt-4o-mini',
-    stream,
-    messages: [
-      { role: 'system', content: 'You are a careful assistant.' },
-      { role: 'user', content: FILLER.repeat(20) },
-      { role: 'user', content: turn },
-    ],
-  });
-}
-
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
-/** Milliseconds to the first byte and to the end of the answer. */
-function timed(
-  url: string,
-  headers: Record<string, string>,
-  payload: string,
-): Promise<{ first: number; total: number }> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const u = new URL(url);
-    const req = request(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname,
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', ...headers },
-      },
-      (res) => {
-        let first = 0;
-        res.on('data', () => {
-          if (!first) first = performance.now() - started;
-        });
-        res.on('end', () => {
-          if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
-          else resolve({ first, total: performance.now() - started });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
+const timed = (url: string, headers: Record<string, string>, payload: string) =>
+  timedPost(agent, url, headers, payload);
 
 const median = (xs: number[]) =>
   percentileOf(
@@ -158,7 +91,7 @@ async function measuredWindow(
   const r = await pacedLoad({
     url,
     headers: { ...headers, 'content-type': 'application/json' },
-    body: () => body(pii),
+    body: () => chatBody(pii),
     rate,
     seconds,
     // Bodies are built before the meters start: that work is not the request's.
@@ -187,7 +120,7 @@ async function throughput(server: BenchServer, processes: number): Promise<void>
     await pacedLoad({
       url: proxied,
       headers: { ...headers, 'content-type': 'application/json' },
-      body: () => body(pii),
+      body: () => chatBody(pii),
       rate: RATES[0] ?? 250,
       seconds: 3,
     });
@@ -217,10 +150,10 @@ try {
   const proxied = `${server.proxyUrl}/proxy/openai/v1/chat/completions`;
   const headers = { authorization: 'Bearer sk-bench', 'x-service-key': server.al };
   console.log(
-    `payloads: without personal data ${body(false).length} bytes, with ${body(true).length} bytes (a new last turn in every request)`,
+    `payloads: without personal data ${chatBody(false).length} bytes, with ${chatBody(true).length} bytes (a new last turn in every request)`,
   );
   // Warm-up: JIT, connections, caches.
-  for (let i = 0; i < 500; i++) await timed(proxied, headers, body(i % 2 === 0));
+  for (let i = 0; i < 500; i++) await timed(proxied, headers, chatBody(i % 2 === 0));
   for (const pii of [false, true]) {
     const w = await measuredWindow(server, proxied, headers, pii, GC_RATE, GC_SECONDS, 1);
     console.log(
@@ -228,8 +161,8 @@ try {
     );
   }
   for (const pii of [false, true]) {
-    const whole = await compare(direct, proxied, headers, body(pii), 'total');
-    const first = await compare(direct, proxied, headers, body(pii, true), 'first');
+    const whole = await compare(direct, proxied, headers, chatBody(pii), 'total');
+    const first = await compare(direct, proxied, headers, chatBody(pii, true), 'first');
     console.log(
       `added latency, ${pii ? 'with' : 'without'} personal data: p50 ${f(whole.p50)} ms, p99 ${f(whole.p99)} ms; stream first byte p50 ${f(first.p50)} ms, p99 ${f(first.p99)} ms [${load()}]`,
     );
