@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { type Config, loadConfig } from '../platform/config/index.js';
 import { AppError } from '../platform/errors/index.js';
 import type { KeyKind } from '../modules/keys/index.js';
-import { PLANS, PRODUCTS, ROLES, isPlan, isProduct, isRole } from '../modules/plans/index.js';
+import { PLANS, PRODUCTS, type Product, ROLES, isPlan, isProduct, isRole } from '../modules/plans/index.js';
 import type { PeriodName } from '../modules/reports/index.js';
 import type { Context } from './context.js';
 import type { LicenseProduct } from '../modules/licensing/index.js';
@@ -92,6 +92,17 @@ const OPTIONS = {
 } as const;
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+/** `--products a,b`: the products named, each checked against the closed list; undefined when not given. */
+function productsOption(values: Values): Product[] | undefined {
+  const names = values.products
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = names?.find((p) => !isProduct(p));
+  if (bad) throw new UsageError(`unknown product ${bad}; products are ${PRODUCTS.join(', ')}`);
+  return names?.filter(isProduct);
+}
 
 function need(values: Values, name: keyof Values): string {
   const v = values[name];
@@ -262,15 +273,9 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
       const name = need(values, 'name');
       const plan = values.plan ?? 'free';
       if (!isPlan(plan)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
-      const products = values.products
-        ?.split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      const bad = products?.find((p) => !isProduct(p));
-      if (bad) throw new UsageError(`unknown product ${bad}; products are ${PRODUCTS.join(', ')}`);
+      const products = productsOption(values);
       const org = await withContext(
-        (ctx) =>
-          ctx.orgs.createOrg({ name, plan, ...(products ? { products: products.filter(isProduct) } : {}) }),
+        (ctx) => ctx.orgs.createOrg({ name, plan, ...(products ? { products } : {}) }),
         { create: true },
       );
       return { json: org, text: `created organization ${org.id} (${org.name}, plan ${org.plan})` };
@@ -280,12 +285,7 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
       const plan = values.plan;
       if (plan !== undefined && !isPlan(plan))
         throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
-      const products = values.products
-        ?.split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      const bad = products?.find((p) => !isProduct(p));
-      if (bad) throw new UsageError(`unknown product ${bad}; products are ${PRODUCTS.join(', ')}`);
+      const products = productsOption(values);
       if (products?.length === 0)
         throw new UsageError(`--products needs at least one of ${PRODUCTS.join(', ')}`);
       const name = values.name?.trim();
@@ -297,7 +297,7 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
         await ctx.orgs.updateOrg(id, {
           ...(plan ? { plan } : {}),
           ...(name ? { name } : {}),
-          ...(products ? { products: products.filter(isProduct) } : {}),
+          ...(products ? { products } : {}),
         });
         return requireOrg(ctx, id);
       });

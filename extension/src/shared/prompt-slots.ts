@@ -53,22 +53,7 @@ function jsonSlots(body: string): PromptSlots | null {
   const refs: Ref[] = [];
   collect(parsed, false, refs, 0);
   if (refs.length === 0) return null;
-  const read = (r: Ref) => (r.parent as Record<string | number, unknown>)[r.key] as string;
-  const texts = refs.map(read);
-  return {
-    texts,
-    rebuild(replacements) {
-      if (replacements.every((t, i) => t === texts[i])) return body;
-      refs.forEach((r, i) => {
-        (r.parent as Record<string | number, unknown>)[r.key] = replacements[i];
-      });
-      const out = JSON.stringify(parsed);
-      refs.forEach((r, i) => {
-        (r.parent as Record<string | number, unknown>)[r.key] = texts[i];
-      });
-      return out;
-    },
-  };
+  return slotsOf(refs, body, () => JSON.stringify(parsed));
 }
 
 // Gemini posts form fields; `f.req` is JSON whose second element is JSON again, the prompt first in it.
