@@ -10,14 +10,13 @@
 // generator and the upstream share CPU 1 (BENCH_PIN=0 turns that off).
 // Run: npm run bench:gateway   (ROUNDS, PER_ROUND, WARMUP_PAIRS, P99_BOUND_MS, SECONDS, WINDOWS change the
 // sample.)
-import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { pinProcesses, unpinProcesses } from '../support/cpu-pinning.js';
 import { type PacedFigures, pacedLoad, percentileOf } from '../support/paced.js';
 import { type Pauses, startPauseProbe } from '../support/pause-probe.js';
 import { chartPrinted } from '../../scripts/printed-chart.js';
 import { load } from '../support/cpu-time.js';
+import { startUpstream } from '../support/upstream.js';
 import { type GcFigures, gcFigures, gcText } from '../support/gc-trace.js';
 import { cpuMeter, cpuText } from '../support/proc-cpu.js';
 import { type BenchServer, startBenchServer } from '../support/server.js';
@@ -28,21 +27,6 @@ const P99_BOUND_MS = Number(process.env['P99_BOUND_MS'] ?? 25);
 const SECONDS = Number(process.env['SECONDS'] ?? 5);
 const WINDOWS = Number(process.env['WINDOWS'] ?? 3);
 const WARMUP_PAIRS = Number(process.env['WARMUP_PAIRS'] ?? 3000);
-
-async function startUpstream(): Promise<{ url: string; child: ChildProcess }> {
-  const script = fileURLToPath(new URL('./upstream.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout!.on('data', (b) => (out += b.toString()));
-  const deadline = Date.now() + 30_000;
-  while (!/listening on (http:\/\/\S+)/.test(out)) {
-    if (Date.now() > deadline) throw new Error('upstream did not start');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return { url: /listening on (http:\/\/\S+)/.exec(out)![1]!, child };
-}
 
 // Synthetic conversation material (invented people and numbers), about 4 KB over ten messages.
 const FILLER =

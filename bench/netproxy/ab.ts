@@ -16,8 +16,9 @@ import { availableParallelism, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gcFigures } from '../support/gc-trace.js';
-import { chatBody, startUpstream, timedPost } from '../support/netproxy-load.js';
+import { chatBody, timedPost } from '../support/netproxy-load.js';
 import { pacedLoad, percentileOf } from '../support/paced.js';
+import { startUpstream } from '../support/upstream.js';
 import { cpuMeter } from '../support/proc-cpu.js';
 import { startBenchServer } from '../support/server.js';
 

@@ -14,7 +14,8 @@ import { availableParallelism, loadavg } from 'node:os';
 import { gcFigures, gcText } from '../support/gc-trace.js';
 import { pacedLoad, percentileOf } from '../support/paced.js';
 import { chartPrinted } from '../../scripts/printed-chart.js';
-import { chatBody, startUpstream, timedPost } from '../support/netproxy-load.js';
+import { chatBody, timedPost } from '../support/netproxy-load.js';
+import { startUpstream } from '../support/upstream.js';
 import { cpuMeter, cpuText } from '../support/proc-cpu.js';
 import { type BenchServer, startBenchServer } from '../support/server.js';
 

@@ -1,25 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { type Agent, request } from 'node:http';
-import { fileURLToPath } from 'node:url';
 
-// What bench:netproxy and its A/B script (bench/netproxy/ab.ts) both send and time: one fake upstream, the
-// same request body, and one timed POST. Kept in one place so the A/B measures exactly the bench's request.
-
-/** Starts the fake OpenAI-format upstream (bench/gateway/upstream.ts) in its own process. */
-export async function startUpstream(): Promise<{ url: string; child: ChildProcess }> {
-  const script = fileURLToPath(new URL('../gateway/upstream.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let out = '';
-  child.stdout!.on('data', (b) => (out += b.toString()));
-  const deadline = Date.now() + 30_000;
-  while (!/listening on (http:\/\/\S+)/.test(out)) {
-    if (Date.now() > deadline) throw new Error('upstream did not start');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return { url: /listening on (http:\/\/\S+)/.exec(out)![1]!, child };
-}
+// What bench:netproxy and its A/B script (bench/netproxy/ab.ts) both send and time: the same request body
+// and one timed POST. Kept in one place so the A/B measures exactly the bench's request.
 
 // Synthetic text (invented people and numbers), about 2 KB. The history repeats (a conversation resends it
 // with every turn); the last turn is new in every request, so detection always has unseen text to scan.
