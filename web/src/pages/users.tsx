@@ -19,6 +19,13 @@ export const meta: PageMeta = { title: 'Users and roles', order: 30 };
 type User = Result<'/api/dashboard/users', 'get'>['users'][number];
 const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
 type Role = (typeof ROLES)[number];
+/** The options of both role selects (adding a user, changing a role); fresh nodes for each select. */
+const roleOptions = () =>
+  ROLES.map((r) => (
+    <option key={r} value={r}>
+      {r}
+    </option>
+  ));
 
 function Invite(props: { onDone(password?: string): void }) {
   const [email, setEmail] = useState('');
@@ -60,11 +67,7 @@ function Invite(props: { onDone(password?: string): void }) {
         <Field label="Role">
           {(a) => (
             <select {...a} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
+              {roleOptions()}
             </select>
           )}
         </Field>
@@ -164,11 +167,7 @@ function RolePicker(props: { user: User; busy: boolean; onRole(u: User, role: Ro
       <Field label={`Role of ${props.user.email}`} error={error}>
         {(a) => (
           <select {...a} value={role} onChange={(e) => setRole(e.currentTarget.value)}>
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
+            {roleOptions()}
           </select>
         )}
       </Field>
