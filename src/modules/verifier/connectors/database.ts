@@ -82,7 +82,14 @@ async function openPostgres(url: string): Promise<Reader> {
 
 async function openMysql(url: string): Promise<Reader> {
   const mysql = await import('mysql2/promise');
-  const conn = await mysql.createConnection({ uri: url.replace(/^mariadb:/i, 'mysql:'), dateStrings: true });
+  // `-MULTI_STATEMENTS` wins over the connection string: mysql2 reads options from the URL's query string,
+  // and `?multipleStatements=true` there would let "SELECT …; COMMIT; DELETE …" end the read-only
+  // transaction and write (an explicit `multipleStatements: false` does not override the URL's true).
+  const conn = await mysql.createConnection({
+    uri: url.replace(/^mariadb:/i, 'mysql:'),
+    dateStrings: true,
+    flags: ['-MULTI_STATEMENTS'],
+  });
   await conn.query('START TRANSACTION READ ONLY');
   return {
     quote: quoteWith('`'),
@@ -146,6 +153,26 @@ async function open(url: string): Promise<Reader> {
 const READ_ONLY_QUERY = /^\s*(select|with)\b/i;
 
 /**
+ * Whether the query holds a ";" before its end outside quoted text (string literals, quoted names). The
+ * statement goes inside a derived table, where a second statement would only give a syntax error; saying
+ * why is clearer. A ";" inside a comment is refused too (over-cautious, with the same clear reason).
+ */
+function severalStatements(sql: string): boolean {
+  const unquoted = sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|`(?:[^`]|``)*`/g, "''");
+  return /;\s*\S/.test(unquoted);
+}
+
+/**
+ * The source's SELECT as a derived table with the row limit outside it. Appending " LIMIT n" to the text
+ * let a trailing "-- " comment swallow the limit (every row loaded into memory) and, on MySQL/MariaDB,
+ * keep "INTO OUTFILE" / "INTO DUMPFILE" working; inside a derived table both are refused by the database.
+ * The line break before the closing parenthesis ends such a comment.
+ */
+function bounded(sql: string, limit: number): string {
+  return `SELECT * FROM (\n${sql.replace(/;\s*$/, '')}\n) AS parapet_source LIMIT ${limit}`;
+}
+
+/**
  * A database, read only: each listed table row by row (cited by its primary key), or the rows of one
  * SELECT (cited by `keyColumn`). Each row is one passage.
  */
@@ -156,6 +183,8 @@ export async function readDatabase(target: SourceTarget, deps: ConnectorDeps): P
     throw new SourceError('the query must be a SELECT');
   if (target.query && !target.keyColumn)
     throw new SourceError('a query needs keyColumn, the column a passage cites');
+  if (target.query && severalStatements(target.query))
+    throw new SourceError('a query must be one statement (no ";" between statements)');
   const reader = await open(target.url);
   const documents: FetchedDocument[] = [];
   const skipped: ConnectorResult['skipped'] = [];
@@ -173,7 +202,7 @@ export async function readDatabase(target: SourceTarget, deps: ConnectorDeps): P
     for (const job of jobs) {
       let rows: Row[];
       try {
-        rows = await reader.rows(`${job.sql.replace(/;\s*$/, '')} LIMIT ${deps.maxRows + 1}`);
+        rows = await reader.rows(bounded(job.sql, deps.maxRows + 1));
       } catch (err) {
         throw new SourceError(`${job.label}: ${(err as Error).message}`);
       }
