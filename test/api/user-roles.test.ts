@@ -212,4 +212,33 @@ describe('changing a role', () => {
     await t.ctx.orgs.removeUser(mine.org, gone.id);
     assert.equal((await patch(await mine.session('owner'), gone.id, 'admin')).status, 404);
   });
+  it('an admin cannot change or remove a user whose promotion to owner commits meanwhile', async () => {
+    // Another transaction promotes the user and holds its row until it commits; the admin's change read the
+    // old role, so its write must find the role changed and answer 409 instead of unmaking an owner.
+    const tenant = await t.tenant();
+    const admin = await addUser(tenant, 'admin');
+    for (const act of ['role', 'remove'] as const) {
+      const target = await addUser(tenant, 'viewer');
+      let pending: Promise<unknown> = Promise.resolve();
+      await t.ctx.storage.db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ role: 'owner' }).where('id', '=', target.id).execute();
+        pending =
+          act === 'role'
+            ? t.ctx.orgs.changeRole(tenant.org, { id: admin.id, role: 'admin' }, target.id, 'member')
+            : t.ctx.orgs.removeUser(tenant.org, target.id, { id: admin.id, role: 'admin' });
+        pending.catch(() => {}); // settled below, after the promotion commits
+        await new Promise((r) => setTimeout(r, 300));
+      });
+      const outcome = await pending.then(
+        () => 'done',
+        (err: Error & { code?: string }) => err.code ?? err.message,
+      );
+      // SQLite runs write transactions one at a time: the change then starts after the promotion and is
+      // refused as an admin's change of an owner; on PostgreSQL it read the old role and its write finds the
+      // role changed
+      assert.ok(['conflict', 'forbidden'].includes(outcome), `${act}: ${outcome}`);
+      const users = await t.ctx.orgs.listUsers(tenant.org.id);
+      assert.equal(users.find((u) => u.id === target.id)?.role, 'owner', act);
+    }
+  });
 });

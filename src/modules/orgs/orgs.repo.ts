@@ -72,24 +72,29 @@ export function createOrgsRepo(db: Db) {
     async lockOwners(orgId: string): Promise<void> {
       await sql`select pg_advisory_xact_lock(hashtextextended(${`parapet:owners:${orgId}`}, 0))`.execute(db);
     },
-    async setRole(orgId: string, id: string, role: string): Promise<void> {
-      await db
+    /** Sets the role only while the row still has the role the caller read (false when it changed since). */
+    async setRole(orgId: string, id: string, role: string, expected: string): Promise<boolean> {
+      const r = await db
         .updateTable('users')
         .set({ role })
         .where('org_id', '=', orgId)
         .where('id', '=', id)
+        .where('role', '=', expected)
         .where('removed_at', 'is', null)
-        .execute();
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
     },
-    async removeUser(orgId: string, id: string, at: string): Promise<boolean> {
+    /** `expected`: remove only while the row still has the role the caller read. */
+    async removeUser(orgId: string, id: string, at: string, expected?: string): Promise<boolean> {
       // The e-mail is freed so that the person can be invited again later.
-      const r = await db
+      let q = db
         .updateTable('users')
         .set({ removed_at: at, email: `removed+${id}` })
         .where('org_id', '=', orgId)
         .where('id', '=', id)
-        .where('removed_at', 'is', null)
-        .executeTakeFirst();
+        .where('removed_at', 'is', null);
+      if (expected !== undefined) q = q.where('role', '=', expected);
+      const r = await q.executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
     async insertSession(row: {

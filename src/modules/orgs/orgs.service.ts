@@ -59,6 +59,21 @@ export function toUser(row: UserRow): User {
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
+/**
+ * The caller's role as stored now, read inside the change's transaction (after the owner lock): a session
+ * carries the role of its last request, and a caller demoted meanwhile must not act on the old one. A
+ * caller without a user row of this organization (a service call) keeps the role it was given.
+ */
+async function currentRole(
+  r: ReturnType<typeof createOrgsRepo>,
+  orgId: string,
+  by: { id?: string; role: Role },
+): Promise<Role> {
+  if (!by.id) return by.role;
+  const me = await r.getUser(orgId, by.id);
+  return me ? (me.role as Role) : by.role;
+}
+
 export function createOrgsService(deps: {
   db: Db;
   clock: Clock;
@@ -184,21 +199,26 @@ export function createOrgsService(deps: {
     },
 
     /** `by`: the dashboard user asking; as with roles, only an owner removes an owner (docs/auth.md). */
-    async removeUser(org: Organization, userId: string, by?: { role: Role }): Promise<void> {
+    async removeUser(org: Organization, userId: string, by?: { id?: string; role: Role }): Promise<void> {
       const at = clock.now().toISOString();
       const removed = await db.transaction().execute(async (trx) => {
         const r = createOrgsRepo(trx);
+        // Every removal and role change takes the organization's owner lock first (PostgreSQL; SQLite runs
+        // write transactions one at a time), so the roles read below are not changing under it: a promotion
+        // to owner not yet committed made an admin's removal of that user pass.
+        if (deps.dialect === 'postgres') await r.lockOwners(org.id);
         const user = await r.getUser(org.id, userId);
         if (!user) return false;
-        if (user.role === 'owner' && by && by.role !== 'owner')
+        const byRole = by ? await currentRole(r, org.id, by) : undefined;
+        if (user.role === 'owner' && byRole !== undefined && byRole !== 'owner')
           throw new AppError('forbidden', 'Only an owner can remove an owner.');
         if (user.role === 'owner') {
-          if (deps.dialect === 'postgres') await r.lockOwners(org.id);
           const owners = (await r.listUsers(org.id)).filter((u) => u.role === 'owner');
           if (owners.length <= 1)
             throw new AppError('conflict', 'The last owner of an organization cannot be removed.');
         }
-        await r.removeUser(org.id, userId, at);
+        if (!(await r.removeUser(org.id, userId, at, user.role)))
+          throw new AppError('conflict', 'The user changed meanwhile; read the list again.');
         await r.deleteUserSessions(userId);
         await deps.publish(trx, org, 'user.removed', { userId });
         return true;
@@ -220,6 +240,9 @@ export function createOrgsService(deps: {
     ): Promise<User> {
       const updated = await db.transaction().execute(async (trx) => {
         const r = createOrgsRepo(trx);
+        // The owner lock first, for every change (see removeUser): the target's and the caller's roles are
+        // read after it, so two changes of the same organization never decide on each other's old roles.
+        if (deps.dialect === 'postgres') await r.lockOwners(org.id);
         const user = await r.getUser(org.id, userId);
         if (!user) return undefined;
         if (user.id === by.id)
@@ -227,16 +250,17 @@ export function createOrgsService(deps: {
             'forbidden',
             'You cannot change your own role; another owner or admin of the organization can.',
           );
-        if ((role === 'owner' || user.role === 'owner') && by.role !== 'owner')
+        const byRole = await currentRole(r, org.id, by);
+        if ((role === 'owner' || user.role === 'owner') && byRole !== 'owner')
           throw new AppError('forbidden', 'Only an owner can make or unmake an owner.');
         if (user.role === role) return toUser(user);
         if (user.role === 'owner') {
-          if (deps.dialect === 'postgres') await r.lockOwners(org.id);
           const owners = (await r.listUsers(org.id)).filter((u) => u.role === 'owner');
           if (owners.length <= 1)
             throw new AppError('conflict', 'The last owner of an organization cannot be given another role.');
         }
-        await r.setRole(org.id, userId, role);
+        if (!(await r.setRole(org.id, userId, role, user.role)))
+          throw new AppError('conflict', 'The user changed meanwhile; read the list again.');
         await deps.publish(
           trx,
           org,
