@@ -230,7 +230,9 @@ describe('users and sessions', () => {
     }>;
     const theOwner = users.find((u) => u.role === 'owner')!;
     const del = await t.request('DELETE', `/api/dashboard/users/${theOwner.id}`, { cookie: owner });
-    assert.equal(del.status, 409);
+    assert.equal(del.status, 403, 'nobody removes themselves');
+    assert.match(del.body.message, /cannot remove yourself/);
+    await assert.rejects(t.ctx.orgs.removeUser(fresh.org, theOwner.id), /last owner/);
   });
 
   it('an owner or admin renames the organization: seen at once, audited; others are refused', async () => {
@@ -265,6 +267,10 @@ describe('users and sessions', () => {
       body: { plan: 'enterprise' },
     });
     assert.equal(plan.status, 400, 'the plan is not changed here');
+    for (const name of ['a\u0000b', 'tab\tname', '   ']) {
+      const bad = await t.request('PATCH', '/api/dashboard/organization', { cookie: admin, body: { name } });
+      assert.equal(bad.status, 400, JSON.stringify(name));
+    }
   });
 
   it('two owners demoting or removing each other at once leave one owner', async () => {

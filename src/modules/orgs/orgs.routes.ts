@@ -77,7 +77,14 @@ export function orgsRoutes(orgs: OrgsService, deps: { forgetOrg(id: string): voi
           tags: ['organization'],
           summary: 'Rename the organization of the session (the plan and products are set by the operator)',
           body: Type.Object(
-            { name: Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' }) },
+            {
+              name: Type.String({
+                minLength: 1,
+                maxLength: 200,
+                // a visible character and no control characters (PostgreSQL refuses U+0000 in text)
+                pattern: '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$',
+              }),
+            },
             { additionalProperties: false },
           ),
           response: { 200: OrganizationView, ...errorResponses(401, 403, 429) },

@@ -209,6 +209,9 @@ export function createOrgsService(deps: {
         if (deps.dialect === 'postgres') await r.lockOwners(org.id);
         const user = await r.getUser(org.id, userId);
         if (!user) return false;
+        // As with roles: a manager who removes themselves cannot undo it; another owner or admin can.
+        if (by?.id === user.id)
+          throw new AppError('forbidden', 'You cannot remove yourself; another owner or admin can.');
         const byRole = by ? await currentRole(r, org.id, by) : undefined;
         if (user.role === 'owner' && byRole !== undefined && byRole !== 'owner')
           throw new AppError('forbidden', 'Only an owner can remove an owner.');
