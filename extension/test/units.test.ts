@@ -22,6 +22,19 @@ import { genericSlots, promptSlots } from '../src/shared/prompt-slots.js';
 import { ocrLanguages } from '../src/shared/ocr-langs.js';
 import { headerSignals, isChatBody, siteOf } from '../src/shared/radar-signals.js';
 import { SseRehydrator } from '../src/shared/sse-rehydrate.js';
+import type { SendAnswer } from '../src/shared/bridge.js';
+import { builtinSiteAt } from '../src/shared/sites.js';
+import {
+  type Ask,
+  BlockedSend,
+  binaryText,
+  builtin,
+  generic,
+  makeProtect,
+  RecentPrompt,
+  wrapFetch,
+  xhrResendBody,
+} from '../src/page/hook-core.js';
 
 const map = createTokenMap([
   { token: 'TKN_NAME_0a1b2c3g', type: 'NAME', value: 'Anna Schmidt' },
@@ -571,5 +584,107 @@ describe('OCR languages', () => {
     // English is read anyway: where the user put it in the list does not matter
     assert.equal(ocrLanguages(['de-CH', 'en-GB', 'fr', 'it-IT', 'de']), 'deu+fra+ita+eng');
     assert.equal(ocrLanguages(['es-ES', 'pt']), 'eng');
+  });
+});
+
+describe('the page hook: what leaves', () => {
+  const chatgpt = builtinSiteAt('chatgpt.com')!;
+  const chatUrl = 'https://chatgpt.com/backend-api/conversation';
+  const chatBody = JSON.stringify({
+    action: 'next',
+    messages: [{ content: { parts: ['hi Anna Schmidt'] } }],
+  });
+  type Sent = { input: RequestInfo | URL; init: RequestInit | undefined };
+  const recorder = () => {
+    const sent: Sent[] = [];
+    const send = async (input: RequestInfo | URL, init?: RequestInit) => {
+      sent.push({ input, init });
+      return new Response('ok');
+    };
+    return { sent, send };
+  };
+  const bytesOf = async (s: Sent) => new Uint8Array(await new Request(s.input, s.init).arrayBuffer());
+  const asks: Array<{ texts: string[]; opaque: boolean }> = [];
+  const answering =
+    (action: SendAnswer['action'], texts?: string[]): Ask =>
+    async (_url, _transport, t, opaque) => {
+      asks.push({ texts: t, opaque });
+      return { op: 'answer', id: 1, action, ...(texts ? { texts } : {}) };
+    };
+
+  it('an upload with nothing to change leaves as the page built it, its bytes untouched', async () => {
+    const integration = generic(new RecentPrompt(), createTokenMap());
+    const { sent, send } = recorder();
+    const fetch = wrapFetch(send, integration, makeProtect(integration, answering('allow')));
+    const file = new Uint8Array([0xff, 0xfe, 0x00, 0x89, 0x50]);
+    const form = new FormData();
+    form.append('file', new Blob([file]), 'x.bin');
+    const init = { method: 'POST', body: form };
+    await fetch('https://files.example.test/upload', init);
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0]!.init, init, 'the page own init, not a rebuilt string body');
+    const out = await bytesOf(sent[0]!);
+    assert.ok(Buffer.from(out).includes(Buffer.from(file)), 'the file bytes as they were');
+    assert.ok(!Buffer.from(out).includes(Buffer.from('\uFFFD')));
+  });
+
+  it('a Request input passes through after its body was read for the check', async () => {
+    const integration = builtin(chatgpt, 'chatgpt.com');
+    const { sent, send } = recorder();
+    const fetch = wrapFetch(send, integration, makeProtect(integration, answering('allow')));
+    // not watched (another host): the pass-through must not reuse the consumed Request
+    await fetch(new Request('https://other.test/x', { method: 'POST', body: 'hello' }));
+    assert.equal(new TextDecoder().decode(await bytesOf(sent[0]!)), 'hello');
+    // watched, allowed: the page's own request again
+    await fetch(new Request(chatUrl, { method: 'POST', body: chatBody }));
+    assert.equal(new TextDecoder().decode(await bytesOf(sent[1]!)), chatBody);
+  });
+
+  it('a tokenized prompt leaves rebuilt', async () => {
+    const integration = builtin(chatgpt, 'chatgpt.com');
+    const { sent, send } = recorder();
+    const fetch = wrapFetch(
+      send,
+      integration,
+      makeProtect(integration, answering('tokenize', ['hi TKN_NAME_0a1b2c3g'])),
+    );
+    await fetch(chatUrl, { method: 'POST', body: chatBody });
+    assert.match(new TextDecoder().decode(await bytesOf(sent[0]!)), /hi TKN_NAME_0a1b2c3g/);
+  });
+
+  it('a binary body carrying a prompt is asked about as opaque: never sent in clear, never rebuilt', async () => {
+    const integration = builtin(chatgpt, 'chatgpt.com');
+    for (const body of [
+      new TextEncoder().encode(chatBody),
+      new TextEncoder().encode(chatBody).buffer,
+      new Blob([chatBody]),
+    ]) {
+      asks.length = 0;
+      const { sent, send } = recorder();
+      const fetch = wrapFetch(send, integration, makeProtect(integration, answering('block', undefined)));
+      await assert.rejects(fetch(chatUrl, { method: 'POST', body }), TypeError);
+      assert.equal(sent.length, 0);
+      assert.deepEqual(asks, [{ texts: [chatBody], opaque: true }]);
+    }
+    // a tokenize answer to an opaque body cannot be applied: blocked
+    const protect = makeProtect(integration, answering('tokenize', ['hi TKN_NAME_0a1b2c3g']));
+    await assert.rejects(protect(new URL(chatUrl), chatBody, 'websocket', '', true), BlockedSend);
+    // allowed: the original bytes leave
+    const { sent, send } = recorder();
+    const fetch = wrapFetch(send, integration, makeProtect(integration, answering('allow')));
+    const bytes = new TextEncoder().encode(chatBody);
+    await fetch(chatUrl, { method: 'POST', body: bytes });
+    assert.equal(sent[0]!.init?.body, bytes);
+    assert.equal(await binaryText(new Blob([bytes])), chatBody);
+  });
+
+  it('a tokenized URLSearchParams XHR body is sent as URLSearchParams (its Content-Type kept)', () => {
+    const page = new URLSearchParams({ q: 'hi Anna Schmidt' });
+    const read = page.toString();
+    assert.equal(xhrResendBody(page, read, read), page);
+    const out = xhrResendBody(page, read, 'q=hi+TKN_NAME_0a1b2c3g');
+    assert.ok(out instanceof URLSearchParams);
+    assert.equal(out.get('q'), 'hi TKN_NAME_0a1b2c3g');
+    assert.equal(xhrResendBody('a', 'a', 'b'), 'b');
   });
 });
