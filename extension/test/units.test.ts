@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createTokenMap } from '../../src/engines/dlp/index.js';
+import { COMPOSER_SELECTOR, isComposerInputType } from '../src/shared/composer.js';
 import { parseEnrollment } from '../src/shared/enrollment.js';
 import { aiSitePatterns } from '../src/background/ai-sites.js';
 import { compileRules } from '../src/background/dnr.js';
@@ -686,5 +687,17 @@ describe('the page hook: what leaves', () => {
     assert.ok(out instanceof URLSearchParams);
     assert.equal(out.get('q'), 'hi TKN_NAME_0a1b2c3g');
     assert.equal(xhrResendBody('a', 'a', 'b'), 'b');
+  });
+});
+
+describe('prompt boxes', () => {
+  it('an <input> without a type and a search box are prompt boxes; a password field is not', () => {
+    const clauses = COMPOSER_SELECTOR.split(',').map((c) => c.trim());
+    for (const c of ['textarea', 'input:not([type])', 'input[type=text]', 'input[type=search]'])
+      assert.ok(clauses.includes(c), c);
+    assert.ok(!clauses.some((c) => c.includes('password') || c === 'input'));
+    // an <input> with no type attribute reports the type "text"
+    for (const t of ['text', 'search']) assert.ok(isComposerInputType(t), t);
+    for (const t of ['password', 'email', 'number', 'hidden']) assert.ok(!isComposerInputType(t), t);
   });
 });
