@@ -24,7 +24,7 @@ import { ocrLanguages } from '../src/shared/ocr-langs.js';
 import { headerSignals, isChatBody, siteOf } from '../src/shared/radar-signals.js';
 import { SseRehydrator } from '../src/shared/sse-rehydrate.js';
 import type { SendAnswer } from '../src/shared/bridge.js';
-import { builtinSiteAt } from '../src/shared/sites.js';
+import { builtinSiteAt, hostMatches } from '../src/shared/sites.js';
 import {
   type Ask,
   BlockedSend,
@@ -487,11 +487,22 @@ describe('policy', () => {
       forceMode: { enabled: true },
     };
     c['shadowAi'] = { ...(c['shadowAi'] as object), blocked: ['sora.chatgpt.com'] };
-    const { hosts, exclude } = forceModeHosts(c);
-    for (const h of ['chatgpt.com', 'claude.ai', 'chat.deepseek.com', 'kimi.com', 'llm.corp.test', 'poe.com'])
-      assert.ok(hosts.includes(h), h);
+    const { hosts, exact, exclude } = forceModeHosts(c);
+    // built-in and policy-named hosts: with their subdomains
+    for (const h of ['chatgpt.com', 'claude.ai', 'llm.corp.test']) assert.ok(hosts.includes(h), h);
+    // catalog chat entries: the host itself and its www. only
+    for (const h of [
+      'chat.deepseek.com',
+      'kimi.com',
+      'www.kimi.com',
+      'poe.com',
+      'openai.com',
+      'huggingface.co',
+    ])
+      assert.ok(exact.includes(h) && !hosts.includes(h), h);
     for (const h of [
       'deepseek.com', // blocked: its block page wins
+      'www.deepseek.com',
       'pi.ai',
       'generativelanguage.googleapis.com', // an API host
       'notion.so', // allowed by the policy, but a Writing tool
@@ -500,25 +511,46 @@ describe('policy', () => {
       'phind.com', // Search: a prompt page, but not a chat
       'replit.com',
     ])
-      assert.ok(!hosts.includes(h), h);
-    assert.ok(exclude.includes('api.openai.com') && exclude.includes('api.mistral.ai'));
+      assert.ok(!hosts.includes(h) && !exact.includes(h), h);
+    assert.ok(!exact.includes('chatgpt.com'), 'a built-in host is in hosts, not twice');
+    assert.ok(exclude.includes('api.chatgpt.com') && exclude.includes('api.claude.ai'));
     assert.ok(exclude.includes('sora.chatgpt.com'), 'a blocked host under a redirected one');
-    // catalog domains of another category under a redirected one: the developer console, not a chat
-    assert.ok(hosts.includes('openai.com') && hosts.includes('anthropic.com'));
-    for (const h of ['platform.openai.com', 'console.anthropic.com', 'api.anthropic.com'])
-      assert.ok(exclude.includes(h), h);
 
     const rules = compileRules(c, 'https://parapet.test');
-    const force = rules.find((r) => r.action.redirect?.url === 'https://parapet.test/chat')!;
+    const redirects = rules.filter((r) => r.action.redirect?.url === 'https://parapet.test/chat');
+    const force = redirects.find((r) => r.condition.requestDomains)!;
     assert.deepEqual(force.condition.requestDomains, hosts);
     assert.deepEqual(force.condition.excludedRequestDomains, exclude);
     assert.deepEqual(force.condition.resourceTypes, ['main_frame']);
-    // above the exceptions' allow rule (an allowed chat is still sent to the protected chat), while the
-    // blocked hosts are not in its condition at all (their block page wins)
+    // the catalog hosts by their own URL: docs, help and file CDNs of a vendor stay reachable
+    const byRegex = redirects.filter((r) => r.condition.regexFilter);
+    assert.equal(byRegex.length, exact.length);
+    const redirected = (url: string) =>
+      byRegex.some((r) => new RegExp(r.condition.regexFilter!).test(url)) ||
+      hosts.some((h) => hostMatches(new URL(url).hostname, h));
+    for (const u of [
+      'https://openai.com/',
+      'https://www.openai.com/x',
+      'https://huggingface.co/chat/',
+      'https://kimi.com:443/',
+    ])
+      assert.ok(redirected(u), u);
+    for (const u of [
+      'https://help.openai.com/en/',
+      'https://files.oaiusercontent.com/file-1',
+      'https://docs.mistral.ai/',
+      'https://platform.openai.com/',
+      'https://openai.com.evil.test/',
+    ])
+      assert.ok(!redirected(u), u);
+    for (const r of redirects) assert.equal(r.priority, force.priority);
     const allow = rules.find((r) => r.action.type === 'allow')!;
     assert.ok(force.priority! > allow.priority!);
     for (const r of rules.filter((x) => x.action.redirect?.extensionPath))
-      assert.ok(!hosts.includes(r.condition.requestDomains![0]!), r.condition.requestDomains![0]);
+      assert.ok(
+        !hosts.includes(r.condition.requestDomains![0]!) && !exact.includes(r.condition.requestDomains![0]!),
+        r.condition.requestDomains![0],
+      );
     // enforcement log blocks nothing: every chat host goes to the protected chat
     const log: EndpointConfig = { ...c, policy: { ...c.policy, enforcement: 'log' } };
     assert.ok(forceModeHosts(log).hosts.includes('deepseek.com'));
