@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createTokenMap } from '../../src/engines/dlp/index.js';
+import { COMPOSER_SELECTOR, isComposerInputType } from '../src/shared/composer.js';
 import { parseEnrollment } from '../src/shared/enrollment.js';
 import { aiSitePatterns } from '../src/background/ai-sites.js';
 import { compileRules } from '../src/background/dnr.js';
@@ -22,6 +23,19 @@ import { genericSlots, promptSlots } from '../src/shared/prompt-slots.js';
 import { ocrLanguages } from '../src/shared/ocr-langs.js';
 import { headerSignals, isChatBody, siteOf } from '../src/shared/radar-signals.js';
 import { SseRehydrator } from '../src/shared/sse-rehydrate.js';
+import type { SendAnswer } from '../src/shared/bridge.js';
+import { builtinSiteAt, hostMatches } from '../src/shared/sites.js';
+import {
+  type Ask,
+  BlockedSend,
+  binaryText,
+  builtin,
+  generic,
+  makeProtect,
+  RecentPrompt,
+  wrapFetch,
+  xhrResendBody,
+} from '../src/page/hook-core.js';
 
 const map = createTokenMap([
   { token: 'TKN_NAME_0a1b2c3g', type: 'NAME', value: 'Anna Schmidt' },
@@ -473,11 +487,22 @@ describe('policy', () => {
       forceMode: { enabled: true },
     };
     c['shadowAi'] = { ...(c['shadowAi'] as object), blocked: ['sora.chatgpt.com'] };
-    const { hosts, exclude } = forceModeHosts(c);
-    for (const h of ['chatgpt.com', 'claude.ai', 'chat.deepseek.com', 'kimi.com', 'llm.corp.test', 'poe.com'])
-      assert.ok(hosts.includes(h), h);
+    const { hosts, exact, exclude } = forceModeHosts(c);
+    // built-in and policy-named hosts: with their subdomains
+    for (const h of ['chatgpt.com', 'claude.ai', 'llm.corp.test']) assert.ok(hosts.includes(h), h);
+    // catalog chat entries: the host itself and its www. only
+    for (const h of [
+      'chat.deepseek.com',
+      'kimi.com',
+      'www.kimi.com',
+      'poe.com',
+      'openai.com',
+      'huggingface.co',
+    ])
+      assert.ok(exact.includes(h) && !hosts.includes(h), h);
     for (const h of [
       'deepseek.com', // blocked: its block page wins
+      'www.deepseek.com',
       'pi.ai',
       'generativelanguage.googleapis.com', // an API host
       'notion.so', // allowed by the policy, but a Writing tool
@@ -486,25 +511,46 @@ describe('policy', () => {
       'phind.com', // Search: a prompt page, but not a chat
       'replit.com',
     ])
-      assert.ok(!hosts.includes(h), h);
-    assert.ok(exclude.includes('api.openai.com') && exclude.includes('api.mistral.ai'));
+      assert.ok(!hosts.includes(h) && !exact.includes(h), h);
+    assert.ok(!exact.includes('chatgpt.com'), 'a built-in host is in hosts, not twice');
+    assert.ok(exclude.includes('api.chatgpt.com') && exclude.includes('api.claude.ai'));
     assert.ok(exclude.includes('sora.chatgpt.com'), 'a blocked host under a redirected one');
-    // catalog domains of another category under a redirected one: the developer console, not a chat
-    assert.ok(hosts.includes('openai.com') && hosts.includes('anthropic.com'));
-    for (const h of ['platform.openai.com', 'console.anthropic.com', 'api.anthropic.com'])
-      assert.ok(exclude.includes(h), h);
 
     const rules = compileRules(c, 'https://parapet.test');
-    const force = rules.find((r) => r.action.redirect?.url === 'https://parapet.test/chat')!;
+    const redirects = rules.filter((r) => r.action.redirect?.url === 'https://parapet.test/chat');
+    const force = redirects.find((r) => r.condition.requestDomains)!;
     assert.deepEqual(force.condition.requestDomains, hosts);
     assert.deepEqual(force.condition.excludedRequestDomains, exclude);
     assert.deepEqual(force.condition.resourceTypes, ['main_frame']);
-    // above the exceptions' allow rule (an allowed chat is still sent to the protected chat), while the
-    // blocked hosts are not in its condition at all (their block page wins)
+    // the catalog hosts by their own URL: docs, help and file CDNs of a vendor stay reachable
+    const byRegex = redirects.filter((r) => r.condition.regexFilter);
+    assert.equal(byRegex.length, exact.length);
+    const redirected = (url: string) =>
+      byRegex.some((r) => new RegExp(r.condition.regexFilter!).test(url)) ||
+      hosts.some((h) => hostMatches(new URL(url).hostname, h));
+    for (const u of [
+      'https://openai.com/',
+      'https://www.openai.com/x',
+      'https://huggingface.co/chat/',
+      'https://kimi.com:443/',
+    ])
+      assert.ok(redirected(u), u);
+    for (const u of [
+      'https://help.openai.com/en/',
+      'https://files.oaiusercontent.com/file-1',
+      'https://docs.mistral.ai/',
+      'https://platform.openai.com/',
+      'https://openai.com.evil.test/',
+    ])
+      assert.ok(!redirected(u), u);
+    for (const r of redirects) assert.equal(r.priority, force.priority);
     const allow = rules.find((r) => r.action.type === 'allow')!;
     assert.ok(force.priority! > allow.priority!);
     for (const r of rules.filter((x) => x.action.redirect?.extensionPath))
-      assert.ok(!hosts.includes(r.condition.requestDomains![0]!), r.condition.requestDomains![0]);
+      assert.ok(
+        !hosts.includes(r.condition.requestDomains![0]!) && !exact.includes(r.condition.requestDomains![0]!),
+        r.condition.requestDomains![0],
+      );
     // enforcement log blocks nothing: every chat host goes to the protected chat
     const log: EndpointConfig = { ...c, policy: { ...c.policy, enforcement: 'log' } };
     assert.ok(forceModeHosts(log).hosts.includes('deepseek.com'));
@@ -571,5 +617,119 @@ describe('OCR languages', () => {
     // English is read anyway: where the user put it in the list does not matter
     assert.equal(ocrLanguages(['de-CH', 'en-GB', 'fr', 'it-IT', 'de']), 'deu+fra+ita+eng');
     assert.equal(ocrLanguages(['es-ES', 'pt']), 'eng');
+  });
+});
+
+describe('the page hook: what leaves', () => {
+  const chatgpt = builtinSiteAt('chatgpt.com')!;
+  const chatUrl = 'https://chatgpt.com/backend-api/conversation';
+  const chatBody = JSON.stringify({
+    action: 'next',
+    messages: [{ content: { parts: ['hi Anna Schmidt'] } }],
+  });
+  type Sent = { input: RequestInfo | URL; init: RequestInit | undefined };
+  const recorder = () => {
+    const sent: Sent[] = [];
+    const send = async (input: RequestInfo | URL, init?: RequestInit) => {
+      sent.push({ input, init });
+      return new Response('ok');
+    };
+    return { sent, send };
+  };
+  const bytesOf = async (s: Sent) => new Uint8Array(await new Request(s.input, s.init).arrayBuffer());
+  const asks: Array<{ texts: string[]; opaque: boolean }> = [];
+  const answering =
+    (action: SendAnswer['action'], texts?: string[]): Ask =>
+    async (_url, _transport, t, opaque) => {
+      asks.push({ texts: t, opaque });
+      return { op: 'answer', id: 1, action, ...(texts ? { texts } : {}) };
+    };
+
+  it('an upload with nothing to change leaves as the page built it, its bytes untouched', async () => {
+    const integration = generic(new RecentPrompt(), createTokenMap());
+    const { sent, send } = recorder();
+    const fetch = wrapFetch(send, integration, makeProtect(integration, answering('allow')));
+    const file = new Uint8Array([0xff, 0xfe, 0x00, 0x89, 0x50]);
+    const form = new FormData();
+    form.append('file', new Blob([file]), 'x.bin');
+    const init = { method: 'POST', body: form };
+    await fetch('https://files.example.test/upload', init);
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0]!.init, init, 'the page own init, not a rebuilt string body');
+    const out = await bytesOf(sent[0]!);
+    assert.ok(Buffer.from(out).includes(Buffer.from(file)), 'the file bytes as they were');
+    assert.ok(!Buffer.from(out).includes(Buffer.from('\uFFFD')));
+  });
+
+  it('a Request input passes through after its body was read for the check', async () => {
+    const integration = builtin(chatgpt, 'chatgpt.com');
+    const { sent, send } = recorder();
+    const fetch = wrapFetch(send, integration, makeProtect(integration, answering('allow')));
+    // not watched (another host): the pass-through must not reuse the consumed Request
+    await fetch(new Request('https://other.test/x', { method: 'POST', body: 'hello' }));
+    assert.equal(new TextDecoder().decode(await bytesOf(sent[0]!)), 'hello');
+    // watched, allowed: the page's own request again
+    await fetch(new Request(chatUrl, { method: 'POST', body: chatBody }));
+    assert.equal(new TextDecoder().decode(await bytesOf(sent[1]!)), chatBody);
+  });
+
+  it('a tokenized prompt leaves rebuilt', async () => {
+    const integration = builtin(chatgpt, 'chatgpt.com');
+    const { sent, send } = recorder();
+    const fetch = wrapFetch(
+      send,
+      integration,
+      makeProtect(integration, answering('tokenize', ['hi TKN_NAME_0a1b2c3g'])),
+    );
+    await fetch(chatUrl, { method: 'POST', body: chatBody });
+    assert.match(new TextDecoder().decode(await bytesOf(sent[0]!)), /hi TKN_NAME_0a1b2c3g/);
+  });
+
+  it('a binary body carrying a prompt is asked about as opaque: never sent in clear, never rebuilt', async () => {
+    const integration = builtin(chatgpt, 'chatgpt.com');
+    for (const body of [
+      new TextEncoder().encode(chatBody),
+      new TextEncoder().encode(chatBody).buffer,
+      new Blob([chatBody]),
+    ]) {
+      asks.length = 0;
+      const { sent, send } = recorder();
+      const fetch = wrapFetch(send, integration, makeProtect(integration, answering('block', undefined)));
+      await assert.rejects(fetch(chatUrl, { method: 'POST', body }), TypeError);
+      assert.equal(sent.length, 0);
+      assert.deepEqual(asks, [{ texts: [chatBody], opaque: true }]);
+    }
+    // a tokenize answer to an opaque body cannot be applied: blocked
+    const protect = makeProtect(integration, answering('tokenize', ['hi TKN_NAME_0a1b2c3g']));
+    await assert.rejects(protect(new URL(chatUrl), chatBody, 'websocket', '', true), BlockedSend);
+    // allowed: the original bytes leave
+    const { sent, send } = recorder();
+    const fetch = wrapFetch(send, integration, makeProtect(integration, answering('allow')));
+    const bytes = new TextEncoder().encode(chatBody);
+    await fetch(chatUrl, { method: 'POST', body: bytes });
+    assert.equal(sent[0]!.init?.body, bytes);
+    assert.equal(await binaryText(new Blob([bytes])), chatBody);
+  });
+
+  it('a tokenized URLSearchParams XHR body is sent as URLSearchParams (its Content-Type kept)', () => {
+    const page = new URLSearchParams({ q: 'hi Anna Schmidt' });
+    const read = page.toString();
+    assert.equal(xhrResendBody(page, read, read), page);
+    const out = xhrResendBody(page, read, 'q=hi+TKN_NAME_0a1b2c3g');
+    assert.ok(out instanceof URLSearchParams);
+    assert.equal(out.get('q'), 'hi TKN_NAME_0a1b2c3g');
+    assert.equal(xhrResendBody('a', 'a', 'b'), 'b');
+  });
+});
+
+describe('prompt boxes', () => {
+  it('an <input> without a type and a search box are prompt boxes; a password field is not', () => {
+    const clauses = COMPOSER_SELECTOR.split(',').map((c) => c.trim());
+    for (const c of ['textarea', 'input:not([type])', 'input[type=text]', 'input[type=search]'])
+      assert.ok(clauses.includes(c), c);
+    assert.ok(!clauses.some((c) => c.includes('password') || c === 'input'));
+    // an <input> with no type attribute reports the type "text"
+    for (const t of ['text', 'search']) assert.ok(isComposerInputType(t), t);
+    for (const t of ['password', 'email', 'number', 'hidden']) assert.ok(!isComposerInputType(t), t);
   });
 });

@@ -67,6 +67,24 @@ export function compileRules(config: EndpointConfig, serverUrl: string | undefin
       });
   }
   const force = config.forceMode?.enabled && serverUrl ? forceModeHosts(config) : undefined;
+  if (force && serverUrl) {
+    const chat = new URL('/chat', serverUrl).href;
+    // requestDomains takes subdomains along: a catalog chat host is matched by its own URL prefix instead,
+    // so the vendor's other hosts (docs, help, file CDNs) stay reachable.
+    for (const host of force.exact)
+      rules.push({
+        id: id++,
+        priority: 40,
+        action: {
+          type: RuleActionType.REDIRECT as chrome.declarativeNetRequest.RuleActionType,
+          redirect: { url: chat },
+        },
+        condition: {
+          regexFilter: exactHostRegex(host),
+          resourceTypes: [ResourceType.MAIN_FRAME as chrome.declarativeNetRequest.ResourceType],
+        },
+      });
+  }
   if (force && serverUrl && force.hosts.length > 0) {
     const chat = new URL('/chat', serverUrl).href;
     rules.push({
@@ -84,6 +102,11 @@ export function compileRules(config: EndpointConfig, serverUrl: string | undefin
     });
   }
   return rules;
+}
+
+/** A page on this host and no other (http or https, any port, any path). */
+export function exactHostRegex(host: string): string {
+  return `^https?://${host.replace(/\./g, '\\.')}(?::[0-9]+)?/`;
 }
 
 export async function applyRules(config: EndpointConfig, serverUrl: string | undefined): Promise<number> {

@@ -17,6 +17,7 @@ import {
   serviceDecision,
   tokenizeByDefault,
 } from '../shared/policy.js';
+import { COMPOSER_SELECTOR, isComposerInputType } from '../shared/composer.js';
 import { builtinSiteAt } from '../shared/sites.js';
 import { DlpBar } from './bar.js';
 import { watchFiles } from './files.js';
@@ -111,7 +112,7 @@ function isComposer(el: EventTarget | null): el is HTMLElement {
   return (
     el instanceof HTMLTextAreaElement ||
     (el instanceof HTMLElement && el.isContentEditable) ||
-    (el instanceof HTMLInputElement && el.type === 'text')
+    (el instanceof HTMLInputElement && isComposerInputType(el.type))
   );
 }
 
@@ -164,8 +165,7 @@ document.addEventListener(
     const target = e.composedPath()[0] ?? e.target;
     const el =
       target instanceof Node ? (target instanceof HTMLElement ? target : target.parentElement) : null;
-    const c =
-      el?.closest('textarea, [contenteditable=""], [contenteditable="true"], input[type=text]') ?? null;
+    const c = el?.closest(COMPOSER_SELECTOR) ?? null;
     if (!isComposer(c)) return;
     composer = c;
     // At once, not debounced: a prompt sent right after it was typed must still be recognised.

@@ -1,8 +1,21 @@
 import { createTokenMap, type TokenMap } from '../../../src/engines/dlp/token-map.js';
 import { type FromPage, HANDSHAKE, type SendAnswer, type ToPage } from '../shared/bridge.js';
-import { genericSlots, type PromptSlots, promptSlots } from '../shared/prompt-slots.js';
 import { SseRehydrator } from '../shared/sse-rehydrate.js';
-import { builtinSiteAt, type ChatSite, isSendRequest } from '../shared/sites.js';
+import { builtinSiteAt, type ChatSite } from '../shared/sites.js';
+import {
+  binaryText,
+  builtin,
+  decodeBytes,
+  generic,
+  isBinary,
+  type Integration,
+  makeProtect,
+  type Protect,
+  RecentPrompt,
+  type Transport,
+  wrapFetch,
+  xhrResendBody,
+} from './hook-core.js';
 
 // MAIN world, document_start: wraps the page's fetch, XMLHttpRequest and WebSocket before the site's
 // scripts can keep a reference to the originals. The prompt of a send request is handed to the content
@@ -16,74 +29,7 @@ const ANSWER_TIMEOUT_MS = 60_000;
 // sites, where the background registers this script at run time) it is generic: any request whose text
 // carries what the user typed in the prompt box (told by the content script as they type) or a value
 // already tokenized on this site is asked about, and only its strings that carry it are tokenized.
-// (Installed at the end of this file, once its classes are defined.)
-
-type Transport = 'fetch' | 'xhr' | 'websocket';
-
-/**
- * How the hook sees a site: which requests to look at, and the prompt slots of a body. `slots` returns
- * null for a body it cannot rewrite in place and 'skip' for one that carries no prompt.
- */
-interface Integration {
-  watches(method: string, url: URL, transport: Transport): boolean;
-  slots(body: string, contentType: string): { slots: PromptSlots | null; pick: number[] } | 'skip';
-}
-
-function builtin(site: ChatSite): Integration {
-  return {
-    watches: (method, url, transport) =>
-      transport === 'websocket'
-        ? isSendRequest(site, url)
-        : method === 'POST' && url.host === location.host && isSendRequest(site, url),
-    slots(body) {
-      const slots = promptSlots(site.id, body);
-      return slots ? { slots, pick: slots.texts.map((_, i) => i) } : 'skip';
-    },
-  };
-}
-
-/** What the user typed lately (the last prompts and the values found in them), for the generic mode. */
-class RecentPrompt {
-  private texts: string[] = [];
-  private values = new Set<string>();
-
-  note(text: string, values: readonly string[]): void {
-    const t = text.trim();
-    if (t.length > 0 && this.texts[0] !== t)
-      this.texts = [t, ...this.texts.filter((x) => x !== t)].slice(0, 3);
-    for (const v of values) if (v.length >= 3) this.values.add(v);
-    if (this.values.size > 2000) this.values = new Set([...this.values].slice(-1000));
-  }
-
-  /** The probes: each line of the recent prompts (their start, 64 characters) and the values found. */
-  carries(text: string, vault: Iterable<string>): boolean {
-    for (const v of this.values) if (text.includes(v)) return true;
-    for (const v of vault) if (v.length >= 3 && text.includes(v)) return true;
-    for (const p of this.texts)
-      for (const line of p.split(/\n/)) {
-        // a line of one to three characters would match nearly any body: only a prompt that short probes so
-        const probe = line.trim().slice(0, 64);
-        if (probe.length >= Math.min(4, p.length) && probe.length > 0 && text.includes(probe)) return true;
-      }
-    return false;
-  }
-}
-
-function generic(recent: RecentPrompt, map: TokenMap): Integration {
-  const vault = () => [...map.byToken.values()].map((e) => e.value);
-  return {
-    watches: (method, url, transport) =>
-      transport === 'websocket' ||
-      (method !== 'GET' && method !== 'HEAD' && /^(https?|wss?):$/.test(url.protocol)),
-    slots(body, contentType) {
-      const values = vault();
-      const slots = genericSlots(body, contentType);
-      if (!slots) return recent.carries(body, values) ? { slots: null, pick: [] } : 'skip';
-      const pick = slots.texts.flatMap((t, i) => (recent.carries(t, values) ? [i] : []));
-      return pick.length > 0 ? { slots, pick } : 'skip';
-    },
-  };
-}
+// The decisions live in hook-core.ts; this file patches the page's globals with them.
 
 function install(site: ChatSite | null): void {
   const channel = new MessageChannel();
@@ -92,7 +38,7 @@ function install(site: ChatSite | null): void {
 
   const map: TokenMap = createTokenMap();
   const recent = new RecentPrompt();
-  const integration = site ? builtin(site) : generic(recent, map);
+  const integration = site ? builtin(site, location.host) : generic(recent, map);
   const waiting = new Map<number, (a: SendAnswer) => void>();
   let nextId = 1;
 
@@ -127,36 +73,12 @@ function install(site: ChatSite | null): void {
     });
   }
 
-  /** The body to send instead (the same one when the request is not a prompt); throws to block. */
-  const protect: Protect = async (url, body, transport, contentType = '') => {
-    const found = integration.slots(body, contentType);
-    if (found === 'skip') return body;
-    const { slots, pick } = found;
-    // A body the hook cannot rewrite in place (multipart, binary) is asked about as a whole: the content
-    // script refuses it when it would need tokens, so it never leaves in clear.
-    const texts = slots ? pick.map((i) => slots.texts[i]!) : [body];
-    const answer = await ask(url.href, transport, texts, slots === null);
-    if (answer.action === 'block') throw new BlockedSend(answer.reason ?? 'Blocked by Parapet.');
-    if (answer.action === 'allow') return body;
-    if (!slots || !answer.texts || answer.texts.length !== texts.length)
-      throw new BlockedSend('Tokenization failed.');
-    const replacements = [...slots.texts];
-    pick.forEach((slot, i) => {
-      replacements[slot] = answer.texts![i]!;
-    });
-    return slots.rebuild(replacements);
-  };
+  const protect = makeProtect(integration, ask);
 
   patchFetch(integration, protect, map, post);
   patchXhr(integration, protect);
   patchWebSocket(integration, protect);
 }
-
-class BlockedSend extends Error {
-  override name = 'ParapetBlocked';
-}
-
-type Protect = (url: URL, body: string, transport: Transport, contentType?: string) => Promise<string>;
 
 function patchFetch(
   integration: Integration,
@@ -165,37 +87,16 @@ function patchFetch(
   post: (m: FromPage) => void,
 ): void {
   const original = window.fetch;
-  window.fetch = async function parapetFetch(this: unknown, input: RequestInfo | URL, init?: RequestInit) {
-    const request = new Request(input, init);
-    const url = new URL(request.url);
-    const raw = init?.body;
-    // Files and binary bodies go as they are (a file is checked when the user chooses it).
-    const binary =
-      raw instanceof Blob ||
-      raw instanceof ArrayBuffer ||
-      ArrayBuffer.isView(raw) ||
-      raw instanceof ReadableStream;
-    if (!request.body || binary || !integration.watches(request.method, url, 'fetch')) {
-      return original.call(window, input, init);
-    }
-    let body: string;
-    try {
-      body = await request.clone().text();
-    } catch {
-      throw new TypeError('Parapet: the request body could not be read; not sent.');
-    }
-    let safeBody: string;
-    try {
-      safeBody = await protect(url, body, 'fetch', request.headers.get('content-type') ?? '');
-    } catch (err) {
-      // Fail closed: the page sees a network error, nothing left the browser.
-      throw new TypeError(`Parapet: ${err instanceof Error ? err.message : 'blocked'}`);
-    }
-    const response = await original.call(window, new Request(request, { body: safeBody }));
-    const type = response.headers.get('content-type') ?? '';
-    if (!response.body || !type.includes('text/event-stream') || map.byToken.size === 0) return response;
-    return rehydratedResponse(response, map, post);
-  } as typeof fetch;
+  window.fetch = wrapFetch(
+    (input, init) => original.call(window, input, init),
+    integration,
+    protect,
+    (response) => {
+      const type = response.headers.get('content-type') ?? '';
+      if (!response.body || !type.includes('text/event-stream') || map.byToken.size === 0) return response;
+      return rehydratedResponse(response, map, post);
+    },
+  );
 }
 
 function rehydratedResponse(response: Response, map: TokenMap, post: (m: FromPage) => void): Response {
@@ -244,8 +145,23 @@ function patchXhr(integration: Integration, protect: Protect): void {
     if (!t || body === null || body === undefined || !integration.watches(t.method, t.url, 'xhr')) {
       return send.call(this, body);
     }
+    const blocked = () => {
+      // Blocked: the request never opens a connection; the page gets the error path it already handles.
+      this.abort();
+      this.dispatchEvent(new ProgressEvent('error'));
+    };
+    if (isBinary(body)) {
+      // Checked as text, sent as its own bytes or not at all (a Blob is read first, so this waits).
+      if (!(body instanceof Blob) && integration.slots(decodeBytes(body).text, t.type) === 'skip')
+        return send.call(this, body);
+      binaryText(body)
+        .then((text) => protect(t.url, text, 'xhr', t.type, true))
+        .then(() => send.call(this, body), blocked);
+      return;
+    }
     let text: string | null = null;
     let type = t.type;
+    let opaque = false;
     if (typeof body === 'string') text = body;
     else if (body instanceof URLSearchParams) {
       text = body.toString();
@@ -254,17 +170,14 @@ function patchXhr(integration: Integration, protect: Protect): void {
       // Its text fields, read as one opaque body: refused if it carries a prompt that needs tokens.
       text = [...body.values()].filter((v): v is string => typeof v === 'string').join('\n');
       type = 'multipart/form-data';
+      opaque = true;
     }
-    // Files and binary bodies go as they are (files are checked when chosen); so does a body with no prompt.
+    // A document goes as it is; so does a body with no prompt.
     if (text === null || integration.slots(text, type) === 'skip') return send.call(this, body);
-    const original = body;
-    protect(t.url, text, 'xhr', type).then(
-      (safe) => send.call(this, safe === text ? original : safe),
-      () => {
-        // Blocked: the request never opens a connection; the page gets the error path it already handles.
-        this.abort();
-        this.dispatchEvent(new ProgressEvent('error'));
-      },
+    const read = text;
+    protect(t.url, read, 'xhr', type, opaque).then(
+      (safe) => send.call(this, xhrResendBody(body, read, safe)),
+      blocked,
     );
   };
 }
@@ -276,19 +189,25 @@ function patchWebSocket(integration: Integration, protect: Protect): void {
   proto.send = function (this: WebSocket, data: string | ArrayBufferLike | Blob | ArrayBufferView) {
     const url = new URL(this.url);
     const q = queues.get(this);
-    if (typeof data !== 'string' || !integration.watches('POST', url, 'websocket'))
-      return send.call(this, data);
+    if (!integration.watches('POST', url, 'websocket')) return send.call(this, data);
+    const binary = typeof data !== 'string';
     // A frame with no prompt goes at once, unless frames before it still wait (frames keep their order).
-    if (!q?.pending && integration.slots(data, '') === 'skip') return send.call(this, data);
+    // A Blob frame is read first, so it always waits its turn in the queue.
+    if (!q?.pending && !(data instanceof Blob)) {
+      const text = typeof data === 'string' ? data : decodeBytes(data as ArrayBuffer | ArrayBufferView).text;
+      if (integration.slots(text, '') === 'skip') return send.call(this, data);
+    }
     const queue = q ?? { tail: Promise.resolve(), pending: 0 };
     queue.pending++;
     queue.tail = queue.tail
-      .then(() =>
-        protect(url, data, 'websocket').then(
-          (safe) => send.call(this, safe),
-          () => undefined, // blocked: the frame is dropped, never sent in clear
-        ),
-      )
+      .then(async () => {
+        const text =
+          typeof data === 'string' ? data : await binaryText(data as Blob | ArrayBuffer | ArrayBufferView);
+        // a binary frame is checked as text but leaves as its own bytes or not at all
+        const safe = await protect(url, text, 'websocket', '', binary);
+        send.call(this, binary ? data : safe);
+      })
+      .catch(() => undefined) // blocked: the frame is dropped, never sent in clear
       .finally(() => {
         queue.pending--;
       });

@@ -203,12 +203,18 @@ export function isApiHost(host: string): boolean {
 
 /**
  * The hosts force mode sends to the protected chat, with the hosts to leave alone inside them: the built-in
- * chat sites, the catalog's "LLM Chat" domains and the hosts the policy names that the catalog does not
- * class otherwise; never an API host, never another category, never a host the policy blocks (the block
- * page wins: it says why). `exclude` holds what lies under a redirected host but is none of these: blocked
- * hosts, catalog domains of another category, and the `api.` host of each one.
+ * chat sites and the hosts the policy names that the catalog does not class otherwise (`hosts`: with their
+ * subdomains), and the catalog's "LLM Chat" domains (`exact`: each host itself and its `www.` only, since a
+ * catalog entry names a vendor's or a CDN's domain whose other hosts, docs.*, help.*, files.*, are not the
+ * chat); never an API host, never another category, never a host the policy blocks (the block page wins: it
+ * says why). `exclude` holds what lies under a `hosts` entry but is none of these: blocked hosts, catalog
+ * domains of another category, and the `api.` host of each one.
  */
-export function forceModeHosts(config: EndpointConfig): { hosts: string[]; exclude: string[] } {
+export function forceModeHosts(config: EndpointConfig): {
+  hosts: string[];
+  exact: string[];
+  exclude: string[];
+} {
   const listed = [...Object.keys(SHIPPED_CATEGORIES), ...Object.keys(sentCategories(config))];
   const chatCatalog = listed.filter((d) => aiCategoryOf(d, config) === 'LLM Chat');
   const named = policyNamedHosts(config).filter((d) => {
@@ -217,18 +223,22 @@ export function forceModeHosts(config: EndpointConfig): { hosts: string[]; exclu
   });
   const enforced = config.policy.enforcement !== 'log';
   const { block } = enforced ? blockedHosts(config) : { block: [] as string[] };
-  const hosts = unique([...chatHosts(), ...chatCatalog, ...named]).filter(
-    (h) => HOST_NAME.test(h) && !isApiHost(h) && !(enforced && serviceDecision(h, config).blocked),
-  );
+  const redirectable = (h: string) =>
+    HOST_NAME.test(h) && !isApiHost(h) && !(enforced && serviceDecision(h, config).blocked);
+  const hosts = unique([...chatHosts(), ...named]).filter(redirectable);
   // DNR matches subdomains too: a blocked host, an API host or a catalog domain of another category under a
-  // redirected one (platform.openai.com, Enterprise, under openai.com, LLM Chat) must stay out of the rule.
+  // redirected one must stay out of the rule.
   const under = (d: string) => hosts.some((h) => d !== h && hostMatches(d, h));
   const exclude = unique([
     ...block.filter(under),
     ...listed.filter((d) => under(d) && aiCategoryOf(d, config) !== 'LLM Chat'),
     ...hosts.map((h) => `api.${h}`),
   ]);
-  return { hosts, exclude };
+  const covered = (d: string) => hosts.some((h) => hostMatches(d, h));
+  const exact = unique(chatCatalog.flatMap((d) => (d.startsWith('www.') ? [d] : [d, `www.${d}`]))).filter(
+    (d) => !covered(d) && redirectable(d),
+  );
+  return { hosts, exact, exclude };
 }
 
 type CatalogDecision = 'allow' | 'block' | 'monitor';
