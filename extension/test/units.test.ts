@@ -685,6 +685,38 @@ describe('the page hook: what leaves', () => {
     assert.match(new TextDecoder().decode(await bytesOf(sent[0]!)), /hi TKN_NAME_0a1b2c3g/);
   });
 
+  it('an unknown site: a search sent as a query string leaves with tokens in the query, other GETs untouched', async () => {
+    const recent = new RecentPrompt();
+    recent.note('IBAN CH93 0076 2011 6238 5295 7', ['CH93 0076 2011 6238 5295 7']);
+    const integration = generic(recent, createTokenMap());
+    asks.length = 0;
+    const { sent, send } = recorder();
+    const fetch = wrapFetch(
+      send,
+      integration,
+      makeProtect(integration, answering('tokenize', ['IBAN TKN_IBAN_0a1b2c3g'])),
+    );
+    await fetch('https://search.example.test/search?q=IBAN+CH93+0076+2011+6238+5295+7&lang=en');
+    assert.equal(sent.length, 1);
+    const url = new URL(new Request(sent[0]!.input, sent[0]!.init).url);
+    assert.equal(url.searchParams.get('q'), 'IBAN TKN_IBAN_0a1b2c3g');
+    assert.equal(url.searchParams.get('lang'), 'en');
+    assert.ok(!url.href.includes('6238'), 'no original value in the URL');
+    assert.deepEqual(asks, [{ texts: ['IBAN CH93 0076 2011 6238 5295 7'], opaque: false }]);
+    // a GET that carries nothing typed leaves as the page made it, and no one is asked
+    const init = { method: 'GET' };
+    await fetch('https://search.example.test/suggest?q=weather', init);
+    assert.equal(sent[1]!.init, init);
+    assert.equal(asks.length, 1);
+    // a refusal: nothing leaves
+    const blocking = wrapFetch(send, integration, makeProtect(integration, answering('block')));
+    await assert.rejects(
+      blocking('https://search.example.test/search?q=CH93+0076+2011+6238+5295+7'),
+      TypeError,
+    );
+    assert.equal(sent.length, 2);
+  });
+
   it('a binary body carrying a prompt is asked about as opaque: never sent in clear, never rebuilt', async () => {
     const integration = builtin(chatgpt, 'chatgpt.com');
     for (const body of [

@@ -15,6 +15,11 @@ export type Transport = 'fetch' | 'xhr' | 'websocket';
  */
 export interface Integration {
   watches(method: string, url: URL, transport: Transport): boolean;
+  /**
+   * Whether a request without a body is checked by its query string (unknown sites: a search page sends the
+   * typed text as `?q=…`). The built-in sites send prompts in bodies only.
+   */
+  watchesQuery?(method: string, url: URL): boolean;
   slots(body: string, contentType: string): { slots: PromptSlots | null; pick: number[] } | 'skip';
 }
 
@@ -65,6 +70,8 @@ export function generic(recent: RecentPrompt, map: TokenMap): Integration {
     watches: (method, url, transport) =>
       transport === 'websocket' ||
       (method !== 'GET' && method !== 'HEAD' && /^(https?|wss?):$/.test(url.protocol)),
+    watchesQuery: (method, url) =>
+      (method === 'GET' || method === 'HEAD') && /^https?:$/.test(url.protocol) && url.search.length > 1,
     slots(body, contentType) {
       const values = vault();
       const slots = genericSlots(body, contentType);
@@ -164,6 +171,20 @@ export function wrapFetch(
     const pass = input instanceof Request && !input.bodyUsed ? input.clone() : input;
     const request = new Request(input, init);
     const url = new URL(request.url);
+    if (!request.body && integration.watchesQuery?.(request.method, url)) {
+      // The query's values are slots like a form body's: tokens in place of the typed values, or no request.
+      const query = url.search.slice(1);
+      let safe: string;
+      try {
+        safe = await protect(url, query, 'fetch', 'application/x-www-form-urlencoded');
+      } catch (err) {
+        throw new TypeError(`Parapet: ${err instanceof Error ? err.message : 'blocked'}`);
+      }
+      if (safe === query) return after(await send(pass, init));
+      const next = new URL(url);
+      next.search = safe;
+      return after(await send(new Request(next, request)));
+    }
     // A stream cannot be read without being taken from the page; it goes as it is.
     if (
       !request.body ||

@@ -142,6 +142,20 @@ function patchXhr(integration: Integration, protect: Protect): void {
   };
   proto.send = function (this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null) {
     const t = target.get(this);
+    if (t && (body === null || body === undefined) && integration.watchesQuery?.(t.method, t.url)) {
+      // An opened XHR's URL cannot be changed: a query carrying a prompt leaves as it is or not at all.
+      const query = t.url.search.slice(1);
+      if (integration.slots(query, 'application/x-www-form-urlencoded') === 'skip')
+        return send.call(this, body);
+      protect(t.url, query, 'xhr', 'application/x-www-form-urlencoded', true).then(
+        () => send.call(this, body),
+        () => {
+          this.abort();
+          this.dispatchEvent(new ProgressEvent('error'));
+        },
+      );
+      return;
+    }
     if (!t || body === null || body === undefined || !integration.watches(t.method, t.url, 'xhr')) {
       return send.call(this, body);
     }
