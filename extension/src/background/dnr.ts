@@ -69,9 +69,7 @@ export function compileRules(config: EndpointConfig, serverUrl: string | undefin
   const force = config.forceMode?.enabled && serverUrl ? forceModeHosts(config) : undefined;
   if (force && serverUrl) {
     const chat = new URL('/chat', serverUrl).href;
-    // requestDomains takes subdomains along: a catalog chat host is matched by its own URL prefix instead,
-    // so the vendor's other hosts (docs, help, file CDNs) stay reachable.
-    for (const host of force.exact)
+    const toChat = (condition: chrome.declarativeNetRequest.RuleCondition) =>
       rules.push({
         id: id++,
         priority: 40,
@@ -80,26 +78,18 @@ export function compileRules(config: EndpointConfig, serverUrl: string | undefin
           redirect: { url: chat },
         },
         condition: {
-          regexFilter: exactHostRegex(host),
+          ...condition,
           resourceTypes: [ResourceType.MAIN_FRAME as chrome.declarativeNetRequest.ResourceType],
         },
       });
-  }
-  if (force && serverUrl && force.hosts.length > 0) {
-    const chat = new URL('/chat', serverUrl).href;
-    rules.push({
-      id: id++,
-      priority: 40,
-      action: {
-        type: RuleActionType.REDIRECT as chrome.declarativeNetRequest.RuleActionType,
-        redirect: { url: chat },
-      },
-      condition: {
+    // requestDomains takes subdomains along: a catalog chat host is matched by its own URL prefix instead,
+    // so the vendor's other hosts (docs, help, file CDNs) stay reachable.
+    for (const host of force.exact) toChat({ regexFilter: exactHostRegex(host) });
+    if (force.hosts.length > 0)
+      toChat({
         requestDomains: force.hosts,
         ...(force.exclude.length > 0 ? { excludedRequestDomains: force.exclude } : {}),
-        resourceTypes: [ResourceType.MAIN_FRAME as chrome.declarativeNetRequest.ResourceType],
-      },
-    });
+      });
   }
   return rules;
 }
