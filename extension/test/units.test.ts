@@ -323,6 +323,18 @@ describe('policy', () => {
     assert.equal(serviceDecision('llm.corp.test', allow).blocked, false);
     assert.equal(serviceDecision('pi.ai', allow).blocked, true);
     assert.ok(!blockedHosts(allow).block.includes('llm.corp.test'));
+    // the policy's own block comes first: a catalog approval under it opens neither the page nor the sends
+    const policyFirst: EndpointConfig = {
+      ...cfg({ aiServices: { mode: 'blocklist', blocked: [{ domain: 'google.com' }], allowed: [] } }),
+      shadowAi: {
+        knownDomains: ['gemini.google.com'],
+        allowed: ['gemini.google.com'],
+        blocked: [],
+        monitored: [],
+      },
+    };
+    assert.equal(serviceDecision('gemini.google.com', policyFirst).blocked, true);
+    assert.deepEqual(blockedHosts(policyFirst), { block: ['google.com'], except: [], exceptNot: [] });
   });
 
   it('rules: exceptions allow, except the blocked hosts inside them; allowed pages may call blocked hosts', () => {

@@ -324,13 +324,14 @@ export function blockedHosts(config: EndpointConfig): {
     block = unique([...explicit, ...implicit, ...catalogBlocked]);
   }
   // A catalog decision for a subdomain of a blocked host carves it out (most specific wins): approved, or
-  // monitored where the policy does not allow only what it lists.
+  // monitored where the policy does not allow only what it lists. Never under the policy's own blocks: the
+  // policy comes first (serviceDecision), and a carve there let the page load only for every send to fail.
   const carve = [...decisions]
     .filter(
       ([d, v]) => (v === 'allow' || (v === 'monitor' && ai?.mode !== 'allowlist')) && !block.includes(d),
     )
     .map(([d]) => d)
-    .filter((d) => block.some((b) => hostMatches(d, b)));
+    .filter((d) => block.some((b) => hostMatches(d, b)) && !explicit.some((b) => hostMatches(d, b)));
   const exceptNot = block.filter((b) => carve.some((c) => b !== c && hostMatches(b, c)));
   return { block, except: unique([...except, ...allowed, ...carve]), exceptNot };
 }
