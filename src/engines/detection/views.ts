@@ -1,4 +1,5 @@
 import { findPayloads, rot13 } from './decode.js';
+import { letterTrie } from './letter-trie.js';
 import { isWidthSignal, normalise, type View, ViewBuilder } from './normalize.js';
 
 // Words whose reversed or ROT13 form betrays a hidden sentence. Short palindromes are left out.
@@ -155,24 +156,13 @@ for (const w of CUE_WORDS) {
  * word of an attack line is a cue word) were much of the garbage of this view (#15).
  */
 const CUE_TRIE = (() => {
-  const next: number[] = new Array(26).fill(-1);
-  const mask: number[] = [0];
-  for (const [w, m] of CUES) {
-    let node = 0;
-    for (let k = 0; k < w.length; k++) {
-      const slot = node * 26 + w.charCodeAt(k) - 97;
-      let child = next[slot] as number;
-      if (child < 0) {
-        child = mask.length;
-        mask.push(0);
-        for (let x = 0; x < 26; x++) next.push(-1);
-        next[slot] = child;
-      }
-      node = child;
-    }
-    mask[node] = m;
-  }
-  return { next: Int32Array.from(next), mask: Uint8Array.from(mask) };
+  const entries = [...CUES];
+  const { next, endOf, nodes } = letterTrie(entries.map(([w]) => w));
+  const mask = new Uint8Array(nodes);
+  entries.forEach(([, m], i) => {
+    mask[endOf[i] as number] = m;
+  });
+  return { next: Int32Array.from(next), mask };
 })();
 
 /** CUES.get(text.slice(at, at + n)) ?? 0, for a chunk of letters a–z, by a walk of the trie. */

@@ -5,6 +5,8 @@
 // are read from the pattern source itself, as the opening words are, so the filter cannot drift from the
 // patterns; reading less than the source holds only makes the filter weaker, never wrong.
 
+import { letterTrie } from '../letter-trie.js';
+
 /** A node of the small regular-expression tree the analysis needs. */
 type Node =
   | { t: 'char'; c: string }
@@ -163,22 +165,10 @@ export class LiteralScanner {
   readonly literals: string[];
   constructor(literals: string[]) {
     this.literals = literals;
-    const goto: number[] = new Array(26).fill(-1);
-    const ends: number[][] = [[]];
-    literals.forEach((w, id) => {
-      let s = 0;
-      for (let k = 0; k < w.length; k++) {
-        const slot = s * 26 + w.charCodeAt(k) - 97;
-        let child = goto[slot] as number;
-        if (child < 0) {
-          child = ends.length;
-          ends.push([]);
-          for (let x = 0; x < 26; x++) goto.push(-1);
-          goto[slot] = child;
-        }
-        s = child;
-      }
-      (ends[s] as number[]).push(id);
+    const { next: goto, endOf, nodes } = letterTrie(literals);
+    const ends: number[][] = Array.from({ length: nodes }, () => []);
+    endOf.forEach((node, id) => {
+      (ends[node] as number[]).push(id);
     });
     const states = ends.length;
     const next = Int32Array.from(goto);
