@@ -156,6 +156,15 @@ export function xhrResendBody<T>(original: T, read: string, safe: string): T | s
   return original instanceof URLSearchParams ? new URLSearchParams(safe) : safe;
 }
 
+/** Fail closed: a refusal or an error reaches the page as a network error; nothing left the browser. */
+async function failClosed(safe: Promise<string>): Promise<string> {
+  try {
+    return await safe;
+  } catch (err) {
+    throw new TypeError(`Parapet: ${err instanceof Error ? err.message : 'blocked'}`);
+  }
+}
+
 /**
  * The page's fetch, wrapped: a watched request's body is read and protected; it leaves as the page built
  * it unless its text was rewritten. `send` is the original fetch; `after` sees each response.
@@ -174,12 +183,7 @@ export function wrapFetch(
     if (!request.body && integration.watchesQuery?.(request.method, url)) {
       // The query's values are slots like a form body's: tokens in place of the typed values, or no request.
       const query = url.search.slice(1);
-      let safe: string;
-      try {
-        safe = await protect(url, query, 'fetch', 'application/x-www-form-urlencoded');
-      } catch (err) {
-        throw new TypeError(`Parapet: ${err instanceof Error ? err.message : 'blocked'}`);
-      }
+      const safe = await failClosed(protect(url, query, 'fetch', 'application/x-www-form-urlencoded'));
       if (safe === query) return after(await send(pass, init));
       const next = new URL(url);
       next.search = safe;
@@ -202,13 +206,7 @@ export function wrapFetch(
     // Binary, form and non-UTF-8 bodies are checked as text but can only leave as their own bytes.
     const raw = init?.body;
     const opaque = !body.exact || isBinary(raw) || raw instanceof FormData || type.includes('multipart/');
-    let safe: string;
-    try {
-      safe = await protect(url, body.text, 'fetch', type, opaque);
-    } catch (err) {
-      // Fail closed: the page sees a network error, nothing left the browser.
-      throw new TypeError(`Parapet: ${err instanceof Error ? err.message : 'blocked'}`);
-    }
+    const safe = await failClosed(protect(url, body.text, 'fetch', type, opaque));
     // Unchanged (no prompt, allowed, nothing to tokenize): the page's own request, its bytes untouched.
     if (safe === body.text) return after(await send(pass, init));
     return after(await send(new Request(request, { body: safe })));

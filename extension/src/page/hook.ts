@@ -142,6 +142,11 @@ function patchXhr(integration: Integration, protect: Protect): void {
   };
   proto.send = function (this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null) {
     const t = target.get(this);
+    const blocked = () => {
+      // Blocked: the request never opens a connection; the page gets the error path it already handles.
+      this.abort();
+      this.dispatchEvent(new ProgressEvent('error'));
+    };
     if (t && (body === null || body === undefined) && integration.watchesQuery?.(t.method, t.url)) {
       // An opened XHR's URL cannot be changed: a query carrying a prompt leaves as it is or not at all.
       const query = t.url.search.slice(1);
@@ -149,21 +154,13 @@ function patchXhr(integration: Integration, protect: Protect): void {
         return send.call(this, body);
       protect(t.url, query, 'xhr', 'application/x-www-form-urlencoded', true).then(
         () => send.call(this, body),
-        () => {
-          this.abort();
-          this.dispatchEvent(new ProgressEvent('error'));
-        },
+        blocked,
       );
       return;
     }
     if (!t || body === null || body === undefined || !integration.watches(t.method, t.url, 'xhr')) {
       return send.call(this, body);
     }
-    const blocked = () => {
-      // Blocked: the request never opens a connection; the page gets the error path it already handles.
-      this.abort();
-      this.dispatchEvent(new ProgressEvent('error'));
-    };
     if (isBinary(body)) {
       // Checked as text, sent as its own bytes or not at all (a Blob is read first, so this waits).
       if (!(body instanceof Blob) && integration.slots(decodeBytes(body).text, t.type) === 'skip')

@@ -114,12 +114,16 @@ const HOST_NAME =
  * block rules and the radar; `*.` wildcards become the domain itself (which matches its subdomains).
  */
 export function aiSiteHosts(config: EndpointConfig): string[] {
-  const ai = config.policy.rules.aiServices;
-  const named = [...(ai?.allowed ?? []), ...(ai?.blocked ?? [])].map((a) => a.domain);
-  const hosts = [...knownAiHosts(config), ...named].map((h) =>
-    h.trim().toLowerCase().replace(/^\*\./, '').replace(/\.$/, ''),
-  );
+  const hosts = [...knownAiHosts(config).map(bareHost), ...policyNamedHosts(config)];
   return unique(hosts.filter((h) => HOST_NAME.test(h)));
+}
+
+/**
+ * A listed domain as a host name: lower case, without a `*.` wildcard (the domain matches its subdomains)
+ * or a final dot.
+ */
+function bareHost(domain: string): string {
+  return domain.trim().toLowerCase().replace(/^\*\./, '').replace(/\.$/, '');
 }
 
 /** The built-in site or the config's AI site a host belongs to (null when the extension leaves it alone). */
@@ -174,9 +178,7 @@ export const PROMPT_CATEGORIES: ReadonlySet<string> = new Set([
 /** The domains the endpoint policy names in its AI-service lists (allowed and blocked). */
 function policyNamedHosts(config: EndpointConfig): string[] {
   const ai = config.policy.rules.aiServices;
-  return [...(ai?.allowed ?? []), ...(ai?.blocked ?? [])].map((a) =>
-    a.domain.trim().toLowerCase().replace(/^\*\./, '').replace(/\.$/, ''),
-  );
+  return [...(ai?.allowed ?? []), ...(ai?.blocked ?? [])].map((a) => bareHost(a.domain));
 }
 
 /**
