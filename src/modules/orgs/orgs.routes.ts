@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { AppError } from '../../platform/errors/index.js';
 import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
 import type { OrgsService } from './orgs.service.js';
@@ -35,14 +35,8 @@ const OrganizationView = Type.Object({
   createdAt: Type.String(),
 });
 
-const view = (org: {
-  id: string;
-  name: string;
-  plan: string;
-  products: string[];
-  renewalDay: number;
-  createdAt: string;
-}) => ({
+/** The fields of the view only (an organization carries settings the dashboard does not show here). */
+const view = (org: Static<typeof OrganizationView>): Static<typeof OrganizationView> => ({
   id: org.id,
   name: org.name,
   plan: org.plan,

@@ -59,6 +59,13 @@ export function toUser(row: UserRow): User {
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
+/** Refuses (409) to take away the organization's last owner; run under the owner lock. */
+async function keepAnOwner(r: ReturnType<typeof createOrgsRepo>, orgId: string, what: string): Promise<void> {
+  const owners = (await r.listUsers(orgId)).filter((u) => u.role === 'owner');
+  if (owners.length <= 1)
+    throw new AppError('conflict', `The last owner of an organization cannot be ${what}.`);
+}
+
 /**
  * The caller's role as stored now, read inside the change's transaction (after the owner lock): a session
  * carries the role of its last request, and a caller demoted meanwhile must not act on the old one. A
@@ -215,11 +222,7 @@ export function createOrgsService(deps: {
         const byRole = by ? await currentRole(r, org.id, by) : undefined;
         if (user.role === 'owner' && byRole !== undefined && byRole !== 'owner')
           throw new AppError('forbidden', 'Only an owner can remove an owner.');
-        if (user.role === 'owner') {
-          const owners = (await r.listUsers(org.id)).filter((u) => u.role === 'owner');
-          if (owners.length <= 1)
-            throw new AppError('conflict', 'The last owner of an organization cannot be removed.');
-        }
+        if (user.role === 'owner') await keepAnOwner(r, org.id, 'removed');
         if (!(await r.removeUser(org.id, userId, at, user.role)))
           throw new AppError('conflict', 'The user changed meanwhile; read the list again.');
         await r.deleteUserSessions(userId);
@@ -257,11 +260,7 @@ export function createOrgsService(deps: {
         if ((role === 'owner' || user.role === 'owner') && byRole !== 'owner')
           throw new AppError('forbidden', 'Only an owner can make or unmake an owner.');
         if (user.role === role) return toUser(user);
-        if (user.role === 'owner') {
-          const owners = (await r.listUsers(org.id)).filter((u) => u.role === 'owner');
-          if (owners.length <= 1)
-            throw new AppError('conflict', 'The last owner of an organization cannot be given another role.');
-        }
+        if (user.role === 'owner') await keepAnOwner(r, org.id, 'given another role');
         if (!(await r.setRole(org.id, userId, role, user.role)))
           throw new AppError('conflict', 'The user changed meanwhile; read the list again.');
         await deps.publish(
