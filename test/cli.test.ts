@@ -254,6 +254,12 @@ describe('commands a newcomer runs', () => {
     assert.equal(cli(cwd, 'org', 'update', '--id', org.id).code, 2, 'nothing to change');
     assert.match(cli(cwd, 'org', 'update', '--id', org.id, '--plan', 'gold').stderr, /--plan must be one of/);
     assert.match(cli(cwd, 'org', 'update', '--id', 'org_nope', '--plan', 'pro').stderr, /does not exist/);
+    // a blank or overlong name is refused, not silently skipped beside another change
+    for (const name of ['   ', 'x'.repeat(201)])
+      assert.match(
+        cli(cwd, 'org', 'update', '--id', org.id, '--plan', 'pro', '--name', name).stderr,
+        /--name must hold a visible character/,
+      );
   });
 
   it('reads a .env file in the working folder, the environment winning', () => {

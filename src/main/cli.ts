@@ -289,6 +289,9 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
       if (products?.length === 0)
         throw new UsageError(`--products needs at least one of ${PRODUCTS.join(', ')}`);
       const name = values.name?.trim();
+      // the dashboard's rename rules: a visible character, at most 200
+      if (name !== undefined && (name === '' || name.length > 200 || /[\u0000-\u001f\u007f]/.test(name)))
+        throw new UsageError('--name must hold a visible character, at most 200, and no control characters');
       if (plan === undefined && products === undefined && !name) {
         throw new UsageError('org update needs --plan, --products or --name');
       }
