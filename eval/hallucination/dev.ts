@@ -10,6 +10,7 @@ import { probability, SIGNAL_NAMES } from '../../src/engines/hallucination/index
 import { sharedDataDir } from '../shared-data.js';
 import { EVAL_ONLY, loadRows, type Row } from './dataset.js';
 import { train } from './logistic.js';
+import { levers } from './levers.js';
 import { leaveOneSourceOut } from './loso.js';
 import { balancedAccuracy, groupBy, pct, type Scored, threeWayAccuracy } from './metrics.js';
 
@@ -20,6 +21,9 @@ const { values } = parseArgs({
     // Also run the whole engine with each fold's model (loso.ts on the dev rows): for changes of the verdict
     // logic itself rather than of the signals.
     engine: { type: 'boolean', default: false },
+    // Levers of another kind than signal subsets (levers.ts): the loss, learned word pairs, a non-linear
+    // combiner…; best with --per-source 600 (more rows, less noise).
+    levers: { type: 'boolean', default: false },
   },
 });
 
@@ -110,3 +114,5 @@ if (values.engine) {
     `mean (without own styles) ${pct(means.reduce((a, b) => a + b, 0) / Math.max(1, means.length))}`,
   );
 }
+
+if (values.levers) levers(rows);
