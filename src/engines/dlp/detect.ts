@@ -20,6 +20,7 @@ import {
 import { detectSecrets } from './detectors/secrets.js';
 import type { Candidate, DetectOptions, Entity } from './types.js';
 import { mergeTouching, toWholeWords } from './whole-words.js';
+import { matchesOf } from './matches.js';
 
 export const DEFAULT_MIN_CONFIDENCE = 0.5;
 
@@ -29,7 +30,7 @@ const IBAN_SHAPE = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/
 const NUMERIC_TYPES = new Set(['CARD', 'PHONE', 'SSN', 'CVV', 'NIR', 'AVS', 'DE_TAX_ID']);
 
 function insideIbanShape(text: string, candidates: Candidate[]): Candidate[] {
-  const shapes = [...text.matchAll(IBAN_SHAPE)].map((m) => [m.index, m.index + m[0].length] as const);
+  const shapes = matchesOf(IBAN_SHAPE, text).map((m) => [m.index, m.index + m[0].length] as const);
   if (shapes.length === 0) return candidates;
   return candidates.filter((c) => !NUMERIC_TYPES.has(c.type) || !strictlyInside(c, shapes));
 }

@@ -14,6 +14,7 @@ import {
   validEuropeanPostcode,
 } from './address-parts.js';
 import { candidate, contextBefore } from './context.js';
+import { matchesOf } from '../matches.js';
 
 // A structured street-address finder. A street line is found first, in the shape of its country: number,
 // name and type in English ("221B Baker Street", "1530 N Dearborn Pkwy"), name with a street-type ending
@@ -424,7 +425,7 @@ export function detectAddresses(text: string): Candidate[] {
   const postal = new PostalHints(text);
   for (const [re, shape, hint] of SHAPES) {
     if (hint !== null && !hint(text, postal)) continue;
-    for (const m of text.matchAll(re)) {
+    for (const m of matchesOf(re, text)) {
       const streetEnd = trimEnd(text, m.index, m.index + m[0].length);
       const { end, kinds } = extendTail(text, streetEnd);
       const conf = confidence(text, shape, m, kinds);

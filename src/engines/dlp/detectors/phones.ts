@@ -8,6 +8,7 @@ import {
 import { guessLanguage, type Language } from '../language.js';
 import type { Candidate } from '../types.js';
 import { candidate, contextBefore, isWordChar } from './context.js';
+import { matchesOf } from '../matches.js';
 
 // Phone numbers are read by libphonenumber's matcher (PhoneNumberMatcher, max metadata, "valid" leniency),
 // not by hand patterns. Over a whole text the matcher costs about 6 ms per KB, twelve times the whole
@@ -207,7 +208,7 @@ export function detectPhones(text: string, options: PhoneOptions = {}): Candidat
   const out: Candidate[] = [];
   let regions: PhoneRegions | null = null;
   let match: ((window: string) => Found[]) | null = null;
-  for (const m of text.matchAll(RUN_RE)) {
+  for (const m of matchesOf(RUN_RE, text)) {
     const run = m[0].trimEnd();
     const digits = run.replace(/\D/g, '').length;
     // Longer runs are cards, account numbers or several numbers in a row, not one phone number.
@@ -222,7 +223,8 @@ export function detectPhones(text: string, options: PhoneOptions = {}): Candidat
     match ??= memoised(regions);
     let found = match(run);
     // Ten digits in one run after a phone word: a North-American number written without its grouping.
-    if (found.length === 0 && context && /^(?:\+?1)?\d{10}$/.test(run)) found = [{ start: 0, end: run.length }];
+    if (found.length === 0 && context && /^(?:\+?1)?\d{10}$/.test(run))
+      found = [{ start: 0, end: run.length }];
     for (const f of found) {
       const start = m.index + f.start;
       const end = m.index + f.end;
