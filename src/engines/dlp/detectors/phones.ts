@@ -49,11 +49,24 @@ export interface PhoneRegions {
   home: number;
 }
 
+// libphonenumber's isSupportedCountry goes through its metadata wrapper on every call; the answer for a code
+// never changes, and every call of the detector asks it for the same ten or so codes.
+const supported = new Map<string, boolean>();
+function isSupported(code: string): code is CountryCode {
+  let known = supported.get(code);
+  if (known === undefined) {
+    known = isSupportedCountry(code);
+    // Bounded: the codes asked are the served ones and the organizations' regions.
+    if (supported.size < 1024) supported.set(code, known);
+  }
+  return known;
+}
+
 export function phoneRegions(text: string, region: string | undefined): PhoneRegions {
   const order: CountryCode[] = [];
   const add = (c: string) => {
     const upper = c.toUpperCase();
-    if (isSupportedCountry(upper) && !order.includes(upper)) order.push(upper);
+    if (isSupported(upper) && !order.includes(upper)) order.push(upper);
   };
   if (region) add(region);
   const org = order.length;
