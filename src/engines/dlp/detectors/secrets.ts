@@ -117,9 +117,9 @@ export function detectSecrets(text: string): Candidate[] {
       candidate('API_KEY', 'CREDENTIALS', text, start, start + value.length, 0.85, 'secret:assignment'),
     );
   }
-  const passwords = mayMentionPassword(text)
-    ? passwordMatches(text, PASSWORD_ASSIGN, PASSWORD_ASSIGN_AT)
-    : [];
+  // (Asked once: the /i scan and its Kelvin-sign check read the whole text.)
+  const mentionsPassword = mayMentionPassword(text);
+  const passwords = mentionsPassword ? passwordMatches(text, PASSWORD_ASSIGN, PASSWORD_ASSIGN_AT) : [];
   for (const m of passwords) {
     const value = trimPunctuation(m[2]!);
     if (value.length < 4 || PLACEHOLDER.test(value)) continue;
@@ -129,7 +129,7 @@ export function detectSecrets(text: string): Candidate[] {
     out.push(candidate('PASSWORD', 'CREDENTIALS', text, start, start + value.length, 0.9, 'password'));
   }
   const bare =
-    mayMentionPassword(text) && hasDigit(text) ? passwordMatches(text, PASSWORD_BARE, PASSWORD_BARE_AT) : [];
+    mentionsPassword && hasDigit(text) ? passwordMatches(text, PASSWORD_BARE, PASSWORD_BARE_AT) : [];
   for (const m of bare) {
     const value = trimPunctuation(m[1]!);
     if (!SECRET_SHAPED.test(value) || !/\d/.test(value) || PLACEHOLDER.test(value)) continue;
