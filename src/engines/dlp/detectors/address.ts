@@ -92,12 +92,13 @@ const DE_STREET = new RegExp(
 // places where a space comes before a digit are few, and the type is looked for only before them.
 const DE_TYPE_BEFORE = new RegExp(`(?:${alternation([...DE_SUFFIXES, ...DE_WORDS])})$`, 'i');
 const DE_TYPE_LONGEST = Math.max(...[...DE_SUFFIXES, ...DE_WORDS].map((w) => w.length));
-const SPACE_DIGIT = / \d/g;
 
 /** Whether some street type (any case) stands right before a space and a digit. */
 function germanStreetHint(text: string): boolean {
-  for (const m of matchesOf(SPACE_DIGIT, text)) {
-    if (DE_TYPE_BEFORE.test(text.slice(Math.max(0, m.index - DE_TYPE_LONGEST), m.index))) return true;
+  for (let q = text.indexOf(' '); q >= 0; q = text.indexOf(' ', q + 1)) {
+    const next = text.charCodeAt(q + 1);
+    if (next < 48 || next > 57) continue;
+    if (DE_TYPE_BEFORE.test(text.slice(Math.max(0, q - DE_TYPE_LONGEST), q))) return true;
   }
   return false;
 }
