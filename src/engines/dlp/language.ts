@@ -34,6 +34,17 @@ const LANGUAGES_OF: ReadonlyMap<string, number> = (() => {
 })();
 // A longer word is none of them (lower-casing never shortens a word), and is neither lower-cased nor hashed.
 const LONGEST = Math.max(...[...LANGUAGES_OF.keys()].map((w) => w.length));
+// The same look-up for words of ASCII letters (nearly all), keyed by the word's lower-case letters packed
+// five bits each (at most LONGEST = 6 of them: under 2^30) and read while the word is walked: no slice, no
+// lower-casing, no string hashing. The other words take the string look-up above.
+function asciiKey(word: string): number {
+  let key = 0;
+  for (let i = 0; i < word.length; i++) key = key * 32 + (word.charCodeAt(i) - 96);
+  return key;
+}
+const ASCII_LANGUAGES_OF: ReadonlyMap<number, number> = new Map(
+  [...LANGUAGES_OF].filter(([w]) => /^[a-z]+$/.test(w)).map(([w, bits]) => [asciiKey(w), bits]),
+);
 // A word is a run of letters (Unicode category L), read by hand: a regex call per word (or a split on the
 // runs of non-letters, as before) costs a fifth of a microsecond each with Unicode classes, 0.01–0.02 ms per
 // message, where this loop needs a regex only for the rare non-ASCII character.
@@ -61,13 +72,18 @@ export function guessLanguage(text: string): Language | null {
       continue;
     }
     const start = i;
+    let ascii = true;
+    let key = 0;
     while (width > 0) {
+      const c = text.charCodeAt(i);
+      if (c < 128) key = key * 32 + ((c | 0x20) - 96);
+      else ascii = false;
       i += width;
       width = i < text.length ? letterAt(text, i) : 0;
     }
     n++;
     if (i - start > LONGEST) continue;
-    const bits = LANGUAGES_OF.get(text.slice(start, i).toLowerCase());
+    const bits = ascii ? ASCII_LANGUAGES_OF.get(key) : LANGUAGES_OF.get(text.slice(start, i).toLowerCase());
     if (bits === undefined) continue;
     for (let k = 0; k < LANGUAGES.length; k++) if ((bits & (1 << k)) !== 0) score[k]!++;
   }

@@ -1,5 +1,6 @@
 import type { Candidate } from '../types.js';
 import { candidate, contextBefore, wordHint } from './context.js';
+import { matchesOf } from '../matches.js';
 
 const MONTHS =
   'jan(?:uary|uar|vier)?|feb(?:ruary|ruar)?|févr(?:ier)?|fevr(?:ier)?|mar(?:ch|s)?|märz|maerz|apr(?:il)?|avr(?:il)?|may|mai|jun(?:e|i)?|juin|jul(?:y|i)?|juil(?:let)?|aug(?:ust)?|août|aout|sep(?:t(?:ember|embre)?)?|oct(?:ober|obre)?|okt(?:ober)?|nov(?:ember|embre)?|dec(?:ember)?|dez(?:ember)?|déc(?:embre)?|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|dicembre';
@@ -16,7 +17,7 @@ const mayMentionBirth = wordHint(BIRTH_WORDS);
 export function detectBirthDates(text: string): Candidate[] {
   const out: Candidate[] = [];
   if (!mayMentionBirth(text)) return out;
-  for (const m of text.matchAll(DATE_RE)) {
+  for (const m of matchesOf(DATE_RE, text)) {
     if (!contextBefore(text, m.index, BIRTH_CONTEXT, 45)) continue;
     out.push(candidate('BIRTH_DATE', 'PERSONAL', text, m.index, m.index + m[0].length, 0.9, 'birth_date'));
   }

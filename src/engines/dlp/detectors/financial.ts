@@ -3,12 +3,13 @@ import type { Candidate } from '../types.js';
 import { cardBrand } from './card-brands.js';
 import { candidate, contextBefore, isWordChar } from './context.js';
 import { IBAN_LENGTHS } from './iban-lengths.js';
+import { matchesOf } from '../matches.js';
 
 const IBAN_RE = /\b[A-Za-z]{2}\d{2}(?: ?[A-Za-z0-9]{1,4}){3,8}/g;
 
 export function detectIban(text: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const m of text.matchAll(IBAN_RE)) {
+  for (const m of matchesOf(IBAN_RE, text)) {
     const start = m.index;
     const raw = m[0];
     const country = raw.slice(0, 2).toUpperCase();
@@ -44,7 +45,7 @@ const CARD_CONTEXT =
 
 export function detectCards(text: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const m of text.matchAll(CARD_RE)) {
+  for (const m of matchesOf(CARD_RE, text)) {
     const raw = m[0];
     const digits = raw.replace(/[ -]/g, '');
     if (digits.length < 12 || digits.length > 19) continue;
@@ -106,7 +107,7 @@ export function detectCvv(text: string, cards: Candidate[]): Candidate[] {
   const out: Candidate[] = [];
   const worded = ANY_CVV_WORD.test(text);
   const cardEnds = Int32Array.from(new Set(cards.map((c) => c.end))).sort();
-  for (const m of text.matchAll(CVV_RE)) {
+  for (const m of matchesOf(CVV_RE, text)) {
     const start = m.index;
     const end = start + m[0].length;
     const prev = text[start - 1];

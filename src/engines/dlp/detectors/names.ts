@@ -580,6 +580,19 @@ function mailLocalParts(text: string): RegExpExecArray[] {
   return found;
 }
 
+const APOSTROPHES: ReadonlySet<number> = new Set([39, 0x2019]);
+
+// Most words are lower-case ASCII already: they are their own lower case. toLowerCase would copy them when
+// the message holds any accent or curly quote (its words are then two-byte strings, which V8 lower-cases
+// on a slow path).
+function lowerCased(word: string): string {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c >= 128 || (c >= 65 && c <= 90)) return word.toLowerCase();
+  }
+  return word;
+}
+
 /** The words of a text as the name detectors read them (possessive endings cut off). */
 export function nameWords(text: string): Word[] {
   const words: Word[] = [];
@@ -596,9 +609,11 @@ export function nameWords(text: string): Word[] {
     if (glueBefore(text.charCodeAt(index - 1)) || glueAfter(text.charCodeAt(at))) continue;
     let word = text.slice(index, at);
     // "Anna's", "Keller’s": the possessive ending is not part of the name (contractions stay whole: "It's").
+    // (The apostrophe is compared first: the Unicode pattern cost 0.2 µs on every plural.)
     const possessive =
       word.length > 3 &&
       word.endsWith('s') &&
+      APOSTROPHES.has(word.charCodeAt(word.length - 2)) &&
       /^\p{Lu}.+['’]s$/u.test(word) &&
       !isNever(word.slice(0, -2).toLowerCase());
     if (possessive) word = word.slice(0, -2);
@@ -606,7 +621,7 @@ export function nameWords(text: string): Word[] {
       start: index,
       end: index + word.length,
       text: word,
-      lower: word.toLowerCase(),
+      lower: lowerCased(word),
       possessive,
     });
   }

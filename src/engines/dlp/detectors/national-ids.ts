@@ -8,12 +8,13 @@ import {
 } from '../checksums.js';
 import type { Candidate } from '../types.js';
 import { candidate, contextBefore } from './context.js';
+import { matchesOf } from '../matches.js';
 
 const AVS_RE = /\b756([. ]?)\d{4}\1\d{4}\1\d{2}\b/g;
 
 export function detectAvs(text: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const m of text.matchAll(AVS_RE)) {
+  for (const m of matchesOf(AVS_RE, text)) {
     if (!ean13Valid(m[0].replace(/\D/g, ''))) continue;
     out.push(candidate('AVS', 'IDENTITY', text, m.index, m.index + m[0].length, 0.99, 'avs'));
   }
@@ -27,14 +28,14 @@ const SSN_CONTEXT =
 
 export function detectSsn(text: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const m of text.matchAll(SSN_RE)) {
+  for (const m of matchesOf(SSN_RE, text)) {
     if (!ssnValid(m[1]!, m[3]!, m[4]!)) continue;
     const context = contextBefore(text, m.index, SSN_CONTEXT, 50);
     // Spaced groups are as often phone fragments as SSNs, so they need the context word.
     if (m[2] !== '-' && !context) continue;
     out.push(candidate('SSN', 'IDENTITY', text, m.index, m.index + m[0].length, context ? 0.97 : 0.8, 'ssn'));
   }
-  for (const m of text.matchAll(SSN_BARE_RE)) {
+  for (const m of matchesOf(SSN_BARE_RE, text)) {
     if (!ssnValid(m[1]!, m[2]!, m[3]!) || !contextBefore(text, m.index, SSN_CONTEXT, 50)) continue;
     out.push(candidate('SSN', 'IDENTITY', text, m.index, m.index + m[0].length, 0.85, 'ssn'));
   }
@@ -46,7 +47,7 @@ const NINO_CONTEXT = /(?:national insurance|\bni\b|\bnino\b|insurance number)/i;
 
 export function detectNino(text: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const m of text.matchAll(NINO_RE)) {
+  for (const m of matchesOf(NINO_RE, text)) {
     const compact = m[0].replace(/ /g, '');
     if (!ninoValid(compact)) continue;
     const conf = contextBefore(text, m.index, NINO_CONTEXT, 50) ? 0.97 : 0.85;
@@ -59,7 +60,7 @@ const NIR_RE = /\b[1278] ?\d{2} ?\d{2} ?(?:\d{2}|2[AB]) ?\d{3} ?\d{3} ?\d{2}\b/g
 
 export function detectNir(text: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const m of text.matchAll(NIR_RE)) {
+  for (const m of matchesOf(NIR_RE, text)) {
     if (!nirValid(m[0].replace(/ /g, ''))) continue;
     out.push(candidate('NIR', 'IDENTITY', text, m.index, m.index + m[0].length, 0.99, 'nir'));
   }
@@ -87,7 +88,7 @@ const SIX_DIGITS = /\d{6}/;
 
 export function detectDocuments(text: string): Candidate[] {
   const out: Candidate[] = [];
-  const numbers = DOCUMENT_WORDS.test(text) ? text.matchAll(DOC_NUMBER_RE) : [];
+  const numbers = DOCUMENT_WORDS.test(text) ? matchesOf(DOC_NUMBER_RE, text) : [];
   for (const m of numbers) {
     const value = m[0];
     if (!/\d/.test(value) || value.replace(/\D/g, '').length < 2 || value.length < 6) continue;
@@ -99,7 +100,7 @@ export function detectDocuments(text: string): Candidate[] {
       out.push(candidate('DRIVING_LICENCE', 'IDENTITY', text, m.index, end, 0.9, 'licence'));
     }
   }
-  const licences = SIX_DIGITS.test(text) ? text.matchAll(UK_LICENCE_RE) : [];
+  const licences = SIX_DIGITS.test(text) ? matchesOf(UK_LICENCE_RE, text) : [];
   for (const m of licences) {
     out.push(candidate('DRIVING_LICENCE', 'IDENTITY', text, m.index, m.index + m[0].length, 0.8, 'licence'));
   }
@@ -115,7 +116,7 @@ const CF_MIDDLE = /[0-9LMNPQRSTUV]{2}[A-Za-z][0-9LMNPQRSTUV]{2}/;
 export function detectCodiceFiscale(text: string): Candidate[] {
   const out: Candidate[] = [];
   if (!CF_MIDDLE.test(text)) return out;
-  for (const m of text.matchAll(CF_RE)) {
+  for (const m of matchesOf(CF_RE, text)) {
     if (!codiceFiscaleValid(m[0].toUpperCase())) continue;
     out.push(
       candidate('IT_FISCAL_CODE', 'IDENTITY', text, m.index, m.index + m[0].length, 0.97, 'codice_fiscale'),
@@ -130,7 +131,7 @@ const STEUER_CONTEXT =
 
 export function detectSteuerId(text: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const m of text.matchAll(STEUER_RE)) {
+  for (const m of matchesOf(STEUER_RE, text)) {
     // Eleven digits are as often an order or customer number: the checksum and a context word are both needed.
     if (!steuerIdValid(m[0].replace(/ /g, '')) || !contextBefore(text, m.index, STEUER_CONTEXT, 40)) continue;
     out.push(candidate('DE_TAX_ID', 'IDENTITY', text, m.index, m.index + m[0].length, 0.95, 'steuer_id'));

@@ -8,6 +8,7 @@ import {
 import { guessLanguage, type Language } from '../language.js';
 import type { Candidate } from '../types.js';
 import { candidate, contextBefore, isWordChar } from './context.js';
+import { matchesOf } from '../matches.js';
 
 // Phone numbers are read by libphonenumber's matcher (PhoneNumberMatcher, max metadata, "valid" leniency),
 // not by hand patterns. Over a whole text the matcher costs about 6 ms per KB, twelve times the whole
@@ -48,11 +49,24 @@ export interface PhoneRegions {
   home: number;
 }
 
+// libphonenumber's isSupportedCountry goes through its metadata wrapper on every call; the answer for a code
+// never changes, and every call of the detector asks it for the same ten or so codes.
+const supported = new Map<string, boolean>();
+function isSupported(code: string): code is CountryCode {
+  let known = supported.get(code);
+  if (known === undefined) {
+    known = isSupportedCountry(code);
+    // Bounded: the codes asked are the served ones and the organizations' regions.
+    if (supported.size < 1024) supported.set(code, known);
+  }
+  return known;
+}
+
 export function phoneRegions(text: string, region: string | undefined): PhoneRegions {
   const order: CountryCode[] = [];
   const add = (c: string) => {
     const upper = c.toUpperCase();
-    if (isSupportedCountry(upper) && !order.includes(upper)) order.push(upper);
+    if (isSupported(upper) && !order.includes(upper)) order.push(upper);
   };
   if (region) add(region);
   const org = order.length;
@@ -207,7 +221,7 @@ export function detectPhones(text: string, options: PhoneOptions = {}): Candidat
   const out: Candidate[] = [];
   let regions: PhoneRegions | null = null;
   let match: ((window: string) => Found[]) | null = null;
-  for (const m of text.matchAll(RUN_RE)) {
+  for (const m of matchesOf(RUN_RE, text)) {
     const run = m[0].trimEnd();
     const digits = run.replace(/\D/g, '').length;
     // Longer runs are cards, account numbers or several numbers in a row, not one phone number.
@@ -222,7 +236,8 @@ export function detectPhones(text: string, options: PhoneOptions = {}): Candidat
     match ??= memoised(regions);
     let found = match(run);
     // Ten digits in one run after a phone word: a North-American number written without its grouping.
-    if (found.length === 0 && context && /^(?:\+?1)?\d{10}$/.test(run)) found = [{ start: 0, end: run.length }];
+    if (found.length === 0 && context && /^(?:\+?1)?\d{10}$/.test(run))
+      found = [{ start: 0, end: run.length }];
     for (const f of found) {
       const start = m.index + f.start;
       const end = m.index + f.end;

@@ -1,5 +1,6 @@
 import type { Candidate } from '../types.js';
 import { candidate, hasDigit, wordHint } from './context.js';
+import { matchesOf } from '../matches.js';
 
 // Prefix-anchored key shapes: the prefix makes them nearly free of false positives. Each comes with the
 // literals that all its matches contain (or null), so that a message without them is not scanned for that
@@ -57,10 +58,10 @@ const PASSWORD_ASSIGN_AT = new RegExp(PASSWORD_ASSIGN.source, 'iuy');
 const PASSWORD_BARE_AT = new RegExp(PASSWORD_BARE.source, 'iuy');
 
 function passwordMatches(text: string, global: RegExp, sticky: RegExp): Iterable<RegExpExecArray> {
-  if (FOLDED_ONLY_UNDER_IU.test(text)) return text.matchAll(global);
+  if (FOLDED_ONLY_UNDER_IU.test(text)) return matchesOf(global, text);
   const out: RegExpExecArray[] = [];
   let from = 0;
-  for (const place of text.matchAll(KEYWORD_PLACES)) {
+  for (const place of matchesOf(KEYWORD_PLACES, text)) {
     if (place.index < from) continue;
     sticky.lastIndex = place.index;
     const m = sticky.exec(text);
@@ -97,14 +98,14 @@ export function detectSecrets(text: string): Candidate[] {
       !(typeof hint === 'string' ? text.includes(hint) : hint.every((h) => text.includes(h)))
     )
       continue;
-    for (const m of text.matchAll(re)) {
+    for (const m of matchesOf(re, text)) {
       out.push(
         candidate('API_KEY', 'CREDENTIALS', text, m.index, m.index + m[0].length, 0.97, `secret:${name}`),
       );
     }
   }
   // An accepted key holds a digit; prose without one has nothing to find here.
-  const assignments = hasDigit(text) ? text.matchAll(SECRET_ASSIGN) : [];
+  const assignments = hasDigit(text) ? matchesOf(SECRET_ASSIGN, text) : [];
   for (const m of assignments) {
     const value = trimPunctuation(m[1]!);
     // Hashes and commit ids are shared freely; a key also mixes character classes.
@@ -116,9 +117,9 @@ export function detectSecrets(text: string): Candidate[] {
       candidate('API_KEY', 'CREDENTIALS', text, start, start + value.length, 0.85, 'secret:assignment'),
     );
   }
-  const passwords = mayMentionPassword(text)
-    ? passwordMatches(text, PASSWORD_ASSIGN, PASSWORD_ASSIGN_AT)
-    : [];
+  // (Asked once: the /i scan and its Kelvin-sign check read the whole text.)
+  const mentionsPassword = mayMentionPassword(text);
+  const passwords = mentionsPassword ? passwordMatches(text, PASSWORD_ASSIGN, PASSWORD_ASSIGN_AT) : [];
   for (const m of passwords) {
     const value = trimPunctuation(m[2]!);
     if (value.length < 4 || PLACEHOLDER.test(value)) continue;
@@ -128,14 +129,14 @@ export function detectSecrets(text: string): Candidate[] {
     out.push(candidate('PASSWORD', 'CREDENTIALS', text, start, start + value.length, 0.9, 'password'));
   }
   const bare =
-    mayMentionPassword(text) && hasDigit(text) ? passwordMatches(text, PASSWORD_BARE, PASSWORD_BARE_AT) : [];
+    mentionsPassword && hasDigit(text) ? passwordMatches(text, PASSWORD_BARE, PASSWORD_BARE_AT) : [];
   for (const m of bare) {
     const value = trimPunctuation(m[1]!);
     if (!SECRET_SHAPED.test(value) || !/\d/.test(value) || PLACEHOLDER.test(value)) continue;
     const start = m.index + m[0].length - m[1]!.length;
     out.push(candidate('PASSWORD', 'CREDENTIALS', text, start, start + value.length, 0.85, 'password:bare'));
   }
-  const urls = text.includes('://') ? text.matchAll(URL_CREDENTIALS) : [];
+  const urls = text.includes('://') ? matchesOf(URL_CREDENTIALS, text) : [];
   for (const m of urls) {
     const start = m.index + m[0].length - 1 - m[1]!.length;
     out.push(candidate('PASSWORD', 'CREDENTIALS', text, start, start + m[1]!.length, 0.9, 'password:url'));
