@@ -5,20 +5,14 @@
 // private black-box set found weakest, so this is a small stand-in for it, written by the same team.
 import { combineScore, DEFAULT_THRESHOLDS, modelPoints } from '../../src/engines/detection/scoring.js';
 import { maxWindowLogit } from '../../src/engines/detection/model/linear.js';
-import { DEFAULT_TRAIN, fitDetector, type TrainOptions } from '../../src/engines/detection/model/train.js';
+import { fitDetector } from '../../src/engines/detection/model/train.js';
+import { trainOptionsFromArgs } from './options.js';
 import { round8Corpus } from './own/index.js';
 import { prepare } from './prepare.js';
 import { loadSources } from './sources.js';
 
 const args = process.argv.slice(2);
-const options: TrainOptions = { ...DEFAULT_TRAIN };
-args.forEach((a, i) => {
-  if (a !== '--opt') return;
-  const [k, v] = String(args[i + 1]).split('=');
-  if (!k || !(k in options) || v === undefined) throw new Error(`--opt: unknown option ${args[i + 1]}`);
-  (options as unknown as Record<string, number | boolean>)[k] =
-    v === 'true' ? true : v === 'false' ? false : Number(v);
-});
+const options = trainOptionsFromArgs(args);
 
 const rows = prepare(
   loadSources()
