@@ -4,14 +4,9 @@
 // printed per source, language and kind. Feature and material decisions are made from this, never from the
 // leave-one-source-out run of eval/detection/run.ts, which only reports. The eval-only file is not read.
 import { FEATURE_SET } from '../../src/engines/detection/model/features.js';
-import {
-  calibrate,
-  calibrationReport,
-  DEFAULT_TRAIN,
-  outOfSourceLogits,
-  type TrainOptions,
-} from '../../src/engines/detection/model/train.js';
+import { calibrate, calibrationReport, outOfSourceLogits } from '../../src/engines/detection/model/train.js';
 import { combineScore, DEFAULT_THRESHOLDS, modelPoints } from '../../src/engines/detection/scoring.js';
+import { trainOptionsFromArgs } from './options.js';
 import { prepare } from './prepare.js';
 import { headline, printHeadline, printTables, type Scored } from './report.js';
 import { loadSources } from './sources.js';
@@ -29,14 +24,7 @@ if (args.includes('--window')) {
 }
 
 // --opt key=value overrides a training option (e.g. --opt groupCap=600) for a design comparison.
-const options: TrainOptions = { ...DEFAULT_TRAIN };
-args.forEach((a, i) => {
-  if (a !== '--opt') return;
-  const [k, v] = String(args[i + 1]).split('=');
-  if (!k || !(k in options) || v === undefined) throw new Error(`--opt: unknown option ${args[i + 1]}`);
-  (options as unknown as Record<string, number | boolean>)[k] =
-    v === 'true' ? true : v === 'false' ? false : Number(v);
-});
+const options = trainOptionsFromArgs(args);
 const sources = loadSources().filter(
   (s) => s.trainable && !(args.includes('--no-carriers') && s.scored === false),
 );

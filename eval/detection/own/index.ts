@@ -18,6 +18,7 @@ import { ROUND4 } from './round4.js';
 import { ROUND5, ROUND5B, type Round5 } from './round5.js';
 import { ROUND6 } from './round6.js';
 import { ROUND7, ROUND7_PERSONAS, ROUND7_PLANTED } from './round7.js';
+import { ROUND8, ROUND8_PLANTED } from './round8.js';
 import type { LangMaterial } from './types.js';
 
 const at = <T>(xs: T[], i: number): T => xs[i % xs.length] as T;
@@ -148,4 +149,18 @@ export function ownCorpus(): EvalRow[] {
     ...round5Rows(ROUND5B[m.lang], m.lang),
     ...hijackRows(m.lang),
   ]);
+}
+
+/**
+ * The eighth round, kept out of training: a check set written by the team for the kinds the private
+ * black-box set found weakest (attacks and hand-written hard negatives in five languages, documents with a
+ * sentence to the AI reader or to a human), scored by eval/detection/holdout.ts on models that never saw it.
+ */
+export function round8Corpus(): EvalRow[] {
+  return (['en', 'fr', 'de', 'it', 'es'] as const).flatMap((lang) =>
+    [
+      ...round4Rows(lang, ROUND8[lang]),
+      ...round5Rows({ attacks: [], planted: ROUND8_PLANTED[lang], hardNegatives: [] }, lang),
+    ].map((r) => ({ ...r, source: 'own_round8_holdout' })),
+  );
 }

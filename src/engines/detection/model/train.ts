@@ -27,6 +27,12 @@ export interface TrainRow {
    * easy prose in a calibration group would loosen the false-positive budget of the prompts it is for.
    */
   calibrate?: boolean;
+  /**
+   * Near-duplicate family (e.g. one persona set-up with four different questions after it): rows of one
+   * family count once together in the group caps and in calibration, so a text written once and composed
+   * four times does not weigh, or bind a warn logit, four times. Absent: the row is its own family.
+   */
+  family?: string;
   /** The other signals' parts, so the combined score can be calibrated. */
   parts: { patternWeights: number[]; similarity: number; obfuscationPoints: number };
 }
@@ -56,6 +62,16 @@ export interface TrainOptions {
    * attacks' worst window is used the same way).
    */
   benignWorst: boolean;
+  /**
+   * Count each near-duplicate family (TrainRow.family) once in the group caps. Off: on dev it lowered the
+   * headline (83.7 → 83.4; results/dev-inj-lr-7.txt); kept for comparisons.
+   */
+  dedup: boolean;
+  /**
+   * Count each near-duplicate family once in calibration's false-positive budgets: four copies of one
+   * persona set-up with different questions bound the English warn logit as four false positives.
+   */
+  dedupCalibration: boolean;
 }
 
 export const DEFAULT_TRAIN: TrainOptions = {
@@ -68,7 +84,24 @@ export const DEFAULT_TRAIN: TrainOptions = {
   average: false,
   hardWeight: 1,
   benignWorst: false,
+  dedup: false,
+  dedupCalibration: true,
 };
+
+/** Per row, 1 / the size of its near-duplicate family within `rows` (1 for a row without a family). */
+export function familyShares(rows: { family?: string; label: number }[], on = true): Float64Array {
+  const size = new Map<string, number>();
+  const key = (r: { family?: string; label: number }): string | null =>
+    on && r.family !== undefined ? `${r.label}|${r.family}` : null;
+  for (const r of rows) {
+    const k = key(r);
+    if (k !== null) size.set(k, (size.get(k) ?? 0) + 1);
+  }
+  return Float64Array.from(rows, (r) => {
+    const k = key(r);
+    return k === null ? 1 : 1 / (size.get(k) as number);
+  });
+}
 
 interface Example {
   row: number;
@@ -96,8 +129,10 @@ function examples(
   rows: TrainRow[],
   pick: (r: TrainRow, i: number) => [number, number] | null,
   benignWorst = false,
+  dedup = false,
 ): Example[] {
   const out: Example[] = [];
+  const share = familyShares(rows, dedup);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as TrainRow;
     const tokens = r.tf.offsets.length - 1;
@@ -111,10 +146,11 @@ function examples(
       );
       const worst = benignWorst && ws.length > 1 ? pick(r, i) : null;
       if (worst && !picked.some(([s]) => s === worst[0])) picked.push(worst);
-      for (const [s, e] of picked) out.push({ row: i, start: s, end: e, y: 0, weight: 1 / picked.length });
+      for (const [s, e] of picked)
+        out.push({ row: i, start: s, end: e, y: 0, weight: (share[i] as number) / picked.length });
     } else {
       const w = ws.length === 1 ? (ws[0] as [number, number]) : pick(r, i);
-      if (w) out.push({ row: i, start: w[0], end: w[1], y: 1, weight: 1 });
+      if (w) out.push({ row: i, start: w[0], end: w[1], y: 1, weight: share[i] as number });
     }
   }
   // Every (source, label) group weighs at most groupCap examples, and the two labels weigh the same.
@@ -214,7 +250,7 @@ export interface FittedWeights {
  * is fitted again from scratch.
  */
 export function fitWeights(rows: TrainRow[], o: TrainOptions = DEFAULT_TRAIN): FittedWeights {
-  const first = examples(rows, (r) => [0, r.tf.offsets.length - 1]);
+  const first = examples(rows, (r) => [0, r.tf.offsets.length - 1], false, o.dedup);
   balance(rows, first, o.groupCap, o.hardWeight);
   const m1 = sgd(rows, first, o);
   const probe: LinearModel = {
@@ -231,6 +267,7 @@ export function fitWeights(rows: TrainRow[], o: TrainOptions = DEFAULT_TRAIN): F
       return [best.start, best.end];
     },
     o.benignWorst,
+    o.dedup,
   );
   balance(rows, second, o.groupCap, o.hardWeight);
   const m2 = sgd(rows, second, o);
@@ -252,7 +289,8 @@ const LANGS = ['en', 'fr', 'de', 'it', 'es'];
 
 interface CalGroup {
   name: string;
-  members: { r: TrainRow; z: number }[];
+  /** w: the row's share of its near-duplicate family, so a family counts once in the budget. */
+  members: { r: TrainRow; z: number; w: number }[];
   ceiling: number;
 }
 
@@ -263,8 +301,9 @@ function calibrationGroups(
   o: TrainOptions,
   only?: string,
 ): CalGroup[] {
+  const share = familyShares(rows, o.dedupCalibration);
   const benign = rows
-    .map((r, i) => ({ r, z: logits[i] as number }))
+    .map((r, i) => ({ r, z: logits[i] as number, w: share[i] as number }))
     .filter(
       (x) => x.r.label === 0 && x.r.calibrate !== false && (only === undefined || x.r.calLang === only),
     );
@@ -292,8 +331,9 @@ const flaggedAt = (x: { r: TrainRow; z: number }, zWarn: number): boolean =>
     DEFAULT_THRESHOLDS.warn && combineScore(x.r.parts) < DEFAULT_THRESHOLDS.warn;
 
 function smallestZ(groups: CalGroup[]): number {
+  const weight = (xs: { w: number }[]): number => xs.reduce((a, x) => a + x.w, 0);
   const ok = (z: number): boolean =>
-    groups.every((g) => g.members.filter((x) => flaggedAt(x, z)).length <= g.ceiling * g.members.length);
+    groups.every((g) => weight(g.members.filter((x) => flaggedAt(x, z))) <= g.ceiling * weight(g.members));
   for (let zWarn = -4; zWarn <= 12; zWarn += 0.05) if (ok(zWarn)) return Math.round(zWarn * 100) / 100;
   return 12;
 }
