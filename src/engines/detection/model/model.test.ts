@@ -125,7 +125,7 @@ describe('learned signal', () => {
       ...Array.from({ length: 4 }, (_, i) => ({ ...row(`${text} q${i}`, 0, 'b'), family: 'b|captain mira' })),
     ];
     const logits = Float64Array.from(rows, (r) => (r.family ? 5 : 0));
-    const o = { ...DEFAULT_TRAIN, maxFpGeneral: 0.05 };
+    const o = { ...DEFAULT_TRAIN, maxFpGeneral: 0.05, dedupCalibration: true };
     assert.deepEqual([...familyShares(rows)].slice(38), [1, 1, 0.25, 0.25, 0.25, 0.25]);
     assert.deepEqual([...familyShares(rows, false)].slice(40), [1, 1, 1, 1]);
     const once = calibrate(rows, logits, o).zWarn;

@@ -69,7 +69,11 @@ export interface TrainOptions {
   dedup: boolean;
   /**
    * Count each near-duplicate family once in calibration's false-positive budgets: four copies of one
-   * persona set-up with different questions bound the English warn logit as four false positives.
+   * persona set-up with different questions bound the English warn logit as four false positives. Off:
+   * a family is "same 64-character opening", and a review found that this also groups different texts
+   * (five quoted attacks after one question, BIPIA tables under one header), so it hid real false
+   * positives on hard negatives (inj-lr-7, not shipped; docs/detection.md). Families should be tagged
+   * where the corpus composes them before this is used again.
    */
   dedupCalibration: boolean;
 }
@@ -85,7 +89,7 @@ export const DEFAULT_TRAIN: TrainOptions = {
   hardWeight: 1,
   benignWorst: false,
   dedup: false,
-  dedupCalibration: true,
+  dedupCalibration: false,
 };
 
 /** Per row, 1 / the size of its near-duplicate family within `rows` (1 for a row without a family). */
@@ -301,23 +305,29 @@ function calibrationGroups(
   o: TrainOptions,
   only?: string,
 ): CalGroup[] {
-  const share = familyShares(rows, o.dedupCalibration);
   const benign = rows
-    .map((r, i) => ({ r, z: logits[i] as number, w: share[i] as number }))
+    .map((r, i) => ({ r, z: logits[i] as number, w: 1 }))
     .filter(
       (x) => x.r.label === 0 && x.r.calibrate !== false && (only === undefined || x.r.calLang === only),
     );
   const groups: CalGroup[] = [];
+  // A family's share is counted among the members of one group: a family split across languages (or
+  // between hard negatives and general prompts) must weigh 1 in each group it appears in, not less.
+  const group = (name: string, members: CalGroup['members'], ceiling: number): void => {
+    const share = familyShares(
+      members.map((x) => x.r),
+      o.dedupCalibration,
+    );
+    groups.push({ name, members: members.map((x, i) => ({ ...x, w: share[i] as number })), ceiling });
+  };
   // General prompts and documents together per language: documents are few beside the short questions,
   // and a separate group of them made calibration hinge on whichever BIPIA context was held out.
   for (const lang of LANGS) {
     const general = benign.filter((x) => x.r.calLang === lang && x.r.kind !== 'hard_negative');
-    if (general.length >= 30)
-      groups.push({ name: `general ${lang}`, members: general, ceiling: o.maxFpGeneral });
+    if (general.length >= 30) group(`general ${lang}`, general, o.maxFpGeneral);
   }
   const hard = benign.filter((x) => x.r.kind === 'hard_negative');
-  if (hard.length >= 30)
-    groups.push({ name: `hard negatives${only ? ` ${only}` : ''}`, members: hard, ceiling: o.maxFpHard });
+  if (hard.length >= 30) group(`hard negatives${only ? ` ${only}` : ''}`, hard, o.maxFpHard);
   return groups;
 }
 
