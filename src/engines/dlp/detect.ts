@@ -147,6 +147,10 @@ function sortedBy<T>(items: readonly T[], compare: (a: T, b: T) => number): T[] 
 
 const byStart = (a: Candidate, b: Candidate): number => a.start - b.start;
 
+/**
+ * Keeps the findings of highest priority that do not overlap. Every candidate must lie within
+ * [0, textLength] (as the detectors' matches do): the two paths below agree only inside the text.
+ */
 export function resolveOverlaps(candidates: Candidate[], textLength: number): Entity[] {
   // Most messages have no finding at all: skip the per-character map.
   if (candidates.length === 0) return [];

@@ -24,7 +24,8 @@ export function matchesOf(re: RegExp, text: string): RegExpExecArray[] {
   re.lastIndex = 0;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     out.push(m);
-    if (m[0] === '') re.lastIndex = advance(text, re.lastIndex, re.unicode);
+    // Under /u and /v an empty match steps over a whole code point, as matchAll does.
+    if (m[0] === '') re.lastIndex = advance(text, re.lastIndex, re.unicode || re.flags.includes('v'));
   }
   re.lastIndex = 0;
   return out;
