@@ -164,6 +164,7 @@ function withStatementCache(sqlite: BetterSqlite3.Database) {
   const cache = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => sqlite.close(),
+    inTransaction: () => sqlite.inTransaction,
     prepare(text: string) {
       // Several processes may share the file (`parapet worker`, PARAPET_HTTP_WORKERS). A deferred BEGIN
       // that reads, then writes after another process committed fails at once with SQLITE_BUSY instead of
