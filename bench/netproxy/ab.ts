@@ -47,6 +47,7 @@ const upstream = await startUpstream();
 const figures = roots.map(() => ({
   cpu: [] as number[],
   garbage: [] as number[],
+  promoted: [] as number[],
   first: [] as number[],
   streamCpu: [] as number[],
 }));
@@ -98,9 +99,10 @@ try {
         f.streamCpu.push(streamCpu);
         f.cpu.push(cpu.server);
         f.garbage.push((gc?.bytesPerRequest ?? 0) / 1024);
+        f.promoted.push((gc?.promotedPerRequest ?? 0) / 1024);
         f.first.push(added);
         console.log(
-          `round ${r + 1} ${which === 0 ? 'A' : 'B'}: server CPU ${cpu.server.toFixed(3)} ms/request (upstream ${cpu.upstream.toFixed(2)}), garbage ${((gc?.bytesPerRequest ?? 0) / 1024).toFixed(1)} KB/request, carried ${w.carried}/s failed ${w.failed}; stream first byte added p50 ${added.toFixed(3)} ms (server CPU ${streamCpu.toFixed(3)} ms per stream) [load ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores]`,
+          `round ${r + 1} ${which === 0 ? 'A' : 'B'}: server CPU ${cpu.server.toFixed(3)} ms/request (upstream ${cpu.upstream.toFixed(2)}), garbage ${((gc?.bytesPerRequest ?? 0) / 1024).toFixed(1)} KB/request (promoted ${((gc?.promotedPerRequest ?? 0) / 1024).toFixed(2)} KB), carried ${w.carried}/s failed ${w.failed}; stream first byte added p50 ${added.toFixed(3)} ms (server CPU ${streamCpu.toFixed(3)} ms per stream) [load ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores]`,
         );
       } finally {
         await server.stop();
@@ -113,6 +115,6 @@ try {
 }
 for (const [i, f] of figures.entries()) {
   console.log(
-    `${i === 0 ? 'A' : 'B'} (${roots[i]}), median of ${ROUNDS}: server CPU ${median(f.cpu).toFixed(3)} ms/request, garbage ${median(f.garbage).toFixed(1)} KB/request, stream first byte added p50 ${median(f.first).toFixed(3)} ms, server CPU ${median(f.streamCpu).toFixed(3)} ms per stream`,
+    `${i === 0 ? 'A' : 'B'} (${roots[i]}), median of ${ROUNDS}: server CPU ${median(f.cpu).toFixed(3)} ms/request, garbage ${median(f.garbage).toFixed(1)} KB/request (promoted ${median(f.promoted).toFixed(2)} KB), stream first byte added p50 ${median(f.first).toFixed(3)} ms, server CPU ${median(f.streamCpu).toFixed(3)} ms per stream`,
   );
 }

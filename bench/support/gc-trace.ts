@@ -12,6 +12,12 @@ export interface GcFigures {
   markCompacts: number;
   /** Heap size after the last collection of the window, MB (the largest of the isolates). */
   heapAfterMb: number;
+  /**
+   * Bytes per request that outlived the young generation: the growth of the heap left by each scavenge
+   * over the one before it (a scavenge leaves the old generation plus the survivors), summed. This is what
+   * fills the old generation and brings the full collections that a p99 sees.
+   */
+  promotedPerRequest: number;
 }
 
 const LINE =
@@ -38,14 +44,22 @@ export function gcFigures(text: string, requestsPerSecond: number, isolates = 1)
   let scavenges = 0;
   let markCompacts = 0;
   let heapAfterMb = 0;
+  let promotedBytesPerMs = 0;
   for (const events of busiest) {
     if (events.length < 3) return undefined;
     let allocatedMb = 0;
-    for (let i = 1; i < events.length; i++)
+    let promotedMb = 0;
+    for (let i = 1; i < events.length; i++) {
       allocatedMb += Math.max(0, (events[i]?.before ?? 0) - (events[i - 1]?.after ?? 0));
+      // A full collection frees the old generation: only growth from scavenge to scavenge is promotion
+      // (signed: the survivors' share goes up and down, and the trace's 0.1 MB rounding cancels out).
+      if (events[i]?.kind === 'Scavenge' && events[i - 1]?.kind === 'Scavenge')
+        promotedMb += (events[i]?.after ?? 0) - (events[i - 1]?.after ?? 0);
+    }
     const ms = (events[events.length - 1]?.at ?? 0) - (events[0]?.at ?? 0);
     if (ms <= 0) return undefined;
     bytesPerMs += (allocatedMb * 1024 * 1024) / ms;
+    promotedBytesPerMs += (promotedMb * 1024 * 1024) / ms;
     scavenges += events.filter((e) => e.kind === 'Scavenge').length;
     markCompacts += events.filter((e) => e.kind.startsWith('Mark-Compact')).length;
     heapAfterMb = Math.max(heapAfterMb, events[events.length - 1]?.after ?? 0);
@@ -55,12 +69,13 @@ export function gcFigures(text: string, requestsPerSecond: number, isolates = 1)
     scavenges,
     markCompacts,
     heapAfterMb,
+    promotedPerRequest: Math.round(promotedBytesPerMs / (requestsPerSecond / 1000)),
   };
 }
 
 /** "garbage 41.2 KB per request (12 scavenges, 0 full collections; heap 38 MB)" or why there is no figure. */
 export function gcText(gc: GcFigures | undefined): string {
   return gc
-    ? `garbage ${(gc.bytesPerRequest / 1024).toFixed(1)} KB per request (${gc.scavenges} scavenges, ${gc.markCompacts} full collections; heap ${gc.heapAfterMb} MB)`
+    ? `garbage ${(gc.bytesPerRequest / 1024).toFixed(1)} KB per request, ${(gc.promotedPerRequest / 1024).toFixed(1)} KB of it promoted (${gc.scavenges} scavenges, ${gc.markCompacts} full collections; heap ${gc.heapAfterMb} MB)`
     : 'garbage: too few collections to measure';
 }

@@ -32,8 +32,13 @@ const MANAGERS = ['owner', 'admin'] as const;
 // The proxy's answer has the provider's shape, not a schema's: plain JSON, without a compiled serializer.
 const toJson = (payload: unknown) => JSON.stringify(payload);
 
-/** Aborts when the client goes away before the response is complete. */
-function disconnectSignal(reply: FastifyReply): AbortEmitter {
+/**
+ * Says 'abort' when the client goes away before its answer was sent: the upstream call's signal. An
+ * AbortEmitter, not an AbortController: on Node 20 an AbortSignal given to undici outlived the request
+ * (it was among the largest sources of objects promoted to the old generation in the network proxy's
+ * sampling heap profile), and it costs more to make.
+ */
+export function disconnectSignal(reply: FastifyReply): AbortEmitter {
   const gone = new AbortEmitter();
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) gone.abort();

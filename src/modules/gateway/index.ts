@@ -1,6 +1,6 @@
 // Public surface of the gateway module: protected chat, provider proxy, force mode, provider keys, history.
 export { createGateway, type Gateway, type GatewayDeps } from './gateway.service.js';
-export { gatewayRoutes } from './gateway.routes.js';
+export { disconnectSignal, gatewayRoutes } from './gateway.routes.js';
 export { createGatewayHistory, type GatewayHistory, type HistoryDeps } from './history.service.js';
 export { gatewayHistoryRoutes } from './history.routes.js';
 export { usageRange } from './usage-range.js';

@@ -2,6 +2,7 @@ import type { TLSSocket } from 'node:tls';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors/index.js';
 import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
+import { disconnectSignal } from '../gateway/index.js';
 import { providerOfHost } from './hosts.js';
 import type { NetProxy } from './netproxy.service.js';
 import { NetproxySettingsSchema } from './netproxy.schemas.js';
@@ -47,13 +48,10 @@ async function forward(
     request.headers,
     Buffer.isBuffer(request.body) ? request.body : undefined,
   );
-  const gone = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) gone.abort();
-  });
+  const gone = disconnectSignal(reply);
   let upstream: Awaited<ReturnType<NetProxy['send']>>;
   try {
-    upstream = await proxy.send(call, gone.signal);
+    upstream = await proxy.send(call, gone);
   } catch (err) {
     const failure = proxy.failure(call, err);
     // The vault's commit went on while the request travelled: a failed one is the request's failure (a

@@ -12,7 +12,13 @@ import {
 } from '../../platform/net/index.js';
 import type { VaultSession } from '../dlp/index.js';
 import type { UsageRecord } from '../gateway/index.js';
-import { DEFAULT_BASE_URLS, estimateCost, findModel, SseParser } from '../providers/index.js';
+import {
+  type CancelSignal,
+  DEFAULT_BASE_URLS,
+  estimateCost,
+  findModel,
+  SseParser,
+} from '../providers/index.js';
 import { type Protection, type ProtectedCaller, rehydrateJson } from '../protection/index.js';
 import { isNetProvider, type NetProvider, type Operation, requestTexts, routeOf } from './formats.js';
 import { JsonArraySplitter, rewriterFor } from './streams.js';
@@ -57,7 +63,8 @@ export interface NetCall {
   url: string;
   method: string;
   headers: Record<string, string | string[]>;
-  body: Buffer | undefined;
+  /** The body as it came, or the tokenized body's JSON text (sent as it is, not copied into a buffer). */
+  body: Buffer | string | undefined;
   session: VaultSession | null;
   /** The vault's commit of `session`, going on while the request travels upstream (see confirmStored). */
   stored: Promise<void> | undefined;
@@ -200,7 +207,7 @@ export function createNetProxy(deps: NetProxyDeps) {
       const changed = outcome.tokenCount > 0;
       if (changed) {
         texts.commit();
-        call.body = Buffer.from(JSON.stringify(body));
+        call.body = JSON.stringify(body);
       }
       call.headers = upstreamHeaders(headers, changed, call.session !== null);
       if (changed) call.headers['content-type'] = 'application/json';
@@ -208,7 +215,7 @@ export function createNetProxy(deps: NetProxyDeps) {
     },
 
     /** Opens the upstream call; resolves with its status and headers, the body still to read. */
-    send(call: NetCall, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+    send(call: NetCall, signal: CancelSignal): Promise<Dispatcher.ResponseData> {
       const url = new URL(call.url);
       return agent.request({
         origin: url.origin,
@@ -255,7 +262,8 @@ export function createNetProxy(deps: NetProxyDeps) {
 
     /**
      * Writes the provider's answer to the client: as it came when nothing was tokenized, else rehydrated
-     * (whole bodies at once, streams event by event). Returns the number of tokens restored.
+     * (whole bodies at once, streams event by event). Returns the number of tokens restored. `own` (the
+     * server's headers of this reply, a copy) is taken over: the response headers are written into it.
      */
     async relay(
       call: NetCall,
@@ -285,7 +293,8 @@ export function createNetProxy(deps: NetProxyDeps) {
 
       const body = decompressed(up);
       if (!isStream) {
-        const text = await readAll(body);
+        // undici's own reader when the body needs no decoding: no async iteration per chunk.
+        const text = body === up.body ? await up.body.text() : await readAll(body);
         let out = text;
         let restored = 0;
         let reported: Json | null = null;
@@ -293,18 +302,16 @@ export function createNetProxy(deps: NetProxyDeps) {
           const parsed = JSON.parse(text) as unknown;
           restored = rehydrateJson(parsed, session.map);
           reported = parsed as Json;
-          out = JSON.stringify(parsed);
+          // An answer in which no token was restored goes out as it came (not serialized again).
+          if (restored > 0) out = JSON.stringify(parsed);
         } catch {
           // Not JSON (an upstream's HTML error page): relayed as it came.
         }
         // Written as the string: its bytes are counted, not copied into a buffer of their own first.
-        res.writeHead(up.statusCode, {
-          ...own,
-          ...clientHeaders(up.headers, true),
-          ...svc,
-          'x-svc-rehydrated-count': String(restored),
-          'content-length': String(Buffer.byteLength(out)),
-        });
+        const head = Object.assign(own, clientHeaders(up.headers, true), svc);
+        head['x-svc-rehydrated-count'] = String(restored);
+        head['content-length'] = String(Buffer.byteLength(out));
+        res.writeHead(up.statusCode, head);
         res.end(out);
         note(usageRow(call, up.statusCode < 300 ? reported : null, up.statusCode < 300 ? 'ok' : 'error'));
         return restored;

@@ -27,7 +27,7 @@ type Span = Omit<Entity, 'value'>;
  * only the new ones pay for detection. Keyed by hash and holding only types and offsets (values are read
  * back from the text itself), so the cache keeps no personal data.
  */
-const foundCache = new Map<string, Span[]>();
+const foundCache = new Map<string, { spans: Span[]; used: boolean }>();
 const foundCounts = { hits: 0, misses: 0 };
 
 /** How often a field's detection was answered from the cache (for metrics and tests). */
@@ -82,14 +82,13 @@ async function detectFields(texts: string[], settings: SettingsKey, compute: Com
   const out: Array<Entity[] | undefined> = texts.map((text, i) => {
     const key = keys[i];
     const hit = key === undefined ? undefined : foundCache.get(key);
-    if (!hit || key === undefined) return undefined;
+    if (!hit) return undefined;
     foundCounts.hits++;
-    // Least recently used goes first: a conversation's history, hit by every turn, stays while the new
-    // turns of many conversations pass through (in insertion order it was dropped every 5,000 new turns,
-    // every few seconds at a thousand requests a second, and detected again).
-    foundCache.delete(key);
-    foundCache.set(key, hit);
-    return hit.map((span) => ({ ...span, value: text.slice(span.start, span.end) }));
+    // Marked, not moved: see evictOne. A conversation's history, hit by every turn, stays while the new
+    // turns of many conversations pass through (in insertion order alone it was dropped every 5,000 new
+    // turns, every few seconds at a thousand requests a second, and detected again).
+    hit.used = true;
+    return hit.spans.map((span) => ({ ...span, value: text.slice(span.start, span.end) }));
   });
   const todo = texts.flatMap((_t, i) => (out[i] ? [] : [i]));
   if (todo.length === 0) return out as Entity[][];
@@ -102,13 +101,25 @@ async function detectFields(texts: string[], settings: SettingsKey, compute: Com
     const key = keys[i];
     if (key === undefined) return;
     foundCounts.misses++;
-    foundCache.set(
-      key,
-      entities.map(({ value: _value, ...span }) => span),
-    );
-    if (foundCache.size > FOUND_CACHE_LIMIT) foundCache.delete(foundCache.keys().next().value as string);
+    foundCache.set(key, { spans: entities.map(({ value: _value, ...span }) => span), used: false });
+    if (foundCache.size > FOUND_CACHE_LIMIT) evictOne();
   });
   return out as Entity[][];
+}
+
+/**
+ * Drops the oldest entry not used since it was last passed over (second chance): an entry hit since goes to
+ * the back instead, unmarked. Close to least recently used, without moving an entry on every hit: a
+ * delete and a set per hit (two or three a request) made the map rebuild its 5,000-entry table over and
+ * over, and those tables went straight to the old generation.
+ */
+function evictOne(): void {
+  for (const [key, entry] of foundCache) {
+    foundCache.delete(key);
+    if (!entry.used) return;
+    entry.used = false;
+    foundCache.set(key, entry);
+  }
 }
 
 /**

@@ -82,8 +82,12 @@ for (const dialect of dialects) {
     it('fails the whole batch, without running its pieces again, when the transaction itself fails', async () => {
       let calls = 0;
       const busy = new Error('SQLITE_BUSY: database is locked');
-      // A database whose BEGIN fails, as a locked SQLite file does after busy_timeout.
-      const locked = { transaction: () => ({ execute: async () => Promise.reject(busy) }) } as unknown as Db;
+      // A database whose BEGIN fails, as a locked database does after its timeout; through Kysely's
+      // transactions (its adapter is not SQLite's, so there are no cached statements to run directly).
+      const locked = {
+        getExecutor: () => ({ adapter: {} }),
+        transaction: () => ({ execute: async () => Promise.reject(busy) }),
+      } as unknown as Db;
       const gc = createGroupCommit(locked);
       const outcomes = await Promise.allSettled(
         [1, 2, 3].map(() =>
@@ -97,6 +101,27 @@ for (const dialect of dialects) {
         [busy, busy, busy],
       );
       assert.equal(calls, 0);
+    });
+
+    it('fails and rolls back the whole batch when COMMIT itself fails, and the next batch commits', async () => {
+      // A deferred foreign key is checked at COMMIT: every piece succeeds, then the commit fails.
+      await sql`create table gc_children (id varchar(20) primary key, parent varchar(20) references gc_rows (id) deferrable initially deferred)`.execute(
+        storage.db,
+      );
+      const gc = createGroupCommit(storage.db);
+      const outcomes = await Promise.allSettled([
+        gc.run((trx) => insert(trx, 'f1')),
+        gc.run(async (trx) => {
+          await sql`insert into gc_children (id, parent) values ('k1', 'missing')`.execute(trx);
+        }),
+      ]);
+      assert.deepEqual(
+        outcomes.map((o) => o.status),
+        ['rejected', 'rejected'],
+      );
+      assert.ok(!(await ids()).includes('f1'), 'nothing of the failed batch was committed');
+      await gc.run((trx) => insert(trx, 'f2'));
+      assert.ok((await ids()).includes('f2'), 'the connection took the next transaction');
     });
 
     it('settles every piece even when the commit observer throws', async () => {

@@ -1,4 +1,5 @@
 import type { Db } from './index.js';
+import { sqliteTransactions } from './raw.js';
 
 export interface GroupCommit {
   /**
@@ -40,6 +41,9 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
   const queue: Job[] = [];
   let inFlight = 0;
   let scheduled = false;
+  // SQLite: BEGIN and COMMIT as cached statements (raw.ts); PostgreSQL: Kysely's transactions.
+  const transaction =
+    sqliteTransactions(db) ?? (<T>(work: (trx: Db) => Promise<T>) => db.transaction().execute(work));
 
   const observe = (size: number) => {
     try {
@@ -51,7 +55,7 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
 
   async function alone(job: Job): Promise<void> {
     try {
-      job.resolve(await db.transaction().execute((trx) => job.work(trx)));
+      job.resolve(await transaction((trx) => job.work(trx)));
       observe(1);
     } catch (err) {
       job.reject(err);
@@ -63,7 +67,7 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
     let failed: Job | undefined;
     let results: unknown[];
     try {
-      results = await db.transaction().execute(async (trx) => {
+      results = await transaction(async (trx) => {
         const out: unknown[] = [];
         for (const job of batch) {
           try {

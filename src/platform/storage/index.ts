@@ -164,14 +164,20 @@ function withStatementCache(sqlite: BetterSqlite3.Database) {
   const cache = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => sqlite.close(),
+    inTransaction: () => sqlite.inTransaction,
     prepare(text: string) {
       // Several processes may share the file (`parapet worker`, PARAPET_HTTP_WORKERS). A deferred BEGIN
       // that reads, then writes after another process committed fails at once with SQLITE_BUSY instead of
       // waiting; taking the write lock up front makes it wait its turn (busy_timeout).
       const sqlText = text === 'begin' ? 'begin immediate' : text;
       let stmt = cache.get(sqlText);
-      if (stmt) cache.delete(sqlText);
-      else {
+      if (stmt) {
+        // Moved to the end (most recently used) only once the cache is half full, when an eviction could
+        // come: a delete and a set per statement, about ten per proxied request, made the map rebuild its
+        // table every few requests, and those tables were promoted to the old generation.
+        if (cache.size < STATEMENT_CACHE / 2) return stmt;
+        cache.delete(sqlText);
+      } else {
         stmt = sqlite.prepare(sqlText);
         if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value as string);
       }
