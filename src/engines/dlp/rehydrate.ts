@@ -1,4 +1,5 @@
 import type { TokenMap } from './token-map.js';
+import { RecentByIdentity } from './recent.js';
 
 // What models do to a token: change its case, escape its underscores for markdown ("TKN\_NAME\_…", or
 // "\\_" once JSON-encoded), wrap it in brackets or quotes (left in place: they may be the user's own), or
@@ -135,7 +136,8 @@ export function rehydrateSegment(
 
 // Whole-text rehydration looks tokens up and never needs the streaming prefixes, which are most of what an
 // index costs to build; a response body calls it once per string that holds a token, with the same map.
-const valueIndexes = new WeakMap<TokenMap, TokenIndex>();
+// Not a WeakMap: token maps are made per request (recent.ts says why that matters).
+const valueIndexes = new RecentByIdentity<TokenMap, TokenIndex>(4);
 
 function valueIndexOf(map: TokenMap): TokenIndex {
   const cached = valueIndexes.get(map);

@@ -1,3 +1,4 @@
+import { RecentByIdentity } from './recent.js';
 // A small SHA-256/HMAC so the engine stays dependency-free and runs unchanged in the browser extension,
 // where node:crypto does not exist and WebCrypto is asynchronous (tokenize must stay synchronous).
 
@@ -121,8 +122,9 @@ interface KeyedPads {
 }
 
 // A session's key signs every value of the session: the states after its padded key blocks are computed
-// once, so each HMAC costs two block compressions for a short value instead of four.
-const padsByKey = new WeakMap<Uint8Array, KeyedPads>();
+// once per burst of tokens, so each HMAC costs two block compressions for a short value instead of four.
+// Not a WeakMap: the keys are made per request (recent.ts says why that matters).
+const padsByKey = new RecentByIdentity<Uint8Array, KeyedPads>(4);
 
 const KEY_BLOCK = new Uint8Array(64);
 const PAD_BLOCK = new Uint8Array(64);
