@@ -11,9 +11,10 @@
  *   --trace-opt --trace-deopt and writes each window's lines to PREFIX.<with|without>.txt)
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { chatBody } from '../support/netproxy-load.js';
 import { pacedLoad } from '../support/paced.js';
+import { childrenOf, statCpuMs as cpuOf } from '../support/proc-cpu.js';
 import { startBenchServer } from '../support/server.js';
 import { startUpstream } from '../support/upstream.js';
 
@@ -21,28 +22,6 @@ const WORKERS = process.env['WORKERS'] ?? '2';
 const RATE = Number(process.env['RATE'] ?? 500);
 const WARM = Number(process.env['WARM'] ?? 3);
 const SECONDS = Number(process.env['SECONDS'] ?? 6);
-const TICK_MS = 10; // USER_HZ is 100 on every Linux the benches run on
-
-/** User and system milliseconds of a process or a thread (`/proc/<pid>/task/<tid>/stat`). */
-function cpuOf(statPath: string): { user: number; system: number } {
-  try {
-    const stat = readFileSync(statPath, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { user: Number(fields[11]) * TICK_MS, system: Number(fields[12]) * TICK_MS };
-  } catch {
-    return { user: 0, system: 0 }; // exited
-  }
-}
-
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const task of readdirSync(`/proc/${pid}/task`)) {
-    const text = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
-    if (text) out.push(...text.split(' ').map(Number));
-  }
-  return out;
-}
-
 /** CPU milliseconds (user + system) of every thread of the given processes, by "process/thread id". */
 function threadsOf(pids: Array<{ name: string; pid: number }>): Map<string, number> {
   const out = new Map<string, number>();

@@ -5,18 +5,21 @@ import { readFileSync, readdirSync } from 'node:fs';
 // figure that measures the code; wall-clock latency measures the machine as much.
 const TICK_MS = 10; // USER_HZ is 100 on every Linux the benches run on
 
-function ticksOf(pid: number): number {
+/** User and system milliseconds of a process or a thread (`/proc/<pid>/stat`, `/proc/<pid>/task/<tid>/stat`). */
+export function statCpuMs(statPath: string): { user: number; system: number } {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(statPath, 'utf8');
     // The command name (field 2) may hold spaces; the fields after its closing parenthesis are fixed.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15 of the line)
+    // utime, stime (fields 14 and 15 of the line)
+    return { user: Number(fields[11]) * TICK_MS, system: Number(fields[12]) * TICK_MS };
   } catch {
-    return 0; // exited
+    return { user: 0, system: 0 }; // exited
   }
 }
 
-function childrenOf(pid: number): number[] {
+/** The child processes of a process alive now (cluster workers), by /proc's children lists. */
+export function childrenOf(pid: number): number[] {
   const out: number[] = [];
   try {
     for (const task of readdirSync(`/proc/${pid}/task`)) {
@@ -32,7 +35,8 @@ function childrenOf(pid: number): number[] {
 /** Milliseconds of CPU used so far by a process and all its descendants alive now (cluster workers). */
 export function treeCpuMs(pid: number | undefined): number {
   if (pid === undefined) return 0;
-  let ms = ticksOf(pid) * TICK_MS;
+  const own = statCpuMs(`/proc/${pid}/stat`);
+  let ms = own.user + own.system;
   for (const child of childrenOf(pid)) ms += treeCpuMs(child);
   return ms;
 }
