@@ -107,9 +107,9 @@ function separableVerbs(
 }
 
 /**
- * Light verbs: in "made a decision", "gave a speech", "a pris une décision" the noun carries the meaning and
- * the verb carries little meaning and another wording leaves it out ("decided", "spoke", "a décidé"). Such a verb no
- * source uses weighed as much as a rare invented word. Only before an indefinite article and a lower-case
+ * Light verbs: in "made a decision", "gave a speech", "a pris une décision" the noun carries the meaning,
+ * and the verb, which adds little, is what another wording leaves out ("decided", "spoke", "a décidé").
+ * Such a verb no source uses weighed as much as a rare invented word. Only before an indefinite article and a lower-case
  * word: "made cars" (manufactured) keeps its verb.
  */
 const LIGHT_VERBS = new Set(
