@@ -7,9 +7,13 @@ export function trainOptionsFromArgs(args: string[]): TrainOptions {
   args.forEach((a, i) => {
     if (a !== '--opt') return;
     const [k, v] = String(args[i + 1]).split('=');
-    if (!k || !(k in options) || v === undefined) throw new Error(`--opt: unknown option ${args[i + 1]}`);
-    (options as unknown as Record<string, number | boolean>)[k] =
-      v === 'true' ? true : v === 'false' ? false : Number(v);
+    // Own keys only: `k in options` let inherited names (toString) through.
+    if (!k || !Object.hasOwn(options, k) || v === undefined)
+      throw new Error(`--opt: unknown option ${args[i + 1]}`);
+    const value = v === 'true' ? true : v === 'false' ? false : Number(v);
+    if (typeof value === 'number' && Number.isNaN(value))
+      throw new Error(`--opt: ${k} needs a number or true/false`);
+    (options as unknown as Record<string, number | boolean>)[k] = value;
   });
   return options;
 }
