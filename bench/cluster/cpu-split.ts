@@ -8,7 +8,9 @@
  *
  *   tsx bench/cluster/cpu-split.ts   (WORKERS, RATE, WARM and SECONDS change the sample; PERF=FILE records
  *   the personal-data window with `perf record -e cpu-clock`; TRACE=PREFIX starts the server with
- *   --trace-opt --trace-deopt and writes each window's lines to PREFIX.<with|without>.txt)
+ *   --trace-opt --trace-deopt and writes each window's lines to PREFIX.<with|without>.txt; NODE_ARGS adds
+ *   V8/Node flags to every server process, e.g. NODE_ARGS=--no-memory-reducer; OUT=PREFIX writes each
+ *   window's server output to PREFIX.<with|without>.txt, e.g. with NODE_ARGS=--trace-gc)
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
@@ -42,7 +44,10 @@ const server = await startBenchServer(
     PARAPET_COMPUTE_THREADS: '0',
     PARAPET_HTTP_WORKERS: WORKERS,
   },
-  trace ? ['--trace-opt', '--trace-deopt'] : [],
+  [
+    ...(trace ? ['--trace-opt', '--trace-deopt'] : []),
+    ...(process.env['NODE_ARGS'] ?? '').split(' ').filter(Boolean),
+  ],
 );
 try {
   const url = `${server.proxyUrl}/proxy/openai/v1/chat/completions`;
@@ -89,7 +94,8 @@ try {
     }
     const n = Math.max(1, r.latencies.length + r.failed);
     const label = pii ? 'with' : 'without';
-    if (trace) writeFileSync(`${trace}.${label}.txt`, server.output().slice(outputFrom));
+    const outPrefix = trace ?? process.env['OUT'];
+    if (outPrefix) writeFileSync(`${outPrefix}.${label}.txt`, server.output().slice(outputFrom));
     let total = 0;
     const split = processes.map((p, i) => {
       const now = cpuOf(`/proc/${p.pid}/stat`);
