@@ -26,6 +26,12 @@ export interface EvalRow {
   source: string;
   /** Training-only material (carriers.ts): kept out of calibration and never scored. */
   aux?: boolean;
+  /**
+   * Near-duplicate family, tagged where a generator composes one hand-written text several times (one
+   * persona set-up with each of four questions, one document alone and under each task): train.ts can count
+   * a family once (TrainOptions.dedup, dedupCalibration). Untagged rows are their own family.
+   */
+  family?: string;
 }
 
 export interface Source {

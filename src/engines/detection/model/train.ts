@@ -69,11 +69,12 @@ export interface TrainOptions {
   dedup: boolean;
   /**
    * Count each near-duplicate family once in calibration's false-positive budgets: four copies of one
-   * persona set-up with different questions bound the English warn logit as four false positives. Off:
-   * a family is "same 64-character opening", and a review found that this also groups different texts
-   * (five quoted attacks after one question, BIPIA tables under one header), so it hid real false
-   * positives on hard negatives (inj-lr-7, not shipped; docs/detection.md). Families should be tagged
-   * where the corpus composes them before this is used again.
+   * persona set-up with different questions bound the English warn logit as four false positives. The
+   * families are tagged where the corpus composes them (eval/detection/own/index.ts, roleplay.ts: one
+   * persona set-up with each of its questions, one clean document alone and under each task); untagged
+   * rows count alone. inj-lr-7 used "same 64-character opening" instead, which also grouped different
+   * texts (quoted attacks after one question) and hid false positives on hard negatives (not shipped;
+   * docs/detection.md). On dev with round 9: 83.3 → 83.8 (results/dev-inj-lr-8.txt).
    */
   dedupCalibration: boolean;
 }
@@ -89,7 +90,7 @@ export const DEFAULT_TRAIN: TrainOptions = {
   hardWeight: 1,
   benignWorst: false,
   dedup: false,
-  dedupCalibration: false,
+  dedupCalibration: true,
 };
 
 /** Per row, 1 / the size of its near-duplicate family within `rows` (1 for a row without a family). */
