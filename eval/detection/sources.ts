@@ -163,12 +163,13 @@ function teamSource(): Source {
   return { name: 'team_corpus', trainable: true, rows };
 }
 
-function ownSource(): Source {
-  return { name: 'own_training', trainable: true, rows: ownCorpus() };
+function ownSource(round9: boolean): Source {
+  return { name: 'own_training', trainable: true, rows: ownCorpus({ round9 }) };
 }
 
-export function loadSources(): Source[] {
-  const own = ownSource();
+/** `round9`: the own corpus with the ninth round (not in the shipped model; own/index.ts). */
+export function loadSources({ round9 = false } = {}): Source[] {
+  const own = ownSource(round9);
   return [
     ...publicSources(),
     teamSource(),

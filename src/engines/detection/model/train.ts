@@ -74,7 +74,9 @@ export interface TrainOptions {
    * persona set-up with each of its questions, one clean document alone and under each task); untagged
    * rows count alone. inj-lr-7 used "same 64-character opening" instead, which also grouped different
    * texts (quoted attacks after one question) and hid false positives on hard negatives (not shipped;
-   * docs/detection.md). On dev with round 9: 83.3 → 83.8 (results/dev-inj-lr-8.txt).
+   * docs/detection.md). Off: with the tagged families and round 9 (inj-lr-8) dev rose 83.3 → 83.8, but the
+   * leave-one-source-out run put hard-negative FP at 4.0 % and general FP at 3.1 % (not shipped;
+   * results/loso-inj-lr-8.txt).
    */
   dedupCalibration: boolean;
 }
@@ -90,7 +92,7 @@ export const DEFAULT_TRAIN: TrainOptions = {
   hardWeight: 1,
   benignWorst: false,
   dedup: false,
-  dedupCalibration: true,
+  dedupCalibration: false,
 };
 
 /** Per row, 1 / the size of its near-duplicate family within `rows` (1 for a row without a family). */
