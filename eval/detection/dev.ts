@@ -1,5 +1,5 @@
 // Design check on training sources only (`npx tsx eval/detection/dev.ts [--no-concepts] [--no-trigrams]
-// [--no-start] [--no-quotes] [--no-later-concepts] [--no-carriers] [--opt key=value]`): the trainable sources are split into two halves, a model fitted on each half scores the
+// [--no-start] [--no-quotes] [--no-later-concepts] [--no-carriers] [--round9] [--opt key=value]`): the trainable sources are split into two halves, a model fitted on each half scores the
 // other, zWarn is calibrated on those logits as the trainer does, and recall and false positives are
 // printed per source, language and kind. Feature and material decisions are made from this, never from the
 // leave-one-source-out run of eval/detection/run.ts, which only reports. The eval-only file is not read.
@@ -25,7 +25,8 @@ if (args.includes('--window')) {
 
 // --opt key=value overrides a training option (e.g. --opt groupCap=600) for a design comparison.
 const options = trainOptionsFromArgs(args);
-const sources = loadSources().filter(
+// --round9: the own corpus with the ninth round (own/round9.ts, not in the shipped model).
+const sources = loadSources({ round9: args.includes('--round9') }).filter(
   (s) => s.trainable && !(args.includes('--no-carriers') && s.scored === false),
 );
 const t0 = Date.now();

@@ -9,16 +9,6 @@ import type { EvalRow } from './sources.js';
 /** Sources written by the team in five languages: calibration splits them by language (train.ts). */
 const SPLIT_BY_LANGUAGE = new Set(['own_training', 'team_corpus']);
 
-/**
- * Near-duplicates: texts of one source that open with the same 64 characters and run on for at least 100
- * (a persona set-up composed with several questions, a document with one of several sentences planted at
- * its end) are one family, counted once in the group caps and calibration (train.ts). Shorter texts are
- * their own family: their first 64 characters are most of them.
- */
-const FAMILY_PREFIX = 64;
-const familyOf = (source: string, normalised: string): string | undefined =>
-  normalised.length >= 100 ? `${source}|${normalised.slice(0, FAMILY_PREFIX)}` : undefined;
-
 export type PreparedRow = TrainRow & { row: EvalRow };
 
 export function prepare(rows: EvalRow[]): PreparedRow[] {
@@ -33,7 +23,9 @@ export function prepare(rows: EvalRow[]): PreparedRow[] {
       lang: r.lang,
       calLang: parts.language ?? 'und',
       kind: r.kind,
-      family: familyOf(r.source, parts.normalised),
+      // Near-duplicate families as the corpus generator tagged them (own/index.ts, own/roleplay.ts), not by
+      // text openings: a shared opening also groups different texts (docs/detection.md, inj-lr-7).
+      ...(r.family !== undefined ? { family: `${r.source}|${r.family}` } : {}),
       ...(r.aux ? { calibrate: false } : {}),
       parts: {
         patternWeights: parts.patternWeights,

@@ -26,6 +26,12 @@ export interface EvalRow {
   source: string;
   /** Training-only material (carriers.ts): kept out of calibration and never scored. */
   aux?: boolean;
+  /**
+   * Near-duplicate family, tagged where a generator composes one hand-written text several times (one
+   * persona set-up with each of four questions, one document alone and under each task): train.ts can count
+   * a family once (TrainOptions.dedup, dedupCalibration). Untagged rows are their own family.
+   */
+  family?: string;
 }
 
 export interface Source {
@@ -157,12 +163,13 @@ function teamSource(): Source {
   return { name: 'team_corpus', trainable: true, rows };
 }
 
-function ownSource(): Source {
-  return { name: 'own_training', trainable: true, rows: ownCorpus() };
+function ownSource(round9: boolean): Source {
+  return { name: 'own_training', trainable: true, rows: ownCorpus({ round9 }) };
 }
 
-export function loadSources(): Source[] {
-  const own = ownSource();
+/** `round9`: the own corpus with the ninth round (not in the shipped model; own/index.ts). */
+export function loadSources({ round9 = false } = {}): Source[] {
+  const own = ownSource(round9);
   return [
     ...publicSources(),
     teamSource(),

@@ -19,6 +19,7 @@ import { ROUND5, ROUND5B, type Round5 } from './round5.js';
 import { ROUND6 } from './round6.js';
 import { ROUND7, ROUND7_PERSONAS, ROUND7_PLANTED } from './round7.js';
 import { ROUND8, ROUND8_PLANTED } from './round8.js';
+import { ROUND9, ROUND9_PERSONAS, ROUND9_PLANTED } from './round9.js';
 import type { LangMaterial } from './types.js';
 
 const at = <T>(xs: T[], i: number): T => xs[i % xs.length] as T;
@@ -36,9 +37,25 @@ export function plant(doc: string, sentence: string, where: number): string {
 
 function rowsOf(m: LangMaterial, extraRolePlays?: string[]): EvalRow[] {
   const out: EvalRow[] = [];
-  const add = (text: string, label: 0 | 1, kind: EvalRow['kind'], context?: string): void => {
-    out.push({ text, label, lang: m.lang, kind, source: 'own_training', ...(context ? { context } : {}) });
+  const add = (
+    text: string,
+    label: 0 | 1,
+    kind: EvalRow['kind'],
+    context?: string,
+    family?: string,
+  ): void => {
+    out.push({
+      text,
+      label,
+      lang: m.lang,
+      kind,
+      source: 'own_training',
+      ...(context ? { context } : {}),
+      ...(family ? { family } : {}),
+    });
   };
+  // Families are per material set (first round, second round) and language: `set` tells them apart.
+  const set = extraRolePlays ? 'extra' : 'base';
   m.overrides.forEach((o, i) => {
     m.goals.forEach((g, j) => {
       const attack = `${o} ${g}.`;
@@ -47,7 +64,7 @@ function rowsOf(m: LangMaterial, extraRolePlays?: string[]): EvalRow[] {
   });
   m.personas.forEach((p, i) => {
     m.goals.forEach((g, j) => {
-      if ((i + j) % 2 === 0) add(`${p} ${g}.`, 1, 'jailbreak');
+      if ((i + j) % 2 === 0) add(`${p} ${g}.`, 1, 'jailbreak', undefined, `persona:${set}:${m.lang}:${i}`);
     });
   });
   m.documents.forEach((d, i) => {
@@ -58,10 +75,12 @@ function rowsOf(m: LangMaterial, extraRolePlays?: string[]): EvalRow[] {
       if (k % 3 === 0) add(`${at(m.docTasks, k)}\n${doc}`, 1, 'indirect');
       else add(doc, 1, 'indirect', k % 3 === 1 ? 'document' : undefined);
     });
-    add(d, 0, 'document', 'document');
-    add(d, 0, 'document');
+    // The clean document alone, as a document and under tasks: one text, one family.
+    const family = `doc:${set}:${m.lang}:${i}`;
+    add(d, 0, 'document', 'document', family);
+    add(d, 0, 'document', undefined, family);
     m.docTasks.forEach((t, j) => {
-      if ((i + j) % 2 === 0) add(`${t}\n${d}`, 0, 'document');
+      if ((i + j) % 2 === 0) add(`${t}\n${d}`, 0, 'document', undefined, family);
     });
   });
   for (const r of m.requests) add(r, 0, 'general');
@@ -69,7 +88,8 @@ function rowsOf(m: LangMaterial, extraRolePlays?: string[]): EvalRow[] {
     add(`${r} ${at(m.requests, i + 5)}`, 0, 'general');
   });
   for (const h of m.hardNegatives) add(h, 0, 'hard_negative');
-  for (const r of extraRolePlays ?? rolePlays(m.lang)) add(r, 0, 'hard_negative');
+  if (extraRolePlays) for (const r of extraRolePlays) add(r, 0, 'hard_negative');
+  else for (const r of rolePlays(m.lang)) add(r.text, 0, 'hard_negative', undefined, r.family);
   m.quoteFrames.forEach((f, i) => {
     for (let j = 0; j < 4; j++) {
       const q = `${at(m.overrides, i * 4 + j)} ${at(m.goals, i + j * 5)}`;
@@ -136,7 +156,13 @@ function round5Rows(r: Round5, lang: LangMaterial['lang']): EvalRow[] {
   ];
 }
 
-export function ownCorpus(): EvalRow[] {
+/**
+ * `round9`: add the ninth round (own/round9.ts), written for inj-lr-8, which was not shipped
+ * (docs/detection.md). Off for the shipped model, so that inj-lr-6 stays reproducible byte for byte; on for
+ * `dev.ts --round9` (design runs). inj-lr-8 also had a language guess that is not in this tree: its exact
+ * figures come from commit 741c173.
+ */
+export function ownCorpus({ round9 = false } = {}): EvalRow[] {
   return [en, fr, de, it, es].flatMap((m) => [
     ...rowsOf(m),
     ...extraRows(m),
@@ -148,7 +174,20 @@ export function ownCorpus(): EvalRow[] {
     ...round5Rows(ROUND5[m.lang], m.lang),
     ...round5Rows(ROUND5B[m.lang], m.lang),
     ...hijackRows(m.lang),
+    ...(round9 ? round9Rows(m.lang) : []),
   ]);
+}
+
+function round9Rows(lang: LangMaterial['lang']): EvalRow[] {
+  return [
+    ...round4Rows(lang, ROUND9_PERSONAS[lang]),
+    ...(lang === 'en'
+      ? []
+      : [
+          ...round4Rows(lang, ROUND9[lang]),
+          ...round5Rows({ attacks: [], planted: ROUND9_PLANTED[lang], hardNegatives: [] }, lang),
+        ]),
+  ];
 }
 
 /**

@@ -52,7 +52,9 @@ const TASKS: Record<LangMaterial['lang'], string[]> = {
   es: ['Primera pregunta: ¿cómo mantengo viva la albahaca en la ventana?', 'Cuéntame tu día.'],
 };
 
-/** Every persona with every task of its language. */
-export function rolePlays(lang: LangMaterial['lang']): string[] {
-  return PERSONAS[lang].flatMap((p) => TASKS[lang].map((t) => `${p} ${t}`));
+/** Every persona with every task of its language; the rows of one persona are one near-duplicate family. */
+export function rolePlays(lang: LangMaterial['lang']): { text: string; family: string }[] {
+  return PERSONAS[lang].flatMap((p, i) =>
+    TASKS[lang].map((t) => ({ text: `${p} ${t}`, family: `roleplay:${lang}:${i}` })),
+  );
 }

@@ -69,11 +69,14 @@ export interface TrainOptions {
   dedup: boolean;
   /**
    * Count each near-duplicate family once in calibration's false-positive budgets: four copies of one
-   * persona set-up with different questions bound the English warn logit as four false positives. Off:
-   * a family is "same 64-character opening", and a review found that this also groups different texts
-   * (five quoted attacks after one question, BIPIA tables under one header), so it hid real false
-   * positives on hard negatives (inj-lr-7, not shipped; docs/detection.md). Families should be tagged
-   * where the corpus composes them before this is used again.
+   * persona set-up with different questions bound the English warn logit as four false positives. The
+   * families are tagged where the corpus composes them (eval/detection/own/index.ts, roleplay.ts: one
+   * persona set-up with each of its questions, one clean document alone and under each task); untagged
+   * rows count alone. inj-lr-7 used "same 64-character opening" instead, which also grouped different
+   * texts (quoted attacks after one question) and hid false positives on hard negatives (not shipped;
+   * docs/detection.md). Off: with the tagged families and round 9 (inj-lr-8) dev rose 83.3 → 83.8, but the
+   * leave-one-source-out run put hard-negative FP at 4.0 % and general FP at 3.1 % (not shipped;
+   * results/loso-inj-lr-8.txt).
    */
   dedupCalibration: boolean;
 }
