@@ -200,6 +200,15 @@ function wordFeatures(ix: Index, w: string): WordFeatures {
 /** The features of the words seen lately, by their span in a text (no string per token, #15). */
 const recentWords = new SpanMemo<WordFeatures>(4096);
 
+/**
+ * Hashes of words met once lately, by slot: a word enters the memo and the cache on its second sighting.
+ * A new turn's unknown words are mostly met once (numbers, ids, the values personal data is made of); kept
+ * in the cache, each one's features outlived the young generation and waited for a full collection (the
+ * network proxy's survivors, docs/netproxy.md). Numbers only, so the filter itself is nothing to collect.
+ */
+const seenOnce = new Int32Array(1 << 16);
+const SEEN_MASK = (1 << 16) - 1;
+
 /** The features of the word text[start, end), whose hash (fnvStep over its characters) is `hash`. */
 function featuresAt(ix: Index, text: string, start: number, end: number, hash: number): WordFeatures {
   const known = recentWords.get(text, start, end, hash);
@@ -207,8 +216,15 @@ function featuresAt(ix: Index, text: string, start: number, end: number, hash: n
   const w = text.slice(start, end);
   let f = wordCache.get(w);
   if (!f) {
-    if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
     f = wordFeatures(ix, w);
+    const slot = hash & SEEN_MASK;
+    // First sighting (or its slot was taken since): the features serve this call only. A collision of
+    // hashes only lets a word in one sighting early; the features are the same either way.
+    if (seenOnce[slot] !== hash) {
+      seenOnce[slot] = hash;
+      return f;
+    }
+    if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
     wordCache.set(w, f);
   }
   recentWords.set(w, hash, f);
@@ -408,6 +424,11 @@ export function similarity(normalisedText: string): Similarity {
     if (to >= n) break;
   }
   return best;
+}
+
+/** How many words the process-wide feature cache holds (tests: words met once stay out of it). */
+export function wordCacheSize(): number {
+  return wordCache.size;
 }
 
 /** How many reference attacks the similarity compares against. */
