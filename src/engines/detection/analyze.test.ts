@@ -266,4 +266,3 @@ describe('similarity word cache', () => {
     assert.ok(wordCacheSize() < size + 10, `${size} -> ${wordCacheSize()}`);
   });
 });
-
