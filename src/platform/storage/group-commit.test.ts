@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
+import BetterSqlite3 from 'better-sqlite3';
 import { createGroupCommit, type Db, openStorage, type Storage } from './index.js';
+import { setSqliteLockWaitForTests } from './raw.js';
 
 const dialects: Array<{ name: string; url?: string }> = [{ name: 'SQLite' }];
 if (process.env.TEST_DATABASE_URL) dialects.push({ name: 'PostgreSQL', url: process.env.TEST_DATABASE_URL });
@@ -165,5 +167,60 @@ for (const dialect of dialects) {
       const now = await ids();
       assert.ok(now.includes('d1') && now.includes('d2'));
     });
+
+    if (!dialect.url) {
+      // Another process writing the same file (PARAPET_HTTP_WORKERS, `parapet worker`): a second
+      // connection of its own, holding the write lock.
+      it('waits for another writer with its event loop free, then commits', async () => {
+        const other = new BetterSqlite3(join(dir, 'gc.db'));
+        try {
+          other.prepare('begin immediate').run();
+          const gc = createGroupCommit(storage.db);
+          let settled = false;
+          const write = gc.run(async (trx) => {
+            await insert(trx, 'w1');
+            return 'written';
+          });
+          void write.finally(() => {
+            settled = true;
+          });
+          // SQLite's busy handler would sleep this thread for the whole wait: no timer could fire.
+          let ticks = 0;
+          const timer = setInterval(() => ticks++, 2);
+          await new Promise((r) => setTimeout(r, 60));
+          clearInterval(timer);
+          assert.ok(ticks >= 5, `the event loop ran ${ticks} timer ticks while the lock was held`);
+          assert.equal(settled, false, 'committed while another connection held the write lock');
+          other.prepare('commit').run();
+          assert.equal(await write, 'written');
+          assert.ok((await ids()).includes('w1'));
+        } finally {
+          if (other.inTransaction) other.prepare('rollback').run();
+          other.close();
+        }
+      });
+
+      it('fails with SQLITE_BUSY, nothing written, when the other writer keeps the lock past the wait', async () => {
+        const other = new BetterSqlite3(join(dir, 'gc.db'));
+        setSqliteLockWaitForTests(40);
+        try {
+          other.prepare('begin immediate').run();
+          const gc = createGroupCommit(storage.db);
+          await assert.rejects(
+            gc.run((trx) => insert(trx, 'w2')),
+            (err: { code?: string }) => err.code === 'SQLITE_BUSY',
+          );
+          other.prepare('commit').run();
+          assert.ok(!(await ids()).includes('w2'));
+          // The connection is usable again at once: the next write commits.
+          await gc.run((trx) => insert(trx, 'w3'));
+          assert.ok((await ids()).includes('w3'));
+        } finally {
+          setSqliteLockWaitForTests(5_000);
+          if (other.inTransaction) other.prepare('rollback').run();
+          other.close();
+        }
+      });
+    }
   });
 }

@@ -1,5 +1,5 @@
 import type { Db } from './index.js';
-import { sqliteTransactions } from './raw.js';
+import { writeTransactions } from './raw.js';
 
 export interface GroupCommit {
   /**
@@ -41,9 +41,9 @@ export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): Gro
   const queue: Job[] = [];
   let inFlight = 0;
   let scheduled = false;
-  // SQLite: BEGIN and COMMIT as cached statements (raw.ts); PostgreSQL: Kysely's transactions.
-  const transaction =
-    sqliteTransactions(db) ?? (<T>(work: (trx: Db) => Promise<T>) => db.transaction().execute(work));
+  // SQLite: BEGIN and COMMIT as cached statements, the lock waited for asynchronously (raw.ts);
+  // PostgreSQL: Kysely's transactions.
+  const transaction = writeTransactions(db);
 
   const observe = (size: number) => {
     try {

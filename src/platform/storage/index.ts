@@ -6,7 +6,7 @@ import pg from 'pg';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { SchemaScopedPostgresDialect } from './schema-scoped-dialect.js';
-import { registerDirectSqlite } from './raw.js';
+import { registerDirectSqlite, SQLITE_BUSY_TIMEOUT_MS } from './raw.js';
 import type { Database } from './tables.js';
 
 export type { Database } from './tables.js';
@@ -104,7 +104,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     if (options.backgroundCheckpoints && file !== ':memory:') {
       sqlite.pragma('wal_autocheckpoint = 0');
       checkpointer = startCheckpointer(file, {
@@ -162,9 +162,26 @@ const STATEMENT_CACHE = 500;
  */
 function withStatementCache(sqlite: BetterSqlite3.Database) {
   const cache = new Map<string, BetterSqlite3.Statement>();
+  const noWait = sqlite.prepare('pragma busy_timeout = 0');
+  const wait = sqlite.prepare(`pragma busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  const beginNow = sqlite.prepare('begin immediate');
   return {
     close: () => sqlite.close(),
     inTransaction: () => sqlite.inTransaction,
+    tryBegin() {
+      // SQLite waits for a lock by sleeping in the calling thread (1, 2, 5, 10… ms): the whole event loop
+      // of this process. Asked not to wait, it answers SQLITE_BUSY at once and the caller retries later.
+      noWait.all();
+      try {
+        beginNow.run();
+        return true;
+      } catch (err) {
+        if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
+        throw err;
+      } finally {
+        wait.all();
+      }
+    },
     prepare(text: string) {
       // Several processes may share the file (`parapet worker`, PARAPET_HTTP_WORKERS). A deferred BEGIN
       // that reads, then writes after another process committed fails at once with SQLITE_BUSY instead of
@@ -200,4 +217,4 @@ export function isUniqueViolation(err: unknown): boolean {
 export { statementChunks } from './chunks.js';
 export { createGroupCommit } from './group-commit.js';
 export type { GroupCommit, GroupCommitOptions } from './group-commit.js';
-export { runStatement, valuesList } from './raw.js';
+export { runStatement, valuesList, writeTransactions } from './raw.js';
