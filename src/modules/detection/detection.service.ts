@@ -7,7 +7,7 @@ import {
 import { type Compute, inlineCompute } from '../../platform/compute/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
-import type { Db } from '../../platform/storage/index.js';
+import { type Db, writeTransactions } from '../../platform/storage/index.js';
 import { dlpSettingsOf, EventRedactor } from '../dlp/index.js';
 import type { LimitsService } from '../limits/index.js';
 import type { Organization, OrgsService } from '../orgs/index.js';
@@ -115,7 +115,9 @@ export async function publishDetection(
 ): Promise<boolean> {
   if (r.action === 'allow') return false;
   const data = detectionEventData(r, text, origin, org, processingTimeMs);
-  await deps.db.transaction().execute(async (trx) => {
+  // writeTransactions: on SQLite shared by several processes, the write lock is waited for with the event
+  // loop free (platform/storage/raw.ts), not in SQLite's busy handler, which sleeps the process.
+  await writeTransactions(deps.db)(async (trx) => {
     await deps.publish(trx, org, 'detection.created', data);
     if (r.severity === 'high' || r.severity === 'critical') {
       await deps.publish(trx, org, 'detection.high_severity', data);
