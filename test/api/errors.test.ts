@@ -49,6 +49,22 @@ describe('the error body everywhere', () => {
     assert.match(res.body.message, /kind/);
   });
 
+  it('a value outside a union of literals lists the allowed values', async () => {
+    const res = await t.request('POST', '/api/dashboard/keys', { cookie, body: { name: 'x', kind: 'xx' } });
+    assertError(res, 400, 'invalid_request');
+    assert.equal(res.body.message, "The body field 'kind' must be one of: al, sw.");
+  });
+
+  it('an empty array that needs an item: one plain sentence', async () => {
+    const key = await t.ctx.keys.create({ orgId: tenant.org.id, kind: 'al', name: 'hallucination' });
+    const res = await t.request('POST', '/api/v1/hallucination', {
+      headers: { authorization: `Bearer ${key.secret}` },
+      body: { claim: 'x', sources: [] },
+    });
+    assertError(res, 400, 'invalid_request');
+    assert.equal(res.body.message, "The body field 'sources' must not be empty.");
+  });
+
   it('a body that is not an object: one plain sentence', async () => {
     const res = await t.request('POST', '/api/dashboard/keys', { cookie, body: [] });
     assertError(res, 400, 'invalid_request');

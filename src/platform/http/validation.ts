@@ -58,6 +58,24 @@ export function describeValidationError(errors: ErrorObject[] | undefined, part:
       return `The ${where(path)} must be at most ${(e.params as { limit: number }).limit} characters long.`;
     case 'enum':
       return `The ${where(path)} must be one of: ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}.`;
+    case 'const': {
+      // A union of literals (Type.Union([Type.Literal('al'), Type.Literal('sw')])) fails as one `const` error
+      // per branch, then `anyOf`: list every allowed value instead of Ajv's "must be equal to constant".
+      const values = (errors ?? [])
+        .filter((x) => x.keyword === 'const' && x.instancePath === e.instancePath)
+        .map((x) => (x.params as { allowedValue: unknown }).allowedValue);
+      return values.length > 1
+        ? `The ${where(path)} must be one of: ${values.join(', ')}.`
+        : `The ${where(path)} must be ${String(values[0])}.`;
+    }
+    case 'minItems': {
+      const limit = (e.params as { limit: number }).limit;
+      return limit === 1
+        ? `The ${where(path)} must not be empty.`
+        : `The ${where(path)} must have at least ${limit} items.`;
+    }
+    case 'maxItems':
+      return `The ${where(path)} must have at most ${(e.params as { limit: number }).limit} items.`;
     default:
       return `The ${where(path)} ${e.message ?? 'is invalid'}.`;
   }
