@@ -97,6 +97,24 @@ describe('the error body everywhere', () => {
     assertError(res, 413, 'payload_too_large');
   });
 
+  it('a compressed JSON body: 415 that says so, never read as plain text', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const res = await t.request('POST', '/api/dashboard/keys', {
+      cookie,
+      rawBody: gzipSync(JSON.stringify({ name: 'x', kind: 'al' })),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
+    assertError(res, 415, 'unsupported_media_type');
+    assert.match(res.body.message, /Content-Encoding/);
+    // The header with an uncompressed body is refused the same way: the body is not what it claims to be.
+    const plain = await t.request('POST', '/api/dashboard/keys', {
+      cookie,
+      rawBody: JSON.stringify({ name: 'x', kind: 'al' }),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
+    assertError(plain, 415, 'unsupported_media_type');
+  });
+
   it('unsupported content type: 415', async () => {
     const res = await t.request('POST', '/api/dashboard/keys', {
       cookie,

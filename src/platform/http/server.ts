@@ -281,6 +281,20 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
       done(null, undefined);
       return;
     }
+    // The API reads bodies as sent: a compressed body would otherwise fail as "not valid UTF-8" or, worse,
+    // be read as plain text. Say what is wrong instead (the network proxy, which relays SDK traffic, does
+    // decompress; docs/netproxy.md).
+    const coding = req.headers['content-encoding']?.trim().toLowerCase();
+    if (coding && coding !== 'identity') {
+      done(
+        new AppError(
+          'unsupported_media_type',
+          'Content-Encoding is not supported here; send the JSON body uncompressed.',
+        ),
+        undefined,
+      );
+      return;
+    }
     try {
       done(null, parseJsonBody(body as Buffer));
     } catch (err) {
