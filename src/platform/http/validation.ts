@@ -23,9 +23,57 @@ function makeAjv(coerce: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+/** The properties of an object schema that hold one literal value (TypeBox Literal: `{const: …}`). */
+function literalProperties(schema: unknown): Array<[string, unknown]> {
+  const props = (schema as { properties?: Record<string, { const?: unknown }> }).properties;
+  if (!props || typeof props !== 'object') return [];
+  return Object.entries(props)
+    .filter(([, p]) => p && typeof p === 'object' && 'const' in p)
+    .map(([k, p]) => [k, p.const]);
+}
+
+/**
+ * A body that is a union of object shapes told apart by a literal field (SIEM integrations: `platform`
+ * or `type`) fails, with Ajv, on the first branch's first error: `{"type":"WAZUH"}` without its
+ * credentials was answered "'platform' is required". When exactly one branch's literal fields all match
+ * the body, its own errors are the ones to report; otherwise Ajv's stand.
+ */
+function compileNarrowing(ajv: Ajv, schema: unknown): Validate {
+  const validate = ajv.compile(schema as object) as Validate;
+  const branches = (schema as { anyOf?: unknown[] }).anyOf;
+  if (!Array.isArray(branches)) return validate;
+  let tagged: Array<{ literals: Array<[string, unknown]>; schema: unknown; validate?: Validate }> | undefined;
+  const wrapped: Validate = (data: unknown) => {
+    if (validate(data)) {
+      wrapped.errors = null;
+      return true;
+    }
+    wrapped.errors = validate.errors ?? null;
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) return false;
+    tagged ??= branches
+      .map((b) => ({ literals: literalProperties(b), schema: b }))
+      .filter((b) => b.literals.length > 0);
+    const record = data as Record<string, unknown>;
+    const hits = tagged.filter((b) => b.literals.every(([k, v]) => record[k] === v));
+    const only = hits.length === 1 ? hits[0] : undefined;
+    if (only) {
+      try {
+        only.validate ??= compileNarrowing(ajv, only.schema);
+      } catch {
+        return false; // a branch Ajv cannot compile alone (an $id met twice): keep the union's errors
+      }
+      if (!only.validate(data) && only.validate.errors?.length) wrapped.errors = only.validate.errors;
+    }
+    return false;
+  };
+  return wrapped;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  return compileNarrowing(ajv, schema) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 /** One readable sentence naming the field, from Ajv's first error. */
