@@ -340,6 +340,10 @@ describe('commands a newcomer runs', () => {
     assert.equal(c.code, 0, c.stderr);
     assert.equal(JSON.parse(c.stdout).rows, 2);
     assert.equal(cli(cwd, 'scan', join(cwd, 'missing.txt')).code, 2);
+    // Rows go only to --out: a --format without it says so instead of printing the summary alone.
+    const noOut = cli(cwd, 'scan', csv, '--format', 'csv');
+    assert.equal(noOut.code, 2);
+    assert.match(noOut.stderr, /--format needs --out/);
   });
 
   it('prints the OpenAPI document without a database', () => {
