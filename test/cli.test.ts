@@ -224,6 +224,11 @@ describe('commands a newcomer runs', () => {
     const list = cli(cwd, 'org', 'list');
     assert.equal(list.code, 2);
     assert.match(list.stderr, /no Parapet database at .*parapet\.db/);
+    // The advice is a whole sentence (it once ended on "to the service's").
+    assert.match(
+      list.stderr,
+      /set PARAPET_DATA_DIR to the service's data folder \(or DATABASE_URL to its database\)\n/,
+    );
     assert.equal(existsSync(join(cwd, 'data', 'parapet.db')), false, 'nothing created');
     const created = cli(cwd, 'org', 'create', '--name', 'First');
     assert.equal(created.code, 0, created.stderr);

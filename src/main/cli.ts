@@ -131,7 +131,7 @@ let jsonOutput = false;
 function requireDatabase(config: Config): void {
   if (!config.databaseUrl && !existsSync(join(config.dataDir, 'parapet.db'))) {
     throw new UsageError(
-      `no Parapet database at ${join(config.dataDir, 'parapet.db')}; run this in the service's folder, or set PARAPET_DATA_DIR (or DATABASE_URL) to the service's`,
+      `no Parapet database at ${join(config.dataDir, 'parapet.db')}; run this in the service's folder, or set PARAPET_DATA_DIR to the service's data folder (or DATABASE_URL to its database)`,
     );
   }
 }
