@@ -185,6 +185,27 @@ describe('network proxy: faults', () => {
     assert.equal(body.statusCode, 404);
   });
 
+  it('an inspected path in a disguise (escapes, trailing slash, another method) is refused, never sent in clear', async () => {
+    for (const [path, method] of [
+      ['/proxy/openai/v1/chat/%63ompletions', 'POST'],
+      ['/proxy/openai/v1/chat/completions/', 'POST'],
+      ['/proxy/anthropic/v1/messages/', 'POST'],
+      ['/proxy/google/v1beta/models/gemini-2.0-flash%3AgenerateContent', 'POST'],
+      ['/proxy/openai/v1/chat/completions', 'PUT'],
+    ] as const) {
+      const res = await call(path, { body: chatBody(), method });
+      assert.equal(res.status, 400, `${method} ${path}`);
+      const body = (await res.json()) as { error: string; message: string };
+      assert.equal(body.error, 'invalid_request');
+      assert.match(body.message, /uninspected/);
+    }
+    assert.equal(fake.requests.length, 0);
+    // A GET of the same path (OpenAI lists stored completions there) and other escaped paths still go through.
+    await (await call('/proxy/openai/v1/chat/completions?limit=1')).text();
+    await (await call('/proxy/openai/v1/files/file%2Dabc')).text();
+    assert.equal(fake.requests.length, 2);
+  });
+
   it('malformed JSON: 400 in the spec body, nothing sent', async () => {
     const res = await call('/proxy/anthropic/v1/messages', { raw: '{"model": "x", "messages": [' });
     assert.equal(res.status, 400);
