@@ -71,6 +71,11 @@ describe('parapet serve on an empty data folder', () => {
     const first = await startServe(cwd);
     try {
       assert.match(first.output, /shown once/);
+      // What each key calls, as docs/auth.md lists it (hallucination checking takes an al_live_ key too).
+      assert.match(
+        first.output,
+        /API key \(al\) : al_live_\S+ +detection, tokenization, hallucination, network proxy/,
+      );
       const password = /password (\S+)/.exec(first.output)?.[1];
       const al = /(al_live_[0-9A-Za-z]{43})/.exec(first.output)?.[1];
       const sw = /(sw_live_[0-9A-Za-z]{43})/.exec(first.output)?.[1];
