@@ -397,7 +397,22 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
       buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) ?? `def-${i}`,
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { docExpansion: 'list' },
+    // The reference shares the dashboard's origin (and its session cookie): it may not be framed or
+    // sniffed either. No CSP here: Swagger UI's own needs are not the dashboard's, and a wrong one blanks it.
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        reply.headers({
+          'x-frame-options': 'DENY',
+          'x-content-type-options': 'nosniff',
+          'referrer-policy': 'no-referrer',
+        });
+        done();
+      },
+    },
+  });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   return app;
