@@ -55,6 +55,18 @@ describe('the error body everywhere', () => {
     assert.equal(res.body.message, "The body field 'kind' must be one of: al, sw.");
   });
 
+  it('a malformed date names the format in words', async () => {
+    const res = await t.request('POST', '/api/dashboard/keys', {
+      cookie,
+      body: { name: 'x', kind: 'al', expiresAt: 'tomorrow' },
+    });
+    assertError(res, 400, 'invalid_request');
+    assert.equal(
+      res.body.message,
+      "The body field 'expiresAt' must be an ISO 8601 date and time such as 2026-01-31T12:00:00Z.",
+    );
+  });
+
   it('an empty array that needs an item: one plain sentence', async () => {
     const key = await t.ctx.keys.create({ orgId: tenant.org.id, kind: 'al', name: 'hallucination' });
     const res = await t.request('POST', '/api/v1/hallucination', {

@@ -76,6 +76,14 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   return compileNarrowing(ajv, schema) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
+/** What a string `format` means, in words a caller can act on (Ajv says `must match format "date-time"`). */
+const FORMAT_NAMES: Record<string, string> = {
+  'date-time': 'an ISO 8601 date and time such as 2026-01-31T12:00:00Z',
+  date: 'an ISO 8601 date such as 2026-01-31',
+  email: 'an e-mail address',
+  uri: 'an absolute URL',
+};
+
 /** One readable sentence naming the field, from Ajv's first error. */
 export function describeValidationError(errors: ErrorObject[] | undefined, part: string): string {
   const e = errors?.[0];
@@ -115,6 +123,13 @@ export function describeValidationError(errors: ErrorObject[] | undefined, part:
       return values.length > 1
         ? `The ${where(path)} must be one of: ${values.join(', ')}.`
         : `The ${where(path)} must be ${String(values[0])}.`;
+    }
+    case 'format': {
+      const format = (e.params as { format: string }).format;
+      const what = FORMAT_NAMES[format];
+      return what
+        ? `The ${where(path)} must be ${what}.`
+        : `The ${where(path)} must match format "${format}".`;
     }
     case 'minItems': {
       const limit = (e.params as { limit: number }).limit;
