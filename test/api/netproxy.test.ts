@@ -206,6 +206,41 @@ describe('network proxy: faults', () => {
     assert.equal(fake.requests.length, 2);
   });
 
+  it('text in a container of the wrong type is refused, never relayed uninspected', async () => {
+    for (const [path, body] of [
+      ['/proxy/openai/v1/chat/completions', { model: 'gpt-4o-mini', messages: PROMPT }],
+      [
+        '/proxy/openai/v1/chat/completions',
+        { model: 'gpt-4o-mini', messages: [{ role: 'user', content: { text: PROMPT } }] },
+      ],
+      [
+        '/proxy/anthropic/v1/messages',
+        { model: 'claude', max_tokens: 5, system: { text: PROMPT }, messages: [] },
+      ],
+      ['/proxy/openai/v1/responses', { model: 'gpt-4o-mini', input: { text: PROMPT } }],
+      [
+        '/proxy/google/v1beta/models/gemini-2.0-flash:generateContent',
+        { contents: { parts: [{ text: PROMPT }] } },
+      ],
+    ] as const) {
+      const res = await call(path, { body });
+      assert.equal(res.status, 400, `${path} ${JSON.stringify(body).slice(0, 60)}`);
+      assert.match(((await res.json()) as { message: string }).message, /cannot be inspected/);
+    }
+    assert.equal(fake.requests.length, 0);
+    // An assistant turn with tool calls and no content is an ordinary shape.
+    const ok = await call('/proxy/openai/v1/chat/completions', {
+      body: chatBody({
+        messages: [
+          { role: 'assistant', content: null, tool_calls: [] },
+          { role: 'user', content: PROMPT },
+        ],
+      }),
+    });
+    assert.equal(ok.status, 200, await ok.text());
+    assert.doesNotMatch(fake.lastRequest()?.raw ?? '', /tomas\.berg/);
+  });
+
   it('malformed JSON: 400 in the spec body, nothing sent', async () => {
     const res = await call('/proxy/anthropic/v1/messages', { raw: '{"model": "x", "messages": [' });
     assert.equal(res.status, 400);

@@ -20,7 +20,14 @@ import {
   SseParser,
 } from '../providers/index.js';
 import { type Protection, type ProtectedCaller, rehydrateJson } from '../protection/index.js';
-import { isNetProvider, type NetProvider, type Operation, requestTexts, routeOf } from './formats.js';
+import {
+  isNetProvider,
+  type NetProvider,
+  type Operation,
+  requestTexts,
+  routeOf,
+  unreadableShape,
+} from './formats.js';
 import { JsonArraySplitter, rewriterFor } from './streams.js';
 import { clientHeaders, decodeBody, providerErrorBody, streamErrorFrame, upstreamHeaders } from './wire.js';
 
@@ -206,6 +213,13 @@ export function createNetProxy(deps: NetProxyDeps) {
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
         throw new AppError('invalid_request', 'The request body must be a JSON object.');
       const body = parsed as Json;
+      const unreadable = unreadableShape(route.op, body);
+      if (unreadable) {
+        throw new AppError(
+          'invalid_request',
+          `The request body cannot be inspected: ${unreadable}. It was not sent.`,
+        );
+      }
       const texts = requestTexts(route.op, body, route.streamByPath);
       call.stream = texts.stream;
       call.sse = !route.streamByPath || /(?:^|&|\?)alt=sse(?:&|$)/.test(query);
