@@ -71,6 +71,11 @@ describe('parapet serve on an empty data folder', () => {
     const first = await startServe(cwd);
     try {
       assert.match(first.output, /shown once/);
+      // What each key calls, as docs/auth.md lists it (hallucination checking takes an al_live_ key too).
+      assert.match(
+        first.output,
+        /API key \(al\) : al_live_\S+ +detection, tokenization, hallucination, network proxy/,
+      );
       const password = /password (\S+)/.exec(first.output)?.[1];
       const al = /(al_live_[0-9A-Za-z]{43})/.exec(first.output)?.[1];
       const sw = /(sw_live_[0-9A-Za-z]{43})/.exec(first.output)?.[1];
@@ -224,6 +229,11 @@ describe('commands a newcomer runs', () => {
     const list = cli(cwd, 'org', 'list');
     assert.equal(list.code, 2);
     assert.match(list.stderr, /no Parapet database at .*parapet\.db/);
+    // The advice is a whole sentence (it once ended on "to the service's").
+    assert.match(
+      list.stderr,
+      /set PARAPET_DATA_DIR to the service's data folder \(or DATABASE_URL to its database\)\n/,
+    );
     assert.equal(existsSync(join(cwd, 'data', 'parapet.db')), false, 'nothing created');
     const created = cli(cwd, 'org', 'create', '--name', 'First');
     assert.equal(created.code, 0, created.stderr);
@@ -340,6 +350,10 @@ describe('commands a newcomer runs', () => {
     assert.equal(c.code, 0, c.stderr);
     assert.equal(JSON.parse(c.stdout).rows, 2);
     assert.equal(cli(cwd, 'scan', join(cwd, 'missing.txt')).code, 2);
+    // Rows go only to --out: a --format without it says so instead of printing the summary alone.
+    const noOut = cli(cwd, 'scan', csv, '--format', 'csv');
+    assert.equal(noOut.code, 2);
+    assert.match(noOut.stderr, /--format needs --out/);
   });
 
   it('prints the OpenAPI document without a database', () => {

@@ -50,7 +50,7 @@ export function formatBootstrap(b: BootstrapResult, apiUrl: string): string {
     '=== Parapet first start: these secrets are shown once. Store them now. ===',
     `Organization : ${b.organization.name} (${b.organization.id}, plan ${b.organization.plan})`,
     `Dashboard    : ${apiUrl}/  user ${b.owner.email}  password ${b.owner.password}`,
-    `API key (al) : ${b.keys.al}   detection, tokenization, network proxy`,
+    `API key (al) : ${b.keys.al}   detection, tokenization, hallucination, network proxy`,
     `API key (sw) : ${b.keys.sw}   protected chat and full protection`,
     `Try it       : curl -s ${apiUrl}/api/health`,
     '==========================================================================',

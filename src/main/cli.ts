@@ -42,7 +42,7 @@ Usage: parapet <command> [options]        (every command accepts --json)
   key list --org ID [--all]                active keys; --all adds revoked and expired ones
   key revoke --org ID --id KEY_ID
   report --org ID [--period 24h|7d|30d|90d|365d | --from ISO [--to ISO]] [--format json|csv|pdf] [--out FILE]
-  scan FILE [--field F] [--input jsonl|csv|lines] [--out FILE] [--format jsonl|csv]
+  scan FILE [--field F] [--input jsonl|csv|lines] [--out FILE [--format jsonl|csv]]
                                           offline injection and personal-data scan of a file of prompts
   openapi                                 print the OpenAPI document (parapet openapi > openapi.json)
   license issue --org ID --seats N --expires ISO-DATE [--plan P] [--products endpoint,onprem] [--features a,b]
@@ -131,7 +131,7 @@ let jsonOutput = false;
 function requireDatabase(config: Config): void {
   if (!config.databaseUrl && !existsSync(join(config.dataDir, 'parapet.db'))) {
     throw new UsageError(
-      `no Parapet database at ${join(config.dataDir, 'parapet.db')}; run this in the service's folder, or set PARAPET_DATA_DIR (or DATABASE_URL) to the service's`,
+      `no Parapet database at ${join(config.dataDir, 'parapet.db')}; run this in the service's folder, or set PARAPET_DATA_DIR to the service's data folder (or DATABASE_URL to its database)`,
     );
   }
 }
@@ -451,6 +451,8 @@ async function scan(file: string | undefined, values: Values): Promise<Output> {
   if (input !== undefined && !['jsonl', 'csv', 'lines'].includes(input)) {
     throw new UsageError('--input must be jsonl, csv or lines');
   }
+  // Rows are only ever written to --out (stdout carries the summary); a --format alone was ignored.
+  if (values.format !== undefined && !values.out) throw new UsageError('--format needs --out FILE');
   const format = values.format ?? (values.out?.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
   if (format !== 'jsonl' && format !== 'csv') throw new UsageError('--format must be jsonl or csv');
   const { scanFile, summaryTable, openOutput } = await import('./scan.js');

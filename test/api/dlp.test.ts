@@ -95,6 +95,9 @@ describe('POST /api/v1/dlp/analyze', () => {
     assert.equal(ev.findingsCount, 4);
     assert.equal(ev.action, 'REDACTED');
     assert.ok(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'].includes(ev.severity));
+    // userId names a user (none here: an API key called), as in detection events; the key is apiKeyId.
+    assert.equal(ev.userId, null);
+    assert.match(ev.apiKeyId, /^key_/);
     for (const secret of ['Meier', 'CH93', 'anna.meier', '668 18'])
       assert.equal(JSON.stringify(ev).includes(secret), false);
   });

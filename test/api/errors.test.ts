@@ -49,6 +49,34 @@ describe('the error body everywhere', () => {
     assert.match(res.body.message, /kind/);
   });
 
+  it('a value outside a union of literals lists the allowed values', async () => {
+    const res = await t.request('POST', '/api/dashboard/keys', { cookie, body: { name: 'x', kind: 'xx' } });
+    assertError(res, 400, 'invalid_request');
+    assert.equal(res.body.message, "The body field 'kind' must be one of: al, sw.");
+  });
+
+  it('a malformed date names the format in words', async () => {
+    const res = await t.request('POST', '/api/dashboard/keys', {
+      cookie,
+      body: { name: 'x', kind: 'al', expiresAt: 'tomorrow' },
+    });
+    assertError(res, 400, 'invalid_request');
+    assert.equal(
+      res.body.message,
+      "The body field 'expiresAt' must be an ISO 8601 date and time such as 2026-01-31T12:00:00Z.",
+    );
+  });
+
+  it('an empty array that needs an item: one plain sentence', async () => {
+    const key = await t.ctx.keys.create({ orgId: tenant.org.id, kind: 'al', name: 'hallucination' });
+    const res = await t.request('POST', '/api/v1/hallucination', {
+      headers: { authorization: `Bearer ${key.secret}` },
+      body: { claim: 'x', sources: [] },
+    });
+    assertError(res, 400, 'invalid_request');
+    assert.equal(res.body.message, "The body field 'sources' must not be empty.");
+  });
+
   it('a body that is not an object: one plain sentence', async () => {
     const res = await t.request('POST', '/api/dashboard/keys', { cookie, body: [] });
     assertError(res, 400, 'invalid_request');
@@ -79,6 +107,24 @@ describe('the error body everywhere', () => {
       body: { name: 'x'.repeat(70 * 1024), kind: 'al' },
     });
     assertError(res, 413, 'payload_too_large');
+  });
+
+  it('a compressed JSON body: 415 that says so, never read as plain text', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const res = await t.request('POST', '/api/dashboard/keys', {
+      cookie,
+      rawBody: gzipSync(JSON.stringify({ name: 'x', kind: 'al' })),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
+    assertError(res, 415, 'unsupported_media_type');
+    assert.match(res.body.message, /Content-Encoding/);
+    // The header with an uncompressed body is refused the same way: the body is not what it claims to be.
+    const plain = await t.request('POST', '/api/dashboard/keys', {
+      cookie,
+      rawBody: JSON.stringify({ name: 'x', kind: 'al' }),
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    });
+    assertError(plain, 415, 'unsupported_media_type');
   });
 
   it('unsupported content type: 415', async () => {

@@ -171,6 +171,20 @@ describe('SIEM integrations', () => {
       body: { platform: 'SPLUNK', name: 'x', config: { hecUrl: hec.url } },
     });
     assert.equal(res.status, 400);
+    assert.equal(res.body.message, "The body field 'config.hecToken' is required.");
+    // A shape named by `type` is judged as that shape, not as the first one (which wants `platform`).
+    const wazuh = await t.request('POST', '/api/saas/siem/integrations', {
+      cookie,
+      body: { type: 'WAZUH', name: 'x', endpoint: hec.url },
+    });
+    assert.equal(wazuh.status, 400);
+    assert.equal(wazuh.body.message, "The body field 'credentials' is required.");
+    const unknown = await t.request('POST', '/api/saas/siem/integrations', {
+      cookie,
+      body: { platform: 'SPLUNKX', name: 'x', config: {} },
+    });
+    assert.equal(unknown.status, 400);
+    assert.match(unknown.body.message, /'platform' must be one of: SPLUNK, ELASTIC/);
   });
 
   it('forwards matching events, filters the rest, and keeps secrets on update', async () => {

@@ -148,6 +148,12 @@ describe('API keys through the dashboard', () => {
     assert.match(res.body.message, /future/);
   });
 
+  it('a key of the wrong kind is told which kind the endpoint needs, in a plain sentence', async () => {
+    const res = await t.request('POST', '/api/v1/gateway/chat', { key: tenant.al, body: { message: 'hi' } });
+    assert.equal(res.status, 403);
+    assert.equal(res.body.message, 'This endpoint needs a sw_live_ key; the key sent is an al_live_ key.');
+  });
+
   it('a malformed Authorization header is a 401, not a 500', async () => {
     for (const value of ['Bearer', 'Basic abc', 'Bearer a b c', `Bearer ${'x'.repeat(5000)}`]) {
       const res = await t.request('GET', '/api/v1/stats', { headers: { authorization: value } });

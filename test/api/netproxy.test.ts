@@ -185,6 +185,62 @@ describe('network proxy: faults', () => {
     assert.equal(body.statusCode, 404);
   });
 
+  it('an inspected path in a disguise (escapes, trailing slash, another method) is refused, never sent in clear', async () => {
+    for (const [path, method] of [
+      ['/proxy/openai/v1/chat/%63ompletions', 'POST'],
+      ['/proxy/openai/v1/chat/completions/', 'POST'],
+      ['/proxy/anthropic/v1/messages/', 'POST'],
+      ['/proxy/google/v1beta/models/gemini-2.0-flash%3AgenerateContent', 'POST'],
+      ['/proxy/openai/v1/chat/completions', 'PUT'],
+    ] as const) {
+      const res = await call(path, { body: chatBody(), method });
+      assert.equal(res.status, 400, `${method} ${path}`);
+      const body = (await res.json()) as { error: string; message: string };
+      assert.equal(body.error, 'invalid_request');
+      assert.match(body.message, /uninspected/);
+    }
+    assert.equal(fake.requests.length, 0);
+    // A GET of the same path (OpenAI lists stored completions there) and other escaped paths still go through.
+    await (await call('/proxy/openai/v1/chat/completions?limit=1')).text();
+    await (await call('/proxy/openai/v1/files/file%2Dabc')).text();
+    assert.equal(fake.requests.length, 2);
+  });
+
+  it('text in a container of the wrong type is refused, never relayed uninspected', async () => {
+    for (const [path, body] of [
+      ['/proxy/openai/v1/chat/completions', { model: 'gpt-4o-mini', messages: PROMPT }],
+      [
+        '/proxy/openai/v1/chat/completions',
+        { model: 'gpt-4o-mini', messages: [{ role: 'user', content: { text: PROMPT } }] },
+      ],
+      [
+        '/proxy/anthropic/v1/messages',
+        { model: 'claude', max_tokens: 5, system: { text: PROMPT }, messages: [] },
+      ],
+      ['/proxy/openai/v1/responses', { model: 'gpt-4o-mini', input: { text: PROMPT } }],
+      [
+        '/proxy/google/v1beta/models/gemini-2.0-flash:generateContent',
+        { contents: { parts: [{ text: PROMPT }] } },
+      ],
+    ] as const) {
+      const res = await call(path, { body });
+      assert.equal(res.status, 400, `${path} ${JSON.stringify(body).slice(0, 60)}`);
+      assert.match(((await res.json()) as { message: string }).message, /cannot be inspected/);
+    }
+    assert.equal(fake.requests.length, 0);
+    // An assistant turn with tool calls and no content is an ordinary shape.
+    const ok = await call('/proxy/openai/v1/chat/completions', {
+      body: chatBody({
+        messages: [
+          { role: 'assistant', content: null, tool_calls: [] },
+          { role: 'user', content: PROMPT },
+        ],
+      }),
+    });
+    assert.equal(ok.status, 200, await ok.text());
+    assert.doesNotMatch(fake.lastRequest()?.raw ?? '', /tomas\.berg/);
+  });
+
   it('malformed JSON: 400 in the spec body, nothing sent', async () => {
     const res = await call('/proxy/anthropic/v1/messages', { raw: '{"model": "x", "messages": [' });
     assert.equal(res.status, 400);

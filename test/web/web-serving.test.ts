@@ -15,6 +15,15 @@ before(async () => {
 after(async () => t.close());
 
 describe('serving the dashboard', () => {
+  it('serves the API reference on the same origin unframed and unsniffed', async () => {
+    for (const path of ['/api/docs', '/api/docs/static/index.html']) {
+      const res = await t.request('GET', path);
+      assert.equal(res.status, 200, path);
+      assert.equal(res.headers.get('x-frame-options'), 'DENY', path);
+      assert.equal(res.headers.get('x-content-type-options'), 'nosniff', path);
+    }
+  });
+
   it('answers / and every client route with index.html under a strict CSP, never cached', async () => {
     for (const path of ['/', '/keys', '/webhooks?id=wh_x', '/login']) {
       const res = await t.request('GET', path);

@@ -6081,7 +6081,7 @@ export interface operations {
                 "application/json": {
                     /** Format: date-time */
                     expiresAt?: string;
-                    /** @description al: detection, tokenization, network proxy; sw: protected chat and everything else */
+                    /** @description al: detection, tokenization, hallucination, network proxy; sw: protected chat and everything else */
                     kind: "al" | "sw";
                     name: string;
                     /** @description products (default): the products of its kind only; admin: also the administration API (webhooks, SIEM integrations, /api/saas/*), as an admin of the dashboard may */

@@ -50,6 +50,9 @@ export type EndpointCredential = 'device' | KeyKind;
 /** Paths of the administration API that scripts call with an admin key as well as a session (docs/auth.md). */
 export const ADMIN_KEY_PREFIXES = ['/api/webhooks', '/api/saas/'] as const;
 
+/** "an al_live_ key", "a sw_live_ key": the article follows how the prefix is read out. */
+const aKey = (kind: string): string => `${kind === 'al' ? 'an' : 'a'} ${kind}_live_ key`;
+
 /** Whether a route of this requirement and path accepts an API key of the admin scope. */
 export function acceptsAdminKey(need: AuthRequirement | undefined, url: string): boolean {
   if (need?.mode !== 'session') return false;
@@ -156,7 +159,7 @@ export function createAuthService(deps: {
       secret: string | undefined,
       accept: readonly EndpointCredential[],
     ): Promise<Caller> {
-      const names = accept.map((k) => (k === 'device' ? 'a device token' : `a ${k}_live_ key`)).join(' or ');
+      const names = accept.map((k) => (k === 'device' ? 'a device token' : aKey(k))).join(' or ');
       if (!secret)
         throw new AppError('unauthorized', `This operation needs ${names} in Authorization: Bearer.`);
       if (deps.deviceTokens?.owns(secret)) {
@@ -172,10 +175,7 @@ export function createAuthService(deps: {
       const org = key ? await loadOrg(key.orgId) : undefined;
       if (!key || !org) throw new AppError('unauthorized', 'The API key is invalid, revoked or expired.');
       if (!accept.includes(key.kind)) {
-        throw new AppError(
-          'forbidden',
-          `This operation needs ${names}; the key sent is a ${key.kind}_live_ key.`,
-        );
+        throw new AppError('forbidden', `This operation needs ${names}; the key sent is ${aKey(key.kind)}.`);
       }
       return { org, via: 'apiKey', key };
     },
@@ -191,7 +191,7 @@ export function createAuthService(deps: {
         if (!kinds.includes(caller.key.kind)) {
           throw new AppError(
             'forbidden',
-            `This endpoint needs a ${kinds.map((k) => `${k}_live_`).join(' or ')} key; the key sent is a ${caller.key.kind}_live_ key.`,
+            `This endpoint needs ${kinds.map(aKey).join(' or ')}; the key sent is ${aKey(caller.key.kind)}.`,
           );
         }
       }

@@ -19,7 +19,13 @@ const PREVIEW_CHARS = 160;
 export function dlpEventData(
   entities: Entity[],
   tokenizedText: string,
-  who: { sourceIp?: string; userId?: string | null; action: 'REDACTED' | 'BLOCKED'; sessionId?: string },
+  who: {
+    sourceIp?: string;
+    userId?: string | null;
+    apiKeyId?: string | null;
+    action: 'REDACTED' | 'BLOCKED';
+    sessionId?: string;
+  },
 ): Record<string, unknown> {
   const risk = riskScore(entities.map((e) => e.type));
   const top = [...risk.breakdown.types].sort((a, b) => b.weight - a.weight)[0];
@@ -35,7 +41,9 @@ export function dlpEventData(
     redactedPreview:
       tokenizedText.length > PREVIEW_CHARS ? `${tokenizedText.slice(0, PREVIEW_CHARS)}…` : tokenizedText,
     sourceIp: who.sourceIp ?? null,
+    // A user's id or null, as in the detection events; the key that made the call is named apart.
     userId: who.userId ?? null,
+    apiKeyId: who.apiKeyId ?? null,
     ...(who.sessionId ? { sessionId: who.sessionId } : {}),
   };
 }

@@ -49,7 +49,8 @@ export function createDlpService(deps: {
             dlpEventData(o.entities, o.tokenized, {
               action: 'REDACTED',
               sessionId: o.sessionId,
-              userId: caller.user?.id ?? caller.key?.id ?? null,
+              userId: caller.user?.id ?? null,
+              apiKeyId: caller.key?.id ?? null,
               ...(opts.sourceIp ? { sourceIp: opts.sourceIp } : {}),
             }),
           );

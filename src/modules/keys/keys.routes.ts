@@ -22,7 +22,7 @@ const CreateKeyBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     kind: Type.Union([Type.Literal('al'), Type.Literal('sw')], {
-      description: 'al: detection, tokenization, network proxy; sw: protected chat and everything else',
+      description: 'al: detection, tokenization, hallucination, network proxy; sw: protected chat and everything else',
     }),
     scope: Type.Optional(
       Type.Union([Type.Literal('products'), Type.Literal('admin')], {

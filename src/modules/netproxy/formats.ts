@@ -97,6 +97,44 @@ const TEXT = new Set(['text']);
 const RESPONSES_TEXT = new Set(['input_text', 'output_text', 'text']);
 
 /**
+ * Where a request holds text in a container of another type than its format's (`messages` as a string, a
+ * message's `content` as an object): the fields below skip what they cannot read, so such a body would go
+ * up uninspected. The provider refuses these shapes anyway; the proxy refuses them first (fail closed).
+ */
+export function unreadableShape(op: Operation, body: Json): string | null {
+  const listOrAbsent = (key: string) =>
+    body[key] === undefined || Array.isArray(body[key]) ? null : `'${key}' must be an array`;
+  const contents = (key: string) => {
+    for (const [i, m] of arr(body[key]).entries()) {
+      if (!isObj(m)) return `'${key}[${i}]' must be an object`;
+      const c = m['content'];
+      if (c !== undefined && c !== null && typeof c !== 'string' && !Array.isArray(c))
+        return `'${key}[${i}].content' must be a string or an array of parts`;
+    }
+    return null;
+  };
+  const stringOrList = (key: string) =>
+    body[key] === undefined || typeof body[key] === 'string' || Array.isArray(body[key])
+      ? null
+      : `'${key}' must be a string or an array`;
+  switch (op) {
+    case 'openai-chat':
+    case 'cohere-chat':
+    case 'anthropic-messages':
+      return (
+        listOrAbsent('messages') ??
+        contents('messages') ??
+        (op === 'anthropic-messages' ? stringOrList('system') : null)
+      );
+    case 'openai-responses':
+    case 'embeddings':
+      return stringOrList('input');
+    case 'gemini-generate':
+      return listOrAbsent('contents');
+  }
+}
+
+/**
  * Every text field of a request in the provider's native format that may carry personal data: what users
  * and tools wrote, the model's earlier turns, tool-call arguments (the values inside the JSON) and tool
  * results. Images, files, audio, thinking blocks and signatures are left as they are (a changed signed

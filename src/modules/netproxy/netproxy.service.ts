@@ -20,7 +20,14 @@ import {
   SseParser,
 } from '../providers/index.js';
 import { type Protection, type ProtectedCaller, rehydrateJson } from '../protection/index.js';
-import { isNetProvider, type NetProvider, type Operation, requestTexts, routeOf } from './formats.js';
+import {
+  isNetProvider,
+  type NetProvider,
+  type Operation,
+  requestTexts,
+  routeOf,
+  unreadableShape,
+} from './formats.js';
 import { JsonArraySplitter, rewriterFor } from './streams.js';
 import { clientHeaders, decodeBody, providerErrorBody, streamErrorFrame, upstreamHeaders } from './wire.js';
 
@@ -106,6 +113,31 @@ function resolverOf(lookup: LookupFunction): Resolver {
     });
 }
 
+/**
+ * Paths that are not read are relayed as they came, so a request must not reach an inspected operation in
+ * a form the matching does not see: `/v1/chat/%63ompletions` or `/v1/chat/completions/` (a provider may
+ * decode or ignore them) and a body sent with another method went up with personal data in clear. Refused
+ * instead (fail closed); SDKs never send these. Only paths holding `%` or ending in `/`, or non-POST calls
+ * with a body, are looked at twice.
+ */
+function refuseDisguised(provider: NetProvider, method: string, path: string, hasBody: boolean): void {
+  const odd = path.includes('%') || path.endsWith('/');
+  if (!odd && (method === 'POST' || !hasBody)) return;
+  let canonical = path;
+  try {
+    canonical = decodeURIComponent(path);
+  } catch {
+    // a malformed escape matches nothing the provider would read either; judged as written
+  }
+  canonical = canonical.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
+  if (!routeOf(provider, 'POST', canonical)) return;
+  if (method !== 'POST' && !hasBody) return;
+  throw new AppError(
+    'invalid_request',
+    `The network proxy inspects POST ${canonical} only as the provider's SDK sends it (POST, no percent-escapes, no trailing slash); this ${method} would reach it uninspected, so it was not sent.`,
+  );
+}
+
 export function createNetProxy(deps: NetProxyDeps) {
   const idleTimeoutMs = deps.idleTimeoutMs ?? 120_000;
   const agent = new Agent({
@@ -172,6 +204,7 @@ export function createNetProxy(deps: NetProxyDeps) {
         orgId: caller.org.id,
       };
       if (!route) {
+        refuseDisguised(provider, method, path, call.body !== undefined);
         call.headers = upstreamHeaders(headers, false, false);
         return call;
       }
@@ -180,6 +213,13 @@ export function createNetProxy(deps: NetProxyDeps) {
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
         throw new AppError('invalid_request', 'The request body must be a JSON object.');
       const body = parsed as Json;
+      const unreadable = unreadableShape(route.op, body);
+      if (unreadable) {
+        throw new AppError(
+          'invalid_request',
+          `The request body cannot be inspected: ${unreadable}. It was not sent.`,
+        );
+      }
       const texts = requestTexts(route.op, body, route.streamByPath);
       call.stream = texts.stream;
       call.sse = !route.streamByPath || /(?:^|&|\?)alt=sse(?:&|$)/.test(query);

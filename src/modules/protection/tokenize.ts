@@ -185,10 +185,19 @@ type DlpPublish = (
 export function dlpEventHooks(
   publish: DlpPublish,
   db: Db,
-  caller: { org: { id: string; plan: string }; userId: string | null; sourceIp: string | null },
+  caller: {
+    org: { id: string; plan: string };
+    userId: string | null;
+    apiKeyId?: string | null;
+    sourceIp: string | null;
+  },
   onBlocked?: () => void,
 ): ProtectHooks {
-  const who = { userId: caller.userId, ...(caller.sourceIp ? { sourceIp: caller.sourceIp } : {}) };
+  const who = {
+    userId: caller.userId,
+    apiKeyId: caller.apiKeyId ?? null,
+    ...(caller.sourceIp ? { sourceIp: caller.sourceIp } : {}),
+  };
   return {
     onBlocked: async (entities, preview) => {
       onBlocked?.();

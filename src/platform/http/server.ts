@@ -281,6 +281,20 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
       done(null, undefined);
       return;
     }
+    // The API reads bodies as sent: a compressed body would otherwise fail as "not valid UTF-8" or, worse,
+    // be read as plain text. Say what is wrong instead (the network proxy, which relays SDK traffic, does
+    // decompress; docs/netproxy.md).
+    const coding = req.headers['content-encoding']?.trim().toLowerCase();
+    if (coding && coding !== 'identity') {
+      done(
+        new AppError(
+          'unsupported_media_type',
+          'Content-Encoding is not supported here; send the JSON body uncompressed.',
+        ),
+        undefined,
+      );
+      return;
+    }
     try {
       done(null, parseJsonBody(body as Buffer));
     } catch (err) {
@@ -383,7 +397,22 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
       buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) ?? `def-${i}`,
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'list' } });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { docExpansion: 'list' },
+    // The reference shares the dashboard's origin (and its session cookie): it may not be framed or
+    // sniffed either. No CSP here: Swagger UI's own needs are not the dashboard's, and a wrong one blanks it.
+    uiHooks: {
+      onRequest: (_request, reply, done) => {
+        reply.headers({
+          'x-frame-options': 'DENY',
+          'x-content-type-options': 'nosniff',
+          'referrer-policy': 'no-referrer',
+        });
+        done();
+      },
+    },
+  });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   return app;

@@ -23,9 +23,65 @@ function makeAjv(coerce: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
+type Validate = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+/** The properties of an object schema that hold one literal value (TypeBox Literal: `{const: …}`). */
+function literalProperties(schema: unknown): Array<[string, unknown]> {
+  const props = (schema as { properties?: Record<string, { const?: unknown }> }).properties;
+  if (!props || typeof props !== 'object') return [];
+  return Object.entries(props)
+    .filter(([, p]) => p && typeof p === 'object' && 'const' in p)
+    .map(([k, p]) => [k, p.const]);
+}
+
+/**
+ * A body that is a union of object shapes told apart by a literal field (SIEM integrations: `platform`
+ * or `type`) fails, with Ajv, on the first branch's first error: `{"type":"WAZUH"}` without its
+ * credentials was answered "'platform' is required". When exactly one branch's literal fields all match
+ * the body, its own errors are the ones to report; otherwise Ajv's stand.
+ */
+function compileNarrowing(ajv: Ajv, schema: unknown): Validate {
+  const validate = ajv.compile(schema as object) as Validate;
+  const branches = (schema as { anyOf?: unknown[] }).anyOf;
+  if (!Array.isArray(branches)) return validate;
+  let tagged: Array<{ literals: Array<[string, unknown]>; schema: unknown; validate?: Validate }> | undefined;
+  const wrapped: Validate = (data: unknown) => {
+    if (validate(data)) {
+      wrapped.errors = null;
+      return true;
+    }
+    wrapped.errors = validate.errors ?? null;
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) return false;
+    tagged ??= branches
+      .map((b) => ({ literals: literalProperties(b), schema: b }))
+      .filter((b) => b.literals.length > 0);
+    const record = data as Record<string, unknown>;
+    const hits = tagged.filter((b) => b.literals.every(([k, v]) => record[k] === v));
+    const only = hits.length === 1 ? hits[0] : undefined;
+    if (only) {
+      try {
+        only.validate ??= compileNarrowing(ajv, only.schema);
+      } catch {
+        return false; // a branch Ajv cannot compile alone (an $id met twice): keep the union's errors
+      }
+      if (!only.validate(data) && only.validate.errors?.length) wrapped.errors = only.validate.errors;
+    }
+    return false;
+  };
+  return wrapped;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  return compileNarrowing(ajv, schema) as ReturnType<FastifySchemaCompiler<unknown>>;
+};
+
+/** What a string `format` means, in words a caller can act on (Ajv says `must match format "date-time"`). */
+const FORMAT_NAMES: Record<string, string> = {
+  'date-time': 'an ISO 8601 date and time such as 2026-01-31T12:00:00Z',
+  date: 'an ISO 8601 date such as 2026-01-31',
+  email: 'an e-mail address',
+  uri: 'an absolute URL',
 };
 
 /** One readable sentence naming the field, from Ajv's first error. */
@@ -58,6 +114,31 @@ export function describeValidationError(errors: ErrorObject[] | undefined, part:
       return `The ${where(path)} must be at most ${(e.params as { limit: number }).limit} characters long.`;
     case 'enum':
       return `The ${where(path)} must be one of: ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).join(', ')}.`;
+    case 'const': {
+      // A union of literals (Type.Union([Type.Literal('al'), Type.Literal('sw')])) fails as one `const` error
+      // per branch, then `anyOf`: list every allowed value instead of Ajv's "must be equal to constant".
+      const values = (errors ?? [])
+        .filter((x) => x.keyword === 'const' && x.instancePath === e.instancePath)
+        .map((x) => (x.params as { allowedValue: unknown }).allowedValue);
+      return values.length > 1
+        ? `The ${where(path)} must be one of: ${values.join(', ')}.`
+        : `The ${where(path)} must be ${String(values[0])}.`;
+    }
+    case 'format': {
+      const format = (e.params as { format: string }).format;
+      const what = FORMAT_NAMES[format];
+      return what
+        ? `The ${where(path)} must be ${what}.`
+        : `The ${where(path)} must match format "${format}".`;
+    }
+    case 'minItems': {
+      const limit = (e.params as { limit: number }).limit;
+      return limit === 1
+        ? `The ${where(path)} must not be empty.`
+        : `The ${where(path)} must have at least ${limit} items.`;
+    }
+    case 'maxItems':
+      return `The ${where(path)} must have at most ${(e.params as { limit: number }).limit} items.`;
     default:
       return `The ${where(path)} ${e.message ?? 'is invalid'}.`;
   }
