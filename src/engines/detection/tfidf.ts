@@ -209,6 +209,13 @@ const recentWords = new SpanMemo<WordFeatures>(4096);
 const seenOnce = new Int32Array(1 << 16);
 const SEEN_MASK = (1 << 16) - 1;
 
+/**
+ * Words met for the first time in the current call, cleared when it ends: a word repeated within one
+ * text is computed once and keeps one serial (the window dedupe below relies on it), even when two such
+ * words keep taking each other's slot in `seenOnce`.
+ */
+const callWords = new Map<string, WordFeatures>();
+
 /** The features of the word text[start, end), whose hash (fnvStep over its characters) is `hash`. */
 function featuresAt(ix: Index, text: string, start: number, end: number, hash: number): WordFeatures {
   const known = recentWords.get(text, start, end, hash);
@@ -216,12 +223,18 @@ function featuresAt(ix: Index, text: string, start: number, end: number, hash: n
   const w = text.slice(start, end);
   let f = wordCache.get(w);
   if (!f) {
+    f = callWords.get(w);
+    if (f) return f;
     f = wordFeatures(ix, w);
-    const slot = hash & SEEN_MASK;
+    // The hash covers the first HASHED_CHARS characters only: the length goes into the key too (long ids
+    // sharing a prefix), and the low bit is set so that no key equals the table's initial zeros.
+    const key = (hash ^ Math.imul(end - start, 0x9e3779b1)) | 1;
+    const slot = key & SEEN_MASK;
     // First sighting (or its slot was taken since): the features serve this call only. A collision of
-    // hashes only lets a word in one sighting early; the features are the same either way.
-    if (seenOnce[slot] !== hash) {
-      seenOnce[slot] = hash;
+    // keys only lets a word in one sighting early; the features are the same either way.
+    if (seenOnce[slot] !== key) {
+      seenOnce[slot] = key;
+      callWords.set(w, f);
       return f;
     }
     if (wordCache.size >= WORD_CACHE_MAX) wordCache.clear();
@@ -292,7 +305,10 @@ function tokenWords(ix: Index, text: string): number {
 export function similarity(normalisedText: string): Similarity {
   index ??= buildIndex();
   const ix = index;
+  callWords.clear();
   const n = tokenWords(ix, normalisedText);
+  // The call's first sightings are in perWord from here on; the map is not needed past the tokens.
+  callWords.clear();
   const perWord = wordList;
   const bigram = new Int32Array(Math.max(0, n - 1));
   // The last pair looked up is kept: repetitive text ("a a a …") asks for the same pair throughout.
@@ -333,7 +349,8 @@ export function similarity(normalisedText: string): Similarity {
   // and their words are compared one by one (a string of the window's words per window cost a fifth of
   // the similarity on long texts). A word that got two serials (the cache cleared meanwhile) only makes
   // two equal windows look different, and scoring one twice changes nothing.
-  const serial = new Int32Array(n);
+  // Float64: serials keep growing with first sightings and may pass 2^31 in a long-lived process.
+  const serial = new Float64Array(n);
   for (let i = 0; i < n; i++) serial[i] = (perWord[i] as WordFeatures).serial;
   const scored = new Map<number, number[]>();
   const sameWindow = (a: number, b: number, length: number): boolean => {

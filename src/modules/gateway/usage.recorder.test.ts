@@ -3,9 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { systemClock } from '../../platform/clock/index.js';
-import { type Db, openStorage, type Storage } from '../../platform/storage/index.js';
+import {
+  type Db,
+  openStorage,
+  SQLITE_BUSY_TIMEOUT_MS,
+  type Storage,
+  setSqliteLockWaitForTests,
+} from '../../platform/storage/index.js';
 import { createUsageRecorder, type UsageRecord } from './usage.recorder.js';
 
 const record = (model: string): UsageRecord => ({
@@ -89,5 +96,33 @@ describe('usage recorder', () => {
     await usage.close();
     assert.equal(await count(), 300);
     await Promise.all([first, periodic]);
+  });
+
+  it("waits for another process's write lock with its event loop free, and keeps the rows when the wait runs out", async () => {
+    await sql`delete from gateway_usage`.execute(storage.db);
+    // Another process writing the same file (PARAPET_HTTP_WORKERS): a connection of its own holds the lock.
+    const other = new BetterSqlite3(join(dir, 'usage.db'));
+    setSqliteLockWaitForTests(40);
+    const usage = createUsageRecorder({ db: storage.db, clock: systemClock });
+    try {
+      other.prepare('begin immediate').run();
+      for (let i = 0; i < 10; i++) usage.record(record('openai/gpt-4o-mini'));
+      let ticks = 0;
+      const timer = setInterval(() => ticks++, 2);
+      const started = Date.now();
+      await usage.flush();
+      clearInterval(timer);
+      // SQLite's busy handler would have slept this thread for its whole 5 s timeout.
+      assert.ok(Date.now() - started < 1_000, `the flush took ${Date.now() - started} ms`);
+      assert.ok(ticks >= 3, `the event loop ran ${ticks} timer ticks during the flush`);
+      other.prepare('commit').run();
+      assert.equal(await count(), 0);
+      await usage.close();
+      assert.equal(await count(), 10);
+    } finally {
+      setSqliteLockWaitForTests(SQLITE_BUSY_TIMEOUT_MS);
+      if (other.inTransaction) other.prepare('rollback').run();
+      other.close();
+    }
   });
 });

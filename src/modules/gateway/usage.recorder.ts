@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock/index.js';
 import { newId } from '../../platform/crypto/index.js';
-import { type Db, statementChunks, writeTransactions } from '../../platform/storage/index.js';
+import { type Db, sqliteTransactions, statementChunks } from '../../platform/storage/index.js';
 import { createGatewayRepo, type UsageRow } from './gateway.repo.js';
 
 export interface UsageRecord {
@@ -32,10 +32,13 @@ const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolv
  * per request keeps the proxy's hot path free of database writes.
  */
 export function createUsageRecorder(deps: { db: Db; clock: Clock }) {
-  // In a transaction of its own: on SQLite an insert outside one waited for another process's write lock
-  // (PARAPET_HTTP_WORKERS) in SQLite's busy handler, which sleeps the event loop; this waits with it free.
-  const transaction = writeTransactions(deps.db);
   const repo = createGatewayRepo(deps.db);
+  // On SQLite in a transaction of its own: an insert outside one waited for another process's write lock
+  // (PARAPET_HTTP_WORKERS) in SQLite's busy handler, which sleeps the event loop; this waits with it free.
+  // On PostgreSQL the insert alone (a transaction would only add two round trips).
+  const sqliteWrite = sqliteTransactions(deps.db);
+  const insert = (rows: UsageRow[]): Promise<unknown> =>
+    sqliteWrite ? sqliteWrite((trx) => createGatewayRepo(trx).insertUsage(rows)) : repo.insertUsage(rows);
   let pending: UsageRow[] = [];
   let flushing: Promise<void> | null = null;
 
@@ -51,8 +54,7 @@ export function createUsageRecorder(deps: { db: Db; clock: Clock }) {
       try {
         for (const size of statementChunks(batch.length, CHUNK_ROWS)) {
           if (written > 0) await yieldToRequests();
-          const rows = batch.slice(written, written + size);
-          await transaction((trx) => createGatewayRepo(trx).insertUsage(rows));
+          await insert(batch.slice(written, written + size));
           written += size;
         }
       } catch {

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import BetterSqlite3 from 'better-sqlite3';
 import { createGroupCommit, type Db, openStorage, type Storage } from './index.js';
-import { setSqliteLockWaitForTests } from './raw.js';
+import { SQLITE_BUSY_TIMEOUT_MS, setSqliteLockWaitForTests } from './raw.js';
 
 const dialects: Array<{ name: string; url?: string }> = [{ name: 'SQLite' }];
 if (process.env.TEST_DATABASE_URL) dialects.push({ name: 'PostgreSQL', url: process.env.TEST_DATABASE_URL });
@@ -171,11 +171,13 @@ for (const dialect of dialects) {
     if (!dialect.url) {
       // Another process writing the same file (PARAPET_HTTP_WORKERS, `parapet worker`): a second
       // connection of its own, holding the write lock.
-      it('waits for another writer with its event loop free, then commits', async () => {
+      it('waits for another writer with its event loop free, then commits (a fresh connection too)', async () => {
         const other = new BetterSqlite3(join(dir, 'gc.db'));
+        // The first write of a newly opened database: the busy timeout must be off for its first BEGIN too.
+        const fresh = await openStorage({ sqliteFile: join(dir, 'gc.db') });
         try {
           other.prepare('begin immediate').run();
-          const gc = createGroupCommit(storage.db);
+          const gc = createGroupCommit(fresh.db);
           let settled = false;
           const write = gc.run(async (trx) => {
             await insert(trx, 'w1');
@@ -197,26 +199,55 @@ for (const dialect of dialects) {
         } finally {
           if (other.inTransaction) other.prepare('rollback').run();
           other.close();
+          await fresh.close();
         }
       });
 
-      it('fails with SQLITE_BUSY, nothing written, when the other writer keeps the lock past the wait', async () => {
+      it("takes the lock in this process's arrival order once the other writer lets go", async () => {
+        const other = new BetterSqlite3(join(dir, 'gc.db'));
+        try {
+          other.prepare('begin immediate').run();
+          // Three separate group commits: three transactions that all wait for the lock.
+          const writes = ['o1', 'o2', 'o3'].map((id) =>
+            createGroupCommit(storage.db).run((trx) => insert(trx, id)),
+          );
+          await new Promise((r) => setTimeout(r, 30));
+          other.prepare('commit').run();
+          await Promise.all(writes);
+          const order = (
+            await sql<{ id: string }>`select id from gc_rows where id like 'o%' order by rowid`.execute(
+              storage.db,
+            )
+          ).rows.map((r) => r.id);
+          assert.deepEqual(order, ['o1', 'o2', 'o3']);
+        } finally {
+          if (other.inTransaction) other.prepare('rollback').run();
+          other.close();
+        }
+      });
+
+      it('fails with SQLITE_BUSY after the wait, nothing written, busy timeout restored', async () => {
         const other = new BetterSqlite3(join(dir, 'gc.db'));
         setSqliteLockWaitForTests(40);
         try {
           other.prepare('begin immediate').run();
           const gc = createGroupCommit(storage.db);
+          const started = Date.now();
           await assert.rejects(
             gc.run((trx) => insert(trx, 'w2')),
             (err: { code?: string }) => err.code === 'SQLITE_BUSY',
           );
+          // SQLite's busy handler would have waited out its own 5 s timeout.
+          assert.ok(Date.now() - started < 1_000, `failed after ${Date.now() - started} ms`);
           other.prepare('commit').run();
           assert.ok(!(await ids()).includes('w2'));
+          const timeout = await sql<{ timeout: number }>`pragma busy_timeout`.execute(storage.db);
+          assert.equal(timeout.rows[0]?.timeout, SQLITE_BUSY_TIMEOUT_MS);
           // The connection is usable again at once: the next write commits.
           await gc.run((trx) => insert(trx, 'w3'));
           assert.ok((await ids()).includes('w3'));
         } finally {
-          setSqliteLockWaitForTests(5_000);
+          setSqliteLockWaitForTests(SQLITE_BUSY_TIMEOUT_MS);
           if (other.inTransaction) other.prepare('rollback').run();
           other.close();
         }

@@ -162,8 +162,6 @@ const STATEMENT_CACHE = 500;
  */
 function withStatementCache(sqlite: BetterSqlite3.Database) {
   const cache = new Map<string, BetterSqlite3.Statement>();
-  const noWait = sqlite.prepare('pragma busy_timeout = 0');
-  const wait = sqlite.prepare(`pragma busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
   const beginNow = sqlite.prepare('begin immediate');
   return {
     close: () => sqlite.close(),
@@ -171,15 +169,19 @@ function withStatementCache(sqlite: BetterSqlite3.Database) {
     tryBegin() {
       // SQLite waits for a lock by sleeping in the calling thread (1, 2, 5, 10… ms): the whole event loop
       // of this process. Asked not to wait, it answers SQLITE_BUSY at once and the caller retries later.
-      noWait.all();
+      // exec, not a prepared statement: SQLite applies a busy_timeout pragma when it is prepared, so a
+      // statement prepared once would set it on its first run only by luck.
+      sqlite.exec('pragma busy_timeout = 0');
       try {
         beginNow.run();
         return true;
       } catch (err) {
-        if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
+        // SQLITE_BUSY and its extended codes (SQLITE_BUSY_RECOVERY while another connection recovers the
+        // WAL, SQLITE_BUSY_SNAPSHOT): the busy handler retried those too.
+        if ((err as { code?: string }).code?.startsWith('SQLITE_BUSY')) return false;
         throw err;
       } finally {
-        wait.all();
+        sqlite.exec(`pragma busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
       }
     },
     prepare(text: string) {
@@ -217,4 +219,11 @@ export function isUniqueViolation(err: unknown): boolean {
 export { statementChunks } from './chunks.js';
 export { createGroupCommit } from './group-commit.js';
 export type { GroupCommit, GroupCommitOptions } from './group-commit.js';
-export { runStatement, valuesList, writeTransactions } from './raw.js';
+export {
+  runStatement,
+  SQLITE_BUSY_TIMEOUT_MS,
+  setSqliteLockWaitForTests,
+  sqliteTransactions,
+  valuesList,
+  writeTransactions,
+} from './raw.js';

@@ -59,6 +59,8 @@ export interface StatementSource {
 
 interface DirectSqlite {
   source: StatementSource;
+  /** This process's write transactions (sqliteTransactions), in the order they asked for the lock. */
+  writers: Fifo;
   /** The handle of the connection that sqliteTransactions holds in a transaction right now, if any. */
   held: Db | undefined;
 }
@@ -72,7 +74,7 @@ interface DirectSqlite {
 const directSqlite = new WeakMap<object, DirectSqlite>();
 
 export function registerDirectSqlite(db: Db, source: StatementSource): void {
-  directSqlite.set(db.getExecutor().adapter, { source, held: undefined });
+  directSqlite.set(db.getExecutor().adapter, { source, writers: new Fifo(), held: undefined });
 }
 
 /**
@@ -84,11 +86,26 @@ export function registerDirectSqlite(db: Db, source: StatementSource): void {
  * young generation (about 0.5 KB a proxied request, one vault write each). Undefined on PostgreSQL.
  */
 export function sqliteTransactions(db: Db): (<T>(work: (trx: Db) => Promise<T>) => Promise<T>) | undefined {
-  const direct = directSqlite.get(db.getExecutor().adapter);
-  if (!direct) return undefined;
-  const { source } = direct;
+  const found = directSqlite.get(db.getExecutor().adapter);
+  if (!found) return undefined;
+  const direct: DirectSqlite = found;
+  const { source, writers } = direct;
   return async <T>(work: (trx: Db) => Promise<T>): Promise<T> => {
-    const since = performance.now();
+    // One writer of this process at a time tries for the lock, in arrival order: each polling on its own,
+    // hundreds of waiting requests (detection events of a flood) kept the event loop busy with retries,
+    // and a newcomer could overtake one that had waited for seconds.
+    const release = await writers.acquire();
+    try {
+      return await lockedTransaction(work);
+    } finally {
+      release();
+    }
+  };
+
+  async function lockedTransaction<T>(work: (trx: Db) => Promise<T>): Promise<T> {
+    // The wait counts from the first refusal: time spent behind this process's own queries is not
+    // another process's lock.
+    let since = 0;
     for (let attempt = 0; ; attempt++) {
       const outcome = await db.connection().execute(async (conn): Promise<{ value: T } | typeof LOCKED> => {
         // Another process (PARAPET_HTTP_WORKERS, `parapet worker`) writing the same file holds the lock:
@@ -110,10 +127,26 @@ export function sqliteTransactions(db: Db): (<T>(work: (trx: Db) => Promise<T>) 
         }
       });
       if (outcome !== LOCKED) return outcome.value;
-      if (performance.now() - since >= lockWaitMs) throw busyError();
+      if (attempt === 0) since = performance.now();
+      else if (performance.now() - since >= lockWaitMs) throw busyError();
       await lockRetryDelay(attempt);
     }
-  };
+  }
+}
+
+/** A first-come, first-served lock within one process: `acquire` resolves to its release. */
+class Fifo {
+  private tail: Promise<void> = Promise.resolve();
+
+  acquire(): Promise<() => void> {
+    let release!: () => void;
+    const turn = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const before = this.tail;
+    this.tail = before.then(() => turn);
+    return before.then(() => release);
+  }
 }
 
 const LOCKED = Symbol('locked');
