@@ -41,7 +41,9 @@ export async function startBenchServer(
     PARAPET_ALLOW_PRIVATE_TARGETS: 'true',
     ...env,
   };
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, bin, 'serve'], {
+  // BENCH_NODE_ARGS: V8/Node flags for the server processes of any bench (e.g. a GC setting to compare).
+  const extra = (process.env['BENCH_NODE_ARGS'] ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...extra, bin, 'serve'], {
     env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
