@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
@@ -239,6 +240,52 @@ describe('network proxy: faults', () => {
     });
     assert.equal(ok.status, 200, await ok.text());
     assert.doesNotMatch(fake.lastRequest()?.raw ?? '', /tomas\.berg/);
+  });
+
+  it('dot segments and backslashes, which the upstream URL would resolve to an inspected path, are refused', async () => {
+    // fetch resolves dot segments before sending; node:http sends the path as written, as any client may.
+    const raw = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const payload = JSON.stringify(chatBody());
+        const url = new URL(env.proxyUrl as string);
+        const req = httpRequest(
+          {
+            host: url.hostname,
+            port: url.port,
+            path,
+            method: 'POST',
+            headers: {
+              'x-service-key': mine.al,
+              authorization: 'Bearer sk-caller',
+              'content-type': 'application/json',
+              'content-length': Buffer.byteLength(payload),
+            },
+          },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (c: string) => {
+              body += c;
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
+        req.on('error', reject);
+        req.end(payload);
+      });
+    const before = fake.requests.length;
+    for (const path of [
+      '/proxy/openai/v1/chat/./completions',
+      '/proxy/openai/v1/chat/x/../completions',
+      '/proxy/openai/v1/chat/%2e/completions',
+      '/proxy/openai/v1/chat\\completions',
+      '/proxy/anthropic/v1/./messages',
+    ]) {
+      const res = await raw(path);
+      assert.equal(res.status, 400, `${path}: ${res.body}`);
+      assert.match(res.body, /uninspected/);
+    }
+    assert.equal(fake.requests.length, before);
   });
 
   it('malformed JSON: 400 in the spec body, nothing sent', async () => {

@@ -113,6 +113,8 @@ function resolverOf(lookup: LookupFunction): Resolver {
     });
 }
 
+const ODD_PATH = /[%\\]|\/\.|\/\/|\/$/;
+
 /**
  * Paths that are not read are relayed as they came, so a request must not reach an inspected operation in
  * a form the matching does not see: `/v1/chat/%63ompletions` or `/v1/chat/completions/` (a provider may
@@ -121,11 +123,13 @@ function resolverOf(lookup: LookupFunction): Resolver {
  * with a body, are looked at twice.
  */
 function refuseDisguised(provider: NetProvider, method: string, path: string, hasBody: boolean): void {
-  const odd = path.includes('%') || path.endsWith('/');
+  // Dot segments and backslashes too: the upstream URL is parsed as a URL, which resolves `/./`, `/x/../`,
+  // `%2e` segments and `\` before the request leaves, so the provider gets the operation's plain path.
+  const odd = ODD_PATH.test(path);
   if (!odd && (method === 'POST' || !hasBody)) return;
   let canonical = path;
   try {
-    canonical = decodeURIComponent(path);
+    canonical = decodeURIComponent(new URL(path, 'http://path.invalid').pathname);
   } catch {
     // a malformed escape matches nothing the provider would read either; judged as written
   }
