@@ -286,6 +286,55 @@ describe('anthropic SDK through the network proxy', () => {
   });
 });
 
+describe('anthropic SDK: document blocks', () => {
+  const client = () =>
+    new Anthropic({
+      apiKey: 'sk-ant-caller',
+      baseURL: `${base}/anthropic`,
+      defaultHeaders: serviceHeaders(),
+      maxRetries: 0,
+    });
+
+  it('the text of plain-text and content documents, their title and context, is tokenized', async () => {
+    await client().messages.create({
+      model: 'claude-3-5-haiku-latest',
+      max_tokens: 200,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'document',
+              source: {
+                type: 'text',
+                media_type: 'text/plain',
+                data: `Minutes. Call ${PHONE} or write to ${EMAIL}.`,
+              },
+              title: `Notes for ${EMAIL}`,
+              context: `Forwarded by ${EMAIL}`,
+            },
+            {
+              type: 'document',
+              source: { type: 'content', content: [{ type: 'text', text: `Reply to ${EMAIL}.` }] },
+            },
+            { type: 'text', text: 'Summarise these.' },
+          ],
+        },
+      ],
+    });
+    assertUpstreamClean();
+    const sent = fake.lastRequest()?.body as {
+      messages: Array<{
+        content: Array<{ source?: { data?: string; content?: Array<{ text: string }> }; title?: string }>;
+      }>;
+    };
+    const blocks = sent.messages[0]?.content ?? [];
+    assert.match(blocks[0]?.source?.data ?? '', /TKN_EMAIL_/);
+    assert.match(blocks[0]?.title ?? '', /TKN_EMAIL_/);
+    assert.match(blocks[1]?.source?.content?.[0]?.text ?? '', /TKN_EMAIL_/);
+  });
+});
+
 describe('google genai SDK through the network proxy', () => {
   const client = () =>
     new GoogleGenAI({

@@ -94,6 +94,22 @@ function textOrParts(
 }
 
 const TEXT = new Set(['text']);
+
+/**
+ * An Anthropic document block: a plain-text source (`source.data`) or a content source (text parts), and
+ * the `title` and `context` the caller wrote beside it. Left out, the text of a pasted document went up in
+ * clear. PDF and image sources (base64 data) are files, left as they are like the other file parts.
+ */
+function documentTexts(block: Record<string, unknown>, at: string, fields: TextField[]): void {
+  for (const key of ['title', 'context'])
+    if (typeof block[key] === 'string')
+      fields.push(new PropertyField(`${at}.${key}`, block[key] as string, block, key));
+  const source = block['source'];
+  if (!isObj(source)) return;
+  if (source['type'] === 'text' && typeof source['data'] === 'string')
+    fields.push(new PropertyField(`${at}.source.data`, source['data'], source, 'data'));
+  else if (source['type'] === 'content') textOrParts(source, 'content', `${at}.source.content`, fields, TEXT);
+}
 const RESPONSES_TEXT = new Set(['input_text', 'output_text', 'text']);
 
 /**
@@ -211,6 +227,8 @@ export function requestTexts(op: Operation, body: Json, streamByPath: boolean): 
             collectLeaves(b['input'], `${at}.input`, fields, () => {});
           } else if (b['type'] === 'tool_result') {
             textOrParts(b, 'content', `${at}.content`, fields, TEXT);
+          } else if (b['type'] === 'document') {
+            documentTexts(b, at, fields);
           }
         });
         if (m['role'] === 'user' && texts.length > 0) userText = texts.join('\n');
