@@ -441,4 +441,25 @@ describe('cohere SDK (v2) through the network proxy', () => {
     }
     assert.equal(text, PROMPT);
   });
+
+  it('grounding documents (strings and data objects) are tokenized', async () => {
+    await client().chat(
+      {
+        model: 'command-r-plus',
+        messages: [{ role: 'user', content: PROMPT }],
+        documents: [
+          `Policy owner: ${EMAIL}`,
+          { id: 'doc-2', data: { title: 'Contacts', snippet: `Call ${PHONE} or write to ${EMAIL}.` } },
+        ],
+      },
+      options(),
+    );
+    assertUpstreamClean();
+    const sent = fake.lastRequest()?.body as {
+      documents: [string, { id: string; data: { snippet: string } }];
+    };
+    assert.match(sent.documents[0], /TKN_EMAIL_/);
+    assert.match(sent.documents[1].data.snippet, /TKN_EMAIL_/);
+    assert.equal(sent.documents[1].id, 'doc-2');
+  });
 });

@@ -165,6 +165,12 @@ export function requestTexts(op: Operation, body: Json, streamByPath: boolean): 
   switch (op) {
     case 'openai-chat':
     case 'cohere-chat': {
+      // Cohere v2's grounding documents (strings, or objects whose `data` holds the fields): every string
+      // in them, as for tool arguments; left out, a RAG passage went up in clear.
+      if (op === 'cohere-chat' && body['documents'] !== undefined)
+        collectLeaves(body['documents'], 'documents', fields, (v) => {
+          body['documents'] = v as Json[keyof Json];
+        });
       // Mistral, Groq and Cohere v2 share OpenAI's message shape: content as text or text parts,
       // tool_calls[].function.arguments as JSON text, tool results as content.
       if (!Array.isArray(body['messages'])) break;
