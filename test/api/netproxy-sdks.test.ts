@@ -284,18 +284,8 @@ describe('anthropic SDK through the network proxy', () => {
     const tool = final.content.find((b) => b.type === 'tool_use');
     assert.deepEqual(tool?.type === 'tool_use' ? tool.input : null, { q: 'x' });
   });
-});
 
-describe('anthropic SDK: document blocks', () => {
-  const client = () =>
-    new Anthropic({
-      apiKey: 'sk-ant-caller',
-      baseURL: `${base}/anthropic`,
-      defaultHeaders: serviceHeaders(),
-      maxRetries: 0,
-    });
-
-  it('the text of plain-text and content documents, their title and context, is tokenized', async () => {
+  it('document blocks: the text of plain-text and content documents, their title and context, is tokenized', async () => {
     await client().messages.create({
       model: 'claude-3-5-haiku-latest',
       max_tokens: 200,
