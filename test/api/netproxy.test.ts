@@ -223,6 +223,25 @@ describe('network proxy: faults', () => {
         '/proxy/google/v1beta/models/gemini-2.0-flash:generateContent',
         { contents: { parts: [{ text: PROMPT }] } },
       ],
+      ['/proxy/google/v1beta/models/gemini-2.0-flash:generateContent', { contents: [PROMPT] }],
+      [
+        '/proxy/google/v1beta/models/gemini-2.0-flash:generateContent',
+        { contents: [{ role: 'user', parts: { text: PROMPT } }] },
+      ],
+      [
+        '/proxy/google/v1beta/models/gemini-2.0-flash:generateContent',
+        { systemInstruction: PROMPT, contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+      ],
+      [
+        '/proxy/anthropic/v1/messages',
+        {
+          model: 'claude',
+          max_tokens: 5,
+          messages: [
+            { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: { text: PROMPT } }] },
+          ],
+        },
+      ],
     ] as const) {
       const res = await call(path, { body });
       assert.equal(res.status, 400, `${path} ${JSON.stringify(body).slice(0, 60)}`);

@@ -95,6 +95,8 @@ function textOrParts(
 
 const TEXT = new Set(['text']);
 
+const RESPONSES_TEXT = new Set(['input_text', 'output_text', 'text']);
+
 /**
  * An Anthropic document block: a plain-text source (`source.data`) or a content source (text parts), and
  * the `title` and `context` the caller wrote beside it. Left out, the text of a pasted document went up in
@@ -110,7 +112,6 @@ function documentTexts(block: Record<string, unknown>, at: string, fields: TextF
     fields.push(new PropertyField(`${at}.source.data`, source['data'], source, 'data'));
   else if (source['type'] === 'content') textOrParts(source, 'content', `${at}.source.content`, fields, TEXT);
 }
-const RESPONSES_TEXT = new Set(['input_text', 'output_text', 'text']);
 
 /**
  * Where a request holds text in a container of another type than its format's (`messages` as a string, a
@@ -133,6 +134,23 @@ export function unreadableShape(op: Operation, body: Json): string | null {
     body[key] === undefined || typeof body[key] === 'string' || Array.isArray(body[key])
       ? null
       : `'${key}' must be a string or an array`;
+  // Anthropic tool results: their content is read as text or text parts, like a message's.
+  const toolResults = () => {
+    for (const [i, m] of arr(body['messages']).entries())
+      for (const [j, b] of arr(isObj(m) ? m['content'] : undefined).entries()) {
+        if (!isObj(b) || b['type'] !== 'tool_result') continue;
+        const c = b['content'];
+        if (c !== undefined && c !== null && typeof c !== 'string' && !Array.isArray(c))
+          return `'messages[${i}].content[${j}].content' must be a string or an array of parts`;
+      }
+    return null;
+  };
+  // Gemini: every Content (each of `contents`, and `systemInstruction`) is an object whose `parts` is an array.
+  const geminiContent = (c: unknown, name: string) => {
+    if (c === undefined) return null;
+    if (!isObj(c)) return `'${name}' must be an object with 'parts'`;
+    return c['parts'] === undefined || Array.isArray(c['parts']) ? null : `'${name}.parts' must be an array`;
+  };
   switch (op) {
     case 'openai-chat':
     case 'cohere-chat':
@@ -140,13 +158,20 @@ export function unreadableShape(op: Operation, body: Json): string | null {
       return (
         listOrAbsent('messages') ??
         contents('messages') ??
-        (op === 'anthropic-messages' ? stringOrList('system') : null)
+        (op === 'anthropic-messages' ? (stringOrList('system') ?? toolResults()) : null)
       );
     case 'openai-responses':
     case 'embeddings':
       return stringOrList('input');
     case 'gemini-generate':
-      return listOrAbsent('contents');
+      return (
+        listOrAbsent('contents') ??
+        arr(body['contents']).reduce<string | null>(
+          (found, c, i) => found ?? geminiContent(c, `contents[${i}]`),
+          null,
+        ) ??
+        geminiContent(body['systemInstruction'], 'systemInstruction')
+      );
   }
 }
 

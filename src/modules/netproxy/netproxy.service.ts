@@ -119,8 +119,8 @@ const ODD_PATH = /[%\\]|\/\.|\/\/|\/$/;
  * Paths that are not read are relayed as they came, so a request must not reach an inspected operation in
  * a form the matching does not see: `/v1/chat/%63ompletions` or `/v1/chat/completions/` (a provider may
  * decode or ignore them) and a body sent with another method went up with personal data in clear. Refused
- * instead (fail closed); SDKs never send these. Only paths holding `%` or ending in `/`, or non-POST calls
- * with a body, are looked at twice.
+ * instead (fail closed); SDKs never send these. Only paths ODD_PATH marks (`%`, `\`, `/.`, `//`, a trailing
+ * `/`), or non-POST calls with a body, are looked at twice.
  */
 function refuseDisguised(provider: NetProvider, method: string, path: string, hasBody: boolean): void {
   // Dot segments and backslashes too: the upstream URL is parsed as a URL, which resolves `/./`, `/x/../`,
@@ -138,7 +138,7 @@ function refuseDisguised(provider: NetProvider, method: string, path: string, ha
   if (method !== 'POST' && !hasBody) return;
   throw new AppError(
     'invalid_request',
-    `The network proxy inspects POST ${canonical} only as the provider's SDK sends it (POST, no percent-escapes, no trailing slash); this ${method} would reach it uninspected, so it was not sent.`,
+    `The network proxy inspects POST ${canonical} only as the provider's SDK sends it (POST, no percent-escapes, dot segments, backslashes or trailing slash); this ${method} would reach it uninspected, so it was not sent.`,
   );
 }
 

@@ -79,8 +79,9 @@ export function registerDirectSqlite(db: Db, source: StatementSource): void {
 
 /**
  * On SQLite, runs `work` in a transaction whose BEGIN IMMEDIATE, COMMIT and ROLLBACK are cached statements
- * run on the connection, which Kysely lends for the whole call (`db.connection()`: no other query of this
- * process runs until it is given back, as with `db.transaction()`). `work` gets that connection's handle,
+ * run on the connection, which Kysely lends from BEGIN to COMMIT (`db.connection()`: no other query of this
+ * process runs meanwhile, as with `db.transaction()`; while another process holds the write lock it is
+ * given back between tries, see lockedTransaction). `work` gets that connection's handle,
  * on which runStatement runs directly. Kysely's `db.transaction()` made a transaction object, an executor
  * and two compiled queries per call, and the sampling heap profile showed most of them outliving the
  * young generation (about 0.5 KB a proxied request, one vault write each). Undefined on PostgreSQL.
