@@ -356,6 +356,26 @@ describe('commands a newcomer runs', () => {
     assert.match(noOut.stderr, /--format needs --out/);
   });
 
+  it('prints the usage of one command for `parapet <command> --help`, the whole list otherwise', () => {
+    const cwd = tempDir();
+    const key = cli(cwd, 'key', '--help');
+    assert.equal(key.code, 0, key.stderr);
+    assert.match(key.stdout, /key create --org ID --kind al\|sw/);
+    assert.match(key.stdout, /--admin: may also manage webhooks/, 'continuation lines come with their command');
+    assert.match(key.stdout, /key revoke/);
+    assert.doesNotMatch(key.stdout, /org create|license issue|verifier init/);
+    const verifier = cli(cwd, 'verifier', '-h');
+    assert.match(verifier.stdout, /verifier register/);
+    assert.doesNotMatch(verifier.stdout, /key create --org/);
+    const all = cli(cwd, '--help');
+    assert.match(all.stdout, /org create/);
+    assert.match(all.stdout, /verifier init/);
+    const unknown = cli(cwd, 'nonsense', '--help');
+    assert.equal(unknown.code, 0);
+    assert.match(unknown.stdout, /org create/, 'an unknown command gets the whole list');
+    assert.equal(existsSync(join(cwd, 'data')), false, 'help creates no database');
+  });
+
   it('prints the OpenAPI document without a database', () => {
     const cwd = tempDir();
     const r = cli(cwd, 'openapi');

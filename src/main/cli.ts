@@ -57,6 +57,26 @@ Configuration comes from the environment (see README.md): DATABASE_URL, PARAPET_
 
 class UsageError extends Error {}
 
+/**
+ * `parapet <command> --help`: the usage lines of that command only (with their continuation lines), so
+ * the answer to "how do I create a key" is not buried in the whole list; an unknown command gets the
+ * whole list, since there is nothing narrower to show.
+ */
+function commandUsage(command: string): string {
+  const lines = USAGE.split('\n');
+  const picked: string[] = [];
+  let inCommand = false;
+  for (const line of lines) {
+    // A command line starts with two spaces and the command word; a continuation line with more spaces.
+    const head = /^ {2}(\S+)/.exec(line);
+    if (head) inCommand = head[1] === command;
+    else if (!/^ {3,}\S/.test(line)) inCommand = false;
+    if (inCommand) picked.push(line);
+  }
+  if (picked.length === 0) return USAGE;
+  return `Usage: parapet ${command} ...        (every command accepts --json; parapet --help lists all)\n\n${picked.join('\n')}\n`;
+}
+
 const OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -560,7 +580,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   if (values.help || positionals.length === 0) {
-    process.stdout.write(USAGE);
+    process.stdout.write(values.help && positionals[0] ? commandUsage(positionals[0]) : USAGE);
     return values.help ? 0 : 2;
   }
   const [command = '', sub] = positionals;
