@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { SIGNAL_NAMES } from '../src/engines/hallucination/index.js';
 import { loadRows } from '../eval/hallucination/dataset.js';
+import { AGREEMENT_ARG } from '../eval/hallucination/engine-options.js';
 import { examplesOf, trainable } from '../eval/hallucination/loso.js';
 import { train } from '../eval/hallucination/logistic.js';
 import { groupBy } from '../eval/hallucination/metrics.js';
@@ -16,6 +17,8 @@ const { values } = parseArgs({
   options: {
     'per-source': { type: 'string', default: '600' },
     seed: { type: 'string', default: '20261125' },
+    // Train for the engine option tried on 2026-11-28 (eval/hallucination/engine-options.ts); not shipped.
+    ...AGREEMENT_ARG,
   },
 });
 const perSource = Number(values['per-source']);

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkClaim } from '../../src/engines/hallucination/index.js';
+import { ENGINE_OPTIONS } from './engine-options.js';
 import { type Case, rng } from './cases.js';
 import type { Label } from './metrics.js';
 import { STYLE_CASES } from './style-cases.js';
@@ -50,7 +51,11 @@ export interface RowSelection {
 
 function withSignals(r: Omit<Row, 'signals' | 'rules'>): Row | null {
   const sources = r.sources.slice(0, 20).map((s) => s.slice(0, 50_000));
-  const out = checkClaim(r.claim.slice(0, 10_000), sources, { verdict: 'rules', signals: true });
+  const out = checkClaim(r.claim.slice(0, 10_000), sources, {
+    verdict: 'rules',
+    signals: true,
+    ...ENGINE_OPTIONS,
+  });
   const parts = out.claims.filter((p) => p.signals);
   if (parts.length === 0) return { ...r, sources, signals: [], rules: out.verdict };
   const weakest = parts.reduce((a, b) => (b.signals![0]! < a.signals![0]! ? b : a));

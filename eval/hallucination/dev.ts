@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { probability, SIGNAL_NAMES } from '../../src/engines/hallucination/index.js';
 import { sharedDataDir } from '../shared-data.js';
 import { EVAL_ONLY, loadRows, type Row } from './dataset.js';
+import { AGREEMENT_ARG } from './engine-options.js';
 import { train } from './logistic.js';
 import { levers } from './levers.js';
 import { leaveOneSourceOut } from './loso.js';
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     // Levers of another kind than signal subsets (levers.ts): the loss, learned word pairs, a non-linear
     // combiner…; best with --per-source 600 (more rows, less noise).
     levers: { type: 'boolean', default: false },
+    ...AGREEMENT_ARG,
   },
 });
 

@@ -1,6 +1,7 @@
 // Leave-one-source-out: for each source, the verdict model is trained on every other source whose licence
 // allows training and scored on the one left out. The headline of `npm run eval:hallucination`.
 import { checkClaim, SIGNAL_NAMES } from '../../src/engines/hallucination/index.js';
+import { ENGINE_OPTIONS } from './engine-options.js';
 import { EVAL_ONLY, type Row } from './dataset.js';
 import { train } from './logistic.js';
 import { balancedAccuracy, groupBy, pct, type Scored } from './metrics.js';
@@ -30,7 +31,7 @@ export function leaveOneSourceOut(rows: Row[]): SourceReport[] {
     const model = train(examplesOf(rows.filter((r) => r.source !== source)), SIGNAL_NAMES);
     const learned = held.map((r) => ({
       gold: r.gold,
-      pred: checkClaim(r.claim, r.sources, { model }).verdict,
+      pred: checkClaim(r.claim, r.sources, { model, ...ENGINE_OPTIONS }).verdict,
     }));
     out.push({
       source,

@@ -1,8 +1,10 @@
 // npx tsx eval/hallucination/paraphrase.ts — the whole engine, with the committed model, on the own paraphrase
 // and entity-swap cases (paraphrase-cases.ts): three-way accuracy (supported / contradicted / unsupported,
 // partially supported counted as unsupported) per kind and language, and what the misses came out as. These
-// cases are never trained on; they check the kinds the private black-box set found weakest.
+// cases are never trained on; they check the kinds the private black-box set found weakest. `--agreement`:
+// engine-options.ts (run it with the model `npm run train:hallucination -- --agreement` writes).
 import { checkClaim } from '../../src/engines/hallucination/index.js';
+import { ENGINE_OPTIONS } from './engine-options.js';
 import { groupBy, pct } from './metrics.js';
 import { PARAPHRASE_PASSAGES } from './paraphrase-cases.js';
 import { styleCases } from './style.js';
@@ -10,7 +12,7 @@ import { styleCases } from './style.js';
 const threeWay = (v: string) => (v === 'partially_supported' ? 'unsupported' : v);
 const rows = styleCases(PARAPHRASE_PASSAGES).map((c) => ({
   ...c,
-  got: threeWay(checkClaim(c.claim, c.sources).verdict),
+  got: threeWay(checkClaim(c.claim, c.sources, ENGINE_OPTIONS).verdict),
 }));
 const line = (name: string, list: typeof rows) => {
   const right = list.filter((r) => r.got === r.label).length;

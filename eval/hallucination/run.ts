@@ -20,6 +20,7 @@ import {
 import { evaluatePublic } from './public-data.js';
 import { sharedDataDir } from '../shared-data.js';
 import { loadRows } from './dataset.js';
+import { AGREEMENT_ARG, ENGINE_OPTIONS } from './engine-options.js';
 import { leaveOneSourceOut, printLoso } from './loso.js';
 import { writeChart } from '../../scripts/svg-chart.js';
 
@@ -34,6 +35,7 @@ const { values: args } = parseArgs({
     verbose: { type: 'boolean', default: false },
     loso: { type: 'string', default: '400' },
     'no-loso': { type: 'boolean', default: false },
+    ...AGREEMENT_ARG,
   },
 });
 
@@ -66,7 +68,7 @@ function load(part: string): Case[] {
 
 function run(cases: Case[]): Row[] {
   return cases.map((c) => {
-    const r = checkClaim(c.claim, c.sources);
+    const r = checkClaim(c.claim, c.sources, ENGINE_OPTIONS);
     const top = r.evidence.filter((e) => e.source_index >= 0).sort((a, b) => b.confidence - a.confidence)[0];
     return { c, gold: c.label, pred: r.verdict, topSource: top ? top.source_index : null };
   });

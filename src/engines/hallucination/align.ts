@@ -1,10 +1,20 @@
 import { datesCompatible, dateCovers } from './dates.js';
+import { sharesRoot } from './derivation.js';
 import { GERMAN_DETERMINERS, isNameLike } from './entities.js';
 import { type NumberMention, relateNumbers } from './numbers.js';
-import { antonymConflict, scaleConflict } from './polarity.js';
+import {
+  type AntonymSplit,
+  antonymSplit,
+  isNegationCue,
+  negationsOf,
+  patternTokens,
+  prefixAntonyms,
+  scaleConflict,
+} from './polarity.js';
 import { clausesOf, type Prepared } from './prepare.js';
 import { canonical, TermIndex, termsMatch } from './terms.js';
 import { isStopword, type Token } from './text.js';
+import { lexAntonyms } from './wordnet.js';
 
 /**
  * Everything one source says, for slots stated in another sentence than the one retrieved. Words are indexed
@@ -43,6 +53,13 @@ export interface Alignment {
   /** Claim slots (numbers, dates, names) the evidence does not state. */
   missing: string[];
   /**
+   * Claim words the evidence states as the negated opposite ("not open" / "closed", "costs nothing" /
+   * "free", "nicht erlaubt" / "verboten"), with the claim's own negation words: credited as stated.
+   */
+  flipped: string[];
+  /** Claim words the evidence states by another word of their family (French/German, derivation.ts). */
+  derived: string[];
+  /**
    * Disagreements that may concern another event (a different year, the only other number): contradictions
    * when the rest of the claim matches closely, otherwise missing details.
    */
@@ -56,6 +73,8 @@ export interface AlignContext {
   names: ReadonlySet<string>;
   /** Stems the sources use in lower case: a capitalised claim word with such a stem is a common word. */
   lowerStems: ReadonlySet<string>;
+  /** Negation × antonym agreement and French/German word families (CheckOptions.agreement; off by default). */
+  agreement?: boolean;
 }
 
 function hasTerm(terms: readonly string[], t: string): boolean {
@@ -69,13 +88,14 @@ export function coverage(
   evidenceTerms: readonly string[],
   idf: (t: string) => number,
   sourceTerms?: TermIndex,
+  credited?: ReadonlySet<string>,
 ): number {
   let total = 0;
   let found = 0;
   for (const w of new Set(claim.words)) {
     const weight = Math.max(0.2, idf(w));
     total += weight;
-    if (hasTerm(evidenceTerms, w)) found += weight;
+    if (hasTerm(evidenceTerms, w) || credited?.has(w)) found += weight;
     else if (sourceTerms?.matches(w)) {
       found += weight * (claim.capitalised.has(w) ? SOURCE_CREDIT : ALIGN.lowerCaseSourceCredit);
     }
@@ -416,10 +436,122 @@ const POLARITY_MIN_COVERAGE = 0.3;
 /** Share of the claim's words that must match before a different name in the evidence counts as a swap. */
 const SWAP_MIN_COVERAGE = 0.7;
 
+/**
+ * Words that only carry a negation's scope ("do not pay anything", "no longer runs", "n'a jamais"): stated
+ * along with the negation they belong to when that negation agrees with the evidence's opposite word.
+ */
+const POLARITY_ITEMS = new Set(['anything', 'anymore', 'ever', 'longer', 'jemals', 'nirgends']);
+
+/**
+ * Negation and an antonym that cancel: the claim is negated and the evidence states the opposite word ("not
+ * open" / "closed", "do not pay" / "free", "not known" / "unknown"), or the claim negates a permission the
+ * evidence prohibits ("not allowed" / "forbidden": a prohibition is itself a negation cue, so there the
+ * negation counts agree and the antonym pair is what still differs). Returns the claim words so stated
+ * (with its negation words and scope words), or null when the polarity really differs.
+ *
+ * Opposites come from the curated pairs (lexicon.ts), then, when the negation counts differ and no curated
+ * pair is split, from WordNet antonyms (English) and negative prefixes ("un-", "in-", "dis-"…), among the
+ * claim words the clause does not state. Runs only for a clause whose negation or antonyms disagree with
+ * the claim's: a few lookups per claim word then.
+ */
+function polarityAgreement(
+  claim: Prepared,
+  clause: Prepared,
+  split: AntonymSplit | null,
+  negationsDiffer: boolean,
+  lang: string,
+): string[] | null {
+  let words: string[] | null = null;
+  if (split) {
+    const onCue = (tokens: readonly Token[], p: string) =>
+      patternTokens(tokens, p).some((t) => isNegationCue(t.norm));
+    const cue = onCue(claim.tokens, split.claimPattern) || onCue(clause.tokens, split.evidencePattern);
+    // A prohibition already counted as a negation: the split agrees when the counts agree, and the reverse.
+    if (cue === negationsDiffer) return null;
+    words = patternTokens(claim.tokens, split.claimPattern).map(canonical);
+  } else if (negationsDiffer) {
+    const clauseWords = [...new Set(clause.words)];
+    const clauseNorms = clause.tokens.filter((t) => !isStopword(t.norm)).map((t) => t.norm);
+    const found: string[] = [];
+    for (const t of claim.tokens) {
+      if (isStopword(t.norm) || isNegationCue(t.norm) || clauseNorms.includes(t.norm)) continue;
+      const w = canonical(t);
+      // A prefixed opposite may pass for a German compound of the word ("unbekannt" ends with "bekannt"),
+      // so it is asked first; WordNet only for a word the clause does not state.
+      const opposite =
+        clauseNorms.some((u) => prefixAntonyms(t.norm, u)) ||
+        (lang === 'en' && !hasTerm(clause.terms, w) && clauseWords.some((u) => lexAntonyms(w, u)));
+      if (opposite) found.push(w);
+    }
+    if (found.length === 0) return null;
+    words = found;
+  } else return null;
+  for (const t of claim.tokens)
+    if ((isNegationCue(t.norm) || POLARITY_ITEMS.has(t.norm)) && !isStopword(t.norm))
+      words.push(canonical(t));
+  return words;
+}
+
+/** Share of the rest of the claim (without the words a polarity agreement states) the clause must state. */
+const AGREEMENT_MIN_REST = 0.5;
+
+/**
+ * Whether the clause states the claim apart from the agreeing words: an opposite word alone ("free" in a
+ * sentence about something else) must not make a negated claim about another thing stated.
+ */
+function agreementHolds(
+  claim: Prepared,
+  clause: Prepared,
+  agreed: readonly string[],
+  idf: (t: string) => number,
+  sourceTerms: TermIndex,
+): boolean {
+  const set = new Set(agreed);
+  const rest = claim.words.filter((w) => !set.has(w));
+  if (rest.length === 0) return false;
+  return coverage({ ...claim, words: rest }, clause.terms, idf, sourceTerms) >= AGREEMENT_MIN_REST;
+}
+
 /** Compares one atomic claim with one evidence unit, slot by slot. */
 export function align(claim: Prepared, unit: Unit, ctx: AlignContext): Alignment {
-  const words = coverage(claim, unit.terms, ctx.idf, unit.whole.terms);
-  const out: Alignment = { coverage: 0, conflicts: [], missing: [], weak: [] };
+  const out: Alignment = { coverage: 0, conflicts: [], missing: [], weak: [], flipped: [], derived: [] };
+  // Polarity first (its conflicts are listed last): a negation that agrees with an antonym credits the word.
+  const polar: string[] = [];
+  const clauses = unit.sentences.map((s) => bestClause(claim, s, ctx.idf, unit.whole.terms));
+  let best: { clause: Prepared; cov: number } | undefined;
+  for (const b of clauses) if (!best || b.cov > best.cov) best = b;
+  const agreement = ctx.agreement === true;
+  const negationsDiffer =
+    best !== undefined && negationsOf(claim, agreement) % 2 !== negationsOf(best.clause, agreement) % 2;
+  let negationSettled = false;
+  for (const b of clauses) {
+    const gated = b.cov < POLARITY_MIN_COVERAGE;
+    // The best clause is asked even below the gate: "costs nothing" for "free" leaves half the claim's
+    // weight unstated until the two agree; the rest of the claim must then be stated (agreementHolds).
+    if (gated && (b !== best || !agreement)) continue;
+    const split = antonymSplit(claim.tokens, b.clause.tokens, agreement);
+    if (agreement && b === best && (split || negationsDiffer)) {
+      const agreed = polarityAgreement(claim, b.clause, split, negationsDiffer, ctx.lang);
+      if (agreed && agreementHolds(claim, b.clause, agreed, ctx.idf, unit.whole.terms)) {
+        out.flipped.push(...agreed);
+        negationSettled = true;
+        continue;
+      }
+    }
+    if (gated) continue;
+    if (split) polar.push(`antonym ${split.label}`);
+    const q = scaleConflict(claim.tokens, b.clause.tokens);
+    if (q) polar.push(`quantifier ${q}`);
+  }
+  if (negationsDiffer && !negationSettled) polar.push('negation');
+
+  if (agreement) {
+    for (const w of new Set(claim.words))
+      if (!hasTerm(unit.terms, w) && sharesRoot(w, unit.terms, ctx.lang)) out.derived.push(w);
+  }
+  const credited =
+    out.flipped.length + out.derived.length > 0 ? new Set([...out.flipped, ...out.derived]) : undefined;
+  const words = coverage(claim, unit.terms, ctx.idf, unit.whole.terms, credited);
   const slots: SlotTally = { total: 0, found: 0 };
   compareNumbers(claim, unit, out, slots);
   compareDates(claim, unit, out, slots);
@@ -431,17 +563,6 @@ export function align(claim: Prepared, unit: Unit, ctx: AlignContext): Alignment
   const wordWeight = claim.words.length > 0 ? WORD_WEIGHT : 0;
   const total = wordWeight + slots.total;
   out.coverage = total === 0 ? 0 : (words * wordWeight + slots.found) / total;
-
-  let best: { clause: Prepared; cov: number } | undefined;
-  for (const s of unit.sentences) {
-    const b = bestClause(claim, s, ctx.idf, unit.whole.terms);
-    if (!best || b.cov > best.cov) best = b;
-    if (b.cov < POLARITY_MIN_COVERAGE) continue;
-    const ant = antonymConflict(claim.tokens, b.clause.tokens);
-    if (ant) out.conflicts.push(`antonym ${ant}`);
-    const q = scaleConflict(claim.tokens, b.clause.tokens);
-    if (q) out.conflicts.push(`quantifier ${q}`);
-  }
-  if (best && claim.negations % 2 !== best.clause.negations % 2) out.conflicts.push('negation');
+  out.conflicts.push(...polar);
   return out;
 }

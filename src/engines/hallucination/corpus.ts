@@ -293,6 +293,7 @@ export function checkInCorpus(
   const ctx: AlignContext = {
     idf: (t) => corpus.index.idf(t),
     lang: language,
+    agreement: options.agreement === true,
     ...gazetteer(corpus, language),
   };
   const corrections = prepareCorrections(options.corrections ?? []);

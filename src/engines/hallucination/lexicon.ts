@@ -23,6 +23,14 @@ export const DIMENSION_WORDS: ReadonlySet<string> = new Set(
   lang lange langen langer länge tief tiefe tiefen höhe hoch hohe breit breite dick dicke misst`),
 );
 
+/**
+ * Verb and noun forms of prohibitions, counted as negation cues with the agreement only (CheckOptions.agreement,
+ * off by default; polarity.ts agreementNegations): "the law forbids fishing" negates "fishing is allowed".
+ */
+export const AGREEMENT_PROHIBITIONS: ReadonlySet<string> = new Set(
+  words(`forbids forbid forbade prohibits interdisent interdiction verbietet verbieten untersagen`),
+);
+
 export const NEGATION_WORDS: ReadonlySet<string> = new Set(
   words(`not no never none nobody nothing neither nor without cannot
   jamais aucun aucune sans rien nullement
@@ -124,6 +132,60 @@ const ANTONYM_PAIRS: Array<[string, string]> = [
 export const ANTONYMS: ReadonlyArray<readonly [string, string]> = ANTONYM_PAIRS.map(
   ([a, b]) => [fold(a), fold(b)] as const,
 );
+
+/**
+ * More opposites, whose negative side a claim often says with a negation ("costs nothing" for "free", "not
+ * required" for "optional"), with the agreement of align.ts only (CheckOptions.agreement, off by default):
+ * there a negation and a split pair cancel, and either alone is a conflict.
+ */
+const AGREEMENT_PAIRS: Array<[string, string]> = [
+  ['free', 'pay'],
+  ['free', 'paid'],
+  ['free', 'cost'],
+  ['continu', 'discontinu'],
+  ['continu', 'ceas'],
+  ['requir', 'optional'],
+  ['mandatory', 'optional'],
+  ['compulsory', 'optional'],
+  ['alive', 'dead'],
+  ['confirm', 'denied'],
+  ['confirm', 'denies'],
+  ['remember', 'forgot'],
+  ['gratuit', 'payant'],
+  ['gratuit', 'payer'],
+  ['gratuit', 'paye'],
+  ['gratuit', 'paie'],
+  ['gratuit', 'paient'],
+  ['gratuit', 'coute'],
+  ['gratuit', 'cout'],
+  ['obligatoire', 'facultati'],
+  ['obligatoire', 'optionnel'],
+  ['reussi', 'echou'],
+  ['confirm', 'dementi'],
+  ['vivant', 'decede'],
+  ['maintenu', 'supprim'],
+  ['kostenlos', 'kostet'],
+  ['kostenlos', 'bezahl'],
+  ['kostenlos', 'zahlt'],
+  ['gratis', 'kostet'],
+  ['gratis', 'bezahl'],
+  ['umsonst', 'kostet'],
+  ['freie', 'kostet'],
+  ['freie', 'bezahl'],
+  ['frei', 'kostet'],
+  ['pflicht', 'freiwillig'],
+  ['verpflichtend', 'freiwillig'],
+  ['obligatorisch', 'freiwillig'],
+  ['erfolgreich', 'gescheitert'],
+  ['bestatigt', 'dementiert'],
+  ['lebend', 'gestorben'],
+];
+
+/** ANTONYMS followed by AGREEMENT_PAIRS: pair i < ANTONYMS.length is a shipped pair. */
+export const ALL_ANTONYMS: ReadonlyArray<readonly [string, string]> = [
+  ...ANTONYMS,
+  ...AGREEMENT_PAIRS.map(([a, b]) => [fold(a), fold(b)] as const),
+];
 
 /** Quantifier and frequency classes; a claim and its evidence in different classes of one scale conflict. */
 export interface ScaleClass {

@@ -1,6 +1,7 @@
 import type { AlignContext, Alignment, Unit } from './align.js';
 import { isNameLike } from './entities.js';
 import type { Merged } from './merge.js';
+import { negationsOf } from './polarity.js';
 import { clausesOf, type Prepared } from './prepare.js';
 import { TermIndex, termsMatch } from './terms.js';
 import { fold } from './text.js';
@@ -81,7 +82,12 @@ const count = (list: readonly string[], prefix: string): number =>
  * (IDF grows with the number of sentences, so a raw IDF told the model how long the sources were: a long
  * source made every missing word look rare), and their share of the claim's IDF.
  */
-function missingWords(claim: Prepared, unit: Unit, idf: (t: string) => number): [number, number, number] {
+function missingWords(
+  claim: Prepared,
+  unit: Unit,
+  idf: (t: string) => number,
+  stated: ReadonlySet<string>,
+): [number, number, number] {
   let n = 0;
   let max = 0;
   let missing = 0;
@@ -89,7 +95,7 @@ function missingWords(claim: Prepared, unit: Unit, idf: (t: string) => number): 
   for (const w of new Set(claim.words)) {
     const weight = idf(w);
     total += weight;
-    if (unit.terms.some((t) => termsMatch(w, t))) continue;
+    if (stated.has(w) || unit.terms.some((t) => termsMatch(w, t))) continue;
     n++;
     missing += weight;
     max = Math.max(max, weight);
@@ -107,7 +113,12 @@ const LEX_CREDIT = { same: 0.9, broader: 0.8 };
  * than the unit's word ("poodle" for "dog": not entailed), WordNet antonyms between an unmatched claim word
  * and a unit word, and the IDF share still missing.
  */
-function lexicalSignals(claim: Prepared, unit: Unit, idf: (t: string) => number): number[] {
+function lexicalSignals(
+  claim: Prepared,
+  unit: Unit,
+  idf: (t: string) => number,
+  stated: ReadonlySet<string>,
+): number[] {
   const unitWords = [...new Set(unit.sentences.flatMap((s) => s.words))];
   let total = 0;
   let found = 0;
@@ -119,7 +130,9 @@ function lexicalSignals(claim: Prepared, unit: Unit, idf: (t: string) => number)
   for (const w of words) {
     const weight = Math.max(0.2, idf(w));
     total += weight;
-    if (unit.terms.some((t) => termsMatch(w, t))) {
+    // A word stated as its negated opposite ("not open" / "closed") or by another word of its family
+    // ("Eröffnung" / "eröffnet"), align.ts: stated, not an antonym.
+    if (stated.has(w) || unit.terms.some((t) => termsMatch(w, t))) {
       found += weight;
       continue;
     }
@@ -222,6 +235,8 @@ export function clauseSignals(
   const polar = count(c, 'antonym') + count(c, 'quantifier');
   const roles = count(c, 'role');
   const capitalised = [...claim.capitalised];
+  // Stated as a negated opposite or by another word of the family (align.ts): stated.
+  const stated = new Set([...a.flipped, ...a.derived]);
   return [
     a.coverage,
     share(claim.words, unit.terms),
@@ -239,10 +254,10 @@ export function clauseSignals(
     d.verdict === 'supported' ? 1 : 0,
     d.verdict === 'contradicted' ? 1 : 0,
     1 - share(capitalised, unit.whole.terms),
-    ...missingWords(claim, unit, idf),
-    ...lexicalSignals(claim, unit, idf),
-    claim.negations,
-    unit.sentences.reduce((n, s) => n + s.negations, 0),
+    ...missingWords(claim, unit, idf, stated),
+    ...lexicalSignals(claim, unit, idf, stated),
+    negationsOf(claim, ctx.agreement === true),
+    unit.sentences.reduce((n, s) => n + negationsOf(s, ctx.agreement === true), 0),
     claim.tokens.some((t) => SCOPE_CUES.has(t.norm)) ? 1 : 0,
     ...voiceSignals(claim, unit, lang),
     ...mergeSignals(a, merged),

@@ -47,4 +47,10 @@ export interface CheckOptions {
   model?: LogisticModel;
   /** Return each sub-claim's signals (training and evaluation). */
   signals?: boolean;
+  /**
+   * Negation × antonym agreement ("not open" stated by "closed") and French/German word families
+   * ("Eröffnung" / "eröffnet"), tried for issue 17 on 2026-11-28 and not shipped (docs/hallucination.md):
+   * off by default, so the committed model sees the signals it was trained on.
+   */
+  agreement?: boolean;
 }
