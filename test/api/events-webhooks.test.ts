@@ -80,6 +80,28 @@ describe('webhook management', () => {
     }
   });
 
+  it('refuses metadata keys that are empty or over 100 characters, naming the field', async () => {
+    // The key limit was declared but dropped by the schema (only values were checked).
+    for (const key of ['', 'k'.repeat(101)]) {
+      const res = await t.request('POST', '/api/webhooks', {
+        cookie,
+        body: { url: 'https://hooks.example.com/in', events: ['*'], metadata: { [key]: 'v' } },
+      });
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.error, 'invalid_request');
+      assert.match(
+        res.body.message,
+        /^Each key of the body field 'metadata' must be at (least 1|most 100) characters/,
+      );
+    }
+    const ok = await t.request('POST', '/api/webhooks', {
+      cookie,
+      body: { url: 'https://hooks.example.com/in', events: ['*'], metadata: { ['k'.repeat(100)]: 'v' } },
+    });
+    assert.equal(ok.status, 201, ok.text);
+    await t.request('DELETE', `/api/webhooks/${ok.body.id}`, { cookie });
+  });
+
   it('refuses loopback when the deployment does not allow private targets', async () => {
     const strict = await startTestServer({ env: { PARAPET_ALLOW_PRIVATE_TARGETS: 'false' } });
     try {
