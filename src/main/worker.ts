@@ -74,6 +74,7 @@ export async function registerEventsOut(app: App, ctx: Context): Promise<void> {
     outbound: d.outbound,
     allowPrivateTargets: ctx.config.allowPrivateTargets,
     forwarder: d.forwarder,
+    publish: ctx.events.publish,
   });
   await app.register(webhooksRoutes(webhooks));
   await app.register(siemRoutes(siem));
