@@ -66,6 +66,7 @@ export async function registerEventsOut(app: App, ctx: Context): Promise<void> {
     sealer: ctx.sealer,
     allowPrivateTargets: ctx.config.allowPrivateTargets,
     dispatcher: d.dispatcher,
+    publish: ctx.events.publish,
   });
   const siem = createSiemService({
     db: ctx.storage.db,

@@ -34,6 +34,7 @@ export const AUDIT_EVENT_TYPES = [
   'proof.risk_mismatch',
   'audit.proof_deleted',
   'audit.siem_integration',
+  'audit.webhook',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
