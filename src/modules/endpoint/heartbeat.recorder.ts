@@ -52,8 +52,10 @@ export function createHeartbeatRecorder(deps: {
       }
     >();
     const of = (orgId: string) => {
-      let o = orgs.get(orgId);
-      if (!o) orgs.set(orgId, (o = { devices: [], stats: [] }));
+      const have = orgs.get(orgId);
+      if (have) return have;
+      const o: (typeof orgs extends Map<string, infer V> ? V : never) = { devices: [], stats: [] };
+      orgs.set(orgId, o);
       return o;
     };
     for (const entry of batchDevices) of(entry[1].orgId).devices.push(entry);
