@@ -207,6 +207,32 @@ describe('device lifecycle', () => {
   });
 });
 
+describe('settings saves', () => {
+  it('a save that changes nothing moves no config version and writes no audit event; a change does, naming only what changed', async () => {
+    // Every save used to bump the version (each device of the organization fetched its config again) and
+    // audit the fields sent, changed or not.
+    const t3 = await t.tenant({ plan: 'business' });
+    const cookie = await t3.session('admin');
+    const d = await register(t3);
+    const v0 = (await heartbeat(d.deviceToken)).body.configVersion;
+    const audits = async () => (await eventsOf(t3.org.id, 'audit.endpoint_settings')).length;
+    const save = (body: unknown) => t.request('POST', '/api/dashboard/endpoint/settings', { cookie, body });
+    for (const body of [{}, { defaultEnforcement: 'warn', heartbeatIntervalSeconds: 60 }]) {
+      const res = await save(body);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.configVersion, v0);
+    }
+    assert.equal((await heartbeat(d.deviceToken)).body.configVersion, v0);
+    assert.equal(await audits(), 0);
+    const changed = await save({ defaultEnforcement: 'block', heartbeatIntervalSeconds: 60 });
+    assert.equal(changed.body.configVersion, v0 + 1);
+    assert.equal(changed.body.defaultEnforcement, 'block');
+    const ev = await eventsOf(t3.org.id, 'audit.endpoint_settings');
+    assert.equal(ev.length, 1);
+    assert.deepEqual(JSON.parse(ev[0]!.data).changed, ['defaultEnforcement']);
+  });
+});
+
 describe('enrollment links', () => {
   it('single use: the second enrollment is refused and creates nothing', async () => {
     const link = await t.request('POST', '/api/dashboard/endpoint/enrollment', {
