@@ -146,6 +146,43 @@ export function createOrgsService(deps: {
       });
     },
 
+    /**
+     * Replaces one section of the organization's settings (`dlp`, `detection`, `hallucination`) as one
+     * step: the row is read and written in one transaction (locked on PostgreSQL; SQLite writes one at a
+     * time), so two pages saved at once keep both sections, and an `audit.settings` event says which section
+     * changed, which of its fields, and who changed it. Never the values: DLP settings hold allowed values
+     * and patterns that may be personal data. A save that changes nothing writes nothing.
+     */
+    async setSettingsSection(
+      orgId: string,
+      section: string,
+      value: Record<string, unknown>,
+      by: { userId: string | null; apiKeyId?: string | null },
+    ): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const q = trx.selectFrom('organizations').selectAll().where('id', '=', orgId);
+        const row = await (deps.dialect === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
+        if (!row) throw new AppError('not_found', 'Organization was not found.');
+        const settings = toOrganization(row).settings;
+        const before = (settings[section] ?? {}) as Record<string, unknown>;
+        const changed = [...new Set([...Object.keys(before), ...Object.keys(value)])]
+          .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(value[k]))
+          .sort();
+        if (changed.length === 0 && settings[section] !== undefined) return;
+        await createOrgsRepo(trx).updateOrg(orgId, {
+          settings: JSON.stringify({ ...settings, [section]: value }),
+        });
+        await deps.publish(trx, toOrganization(row), 'audit.settings', {
+          action: 'settings_changed',
+          setting: section,
+          changed,
+          actorUserId: by.userId,
+          ...(by.apiKeyId ? { actorApiKeyId: by.apiKeyId } : {}),
+          severity: 'MEDIUM',
+        });
+      });
+    },
+
     /** Renames the organization from the dashboard; an audit.settings event says who and from what. */
     async rename(org: Organization, name: string, by: { userId: string }): Promise<void> {
       await db.transaction().execute(async (trx) => {
