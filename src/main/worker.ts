@@ -66,6 +66,7 @@ export async function registerEventsOut(app: App, ctx: Context): Promise<void> {
     sealer: ctx.sealer,
     allowPrivateTargets: ctx.config.allowPrivateTargets,
     dispatcher: d.dispatcher,
+    publish: ctx.events.publish,
   });
   const siem = createSiemService({
     db: ctx.storage.db,
@@ -74,6 +75,7 @@ export async function registerEventsOut(app: App, ctx: Context): Promise<void> {
     outbound: d.outbound,
     allowPrivateTargets: ctx.config.allowPrivateTargets,
     forwarder: d.forwarder,
+    publish: ctx.events.publish,
   });
   await app.register(webhooksRoutes(webhooks));
   await app.register(siemRoutes(siem));

@@ -182,6 +182,55 @@ describe('POST /api/v1/dlp/analyze', () => {
   });
 });
 
+describe('settings sections saved at once', () => {
+  it('keep both sections, and each save is an audit.settings event naming the section and fields, not the values', async () => {
+    // Each page read the organization's settings, then wrote them whole with its own section: two pages
+    // saved at once lost one of the two. And no save of DLP, detection or claim-checking settings was audited.
+    const org = await t.tenant({ plan: 'pro' });
+    const cookie = await org.session('admin');
+    const me = (await t.request('GET', '/api/dashboard/auth/me', { cookie })).body.user.id;
+    for (let round = 0; round < 5; round++) {
+      const value = `kept-${round}@parapet.example`;
+      const phrase = `allowed phrase number ${round}`;
+      const [dlp, det, hal] = await Promise.all([
+        t.request('PUT', '/api/dashboard/dlp/settings', { cookie, body: { allowValues: [value] } }),
+        t.request('PUT', '/api/dashboard/detection/settings', { cookie, body: { allowPhrases: [phrase] } }),
+        t.request('PUT', '/api/dashboard/hallucination/settings', {
+          cookie,
+          body: { mode: round % 2 === 0 ? 'local' : 'llm' },
+        }),
+      ]);
+      for (const r of [dlp, det, hal]) assert.equal(r.status, 200, r.text);
+      const stored = (await t.ctx.orgs.getOrg(org.org.id))!.settings as Record<string, any>;
+      assert.deepEqual(stored['dlp']?.allowValues, [value], `round ${round}: the DLP section was kept`);
+      assert.deepEqual(stored['detection']?.allowPhrases, [phrase], `round ${round}: detection was kept`);
+      assert.equal(stored['hallucination']?.mode, round % 2 === 0 ? 'local' : 'llm');
+    }
+    const audits = () =>
+      t.ctx.storage.db
+        .selectFrom('events')
+        .selectAll()
+        .where('org_id', '=', org.org.id)
+        .where('type', '=', 'audit.settings')
+        .execute();
+    const events = await audits();
+    const data = events.map((e) => JSON.parse(e.data as string));
+    assert.deepEqual([...new Set(data.map((d) => d.setting))].sort(), ['detection', 'dlp', 'hallucination']);
+    const dlpEvent = data.find((d) => d.setting === 'dlp');
+    assert.deepEqual(dlpEvent.changed, ['allowValues']);
+    assert.equal(dlpEvent.actorUserId, me);
+    assert.ok(!JSON.stringify(events).includes('@parapet.example'), 'no allowed value in an event');
+    // A save that changes nothing writes no event.
+    const count = events.length;
+    const again = await t.request('PUT', '/api/dashboard/dlp/settings', {
+      cookie,
+      body: { allowValues: ['kept-4@parapet.example'] },
+    });
+    assert.equal(again.status, 200);
+    assert.equal((await audits()).length, count);
+  });
+});
+
 describe('DLP settings are checked against the closed lists they name', () => {
   const put = async (cookie: string, body: unknown) =>
     t.request('PUT', '/api/dashboard/dlp/settings', { cookie, body });

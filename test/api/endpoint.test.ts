@@ -207,6 +207,32 @@ describe('device lifecycle', () => {
   });
 });
 
+describe('settings saves', () => {
+  it('a save that changes nothing moves no config version and writes no audit event; a change does, naming only what changed', async () => {
+    // Every save used to bump the version (each device of the organization fetched its config again) and
+    // audit the fields sent, changed or not.
+    const t3 = await t.tenant({ plan: 'business' });
+    const cookie = await t3.session('admin');
+    const d = await register(t3);
+    const v0 = (await heartbeat(d.deviceToken)).body.configVersion;
+    const audits = async () => (await eventsOf(t3.org.id, 'audit.endpoint_settings')).length;
+    const save = (body: unknown) => t.request('POST', '/api/dashboard/endpoint/settings', { cookie, body });
+    for (const body of [{}, { defaultEnforcement: 'warn', heartbeatIntervalSeconds: 60 }]) {
+      const res = await save(body);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.configVersion, v0);
+    }
+    assert.equal((await heartbeat(d.deviceToken)).body.configVersion, v0);
+    assert.equal(await audits(), 0);
+    const changed = await save({ defaultEnforcement: 'block', heartbeatIntervalSeconds: 60 });
+    assert.equal(changed.body.configVersion, v0 + 1);
+    assert.equal(changed.body.defaultEnforcement, 'block');
+    const ev = await eventsOf(t3.org.id, 'audit.endpoint_settings');
+    assert.equal(ev.length, 1);
+    assert.deepEqual(JSON.parse(ev[0]!.data).changed, ['defaultEnforcement']);
+  });
+});
+
 describe('enrollment links', () => {
   it('single use: the second enrollment is refused and creates nothing', async () => {
     const link = await t.request('POST', '/api/dashboard/endpoint/enrollment', {
@@ -627,6 +653,37 @@ describe('statistics', () => {
     assert.equal(gone.body.interactions.total, 0);
     const week = await t.request('GET', '/api/saas/endpoint/stats?period=7d', { key: t6.admin });
     assert.equal(week.body.interactions.total, 9);
+  });
+
+  it('refuses interaction keys that are not host names, so one device cannot stall every organization’s statistics', async () => {
+    // A key outside the host-name pattern used to escape validation, value included: an object value then
+    // made every batched write fail and be put back, so no device of any organization was recorded again.
+    const hostile = await t.tenant({ plan: 'business' });
+    const victim = await t.tenant({ plan: 'business' });
+    const dh = await register(hostile);
+    const dv = await register(victim);
+    for (const interactions of [
+      { 'x y': { a: 1 } },
+      { 'Ann Smith ann@example.com': -7 },
+      { 'chat.example/c/123?email=ann@example.com': 1 },
+      { [`${'a'.repeat(250)}.example`]: 1 },
+    ]) {
+      const res = await heartbeat(dh.deviceToken, { stats: { interactions } });
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.error, 'invalid_request');
+      assert.match(res.body.message, /^Each key of the body field 'stats\.interactions' must /);
+      assert.ok(!res.text.includes('ann@example.com'), 'the key is not echoed');
+    }
+    const ok = await heartbeat(dv.deviceToken, { stats: { interactions: { 'chat.example': 4 } } });
+    assert.equal(ok.status, 200, ok.text);
+    const stats = await t.request('GET', '/api/saas/endpoint/stats?period=24h', { key: victim.admin });
+    assert.deepEqual(stats.body.interactions, { total: 4, byService: { 'chat.example': 4 } });
+    const row = await t.ctx.storage.db
+      .selectFrom('endpoint_devices')
+      .select('extension_version')
+      .where('id', '=', dh.deviceId)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.extension_version, '1.4.0');
   });
 });
 

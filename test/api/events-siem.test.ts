@@ -282,6 +282,47 @@ describe('SIEM integrations', () => {
     assert.equal((await status(id)).queued, 0);
   });
 
+  it('creating, disabling and deleting an integration are audit events the other integrations receive, without secrets', async () => {
+    // Switching the forwarding off or deleting it left no trace: the first thing an intruder would do.
+    await splunk({ eventTypes: ['AUDIT'], config: { hecUrl: hec.url, hecToken: TOKEN, index: 'watch' } });
+    await workers.runDue();
+    const before = hec.envelopes.length;
+    const made = await t.request('POST', '/api/saas/siem/integrations', {
+      key: tenant.admin,
+      body: {
+        platform: 'SPLUNK',
+        name: 'Second',
+        eventTypes: ['DETECTION'],
+        config: { hecUrl: hec.url, hecToken: 'second-secret-token-9d1e', index: 'other' },
+      },
+    });
+    assert.equal(made.status, 201, made.text);
+    const off = await t.request('PATCH', `/api/saas/siem/integrations/${made.body.id}`, {
+      cookie,
+      body: { enabled: false, config: { hecToken: 'third-secret-token-2b7a' } },
+    });
+    assert.equal(off.status, 200, off.text);
+    const del = await t.request('DELETE', `/api/saas/siem/integrations/${made.body.id}`, { cookie });
+    assert.equal(del.status, 200, del.text);
+    await workers.runDue();
+    const seen = hec.envelopes.slice(before).map((e) => e['event'] as Record<string, any>);
+    assert.deepEqual(
+      seen.map((e) => [e['eventType'], e['data'].action, e['severity']]),
+      [
+        ['audit.siem_integration', 'siem_integration_created', 'MEDIUM'],
+        ['audit.siem_integration', 'siem_integration_disabled', 'HIGH'],
+        ['audit.siem_integration', 'siem_integration_deleted', 'HIGH'],
+      ],
+    );
+    const owner = (await t.request('GET', '/api/dashboard/auth/me', { cookie })).body.user.id;
+    assert.equal(seen[0]!['data'].targetId, made.body.id);
+    assert.equal(seen[0]!['data'].actor.apiKeyId !== null, true);
+    assert.deepEqual(seen[1]!['data'].changed, ['config', 'enabled']);
+    assert.equal(seen[1]!['data'].actor.userId, owner);
+    const text = JSON.stringify(hec.envelopes.slice(before));
+    assert.ok(!/second-secret-token|third-secret-token/.test(text), 'no secret in the events');
+  });
+
   it('tests the connection on request', async () => {
     const { id } = await splunk();
     const ok = await t.request('POST', `/api/saas/siem/integrations/${id}/test`, { cookie });

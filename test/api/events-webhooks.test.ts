@@ -80,6 +80,81 @@ describe('webhook management', () => {
     }
   });
 
+  it('refuses metadata keys that are empty or over 100 characters, naming the field', async () => {
+    // The key limit was declared but dropped by the schema (only values were checked).
+    for (const key of ['', 'k'.repeat(101)]) {
+      const res = await t.request('POST', '/api/webhooks', {
+        cookie,
+        body: { url: 'https://hooks.example.com/in', events: ['*'], metadata: { [key]: 'v' } },
+      });
+      assert.equal(res.status, 400, res.text);
+      assert.equal(res.body.error, 'invalid_request');
+      assert.match(
+        res.body.message,
+        /^Each key of the body field 'metadata' must be at (least 1|most 100) characters/,
+      );
+    }
+    const ok = await t.request('POST', '/api/webhooks', {
+      cookie,
+      body: { url: 'https://hooks.example.com/in', events: ['*'], metadata: { ['k'.repeat(100)]: 'v' } },
+    });
+    assert.equal(ok.status, 201, ok.text);
+    await t.request('DELETE', `/api/webhooks/${ok.body.id}`, { cookie });
+  });
+
+  it('creating, changing, rotating and deleting a webhook are audit events (SIEM only), with the URL origin and no secret', async () => {
+    // A webhook is a channel out of the organization; adding or redirecting one left no trace.
+    const org = await t.tenant({ plan: 'business' });
+    const c = await org.session('admin');
+    const me = (await t.request('GET', '/api/dashboard/auth/me', { cookie: c })).body.user.id;
+    const made = await t.request('POST', '/api/webhooks', {
+      key: org.admin,
+      body: { url: 'https://hooks.example.com/in/T0KEN-in-path?sig=abc', events: ['detection.created'] },
+    });
+    assert.equal(made.status, 201, made.text);
+    const id = made.body.id as string;
+    const moved = await t.request('PATCH', `/api/webhooks/${id}`, {
+      cookie: c,
+      body: { url: 'https://elsewhere.example.net/x/S3CRET', enabled: false },
+    });
+    assert.equal(moved.status, 200, moved.text);
+    const rotated = await t.request('POST', `/api/webhooks/${id}/rotate-secret`, { cookie: c, body: {} });
+    assert.equal(rotated.status, 200, rotated.text);
+    assert.equal((await t.request('DELETE', `/api/webhooks/${id}`, { cookie: c })).status, 200);
+    const rows = await t.ctx.storage.db
+      .selectFrom('events')
+      .selectAll()
+      .where('org_id', '=', org.org.id)
+      .where('type', '=', 'audit.webhook')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const data = rows.map((r) => JSON.parse(r.data as string));
+    assert.deepEqual(
+      data.map((d) => [d.action, d.targetId, d.urlOrigin]),
+      [
+        ['webhook_created', id, 'https://hooks.example.com'],
+        ['webhook_updated', id, 'https://elsewhere.example.net'],
+        ['webhook_secret_rotated', id, 'https://elsewhere.example.net'],
+        ['webhook_deleted', id, 'https://elsewhere.example.net'],
+      ],
+    );
+    assert.equal(data[0].actor.apiKeyId !== null, true);
+    assert.deepEqual(data[1].changed, ['enabled', 'url']);
+    assert.equal(data[1].previousUrlOrigin, 'https://hooks.example.com');
+    assert.equal(data[3].actor.userId, me);
+    const text = JSON.stringify(rows);
+    for (const secret of ['T0KEN', 'sig=abc', 'S3CRET', made.body.secret, rotated.body.secret])
+      assert.ok(!text.includes(secret), secret);
+    // Audit events never go to webhooks: nothing was queued for one.
+    const queued = await t.ctx.storage.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('org_id', '=', org.org.id)
+      .execute();
+    assert.equal(queued.length, 0);
+  });
+
   it('refuses loopback when the deployment does not allow private targets', async () => {
     const strict = await startTestServer({ env: { PARAPET_ALLOW_PRIVATE_TARGETS: 'false' } });
     try {

@@ -214,6 +214,59 @@ describe('users and sessions', () => {
     assert.equal(a.body.message, b.body.message);
   });
 
+  it('a login and a wrong password are audit events for the SIEM (AUTHENTICATION), without the e-mail or password', async () => {
+    // They were documented (docs/events.md) and mapped to AUTHENTICATION, but nothing wrote them: a SIEM saw
+    // no dashboard login, successful or not.
+    const org = await t.tenant({ plan: 'business' });
+    const added = await t.request('POST', '/api/dashboard/users', {
+      cookie: await org.session('owner'),
+      body: { email: 'Audit.Me@Example.test', role: 'admin', password: 'an-audited-password-1' },
+    });
+    assert.equal(added.status, 201, added.text);
+    const userId = added.body.user.id as string;
+    const wrong = await t.request('POST', '/api/dashboard/auth/login', {
+      body: { email: 'audit.me@example.test', password: 'not-the-password' },
+      headers: { 'user-agent': 'audit-test/1' },
+    });
+    assert.equal(wrong.status, 401);
+    const unknown = await t.request('POST', '/api/dashboard/auth/login', {
+      body: { email: 'nobody-here@example.test', password: 'not-the-password' },
+    });
+    assert.equal(unknown.status, 401);
+    const ok = await t.request('POST', '/api/dashboard/auth/login', {
+      body: { email: 'audit.me@example.test', password: 'an-audited-password-1' },
+      headers: { 'user-agent': 'audit-test/1' },
+    });
+    assert.equal(ok.status, 200, ok.text);
+    // The failed attempt is written just after its answer.
+    let failed = await eventsOf(org.org.id, 'audit.login_failed');
+    for (let i = 0; i < 50 && failed.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      failed = await eventsOf(org.org.id, 'audit.login_failed');
+    }
+    assert.equal(failed.length, 1);
+    const logins = (await eventsOf(org.org.id, 'audit.login')).filter(
+      (e) => JSON.parse(e.data as string).userId === userId,
+    );
+    assert.equal(logins.length, 1);
+    for (const [row, action, severity] of [
+      [failed[0]!, 'login_failed', 'MEDIUM'],
+      [logins[0]!, 'login', 'LOW'],
+    ] as const) {
+      const data = JSON.parse(row.data as string);
+      assert.equal(data.action, action);
+      assert.equal(data.userId, userId);
+      assert.equal(data.severity, severity);
+      assert.equal(data.sourceIp, '127.0.0.1');
+      assert.equal(data.userAgent, 'audit-test/1');
+      const text = JSON.stringify(row);
+      assert.ok(!/audit\.me@example\.test|not-the-password|an-audited-password-1/i.test(text), text);
+    }
+    // An e-mail without an account belongs to no organization: no event anywhere names it.
+    const anywhere = await t.ctx.storage.db.selectFrom('events').select('data').execute();
+    assert.ok(!anywhere.some((e) => String(e.data).includes('nobody-here')));
+  });
+
   it('sessions expire', async () => {
     const cookie = await tenant.newSession('viewer');
     assert.equal((await t.request('GET', '/api/dashboard/auth/me', { cookie })).status, 200);

@@ -56,7 +56,7 @@ describe('S3 proof store', () => {
     assert.equal(up.status, 201, up.text);
     assert.equal(objects(), 1);
     const dl = await fetch(`${t.url}/api/v1/eps/proof/${up.body.id}?download=1`, {
-      headers: { authorization: `Bearer ${a.al}` },
+      headers: { authorization: `Bearer ${a.admin}` },
     });
     assert.equal(dl.status, 200);
     assert.equal(sha256(new Uint8Array(await dl.arrayBuffer())), sha256(pdf));
@@ -73,7 +73,10 @@ describe('S3 proof store', () => {
       form: proofForm(await proofPdf()),
     });
     assert.equal(second.status, 201);
-    assert.equal((await t.request('DELETE', `/api/v1/eps/proof/${up.body.id}`, { key: a.sw })).status, 200);
+    assert.equal(
+      (await t.request('DELETE', `/api/v1/eps/proof/${up.body.id}`, { key: a.admin })).status,
+      200,
+    );
     assert.equal(objects(), 1);
     clock.advance(91 * 86_400_000);
     assert.equal(await t.ctx.proofs.purgeExpired(), 1);

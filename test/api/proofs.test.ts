@@ -95,13 +95,13 @@ describe('upload', () => {
     assert.equal(res.body.expiresAt, new Date(clock.now().getTime() + 90 * 86_400_000).toISOString());
     assert.equal(res.body.riskScoreMismatch, false);
 
-    const meta = await t.request('GET', `/api/v1/eps/proof/${res.body.id}`, { key: a.al });
+    const meta = await t.request('GET', `/api/v1/eps/proof/${res.body.id}`, { key: a.admin });
     assert.equal(meta.status, 200);
     assert.equal(meta.body.hash, sha256(pdf));
     assert.equal(meta.body.metadata.riskScore, 23);
     assert.equal(meta.body.computedRiskScore, 23);
     const dl = await fetch(`${t.url}/api/v1/eps/proof/${res.body.id}?download=1`, {
-      headers: { authorization: `Bearer ${a.sw}` },
+      headers: { authorization: `Bearer ${a.admin}` },
     });
     assert.equal(dl.status, 200);
     assert.equal(dl.headers.get('content-type'), 'application/pdf');
@@ -114,7 +114,28 @@ describe('upload', () => {
       cookie: await a.session('member'),
     });
     assert.equal(member.status, 403);
-    assert.equal((await t.request('GET', `/api/v1/eps/proof/${res.body.id}`, { key: b.al })).status, 404);
+    assert.equal((await t.request('GET', `/api/v1/eps/proof/${res.body.id}`, { key: b.admin })).status, 404);
+  });
+
+  it('is read, downloaded, listed and deleted by an admin only: a products key gets 403 and the proof stays', async () => {
+    // SPEC marks get, list and delete as admin operations; a products key is what applications hold to
+    // call detection or tokenization, and used to read and delete the organization's evidence.
+    const res = await upload(proofForm(await proofPdf()));
+    assert.equal(res.status, 201, res.text);
+    for (const key of [a.al, a.sw]) {
+      for (const [method, path] of [
+        ['GET', `/api/v1/eps/proof/${res.body.id}`],
+        ['GET', `/api/v1/eps/proof/${res.body.id}?download=1`],
+        ['GET', '/api/v1/eps/proof/list'],
+        ['DELETE', `/api/v1/eps/proof/${res.body.id}`],
+      ] as const) {
+        const r = await t.request(method, path, { key });
+        assertSpecError(r, 403, 'forbidden');
+        assert.match(r.body.message, /admin scope/);
+      }
+    }
+    const still = await t.request('GET', `/api/v1/eps/proof/${res.body.id}`, { key: a.admin });
+    assert.equal(still.status, 200, still.text);
   });
 
   it('refuses a hash mismatch with 400 and stores nothing', async () => {
@@ -151,7 +172,7 @@ describe('upload', () => {
     );
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.riskScoreMismatch, true);
-    const view = await t.request('GET', `/api/v1/eps/proof/${res.body.id}`, { key: a.al });
+    const view = await t.request('GET', `/api/v1/eps/proof/${res.body.id}`, { key: a.admin });
     assert.equal(view.body.computedRiskScore, 100);
     const ev = await t.ctx.storage.db
       .selectFrom('events')
@@ -298,11 +319,11 @@ describe('listing, deletion and retention', () => {
       ids.push(res.body.id);
       clock.advance(1000);
     }
-    const all = await t.request('GET', '/api/v1/eps/proof/list', { key: c.al });
+    const all = await t.request('GET', '/api/v1/eps/proof/list', { key: c.admin });
     assert.equal(all.body.pagination.total, 3);
     assert.equal(all.body.proofs[0].id, ids[2], 'newest first');
     const one = await t.request('GET', `/api/v1/eps/proof/list?deviceId=${d1.deviceId}&perPage=1&page=2`, {
-      key: c.al,
+      key: c.admin,
     });
     assert.equal(one.body.pagination.total, 2);
     assert.deepEqual(
@@ -314,7 +335,7 @@ describe('listing, deletion and retention', () => {
       cookie: await c.session('owner'),
     });
     assert.equal(del.status, 200, del.text);
-    assert.equal((await t.request('GET', `/api/v1/eps/proof/${ids[0]}`, { key: c.al })).status, 404);
+    assert.equal((await t.request('GET', `/api/v1/eps/proof/${ids[0]}`, { key: c.admin })).status, 404);
     const audit = await t.ctx.storage.db
       .selectFrom('events')
       .selectAll()
@@ -330,7 +351,10 @@ describe('listing, deletion and retention', () => {
     clock.advance(2 * 86_400_000);
     const removed = await t.ctx.proofs.purgeExpired();
     assert.ok(removed >= 2);
-    assert.equal((await t.request('GET', '/api/v1/eps/proof/list', { key: c.al })).body.pagination.total, 0);
+    assert.equal(
+      (await t.request('GET', '/api/v1/eps/proof/list', { key: c.admin })).body.pagination.total,
+      0,
+    );
     assert.equal(files('proofs').length, storedBefore - removed);
     assert.equal(await rows(), 0);
   });
@@ -408,7 +432,7 @@ describe('an upload that stops arriving', () => {
         await new Promise((r) => setTimeout(r, 20));
       }
       assert.deepEqual(existsSync(spool) ? readdirSync(spool) : [], []);
-      const list = await s.request('GET', '/api/v1/eps/proof/list', { key: tenant.al });
+      const list = await s.request('GET', '/api/v1/eps/proof/list', { key: tenant.admin });
       assert.equal(list.body.pagination.total, 0);
     } finally {
       await s.close();

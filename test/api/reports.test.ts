@@ -116,6 +116,10 @@ describe('POST /api/v1/report', () => {
       [{ from: '2020-01-01', to: '2022-01-01' }, '366'],
       [{ from: '2999-01-01' }, 'future'],
       [{}, 'from'],
+      // Impossible calendar days used to roll over into the next month (a report of another period).
+      [{ from: '2026-02-30T00:00:00Z' }, 'from names a day that does not exist'],
+      [{ from: '2025-02-29' }, 'from names a day that does not exist'],
+      [{ from: '2025-01-01', to: '2025-04-31' }, 'to names a day that does not exist'],
     ] as const) {
       const res = await t.request('POST', '/api/v1/report', { key: mine.al, body });
       assert.equal(res.status, 400, res.text);

@@ -45,7 +45,8 @@ export async function newProof(t: TestServer, tenant: Tenant) {
   return { id: res.body.id as string, deviceId: device.deviceId, pdf };
 }
 
-const KEYS = ['al', 'sw'];
+// The admin operations: a session of these roles, or an API key of the admin scope (never a products key).
+const ADMINS = ['owner', 'admin'];
 
 addRouteCases(
   {
@@ -69,8 +70,8 @@ addRouteCases(
   {
     method: 'GET',
     route: '/api/v1/eps/proof/list',
-    auth: 'apiKey',
-    allowed: KEYS,
+    auth: 'session',
+    allowed: ADMINS,
     happy: async () => ({ path: '/api/v1/eps/proof/list?perPage=5' }),
     happyStatus: 200,
     bad: async () => ({ path: '/api/v1/eps/proof/list?perPage=1000' }),
@@ -81,8 +82,8 @@ addRouteCases(
   {
     method: 'GET',
     route: '/api/v1/eps/proof/:id',
-    auth: 'apiKey',
-    allowed: KEYS,
+    auth: 'session',
+    allowed: ADMINS,
     happy: async (t, tenant) => ({ path: `/api/v1/eps/proof/${(await newProof(t, tenant)).id}` }),
     happyStatus: 200,
     bad: async (t, tenant) => ({ path: `/api/v1/eps/proof/${(await newProof(t, tenant)).id}?download=yes` }),
@@ -91,8 +92,8 @@ addRouteCases(
   {
     method: 'DELETE',
     route: '/api/v1/eps/proof/:id',
-    auth: 'apiKey',
-    allowed: KEYS,
+    auth: 'session',
+    allowed: ADMINS,
     happy: async (t, tenant) => ({ path: `/api/v1/eps/proof/${(await newProof(t, tenant)).id}` }),
     happyStatus: 200,
     foreign: async (t, owner) => ({ path: `/api/v1/eps/proof/${(await newProof(t, owner)).id}` }),

@@ -1261,14 +1261,14 @@ export interface paths {
         };
         /**
          * A proof: its metadata, or the PDF itself with ?download=1 (application/pdf)
-         * @description Authentication: an API key of either kind (rate limit only, no product quota), or a dashboard session with one of the roles owner, admin
+         * @description Authentication: a dashboard session with one of the roles owner, admin, or an API key of the admin scope (it stands for an admin)
          */
         get: operations["getProof"];
         put?: never;
         post?: never;
         /**
          * Delete a proof (file and record) before its retention ends; audited
-         * @description Authentication: an API key of either kind (rate limit only, no product quota), or a dashboard session with one of the roles owner, admin
+         * @description Authentication: a dashboard session with one of the roles owner, admin, or an API key of the admin scope (it stands for an admin)
          */
         delete: operations["deleteProof"];
         options?: never;
@@ -1285,7 +1285,7 @@ export interface paths {
         };
         /**
          * Proofs of the organization, or of one device (deviceId), newest first
-         * @description Authentication: an API key of either kind (rate limit only, no product quota), or a dashboard session with one of the roles owner, admin
+         * @description Authentication: a dashboard session with one of the roles owner, admin, or an API key of the admin scope (it stands for an admin)
          */
         get: operations["listProofs"];
         put?: never;

@@ -314,7 +314,13 @@ export function authRoutes(
         const fail = await deps.limits.hitWindow(`rl:login:${request.ip}`, LOGIN_FAILURES_PER_MINUTE);
         if (fail.exceeded) return sendError(request, reply, rateLimitedError(fail));
         try {
-          const s = await deps.orgs.login(request.body.email, request.body.password);
+          const ua = request.headers['user-agent'];
+          const s = await deps.orgs.login(request.body.email, request.body.password, {
+            sourceIp: request.ip,
+            ...(typeof ua === 'string' ? { userAgent: ua } : {}),
+            // The failed-login audit event is written after the answer; a failure to write it is logged.
+            onFailedAudit: (err) => request.log.error({ err }, 'audit.login_failed could not be recorded'),
+          });
           const org = await deps.auth.loadOrg(s.user.orgId);
           const secure =
             deps.cookieSecure === 'auto' ? request.protocol === 'https' : deps.cookieSecure === 'true';

@@ -129,7 +129,10 @@ export function detectionRoutes(deps: { limits: LimitsService; detection: Detect
           response: { 200: DetectionSettingsSchema, ...errorResponses(401, 403, 429) },
         },
       },
-      async (request) => detection.updateSettings(callerOf(request).org, request.body),
+      async (request) =>
+        detection.updateSettings(callerOf(request).org, request.body, {
+          userId: callerOf(request).user?.id ?? null,
+        }),
     );
   };
 }

@@ -199,13 +199,17 @@ export function createDetectionService(deps: {
       return detectionSettingsOf(org);
     },
 
-    async updateSettings(org: Organization, next: DetectionSettings): Promise<DetectionSettings> {
+    async updateSettings(
+      org: Organization,
+      next: DetectionSettings,
+      by: { userId: string | null } = { userId: null },
+    ): Promise<DetectionSettings> {
       const t = { ...DEFAULT_THRESHOLDS, ...next.thresholds };
       if (!(t.log <= t.warn && t.warn <= t.block)) {
         throw new AppError('invalid_request', 'Thresholds must be ordered: log ≤ warn ≤ block.');
       }
-      const fresh = (await deps.orgs.getOrg(org.id)) ?? org;
-      await deps.orgs.updateOrg(org.id, { settings: { ...fresh.settings, detection: next } });
+      // One step with the read of the other sections, and audited (orgs.setSettingsSection).
+      await deps.orgs.setSettingsSection(org.id, 'detection', { ...next }, by);
       deps.forgetOrg(org.id);
       return next;
     },

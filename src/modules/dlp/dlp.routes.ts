@@ -107,7 +107,10 @@ export function dlpRoutes(dlp: DlpService) {
           response: { 200: DlpSettingsSchema, ...errorResponses(401, 403, 429) },
         },
       },
-      async (request) => dlp.updateSettings(callerOf(request).org, request.body),
+      async (request) =>
+        dlp.updateSettings(callerOf(request).org, request.body, {
+          userId: callerOf(request).user?.id ?? null,
+        }),
     );
   };
 }

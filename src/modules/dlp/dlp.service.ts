@@ -84,10 +84,14 @@ export function createDlpService(deps: {
       return dlpSettingsOf(org.settings);
     },
 
-    async updateSettings(org: Organization, next: DlpSettings): Promise<DlpSettings> {
+    async updateSettings(
+      org: Organization,
+      next: DlpSettings,
+      by: { userId: string | null } = { userId: null },
+    ): Promise<DlpSettings> {
       next = checkDlpSettings(next);
-      const fresh = (await deps.orgs.getOrg(org.id)) ?? org;
-      await deps.orgs.updateOrg(org.id, { settings: { ...fresh.settings, dlp: next } });
+      // One step with the read of the other sections, and audited (orgs.setSettingsSection).
+      await deps.orgs.setSettingsSection(org.id, 'dlp', { ...next }, by);
       deps.forgetOrg(org.id);
       return next;
     },

@@ -207,8 +207,16 @@ export function createAdminService(deps: {
     },
 
     async updateSettings(org: OrgRef, body: SettingsBody, by: Actor) {
-      const cur = (await deps.state.get(org.id)).settings;
+      const st = await deps.state.get(org.id);
+      const cur = st.settings;
       const next = { ...cur, ...body };
+      // A save that changes nothing (the dashboard's form sent again, a script that sets what is set) moves
+      // no version: a new version makes every device of the organization fetch its config again, and each
+      // save wrote an audit event that named fields nobody changed.
+      const changed = (Object.keys(body) as Array<keyof typeof cur>).filter(
+        (k) => JSON.stringify(cur[k]) !== JSON.stringify(next[k]),
+      );
+      if (changed.length === 0) return { ...cur, configVersion: st.version };
       const version = await db.transaction().execute(async (trx) => {
         const v = await deps.state.bump(trx, org.id, { settings: next });
         await deps.publish(
@@ -216,7 +224,7 @@ export function createAdminService(deps: {
           org,
           'audit.endpoint_settings',
           auditData('updated', { kind: 'settings', id: org.id }, by, {
-            changed: Object.keys(body),
+            changed,
             configVersion: v,
           }),
         );

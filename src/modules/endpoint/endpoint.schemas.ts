@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { oneOf } from '../../platform/http/index.js';
+import { mapOf, oneOf } from '../../platform/http/index.js';
 
 /** Host names as typed by admins: labels, an optional `*.` prefix for "this domain and its subdomains". */
 const HOST =
@@ -283,7 +283,9 @@ export const HeartbeatBody = Type.Object(
       Type.Object(
         {
           interactions: Type.Optional(
-            Type.Record(Type.String({ pattern: PLAIN_HOST, maxLength: 253 }), Count, { maxProperties: 500 }),
+            mapOf({ pattern: PLAIN_HOST, maxLength: 253, description: 'a host name' }, Count, {
+              maxProperties: 500,
+            }),
           ),
           blocked: Type.Optional(
             Type.Object(
@@ -350,8 +352,8 @@ export const LogBody = Type.Object(
           domain: Type.Optional(PlainDomain),
           occurredAt: Time,
           detail: Type.Optional(
-            Type.Record(
-              Type.String({ maxLength: 64 }),
+            mapOf(
+              { minLength: 1, maxLength: 64 },
               Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean()]),
               { maxProperties: 20 },
             ),

@@ -16,26 +16,68 @@ type DeviceFacts = Pick<Partial<DeviceRow>, 'last_seen_at' | 'extension_version'
  * per hour, device and domain are flushed together. Readers in this process (statistics, device lists)
  * flush first, so what a client just sent is what it reads back.
  */
-export function createHeartbeatRecorder(deps: { db: Db }) {
+export function createHeartbeatRecorder(deps: {
+  db: Db;
+  /** Told when an organization's batch could not be written (it is kept and tried again): ids and counts only. */
+  onWriteError?: (err: unknown, info: { orgId: string; devices: number; statsRows: number }) => void;
+}) {
   let devices = new Map<string, { orgId: string; set: DeviceFacts }>();
   let stats = new Map<string, StatsDelta & { orgId: string }>();
   let flushing: Promise<void> | null = null;
 
-  async function writeBatch(batchDevices: typeof devices, batchStats: typeof stats): Promise<void> {
-    const byOrg = new Map<string, StatsDelta[]>();
-    for (const s of batchStats.values()) {
-      const list = byOrg.get(s.orgId) ?? [];
-      list.push(s);
-      byOrg.set(s.orgId, list);
-    }
+  async function writeOrg(
+    orgId: string,
+    orgDevices: Array<[string, { orgId: string; set: DeviceFacts }]>,
+    orgStats: StatsDelta[],
+  ): Promise<void> {
     await deps.db.transaction().execute(async (trx) => {
       const r = createEndpointRepo(trx);
-      for (const [id, d] of batchDevices) await r.updateDevice(d.orgId, id, d.set);
-      for (const [orgId, list] of byOrg) {
-        for (let i = 0; i < list.length; i += STATS_CHUNK)
-          await r.addStats(orgId, list.slice(i, i + STATS_CHUNK));
-      }
+      for (const [id, d] of orgDevices) await r.updateDevice(orgId, id, d.set);
+      for (let i = 0; i < orgStats.length; i += STATS_CHUNK)
+        await r.addStats(orgId, orgStats.slice(i, i + STATS_CHUNK));
     });
+  }
+
+  /**
+   * One transaction per organization: a batch that one organization's rows make fail (a refused row, an
+   * organization deleted meanwhile) used to fail whole and be put back whole, so no device of any
+   * organization was recorded again. Now only that organization's rows wait for the next flush.
+   */
+  async function writeBatch(batchDevices: typeof devices, batchStats: typeof stats): Promise<void> {
+    const orgs = new Map<
+      string,
+      {
+        devices: Array<[string, { orgId: string; set: DeviceFacts }]>;
+        stats: Array<[string, StatsDelta & { orgId: string }]>;
+      }
+    >();
+    const of = (orgId: string) => {
+      const have = orgs.get(orgId);
+      if (have) return have;
+      const o: (typeof orgs extends Map<string, infer V> ? V : never) = { devices: [], stats: [] };
+      orgs.set(orgId, o);
+      return o;
+    };
+    for (const entry of batchDevices) of(entry[1].orgId).devices.push(entry);
+    for (const entry of batchStats) of(entry[1].orgId).stats.push(entry);
+    for (const [orgId, o] of orgs) {
+      try {
+        await writeOrg(
+          orgId,
+          o.devices,
+          o.stats.map(([, v]) => v),
+        );
+      } catch (err) {
+        deps.onWriteError?.(err, { orgId, devices: o.devices.length, statsRows: o.stats.length });
+        // Put back what was not written (its transaction wrote nothing); newer facts of a device win.
+        for (const [id, v] of o.devices) if (!devices.has(id)) devices.set(id, v);
+        for (const [k, v] of o.stats) {
+          const cur = stats.get(k);
+          if (cur) add(cur, v);
+          else if (stats.size < MAX_PENDING) stats.set(k, v);
+        }
+      }
+    }
   }
 
   async function flush(): Promise<void> {
@@ -45,19 +87,9 @@ export function createHeartbeatRecorder(deps: { db: Db }) {
     const s = stats;
     devices = new Map();
     stats = new Map();
-    flushing = writeBatch(d, s)
-      .catch(() => {
-        // Put back what was not written (the transaction wrote nothing); newer facts of a device win.
-        for (const [id, v] of d) if (!devices.has(id)) devices.set(id, v);
-        for (const [k, v] of s) {
-          const cur = stats.get(k);
-          if (cur) add(cur, v);
-          else if (stats.size < MAX_PENDING) stats.set(k, v);
-        }
-      })
-      .finally(() => {
-        flushing = null;
-      });
+    flushing = writeBatch(d, s).finally(() => {
+      flushing = null;
+    });
     await flushing;
   }
 

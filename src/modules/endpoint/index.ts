@@ -30,9 +30,14 @@ export function createEndpoint(deps: {
   tokens: DeviceTokens;
   publish: EndpointPublish;
   seats: (orgId: string) => Promise<number | null>;
+  /** Told when heartbeat facts and statistics of an organization could not be written (they are kept). */
+  onRecorderError?: (err: unknown, info: { orgId: string; devices: number; statsRows: number }) => void;
 }) {
   const state = createOrgStateStore({ db: deps.db, clock: deps.clock });
-  const recorder = createHeartbeatRecorder({ db: deps.db });
+  const recorder = createHeartbeatRecorder({
+    db: deps.db,
+    ...(deps.onRecorderError ? { onWriteError: deps.onRecorderError } : {}),
+  });
   const base = { db: deps.db, clock: deps.clock, state, publish: deps.publish };
   return {
     state,

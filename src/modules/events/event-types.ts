@@ -33,6 +33,8 @@ export const AUDIT_EVENT_TYPES = [
   'audit.shadow_ai_catalog',
   'proof.risk_mismatch',
   'audit.proof_deleted',
+  'audit.siem_integration',
+  'audit.webhook',
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 

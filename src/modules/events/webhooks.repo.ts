@@ -75,30 +75,29 @@ export function createWebhooksRepo(db: Db) {
     async update(orgId: string, id: string, patch: Partial<WebhookRow>): Promise<void> {
       await db.updateTable('webhooks').set(patch).where('org_id', '=', orgId).where('id', '=', id).execute();
     },
+    /** The webhook, its deliveries and their attempts; call it inside a transaction (the service does). */
     async delete(orgId: string, id: string): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
-        const ids = trx
-          .selectFrom('webhook_deliveries')
-          .select('id')
-          .where('org_id', '=', orgId)
-          .where('webhook_id', '=', id);
-        await trx
-          .deleteFrom('webhook_attempts')
-          .where('org_id', '=', orgId)
-          .where('delivery_id', 'in', ids)
-          .execute();
-        await trx
-          .deleteFrom('webhook_deliveries')
-          .where('org_id', '=', orgId)
-          .where('webhook_id', '=', id)
-          .execute();
-        const r = await trx
-          .deleteFrom('webhooks')
-          .where('org_id', '=', orgId)
-          .where('id', '=', id)
-          .executeTakeFirst();
-        return Number(r.numDeletedRows) > 0;
-      });
+      const ids = db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('org_id', '=', orgId)
+        .where('webhook_id', '=', id);
+      await db
+        .deleteFrom('webhook_attempts')
+        .where('org_id', '=', orgId)
+        .where('delivery_id', 'in', ids)
+        .execute();
+      await db
+        .deleteFrom('webhook_deliveries')
+        .where('org_id', '=', orgId)
+        .where('webhook_id', '=', id)
+        .execute();
+      const r = await db
+        .deleteFrom('webhooks')
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
     },
 
     async insertDelivery(row: DeliveryRow): Promise<void> {
@@ -133,7 +132,12 @@ export function createWebhooksRepo(db: Db) {
         .execute();
       // Counted up to a cap: an exact count walks every matching row, a million of them for a busy hook.
       const counted = await db
-        .selectFrom(base.select(sql.lit(1).as('one')).limit(DELIVERY_COUNT_CAP + 1).as('capped'))
+        .selectFrom(
+          base
+            .select(sql.lit(1).as('one'))
+            .limit(DELIVERY_COUNT_CAP + 1)
+            .as('capped'),
+        )
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       return { rows, total: Number(counted.n) };

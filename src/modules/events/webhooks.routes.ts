@@ -17,9 +17,15 @@ import {
   WebhookParams,
   WebhookView,
 } from './webhooks.schemas.js';
-import type { WebhooksService } from './webhooks.service.js';
+import type { WebhookChange, WebhooksService } from './webhooks.service.js';
 
 const MANAGE = ['owner', 'admin'] as const;
+
+/** The organization and the actor of a change, for its audit event. */
+function changeBy(request: Parameters<typeof callerOf>[0]): WebhookChange {
+  const { org, user, key } = callerOf(request);
+  return { org, actor: { userId: user?.id ?? null, apiKeyId: key?.id ?? null } };
+}
 const TAGS = ['webhooks'];
 
 export function webhooksRoutes(webhooks: WebhooksService) {
@@ -37,7 +43,7 @@ export function webhooksRoutes(webhooks: WebhooksService) {
         },
       },
       async (request, reply) => {
-        const created = await webhooks.create(callerOf(request).org.id, request.body);
+        const created = await webhooks.create(callerOf(request).org.id, request.body, changeBy(request));
         reply.header('cache-control', 'no-store');
         return reply.status(201).send(created);
       },
@@ -85,7 +91,8 @@ export function webhooksRoutes(webhooks: WebhooksService) {
           response: { 200: WebhookView, ...errorResponses(401, 403, 404, 429) },
         },
       },
-      async (request) => webhooks.update(callerOf(request).org.id, request.params.id, request.body),
+      async (request) =>
+        webhooks.update(callerOf(request).org.id, request.params.id, request.body, changeBy(request)),
     );
 
     app.delete(
@@ -101,7 +108,7 @@ export function webhooksRoutes(webhooks: WebhooksService) {
         },
       },
       async (request) => {
-        await webhooks.remove(callerOf(request).org.id, request.params.id);
+        await webhooks.remove(callerOf(request).org.id, request.params.id, changeBy(request));
         return { deleted: true };
       },
     );
@@ -127,7 +134,12 @@ export function webhooksRoutes(webhooks: WebhooksService) {
       },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
-        return webhooks.rotateSecret(callerOf(request).org.id, request.params.id, request.body ?? {});
+        return webhooks.rotateSecret(
+          callerOf(request).org.id,
+          request.params.id,
+          request.body ?? {},
+          changeBy(request),
+        );
       },
     );
 

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { mapOf } from '../../platform/http/index.js';
 import { EVENT_TYPES } from './event-types.js';
 
 const Iso = Type.String({ format: 'date-time' });
@@ -10,7 +11,7 @@ export const EventTypeName = Type.Union(
   { description: 'one of the webhook event types' },
 );
 const Subscription = Type.String({ minLength: 1, maxLength: 64, description: 'an event type, or * for all' });
-const Metadata = Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 1000 }), {
+const Metadata = mapOf({ minLength: 1, maxLength: 100 }, Type.String({ maxLength: 1000 }), {
   description: 'free string map, returned as given',
   maxProperties: 50,
 });

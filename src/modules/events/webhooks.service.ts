@@ -4,10 +4,16 @@ import { AppError, invalid, notFound } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import { EVENT_TYPES, type EventType } from './event-types.js';
 import { createEventsRepo } from './events.repo.js';
+import type { EventPublisher } from './events.service.js';
 import { generateWebhookSecret, isAcceptableWebhookSecret } from './signing.js';
 import type { WebhookDispatcher } from './webhook-delivery.js';
 import { webhookUrlProblem } from './webhook-url.js';
-import { DELIVERY_COUNT_CAP, createWebhooksRepo, type DeliveryRow, type WebhookRow } from './webhooks.repo.js';
+import {
+  DELIVERY_COUNT_CAP,
+  createWebhooksRepo,
+  type DeliveryRow,
+  type WebhookRow,
+} from './webhooks.repo.js';
 
 export interface WebhookView {
   id: string;
@@ -126,6 +132,26 @@ export interface WebhooksServiceDeps {
   dispatcher: Pick<WebhookDispatcher, 'sendNow'>;
   /** Wakes the delivery workers after a change that made deliveries due. */
   wake?: () => void;
+  /** The publisher's publish: writes `audit.webhook` (SIEM only) in the transaction of a change. */
+  publish?: EventPublisher['publish'];
+}
+
+/** Who changed a webhook, for its audit event: a dashboard user or an admin-scope API key. */
+export interface WebhookChange {
+  org: { id: string; plan: string };
+  actor: { userId: string | null; apiKeyId: string | null };
+}
+
+/**
+ * The part of a webhook URL an audit event may carry: scheme, host and port. Paths and query strings of
+ * webhook URLs often hold a token of the receiver (chat and automation services put one there).
+ */
+function urlOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
 }
 
 export interface DeliveriesFilter {
@@ -168,9 +194,33 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     if (!row) throw notFound('Webhook');
     return row;
   };
+  /**
+   * Creating, changing, rotating and deleting a webhook are audit events (SIEM, AUDIT) in the change's
+   * transaction: a webhook is a channel out of the organization (events carry previews and ids), and adding
+   * one left no trace. The URL's origin only, field names of a change, never the secret.
+   */
+  const changed = async (
+    change: WebhookChange | undefined,
+    write: (trx: Db) => Promise<Record<string, unknown>>,
+  ): Promise<void> => {
+    await deps.db.transaction().execute(async (trx) => {
+      const data = await write(trx);
+      if (change && deps.publish) {
+        await deps.publish(trx, change.org, 'audit.webhook', {
+          ...data,
+          targetType: 'webhook',
+          actor: change.actor,
+        });
+      }
+    });
+  };
 
   return {
-    async create(orgId: string, input: WebhookInput): Promise<WebhookView & { secret: string }> {
+    async create(
+      orgId: string,
+      input: WebhookInput,
+      change?: WebhookChange,
+    ): Promise<WebhookView & { secret: string }> {
       checkUrl(input.url);
       const events = checkEvents(input.events);
       if (input.secret !== undefined) checkSecret(input.secret);
@@ -191,7 +241,17 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         created_at: at,
         updated_at: at,
       };
-      await repo.insert(row);
+      await changed(change, async (trx) => {
+        await createWebhooksRepo(trx).insert(row);
+        return {
+          action: 'webhook_created',
+          targetId: id,
+          urlOrigin: urlOrigin(row.url),
+          events,
+          enabled: row.enabled === 1,
+          severity: 'MEDIUM',
+        };
+      });
       return { ...toView(row, at), secret };
     },
     async list(orgId: string): Promise<WebhookView[]> {
@@ -205,6 +265,7 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       orgId: string,
       id: string,
       patch: Partial<Omit<WebhookInput, 'secret'>>,
+      change?: WebhookChange,
     ): Promise<WebhookView> {
       const row = await mustGet(orgId, id);
       const set: Partial<WebhookRow> = { updated_at: now() };
@@ -219,11 +280,29 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
         // Turning an endpoint back on clears the reason the service turned it off.
         if (patch.enabled) set.disabled_reason = null;
       }
-      await repo.update(orgId, id, set);
+      await changed(change, async (trx) => {
+        await createWebhooksRepo(trx).update(orgId, id, set);
+        return {
+          action: 'webhook_updated',
+          targetId: id,
+          urlOrigin: urlOrigin(set.url ?? row.url),
+          ...(set.url !== undefined && urlOrigin(set.url) !== urlOrigin(row.url)
+            ? { previousUrlOrigin: urlOrigin(row.url) }
+            : {}),
+          changed: Object.keys(patch).sort(),
+          enabled: (set.enabled ?? row.enabled) === 1,
+          severity: 'MEDIUM',
+        };
+      });
       return toView({ ...row, ...set }, now());
     },
-    async remove(orgId: string, id: string): Promise<void> {
-      if (!(await repo.delete(orgId, id))) throw notFound('Webhook');
+    async remove(orgId: string, id: string, change?: WebhookChange): Promise<void> {
+      await changed(change, async (trx) => {
+        const r = createWebhooksRepo(trx);
+        const row = await r.get(orgId, id);
+        if (!row || !(await r.delete(orgId, id))) throw notFound('Webhook');
+        return { action: 'webhook_deleted', targetId: id, urlOrigin: urlOrigin(row.url), severity: 'MEDIUM' };
+      });
     },
     /**
      * New secret (given or generated); the previous one keeps signing webhook-signature for graceSeconds so
@@ -233,17 +312,27 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       orgId: string,
       id: string,
       input: { secret?: string | undefined; graceSeconds?: number | undefined },
+      change?: WebhookChange,
     ): Promise<{ secret: string; previousSecretExpiresAt: string | null }> {
       const row = await mustGet(orgId, id);
       if (input.secret !== undefined) checkSecret(input.secret);
       const secret = input.secret ?? generateWebhookSecret();
       const grace = input.graceSeconds ?? DEFAULT_ROTATION_GRACE_SECONDS;
       const expires = grace > 0 ? new Date(deps.clock.now().getTime() + grace * 1000).toISOString() : null;
-      await repo.update(orgId, id, {
-        secret_sealed: deps.sealer.seal(secret, id),
-        previous_secret_sealed: expires ? row.secret_sealed : null,
-        previous_secret_expires_at: expires,
-        updated_at: now(),
+      await changed(change, async (trx) => {
+        await createWebhooksRepo(trx).update(orgId, id, {
+          secret_sealed: deps.sealer.seal(secret, id),
+          previous_secret_sealed: expires ? row.secret_sealed : null,
+          previous_secret_expires_at: expires,
+          updated_at: now(),
+        });
+        return {
+          action: 'webhook_secret_rotated',
+          targetId: id,
+          urlOrigin: urlOrigin(row.url),
+          graceSeconds: grace,
+          severity: 'LOW',
+        };
       });
       return { secret, previousSecretExpiresAt: expires };
     },

@@ -70,10 +70,11 @@ export function hallucinationRoutes(service: HallucinationService, options: { bo
       },
       async (request) => {
         const { mode, model } = request.body;
-        return service.updateSettings(callerOf(request).org, {
-          mode: mode as CheckMode,
-          ...(model ? { model } : {}),
-        });
+        return service.updateSettings(
+          callerOf(request).org,
+          { mode: mode as CheckMode, ...(model ? { model } : {}) },
+          { userId: callerOf(request).user?.id ?? null },
+        );
       },
     );
 

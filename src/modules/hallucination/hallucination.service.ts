@@ -43,7 +43,7 @@ export interface HallucinationServiceOptions {
   /** The optional LLM judge (`mode: "llm"`); without it every check is local. */
   judge?: LlmJudge;
   /** Reads and stores the organization's default mode (settings.hallucination). */
-  orgs: Pick<OrgsService, 'getOrg' | 'updateOrg'>;
+  orgs: Pick<OrgsService, 'getOrg' | 'updateOrg' | 'setSettingsSection'>;
   /** Drops the authenticated organization cached by this process, so a new default applies at once. */
   forgetOrg: (orgId: string) => void;
 }
@@ -206,12 +206,15 @@ export function createHallucinationService(deps: HallucinationServiceOptions) {
       return hallucinationSettingsOf(org.settings);
     },
 
-    async updateSettings(org: Organization, next: HallucinationSettings): Promise<HallucinationSettings> {
+    async updateSettings(
+      org: Organization,
+      next: HallucinationSettings,
+      by: { userId: string | null } = { userId: null },
+    ): Promise<HallucinationSettings> {
       checkModel(next.model, 'model');
-      // Read again: another settings section may have changed since the session's copy was loaded.
-      const fresh = (await deps.orgs.getOrg(org.id)) ?? org;
       const clean: HallucinationSettings = { mode: next.mode, ...(next.model ? { model: next.model } : {}) };
-      await deps.orgs.updateOrg(org.id, { settings: { ...fresh.settings, hallucination: clean } });
+      // One step with the read of the other sections, and audited (orgs.setSettingsSection).
+      await deps.orgs.setSettingsSection(org.id, 'hallucination', { ...clean }, by);
       deps.forgetOrg(org.id);
       return clean;
     },

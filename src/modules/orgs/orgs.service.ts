@@ -29,7 +29,13 @@ export interface User {
 export type PublishFn = (
   db: Db,
   org: { id: string; plan: string },
-  type: 'user.joined' | 'user.removed' | 'audit.user_role' | 'audit.settings',
+  type:
+    | 'user.joined'
+    | 'user.removed'
+    | 'audit.user_role'
+    | 'audit.settings'
+    | 'audit.login'
+    | 'audit.login_failed',
   data: Record<string, unknown>,
 ) => Promise<unknown>;
 
@@ -137,6 +143,43 @@ export function createOrgsService(deps: {
         ...(patch.name ? { name: patch.name } : {}),
         ...(patch.products ? { entitlements: JSON.stringify(patch.products) } : {}),
         ...(patch.settings ? { settings: JSON.stringify(patch.settings) } : {}),
+      });
+    },
+
+    /**
+     * Replaces one section of the organization's settings (`dlp`, `detection`, `hallucination`) as one
+     * step: the row is read and written in one transaction (locked on PostgreSQL; SQLite writes one at a
+     * time), so two pages saved at once keep both sections, and an `audit.settings` event says which section
+     * changed, which of its fields, and who changed it. Never the values: DLP settings hold allowed values
+     * and patterns that may be personal data. A save that changes nothing writes nothing.
+     */
+    async setSettingsSection(
+      orgId: string,
+      section: string,
+      value: Record<string, unknown>,
+      by: { userId: string | null; apiKeyId?: string | null },
+    ): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        const q = trx.selectFrom('organizations').selectAll().where('id', '=', orgId);
+        const row = await (deps.dialect === 'postgres' ? q.forUpdate() : q).executeTakeFirst();
+        if (!row) throw new AppError('not_found', 'Organization was not found.');
+        const settings = toOrganization(row).settings;
+        const before = (settings[section] ?? {}) as Record<string, unknown>;
+        const changed = [...new Set([...Object.keys(before), ...Object.keys(value)])]
+          .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(value[k]))
+          .sort();
+        if (changed.length === 0 && settings[section] !== undefined) return;
+        await createOrgsRepo(trx).updateOrg(orgId, {
+          settings: JSON.stringify({ ...settings, [section]: value }),
+        });
+        await deps.publish(trx, toOrganization(row), 'audit.settings', {
+          action: 'settings_changed',
+          setting: section,
+          changed,
+          actorUserId: by.userId,
+          ...(by.apiKeyId ? { actorApiKeyId: by.apiKeyId } : {}),
+          severity: 'MEDIUM',
+        });
       });
     },
 
@@ -275,26 +318,72 @@ export function createOrgsService(deps: {
       return updated;
     },
 
-    /** Checks a password; the same error for an unknown e-mail and a wrong password. */
+    /**
+     * Checks a password; the same error for an unknown e-mail and a wrong password. Each login of a known
+     * user is an audit event for the SIEM (AUTHENTICATION): `audit.login` in the transaction of the new
+     * session, `audit.login_failed` for a wrong password. Ids and the client address only: never the
+     * e-mail typed or the password. An unknown e-mail belongs to no organization, so it has no event.
+     */
     async login(
       email: string,
       password: string,
+      from: { sourceIp?: string; userAgent?: string; onFailedAudit?: (err: unknown) => void } = {},
     ): Promise<{ sessionToken: string; user: User; expiresAt: string }> {
       const row = await repo.getUserByEmail(email.trim().toLowerCase());
       // A dummy verification keeps the answer time the same whether or not the user exists.
       const ok = row
         ? await verifyPassword(password, row.password_hash)
         : await verifyPassword(password, DUMMY_HASH).then(() => false);
+      const client = {
+        ...(from.sourceIp ? { sourceIp: from.sourceIp } : {}),
+        ...(from.userAgent ? { userAgent: from.userAgent.slice(0, 200) } : {}),
+      };
+      if (row && !ok) {
+        // Written after the answer, not before it: awaiting the write would make a wrong password slower
+        // than an unknown e-mail, which tells a guesser which addresses have accounts.
+        setImmediate(() => {
+          db.transaction()
+            .execute(async (trx) => {
+              const orgRow = await createOrgsRepo(trx).getOrg(row.org_id);
+              if (!orgRow) return;
+              await deps.publish(trx, toOrganization(orgRow), 'audit.login_failed', {
+                action: 'login_failed',
+                targetType: 'user',
+                targetId: row.id,
+                userId: row.id,
+                reason: 'wrong_password',
+                ...client,
+                severity: 'MEDIUM',
+              });
+            })
+            .catch((err: unknown) => from.onFailedAudit?.(err));
+        });
+      }
       if (!row || !ok) throw new AppError('unauthorized', 'The e-mail address or password is wrong.');
       const token = randomBase62(43);
       const now = clock.now();
       const expiresAt = new Date(now.getTime() + deps.sessionTtlHours * 3600_000).toISOString();
-      await repo.insertSession({
-        id: sha256Hex(token),
-        org_id: row.org_id,
-        user_id: row.id,
-        created_at: now.toISOString(),
-        expires_at: expiresAt,
+      await db.transaction().execute(async (trx) => {
+        const r = createOrgsRepo(trx);
+        await r.insertSession({
+          id: sha256Hex(token),
+          org_id: row.org_id,
+          user_id: row.id,
+          created_at: now.toISOString(),
+          expires_at: expiresAt,
+        });
+        const orgRow = await r.getOrg(row.org_id);
+        if (orgRow) {
+          await deps.publish(trx, toOrganization(orgRow), 'audit.login', {
+            action: 'login',
+            targetType: 'user',
+            targetId: row.id,
+            userId: row.id,
+            role: row.role,
+            ...client,
+            severity: 'LOW',
+          });
+        }
       });
       return { sessionToken: token, user: toUser(row), expiresAt };
     },

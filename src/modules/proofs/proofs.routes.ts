@@ -24,8 +24,13 @@ import type { ProofsService, SpooledFile } from './proofs.service.js';
 
 const TAGS = ['proofs'];
 const DEVICE = { mode: 'endpoint', accept: ['device'] } as const;
-/** "admin": a dashboard session of an owner or admin, or an API key of the organization. */
-const ADMIN = { mode: 'apiKeyOrSession', roles: ['owner', 'admin'] } as const;
+/**
+ * "admin" (SPEC: get, list and delete are admin operations): a dashboard session of an owner or admin, or
+ * an API key of the admin scope, which stands for an admin. A products key (the one an application holds to
+ * call detection or tokenization) is refused: it used to read, download and delete the proofs, the
+ * organization's evidence of what its users sent.
+ */
+const ADMIN = { mode: 'session', roles: ['owner', 'admin'], adminKey: true } as const;
 const METADATA_MAX_BYTES = 256 * 1024;
 const E = (...s: number[]) => errorResponses(401, 403, 429, ...s);
 const ProofDeleted = Type.Object({ deleted: Type.Boolean(), id: Type.String() });

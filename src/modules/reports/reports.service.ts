@@ -60,8 +60,15 @@ export interface ReportRequest {
 
 function parseInstant(value: string, field: string): Date {
   const d = new Date(value);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(d.getTime())) {
+  const ymd = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (!ymd || Number.isNaN(d.getTime())) {
     throw new AppError('invalid_request', `${field} must be an ISO 8601 date or date-time.`);
+  }
+  // Date rolls an impossible day over into the next month (2026-02-30 is read as March 2): the report would
+  // silently cover another period than the one asked for.
+  const [year, month, day] = [Number(ymd[1]), Number(ymd[2]), Number(ymd[3])];
+  if (day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) {
+    throw new AppError('invalid_request', `${field} names a day that does not exist (${ymd[0]}).`);
   }
   return d;
 }

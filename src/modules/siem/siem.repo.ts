@@ -48,20 +48,19 @@ export function createSiemRepo(db: Db) {
         .where('id', '=', id)
         .execute();
     },
+    /** The integration and its queue; call it inside a transaction (the service does). */
     async delete(orgId: string, id: string): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
-        await trx
-          .deleteFrom('siem_queue')
-          .where('org_id', '=', orgId)
-          .where('integration_id', '=', id)
-          .execute();
-        const r = await trx
-          .deleteFrom('siem_integrations')
-          .where('org_id', '=', orgId)
-          .where('id', '=', id)
-          .executeTakeFirst();
-        return Number(r.numDeletedRows) > 0;
-      });
+      await db
+        .deleteFrom('siem_queue')
+        .where('org_id', '=', orgId)
+        .where('integration_id', '=', id)
+        .execute();
+      const r = await db
+        .deleteFrom('siem_integrations')
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows) > 0;
     },
     /** queued and dead counts per integration of the organization. */
     async queueCounts(orgId: string): Promise<Map<string, { queued: number; dead: number }>> {

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
 import type { IntegrationBody } from './integration-secrets.js';
 import { SiemIntegrationCreateSchema } from './siem.schemas.js';
-import type { SiemService } from './siem.service.js';
+import type { SiemChange, SiemService } from './siem.service.js';
 
 const MANAGE = ['owner', 'admin'] as const;
 const TAGS = ['siem'];
@@ -11,6 +11,12 @@ const Iso = Type.String({ format: 'date-time' });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
 const AnyMap = Type.Record(Type.String(), Type.Unknown());
+
+/** The organization and the actor of a change, for its audit event. */
+const changeBy = (request: Parameters<typeof callerOf>[0]): SiemChange => {
+  const c = callerOf(request);
+  return { org: c.org, actor: { userId: c.user?.id ?? null, apiKeyId: c.key?.id ?? null } };
+};
 
 const IntegrationView = Type.Object({
   id: Type.String({ description: 'prefix siem_' }),
@@ -85,7 +91,11 @@ export function siemRoutes(siem: SiemService) {
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await siem.create(callerOf(request).org.id, request.body as IntegrationBody)),
+        reply
+          .status(201)
+          .send(
+            await siem.create(callerOf(request).org.id, request.body as IntegrationBody, changeBy(request)),
+          ),
     );
 
     app.get(
@@ -135,7 +145,12 @@ export function siemRoutes(siem: SiemService) {
         },
       },
       async (request) =>
-        siem.update(callerOf(request).org.id, request.params.id, request.body as Partial<IntegrationBody>),
+        siem.update(
+          callerOf(request).org.id,
+          request.params.id,
+          request.body as Partial<IntegrationBody>,
+          changeBy(request),
+        ),
     );
 
     app.delete(
@@ -151,7 +166,7 @@ export function siemRoutes(siem: SiemService) {
         },
       },
       async (request) => {
-        await siem.remove(callerOf(request).org.id, request.params.id);
+        await siem.remove(callerOf(request).org.id, request.params.id, changeBy(request));
         return { deleted: true };
       },
     );

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { mapOf } from '../../platform/http/index.js';
 
 /**
  * Create bodies of SIEM integrations (POST /api/saas/siem/integrations), one shape per platform in the spec.
@@ -123,7 +124,7 @@ export const SiemWebhookConfigSchema = Type.Object({
   secret: Type.Optional(
     Type.String({ minLength: 16, maxLength: 256, description: 'signs X-Service-Signature (secret)' }),
   ),
-  headers: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.String({ maxLength: 2000 }))),
+  headers: Type.Optional(mapOf({ minLength: 1, maxLength: 100 }, Type.String({ maxLength: 2000 }))),
   batchSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
 });
 

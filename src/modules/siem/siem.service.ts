@@ -39,6 +39,12 @@ export interface IntegrationView extends Omit<IntegrationBody, 'name'> {
   updatedAt: string;
 }
 
+/** Who changed an integration, for its audit event: a dashboard user or an admin-scope API key. */
+export interface SiemChange {
+  org: { id: string; plan: string };
+  actor: { userId: string | null; apiKeyId: string | null };
+}
+
 export interface SiemServiceDeps {
   db: Db;
   clock: Clock;
@@ -46,6 +52,13 @@ export interface SiemServiceDeps {
   outbound: Outbound;
   allowPrivateTargets: boolean;
   forwarder: Pick<SiemForwarder, 'testConnection'>;
+  /** events.publish, passed in (siem does not import events): writes `audit.siem_integration`. */
+  publish?: (
+    db: Db,
+    org: { id: string; plan: string },
+    type: 'audit.siem_integration',
+    data: Record<string, unknown>,
+  ) => Promise<unknown>;
 }
 
 export function createSiemService(deps: SiemServiceDeps) {
@@ -130,8 +143,24 @@ export function createSiemService(deps: SiemServiceDeps) {
   const one = async (orgId: string, row: IntegrationRow) =>
     view(row, (await repo.queueCounts(orgId)).get(row.id));
 
+  /**
+   * Creating, changing and deleting an integration are audit events (AUDIT), written in the change's
+   * transaction: switching off or deleting the forwarding is what an intruder would do first, and without
+   * the event nothing recorded it. The data names the fields changed, never their values (secrets live
+   * there). Published before the change is applied: the event reaches the organization's other enabled
+   * integrations, and the one changed under the rules it had (a deleted one's queue goes with it).
+   */
+  const audit = async (trx: Db, change: SiemChange | undefined, data: Record<string, unknown>) => {
+    if (!change || !deps.publish) return;
+    await deps.publish(trx, change.org, 'audit.siem_integration', {
+      ...data,
+      targetType: 'siem_integration',
+      actor: change.actor,
+    });
+  };
+
   return {
-    async create(orgId: string, body: IntegrationBody): Promise<IntegrationView> {
+    async create(orgId: string, body: IntegrationBody, change?: SiemChange): Promise<IntegrationView> {
       validate(body);
       const id = newId('siem');
       const at = now();
@@ -151,7 +180,17 @@ export function createSiemService(deps: SiemServiceDeps) {
         created_at: at,
         updated_at: at,
       };
-      await repo.insert(row);
+      await deps.db.transaction().execute(async (trx) => {
+        await audit(trx, change, {
+          action: 'siem_integration_created',
+          targetId: id,
+          name: row.name,
+          platform: row.platform,
+          enabled: row.enabled === 1,
+          severity: 'MEDIUM',
+        });
+        await createSiemRepo(trx).insert(row);
+      });
       return view(row, undefined);
     },
     async list(orgId: string): Promise<IntegrationView[]> {
@@ -165,7 +204,12 @@ export function createSiemService(deps: SiemServiceDeps) {
      * Merges the change into the stored body (secrets stay unless replaced) and re-validates the result. A
      * changed configuration closes the breaker so that the queue is tried again at once.
      */
-    async update(orgId: string, id: string, patch: Partial<IntegrationBody>): Promise<IntegrationView> {
+    async update(
+      orgId: string,
+      id: string,
+      patch: Partial<IntegrationBody>,
+      change?: SiemChange,
+    ): Promise<IntegrationView> {
       const row = await mustGet(orgId, id);
       const stored = openBody(deps.sealer, id, row.secret_body);
       if (patch.platform !== undefined && patch.platform !== stored.platform)
@@ -181,11 +225,36 @@ export function createSiemService(deps: SiemServiceDeps) {
         next_attempt_at: at,
         updated_at: at,
       };
-      await repo.update(orgId, id, set);
+      const disabled = row.enabled === 1 && set.enabled === 0;
+      await deps.db.transaction().execute(async (trx) => {
+        await audit(trx, change, {
+          action: disabled ? 'siem_integration_disabled' : 'siem_integration_updated',
+          targetId: id,
+          name: set.name ?? row.name,
+          platform: row.platform,
+          enabled: set.enabled === 1,
+          // Field names only: config and credentials hold secrets.
+          changed: Object.keys(patch).sort(),
+          severity: disabled ? 'HIGH' : 'MEDIUM',
+        });
+        await createSiemRepo(trx).update(orgId, id, set);
+      });
       return one(orgId, { ...row, ...set });
     },
-    async remove(orgId: string, id: string): Promise<void> {
-      if (!(await repo.delete(orgId, id))) throw notFound('SIEM integration');
+    async remove(orgId: string, id: string, change?: SiemChange): Promise<void> {
+      await deps.db.transaction().execute(async (trx) => {
+        const r = createSiemRepo(trx);
+        const row = await r.get(orgId, id);
+        if (!row) throw notFound('SIEM integration');
+        await audit(trx, change, {
+          action: 'siem_integration_deleted',
+          targetId: id,
+          name: row.name,
+          platform: row.platform,
+          severity: 'HIGH',
+        });
+        if (!(await r.delete(orgId, id))) throw notFound('SIEM integration');
+      });
     },
     async test(orgId: string, id: string) {
       const row = await mustGet(orgId, id);

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { mapOf } from '../../platform/http/index.js';
 
 export const SOURCE_TYPES = ['website', 'api', 'file', 'database'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
@@ -16,13 +17,9 @@ export const MAX_LLMS = 30;
 /** Uploaded files (multipart): larger documents are better given as a path the server can read. */
 export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
 
-const headersField = Type.Record(
-  Type.String({ minLength: 1, maxLength: 200 }),
-  Type.String({ maxLength: 8_000 }),
-  {
-    description: 'api sources: request headers (credentials); sealed at rest, never shown again',
-  },
-);
+const headersField = mapOf({ minLength: 1, maxLength: 200 }, Type.String({ maxLength: 8_000 }), {
+  description: 'api sources: request headers (credentials); sealed at rest, never shown again',
+});
 
 export const SourceBody = Type.Object(
   {

@@ -44,3 +44,17 @@ export function oneOf<const T extends readonly string[]>(values: T, options: Rec
     ),
   );
 }
+
+/**
+ * An object used as a map whose keys are checked too. `Type.Record(Type.String({ … }), V)` keeps only the
+ * value schema (`patternProperties: {"^.*$": V}`): the key's maxLength is dropped, and a key pattern becomes
+ * the only pattern property, so a key outside it is an additional property nobody checks, value included.
+ * Here every value is checked against `value` and every key against `key` (JSON Schema `propertyNames`).
+ */
+export function mapOf<V extends TSchema>(
+  key: { pattern?: string; minLength?: number; maxLength?: number; description?: string },
+  value: V,
+  options: Record<string, unknown> = {},
+) {
+  return Type.Record(Type.String(), value, { ...options, propertyNames: { type: 'string', ...key } });
+}

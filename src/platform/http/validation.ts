@@ -95,6 +95,21 @@ export function describeValidationError(errors: ErrorObject[] | undefined, part:
     .join('')
     .replace(/^\./, '');
   const where = (name: string) => (name ? `${part} field '${name}'` : `request ${part}`);
+  // A map key that failed its `propertyNames` schema (mapOf): Ajv reports the key's own keyword on the
+  // map's path, which would read as if the map itself were too long or malformed. The key is not echoed:
+  // it is whatever the caller sent, possibly long.
+  if ('propertyName' in e && e.keyword !== 'propertyNames') {
+    const p = e.params as { limit?: number; pattern?: string };
+    const rule =
+      e.keyword === 'maxLength'
+        ? `be at most ${p.limit} characters long`
+        : e.keyword === 'minLength'
+          ? `be at least ${p.limit} characters long`
+          : e.keyword === 'pattern'
+            ? `match pattern "${p.pattern}"`
+            : 'be valid';
+    return `Each key of the ${where(path)} must ${rule}.`;
+  }
   switch (e.keyword) {
     case 'required': {
       const missing = (e.params as { missingProperty: string }).missingProperty;
