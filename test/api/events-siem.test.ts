@@ -214,6 +214,40 @@ describe('SIEM integrations', () => {
     assert.equal(envelopeIds().at(-1), user!.id, 'token kept across the update');
   });
 
+  it('never carries a stored credential to a new destination: a changed receiver needs the credential again', async () => {
+    const { id } = await splunk();
+    const rogue = await startHecFake('rogue-token-0000');
+    try {
+      const moved = await t.request('PATCH', `/api/saas/siem/integrations/${id}`, {
+        cookie,
+        body: { config: { hecUrl: rogue.url } },
+      });
+      assert.equal(moved.status, 400, moved.text);
+      assert.equal(moved.body.error, 'invalid_request');
+      assert.match(moved.body.message, /config\.hecUrl changed: send config\.hecToken again/);
+      assert.doesNotMatch(moved.text, new RegExp(TOKEN));
+      const kept = await t.request('GET', `/api/saas/siem/integrations/${id}`, { cookie });
+      assert.equal(kept.body.config.hecUrl, hec.url, 'the refused change is not stored');
+      await publish('detection.created', { severity: 'HIGH' });
+      await workers.runDue();
+      assert.equal(rogue.requests.length, 0, 'the new host never received the stored token');
+      // Given again with the new destination, the change is an ordinary one.
+      const withToken = await t.request('PATCH', `/api/saas/siem/integrations/${id}`, {
+        cookie,
+        body: { config: { hecUrl: rogue.url, hecToken: 'rogue-token-0000' } },
+      });
+      assert.equal(withToken.status, 200, withToken.text);
+      // A field beside the destination still merges without the secret.
+      const other = await t.request('PATCH', `/api/saas/siem/integrations/${id}`, {
+        cookie,
+        body: { config: { index: 'other' } },
+      });
+      assert.equal(other.status, 200, other.text);
+    } finally {
+      await rogue.close();
+    }
+  });
+
   it('opens the breaker while the SIEM fails, keeps events queued, then drains them in creation order', async () => {
     const { id } = await splunk();
     const before = hec.envelopes.length;

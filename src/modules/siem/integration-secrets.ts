@@ -65,3 +65,57 @@ export function mergeBody(stored: IntegrationBody, patch: Partial<IntegrationBod
   }
   return out;
 }
+
+/**
+ * Where an integration's events go. A stored credential that the receiver reads (a HEC token, an API key,
+ * a password, custom headers) was given for that receiver only: a change of any of these must not carry it
+ * to another host, or an admin (or a stolen admin session) could point the integration at a host of their
+ * own and read the organization's SIEM credential from the first delivery.
+ */
+const DESTINATION_PATHS = [
+  'endpoint',
+  'config.hecUrl',
+  'config.cloudId',
+  'config.url',
+  'config.site',
+  'config.host',
+  'config.port',
+  'config.protocol',
+] as const;
+
+/**
+ * Secrets that never leave this service: a webhook's signing secret (only the signature is sent) and a
+ * syslog client's TLS key (it signs the handshake, the receiver never sees it). They may stay across a
+ * change of destination.
+ */
+const SECRETS_NOT_SENT = new Set(['config.secret', 'config.tlsKey']);
+
+function valueAt(body: IntegrationBody, path: string): unknown {
+  const [part, key] = path.split('.') as [string, string | undefined];
+  const top = (body as unknown as Record<string, unknown>)[part];
+  if (key === undefined) return top;
+  return top && typeof top === 'object' ? (top as Record<string, unknown>)[key] : undefined;
+}
+
+/**
+ * When the update changes where events go, the stored secrets sent to the receiver that the update does
+ * not give again (their dotted paths, with the destination fields that changed); empty when the update may
+ * keep them.
+ */
+export function secretsLeftBehind(
+  stored: IntegrationBody,
+  merged: IntegrationBody,
+  patch: Partial<IntegrationBody>,
+): { changed: string[]; missing: string[] } {
+  const changed = DESTINATION_PATHS.filter(
+    (p) => JSON.stringify(valueAt(stored, p)) !== JSON.stringify(valueAt(merged, p)),
+  );
+  if (changed.length === 0) return { changed: [], missing: [] };
+  const missing = SIEM_SECRET_PATHS.filter(
+    (p) =>
+      !SECRETS_NOT_SENT.has(p) &&
+      valueAt(stored, p) !== undefined &&
+      valueAt(patch as IntegrationBody, p) === undefined,
+  );
+  return { changed: [...changed], missing };
+}

@@ -4,7 +4,7 @@ import { newId, type Sealer } from '../../platform/crypto/index.js';
 import { invalid, notFound } from '../../platform/errors/index.js';
 import type { Outbound } from '../../platform/net/index.js';
 import type { Db } from '../../platform/storage/index.js';
-import { type IntegrationBody, mergeBody, openBody, publicPart, sealBody } from './integration-secrets.js';
+import { type IntegrationBody, mergeBody, openBody, publicPart, sealBody, secretsLeftBehind } from './integration-secrets.js';
 import type { SiemForwarder } from './siem-forwarder.js';
 import { siemTargetProblem } from './siem-targets.js';
 import { createSiemRepo, type IntegrationRow } from './siem.repo.js';
@@ -216,6 +216,11 @@ export function createSiemService(deps: SiemServiceDeps) {
         throw invalid('platform cannot change');
       if (patch.type !== undefined && patch.type !== stored.type) throw invalid('type cannot change');
       const merged = mergeBody(stored, patch);
+      const left = secretsLeftBehind(stored, merged, patch);
+      if (left.missing.length > 0)
+        throw invalid(
+          `${left.changed.join(', ')} changed: send ${left.missing.join(', ')} again. A stored credential is never sent to a new destination.`,
+        );
       validate(merged);
       const at = now();
       const set: Partial<IntegrationRow> = {
