@@ -42,9 +42,6 @@ export function extend(base: Rule, named: Record<string, Rule>): Rule {
   return { ...rest, keys: new Map([...(base.keys ?? []), ...Object.entries(named)]) };
 }
 
-/** Deeper than any request an SDK builds; the walk is recursive, so a hostile nesting is refused first. */
-const MAX_DEPTH = 256;
-
 /** Where a container sits in the body; only read to name a field that received a token. */
 interface Path {
   readonly up: Path | null;
@@ -62,15 +59,15 @@ function pathName(path: Path | null, key: string | number): string {
   return name;
 }
 
-/**
- * Writes a property of a parsed body. `__proto__` is an own property after JSON.parse, but an assignment to
- * it calls the prototype setter, which ignores a string: the original would stay and go up in clear.
- */
 function setValue(holder: Holder, key: string | number, value: unknown): void {
-  if (key === '__proto__')
-    Object.defineProperty(holder, key, { value, writable: true, enumerable: true, configurable: true });
-  else (holder as Record<string | number, unknown>)[key] = value;
+  (holder as Record<string | number, unknown>)[key] = value;
 }
+
+/**
+ * How deep a JSON text may nest, as the body itself (parseJsonBody): the walk is recursive, and a text
+ * nested thousands deep would otherwise end it with a stack overflow instead of the spec's error body.
+ */
+const MAX_JSON_TEXT_DEPTH = 64;
 
 /** A JSON text held in a string (tool-call arguments): parsed for the walk, written back once changed. */
 class JsonText {
@@ -132,17 +129,17 @@ export function walkBody(body: Json, rule: Rule): Walked {
     if (typeof v === 'string') {
       if (r?.keep || v === '') return;
       if (r?.json && owner === null) {
-        jsonText(v, holder, key, path, depth);
+        jsonText(v, holder, key, path);
         return;
       }
       fields.push(new LeafField(v, holder, key, path, owner));
       return;
     }
     if (v === null || typeof v !== 'object') return;
-    if (depth > MAX_DEPTH)
+    if (owner !== null && depth > MAX_JSON_TEXT_DEPTH)
       throw new AppError(
         'invalid_request',
-        `The request body cannot be inspected: it is nested deeper than ${MAX_DEPTH} levels. It was not sent.`,
+        `The request body cannot be inspected: a JSON text in it nests deeper than ${MAX_JSON_TEXT_DEPTH} levels. It was not sent.`,
       );
     const here: Path = { up: path, key };
     if (Array.isArray(v)) {
@@ -157,7 +154,7 @@ export function walkBody(body: Json, rule: Rule): Walked {
     }
   };
 
-  const jsonText = (text: string, holder: Holder, key: string | number, path: Path | null, depth: number) => {
+  const jsonText = (text: string, holder: Holder, key: string | number, path: Path | null) => {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -170,7 +167,7 @@ export function walkBody(body: Json, rule: Rule): Walked {
     const before = fields.length;
     owner = t;
     // Everything inside is free text: arguments are what the model or the caller wrote.
-    visit(parsed, undefined, t.box, 0, { up: path, key }, depth + 1);
+    visit(parsed, undefined, t.box, 0, { up: path, key }, 1);
     owner = null;
     if (fields.length > before) texts.push(t);
   };
@@ -178,6 +175,7 @@ export function walkBody(body: Json, rule: Rule): Walked {
   const root: Path | null = null;
   for (const k in body) {
     const child = rule.keys?.get(k) ?? rule.other;
+    // The body itself is no deeper than its parser allowed: the depth is checked inside a JSON text only.
     visit(body[k], child, body, k, root, 1);
   }
   return {
