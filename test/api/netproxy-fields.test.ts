@@ -532,6 +532,14 @@ describe('network proxy: JSON text inside a request (tool-call arguments)', () =
     ],
   });
 
+  it('arguments without personal data stay as written (number digits, spacing) while the rest is tokenized', async () => {
+    const args = '{"order": 12345678901234567890, "note": "ok"}';
+    const body = call(args);
+    body.messages.push({ role: 'user', content: `Write to ${EMAIL}.` } as never);
+    await post('/openai/v1/chat/completions', body);
+    assert.equal(upstream().body.messages[0].tool_calls[0].function.arguments, args);
+  });
+
   it('arguments nested deeper than a body may be are refused with the spec body (400), nothing sent', async () => {
     const depth = 20_000;
     const res = await fetch(`${base}/openai/v1/chat/completions`, {
