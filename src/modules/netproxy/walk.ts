@@ -75,11 +75,12 @@ class JsonText {
   constructor(
     private readonly holder: Holder,
     private readonly key: string | number,
-    readonly box: unknown[],
+    /** The parsed value under the same key, so that the fields inside are named after the property. */
+    readonly box: Record<string | number, unknown>,
   ) {}
 
   commit(): void {
-    if (this.changed) setValue(this.holder, this.key, JSON.stringify(this.box[0]));
+    if (this.changed) setValue(this.holder, this.key, JSON.stringify(this.box[this.key]));
   }
 }
 
@@ -163,11 +164,11 @@ export function walkBody(body: Json, rule: Rule): Walked {
       fields.push(new LeafField(text, holder, key, path, null));
       return;
     }
-    const t = new JsonText(holder, key, [parsed]);
+    const t = new JsonText(holder, key, { [key]: parsed });
     const before = fields.length;
     owner = t;
     // Everything inside is free text: arguments are what the model or the caller wrote.
-    visit(parsed, undefined, t.box, 0, { up: path, key }, 1);
+    visit(parsed, undefined, t.box, key, path, 1);
     owner = null;
     if (fields.length > before) texts.push(t);
   };
