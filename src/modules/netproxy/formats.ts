@@ -1,6 +1,4 @@
-import type { TextField } from '../protection/index.js';
-import { RULES } from './rules.js';
-import { walkBody } from './walk.js';
+import { type BodyFormat, requestFields, type TextField } from '../protection/index.js';
 
 /** The providers of the network proxy (SPEC: openai, anthropic, google, mistral, groq, cohere). */
 export const NETPROXY_PROVIDERS = ['openai', 'anthropic', 'google', 'mistral', 'groq', 'cohere'] as const;
@@ -11,13 +9,7 @@ export function isNetProvider(v: string): v is NetProvider {
 }
 
 /** The operations whose bodies the proxy reads; every other path is forwarded as it is. */
-export type Operation =
-  | 'openai-chat'
-  | 'openai-responses'
-  | 'embeddings'
-  | 'anthropic-messages'
-  | 'gemini-generate'
-  | 'cohere-chat';
+export type Operation = BodyFormat;
 
 export interface Route {
   op: Operation;
@@ -193,11 +185,11 @@ export function unreadableShape(op: Operation, body: Json): string | null {
 /**
  * Every string of a request in the provider's native format that may carry personal data: the whole body
  * is walked once, and every string is a field except the structural and opaque values of the format's
- * rule (rules.ts: model, roles, ids, tool names, media bytes and URLs, signed or encrypted reasoning).
- * Fields the proxy does not know (a new SDK's, a provider's extras) are tokenized like message text.
+ * rule (protection's rules.ts: model, roles, ids, tool names, media bytes and URLs, signed or encrypted
+ * reasoning). Fields the proxy does not know (a new SDK's, a provider's extras) are tokenized like text.
  */
 export function requestTexts(op: Operation, body: Json, streamByPath: boolean): RequestTexts {
-  const walked = walkBody(body, RULES[op]);
+  const walked = requestFields(op, body);
   return {
     fields: walked.fields,
     commit: walked.commit,

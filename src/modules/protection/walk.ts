@@ -1,5 +1,4 @@
-import { AppError } from '../../platform/errors/index.js';
-import type { TextField } from '../protection/index.js';
+import type { TextField } from './text-fields.js';
 
 /**
  * What the walk of a request body does below one position. The default is to tokenize: a position without
@@ -63,25 +62,111 @@ function setValue(holder: Holder, key: string | number, value: unknown): void {
   (holder as Record<string | number, unknown>)[key] = value;
 }
 
-/**
- * How deep a JSON text may nest, as the body itself (parseJsonBody): the walk is recursive, and a text
- * nested thousands deep would otherwise end it with a stack overflow instead of the spec's error body.
- */
-const MAX_JSON_TEXT_DEPTH = 64;
+/** One string value inside a JSON text, with where its literal sits in that text. */
+class JsonLiteral implements TextField {
+  value: string;
+  constructor(
+    readonly text: string,
+    readonly start: number,
+    readonly end: number,
+    private readonly path: Path | null,
+    private readonly key: string | number,
+  ) {
+    this.value = text;
+  }
 
-/** A JSON text held in a string (tool-call arguments): parsed for the walk, written back once changed. */
+  get name(): string {
+    return pathName(this.path, this.key);
+  }
+
+  set(value: string): void {
+    this.value = value;
+  }
+}
+
+/**
+ * A JSON text held in a string (tool-call arguments). Only the string literals that tokenization changed
+ * are rewritten; every other byte stays as written. Parsing and serializing the text again would also
+ * rewrite what was not touched: spacing, escapes, and numbers beyond 2^53 (12345678901234567890 would go
+ * up as 12345678901234567000), which is the caller's data altered on its way to the provider.
+ */
 class JsonText {
-  changed = false;
   constructor(
     private readonly holder: Holder,
     private readonly key: string | number,
-    /** The parsed value under the same key, so that the fields inside are named after the property. */
-    readonly box: Record<string | number, unknown>,
+    private readonly source: string,
+    private readonly literals: JsonLiteral[],
   ) {}
 
   commit(): void {
-    if (this.changed) setValue(this.holder, this.key, JSON.stringify(this.box[this.key]));
+    let out = '';
+    let from = 0;
+    for (const lit of this.literals) {
+      if (lit.value === lit.text) continue;
+      out += this.source.slice(from, lit.start) + JSON.stringify(lit.value);
+      from = lit.end;
+    }
+    if (from > 0) setValue(this.holder, this.key, out + this.source.slice(from));
   }
+}
+
+/** The index just past the string literal that opens at `start` (a quote) in valid JSON text. */
+function literalEnd(text: string, start: number): number {
+  for (let i = start + 1; ; i++) {
+    const c = text[i];
+    // After a backslash comes the escaped character, never the literal's end.
+    if (c === '\\') i++;
+    else if (c === '"') return i + 1;
+  }
+}
+
+function isSpace(c: string | undefined): boolean {
+  return c === ' ' || c === '\n' || c === '\r' || c === '\t';
+}
+
+/** A container of the JSON text being scanned: its place in the body, and the key or index it is at. */
+interface Open {
+  readonly path: Path;
+  key: string | number;
+}
+
+/**
+ * The string values of a valid JSON text, in one lexical pass: object keys are passed over (they are names
+ * the caller's code reads), each value literal is decoded and named after the property path above it
+ * (arguments.to, arguments.list[1]). No recursion, so any nesting depth is read.
+ */
+function jsonLiterals(text: string, path: Path | null, key: string | number): JsonLiteral[] {
+  const out: JsonLiteral[] = [];
+  const stack: Open[] = [];
+  let top: Open | undefined;
+  for (let i = 0; i < text.length; ) {
+    const c = text[i];
+    if (c === '"') {
+      const end = literalEnd(text, i);
+      let next = end;
+      while (next < text.length && isSpace(text[next])) next++;
+      const inner = text.slice(i + 1, end - 1);
+      const value: string = inner.includes('\\') ? JSON.parse(text.slice(i, end)) : inner;
+      if (text[next] === ':') {
+        if (top) top.key = value;
+      } else if (value !== '') {
+        out.push(new JsonLiteral(value, i, end, top ? top.path : path, top ? top.key : key));
+      }
+      i = end;
+      continue;
+    }
+    if (c === '{' || c === '[') {
+      const here: Path = top ? { up: top.path, key: top.key } : { up: path, key };
+      if (top) stack.push(top);
+      top = { path: here, key: c === '[' ? 0 : '' };
+    } else if (c === '}' || c === ']') {
+      top = stack.pop();
+    } else if (c === ',' && top && typeof top.key === 'number') {
+      top.key++;
+    }
+    i++;
+  }
+  return out;
 }
 
 /** One string of the body. The name is built only when asked for (for a field that received a token). */
@@ -91,7 +176,6 @@ class LeafField implements TextField {
     private readonly holder: Holder,
     private readonly key: string | number,
     private readonly path: Path | null,
-    private readonly owner: JsonText | null,
   ) {}
 
   get name(): string {
@@ -100,7 +184,6 @@ class LeafField implements TextField {
 
   set(value: string): void {
     setValue(this.holder, this.key, value);
-    if (this.owner && value !== this.text) this.owner.changed = true;
   }
 }
 
@@ -117,7 +200,6 @@ export interface Walked {
 export function walkBody(body: Json, rule: Rule): Walked {
   const fields: TextField[] = [];
   const texts: JsonText[] = [];
-  let owner: JsonText | null = null;
 
   const visit = (
     v: unknown,
@@ -125,60 +207,44 @@ export function walkBody(body: Json, rule: Rule): Walked {
     holder: Holder,
     key: string | number,
     path: Path | null,
-    depth: number,
-  ): void => {
+  ) => {
     if (typeof v === 'string') {
       if (r?.keep || v === '') return;
-      if (r?.json && owner === null) {
-        jsonText(v, holder, key, path);
-        return;
-      }
-      fields.push(new LeafField(v, holder, key, path, owner));
+      if (r?.json) jsonText(v, holder, key, path);
+      else fields.push(new LeafField(v, holder, key, path));
       return;
     }
     if (v === null || typeof v !== 'object') return;
-    if (owner !== null && depth > MAX_JSON_TEXT_DEPTH)
-      throw new AppError(
-        'invalid_request',
-        `The request body cannot be inspected: a JSON text in it nests deeper than ${MAX_JSON_TEXT_DEPTH} levels. It was not sent.`,
-      );
     const here: Path = { up: path, key };
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) visit(v[i], r, v, i, here, depth + 1);
+      for (let i = 0; i < v.length; i++) visit(v[i], r, v, i, here);
       return;
     }
     const obj = v as Json;
     const rule = r?.pick?.(obj) ?? r;
     for (const k in obj) {
       const child = rule === undefined ? undefined : (rule.keys?.get(k) ?? rule.other);
-      visit(obj[k], child, obj, k, here, depth + 1);
+      visit(obj[k], child, obj, k, here);
     }
   };
 
   const jsonText = (text: string, holder: Holder, key: string | number, path: Path | null) => {
-    let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      // Only to know that it is JSON: the lexical pass below reads valid JSON text only.
+      JSON.parse(text);
     } catch {
       // Not JSON (a model may write anything there): one text field as it is.
-      fields.push(new LeafField(text, holder, key, path, null));
+      fields.push(new LeafField(text, holder, key, path));
       return;
     }
-    const t = new JsonText(holder, key, { [key]: parsed });
-    const before = fields.length;
-    owner = t;
     // Everything inside is free text: arguments are what the model or the caller wrote.
-    visit(parsed, undefined, t.box, key, path, 1);
-    owner = null;
-    if (fields.length > before) texts.push(t);
+    const literals = jsonLiterals(text, path, key);
+    if (literals.length === 0) return;
+    for (const l of literals) fields.push(l);
+    texts.push(new JsonText(holder, key, text, literals));
   };
 
-  const root: Path | null = null;
-  for (const k in body) {
-    const child = rule.keys?.get(k) ?? rule.other;
-    // The body itself is no deeper than its parser allowed: the depth is checked inside a JSON text only.
-    visit(body[k], child, body, k, root, 1);
-  }
+  for (const k in body) visit(body[k], rule.keys?.get(k) ?? rule.other, body, k, null);
   return {
     fields,
     commit() {

@@ -1,8 +1,9 @@
-import type { Operation } from './formats.js';
-import { extend, JSON_TEXT, KEEP, keys, type Rule, recursive } from './walk.js';
+import { extend, JSON_TEXT, KEEP, keys, type Rule, recursive, type Walked, walkBody } from './walk.js';
 
-// What the network proxy does NOT tokenize in a request body, per format. Every other string is run through
-// DLP, wherever it is: fields the proxy knows, fields a new SDK version adds, provider extras, unknown part
+// What the proxies do NOT tokenize in a request body, per format: the network proxy reads each provider's
+// native format, the provider proxy OpenAI chat completions (with the fields of its own internal format,
+// thought signatures and signed thinking parts). Every other string is run through DLP, wherever it is:
+// fields the proxy knows, fields a new SDK version adds, provider extras, unknown part
 // kinds. Tokenizing changes a string only where DLP finds personal data in it, so an enum-like setting
 // ("auto", "high", "BLOCK_NONE") goes up unchanged without being listed. A key is listed only when:
 //
@@ -47,6 +48,13 @@ const SCHEMA = recursive((self) => {
 
 const TOOL_CALL_FN = keys({ name: KEEP, arguments: JSON_TEXT });
 
+/**
+ * Thinking as clients of the provider proxy send it back in chat messages (Anthropic's blocks): signed, so
+ * refused next turn if changed. Mistral's thinking part holds a list of text chunks: those stay text.
+ */
+const SIGNED_PART_KEYS = { thinking: KEEP, signature: KEEP, data: KEEP };
+const SIGNED_TYPES = new Set(['thinking', 'redacted_thinking']);
+
 /** A tool definition: chat (`function`), Responses (flat), custom tools; name and type kept. */
 const TOOL = keys({
   type: KEEP,
@@ -59,7 +67,7 @@ const TOOL = keys({
 });
 
 /** A content part of OpenAI chat, the Responses API, Mistral, Groq and Cohere. */
-const PART = keys({
+const PART_BASE = {
   type: KEEP,
   // A data URL or a URL the provider fetches; Mistral also takes the URL as a plain string here.
   image_url: keys({ url: KEEP }, { keep: true }),
@@ -71,7 +79,11 @@ const PART = keys({
   file_data: KEEP,
   file_url: KEEP,
   document_url: KEEP,
+};
+const PART = keys(PART_BASE, {
+  pick: (p) => (SIGNED_TYPES.has(p['type'] as string) ? SIGNED_PART : undefined),
 });
+const SIGNED_PART = keys({ ...PART_BASE, ...SIGNED_PART_KEYS });
 
 const RESPONSE_FORMAT = keys({ type: KEEP, json_schema: keys({ name: KEEP, schema: SCHEMA }) });
 
@@ -80,7 +92,14 @@ const MESSAGE = keys(
   {
     role: KEEP,
     content: PART,
-    tool_calls: keys({ id: KEEP, type: KEEP, function: TOOL_CALL_FN, custom: keys({ name: KEEP }) }),
+    tool_calls: keys({
+      id: KEEP,
+      type: KEEP,
+      function: TOOL_CALL_FN,
+      custom: keys({ name: KEEP }),
+      // The provider proxy's internal format: Gemini's thought signature, replayed verbatim.
+      thought_signature: KEEP,
+    }),
     tool_call_id: KEEP,
     function_call: TOOL_CALL_FN,
     audio: keys({ id: KEEP }),
@@ -229,7 +248,16 @@ const COHERE_CHAT = keys({
   response_format: keys({ type: KEEP, json_schema: SCHEMA }),
 });
 
-export const RULES: Record<Operation, Rule> = {
+/** The request formats whose bodies are walked: the provider proxy's is openai-chat. */
+export type BodyFormat =
+  | 'openai-chat'
+  | 'openai-responses'
+  | 'embeddings'
+  | 'anthropic-messages'
+  | 'gemini-generate'
+  | 'cohere-chat';
+
+const RULES: Record<BodyFormat, Rule> = {
   'openai-chat': OPENAI_CHAT,
   'openai-responses': OPENAI_RESPONSES,
   embeddings: EMBEDDINGS,
@@ -237,3 +265,12 @@ export const RULES: Record<Operation, Rule> = {
   'gemini-generate': GEMINI_GENERATE,
   'cohere-chat': COHERE_CHAT,
 };
+
+/**
+ * Every string of a request body in `format` that may carry personal data, as fields whose `set` writes
+ * into the body (then `commit()` for JSON texts): the whole body is walked once, and every string is a
+ * field except the structural and opaque values the format's rule lists above.
+ */
+export function requestFields(format: BodyFormat, body: Record<string, unknown>): Walked {
+  return walkBody(body, RULES[format]);
+}
