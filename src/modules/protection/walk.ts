@@ -14,7 +14,7 @@ export interface Rule {
   readonly other?: Rule;
   /** An object whose rule depends on its own fields (a source by its type); undefined keeps this rule. */
   readonly pick?: (obj: Json) => Rule | undefined;
-  /** A string here holds JSON (tool-call arguments): the strings inside are tokenized and it is written back. */
+  /** A string here holds JSON (tool-call arguments): its string values are tokenized, only changed ones rewritten. */
   readonly json?: boolean;
 }
 
