@@ -3,9 +3,9 @@ import { extend, JSON_TEXT, KEEP, keys, type Rule, recursive, type Walked, walkB
 // What the proxies do NOT tokenize in a request body, per format: the network proxy reads each provider's
 // native format, the provider proxy OpenAI chat completions (with the fields of its own internal format,
 // thought signatures and signed thinking parts). Every other string is run through DLP, wherever it is:
-// fields the proxy knows, fields a new SDK version adds, provider extras, unknown part
-// kinds. Tokenizing changes a string only where DLP finds personal data in it, so an enum-like setting
-// ("auto", "high", "BLOCK_NONE") goes up unchanged without being listed. A key is listed only when:
+// fields the proxy knows, fields a new SDK version adds, provider extras, unknown part kinds. Tokenizing
+// changes a string only where DLP finds personal data in it, so an enum-like setting ("auto", "high",
+// "BLOCK_NONE") goes up unchanged without being listed. A key is listed only when:
 //
 //  - it is opaque or signed: base64 media, data URLs, thinking signatures, encrypted reasoning. Any change
 //    breaks it (a signed block is refused next turn), and random base64 does hold what DLP matches (a
