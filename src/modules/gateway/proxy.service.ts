@@ -21,11 +21,12 @@ import {
 } from '../providers/index.js';
 import {
   ChunkRehydrator,
+  chatUserText,
   type Protection,
   type ProtectedCaller,
   rehydrateResponse,
+  requestFields,
   type SseSink,
-  textFieldsOf,
 } from '../protection/index.js';
 import type { ForceService } from './force.service.js';
 import type { UsageRecorder } from './usage.recorder.js';
@@ -156,8 +157,11 @@ export function createProxyService(deps: {
           'Send your provider key as Authorization: Bearer <key>; Parapet passes it through and never stores it.',
         );
       }
-      const { fields, commit, userText } = textFieldsOf(body);
-      await checkProxyInjection(deps.protection, caller, userText, PROXY_PATH);
+      // The injection check reads what the user wrote last; tokenization every string of the body but its
+      // structural and opaque values (the chat-completions rule the network proxy applies too): `user`,
+      // `metadata`, file names and fields this service does not know go up tokenized like message text.
+      await checkProxyInjection(deps.protection, caller, chatUserText(body), PROXY_PATH);
+      const { fields, commit } = requestFields('openai-chat', body);
       const started = performance.now();
       // Each proxied request has its own session, rehydrated from `session` below and never by id. Its
       // commit overlaps the provider call (the tokenized request holds no original); complete() and open()

@@ -1,11 +1,4 @@
-import type { ChatRequest } from '../providers/index.js';
-import {
-  collectLeaves,
-  jsonTextFields,
-  PropertyField,
-  type TextField,
-  textFieldsOf,
-} from '../protection/index.js';
+import { type BodyFormat, requestFields, type TextField } from '../protection/index.js';
 
 /** The providers of the network proxy (SPEC: openai, anthropic, google, mistral, groq, cohere). */
 export const NETPROXY_PROVIDERS = ['openai', 'anthropic', 'google', 'mistral', 'groq', 'cohere'] as const;
@@ -16,13 +9,7 @@ export function isNetProvider(v: string): v is NetProvider {
 }
 
 /** The operations whose bodies the proxy reads; every other path is forwarded as it is. */
-export type Operation =
-  | 'openai-chat'
-  | 'openai-responses'
-  | 'embeddings'
-  | 'anthropic-messages'
-  | 'gemini-generate'
-  | 'cohere-chat';
+export type Operation = BodyFormat;
 
 export interface Route {
   op: Operation;
@@ -70,47 +57,67 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-/** A string property as a field; text parts ({type, text}) of an array as fields of their own. */
-function textOrParts(
-  holder: Json,
-  key: string,
-  name: string,
-  out: TextField[],
-  partTypes: Set<string>,
-): string {
-  const v = holder[key];
-  if (typeof v === 'string') {
-    out.push(new PropertyField(name, v, holder, key));
-    return v;
-  }
+/** The texts of the text parts (`{type, text}` with a type of `types`) of an array. */
+function partTexts(v: unknown, types: Set<string>): string[] {
   const texts: string[] = [];
-  arr(v).forEach((p, j) => {
-    if (isObj(p) && partTypes.has(str(p['type'])) && typeof p['text'] === 'string') {
-      out.push(new PropertyField(`${name}[${j}].text`, p['text'], p, 'text'));
-      texts.push(p['text']);
-    }
-  });
-  return texts.join('\n');
+  for (const p of arr(v))
+    if (isObj(p) && types.has(str(p['type'])) && typeof p['text'] === 'string') texts.push(p['text']);
+  return texts;
 }
 
 const TEXT = new Set(['text']);
-
 const RESPONSES_TEXT = new Set(['input_text', 'output_text', 'text']);
 
 /**
- * An Anthropic document block: a plain-text source (`source.data`) or a content source (text parts), and
- * the `title` and `context` the caller wrote beside it. Left out, the text of a pasted document went up in
- * clear. PDF and image sources (base64 data) are files, left as they are like the other file parts.
+ * What the user wrote last, which the injection check reads: the last user turn's text (earlier turns
+ * were checked when they were sent; tool results and the model's turns are not the user's words).
  */
-function documentTexts(block: Record<string, unknown>, at: string, fields: TextField[]): void {
-  for (const key of ['title', 'context'])
-    if (typeof block[key] === 'string')
-      fields.push(new PropertyField(`${at}.${key}`, block[key] as string, block, key));
-  const source = block['source'];
-  if (!isObj(source)) return;
-  if (source['type'] === 'text' && typeof source['data'] === 'string')
-    fields.push(new PropertyField(`${at}.source.data`, source['data'], source, 'data'));
-  else if (source['type'] === 'content') textOrParts(source, 'content', `${at}.source.content`, fields, TEXT);
+function lastUserText(op: Operation, body: Json): string {
+  let userText = '';
+  switch (op) {
+    case 'openai-chat':
+    case 'cohere-chat': {
+      const messages = arr(body['messages']);
+      for (let i = messages.length - 1; i >= 0; i--) {
+        const m = messages[i];
+        if (!isObj(m) || m['role'] !== 'user') continue;
+        const c = m['content'];
+        return typeof c === 'string' ? c : partTexts(c, TEXT).filter(Boolean).join('\n');
+      }
+      return '';
+    }
+    case 'embeddings':
+      return '';
+    case 'openai-responses':
+      if (typeof body['input'] === 'string') return body['input'];
+      for (const item of arr(body['input'])) {
+        if (!isObj(item) || item['type'] === 'function_call') continue;
+        if (item['type'] === 'function_call_output' && typeof item['output'] === 'string') continue;
+        if (!('content' in item) || item['role'] !== 'user') continue;
+        const c = item['content'];
+        userText = typeof c === 'string' ? c : partTexts(c, RESPONSES_TEXT).join('\n');
+      }
+      return userText;
+    case 'anthropic-messages':
+      for (const m of arr(body['messages'])) {
+        if (!isObj(m) || m['role'] !== 'user') continue;
+        const c = m['content'];
+        // A turn of tool results alone leaves the last words the user wrote in place.
+        const texts = typeof c === 'string' ? [c] : partTexts(c, TEXT);
+        if (texts.length > 0) userText = texts.join('\n');
+      }
+      return userText;
+    case 'gemini-generate':
+      for (const c of arr(body['contents'])) {
+        if (!isObj(c) || (c['role'] !== 'user' && c['role'] !== undefined)) continue;
+        const texts: string[] = [];
+        for (const p of arr(c['parts']))
+          if (isObj(p) && p['thought'] !== true && typeof p['text'] === 'string') texts.push(p['text']);
+        const text = texts.join('\n');
+        if (text) userText = text;
+      }
+      return userText;
+  }
 }
 
 /**
@@ -176,133 +183,18 @@ export function unreadableShape(op: Operation, body: Json): string | null {
 }
 
 /**
- * Every text field of a request in the provider's native format that may carry personal data: what users
- * and tools wrote, the model's earlier turns, tool-call arguments (the values inside the JSON) and tool
- * results. Images, files, audio, thinking blocks and signatures are left as they are (a changed signed
- * block makes the provider refuse the next turn), and so are names, ids and schemas.
+ * Every string of a request in the provider's native format that may carry personal data: the whole body
+ * is walked once, and every string is a field except the structural and opaque values of the format's
+ * rule (protection's rules.ts: model, roles, ids, tool names, media bytes and URLs, signed or encrypted
+ * reasoning). Fields the proxy does not know (a new SDK's, a provider's extras) are tokenized like text.
  */
 export function requestTexts(op: Operation, body: Json, streamByPath: boolean): RequestTexts {
-  const fields: TextField[] = [];
-  const commits: Array<() => void> = [];
-  let userText = '';
-  const model = str(body['model']);
-  const bodyStream = body['stream'] === true;
-  switch (op) {
-    case 'openai-chat':
-    case 'cohere-chat': {
-      // Cohere v2's grounding documents (strings, or objects whose `data` holds the fields): every string
-      // in them, as for tool arguments; left out, a RAG passage went up in clear.
-      if (op === 'cohere-chat' && body['documents'] !== undefined)
-        collectLeaves(body['documents'], 'documents', fields, (v) => {
-          body['documents'] = v as Json[keyof Json];
-        });
-      // Mistral, Groq and Cohere v2 share OpenAI's message shape: content as text or text parts,
-      // tool_calls[].function.arguments as JSON text, tool results as content.
-      if (!Array.isArray(body['messages'])) break;
-      const t = textFieldsOf(body as unknown as ChatRequest);
-      fields.push(...t.fields);
-      commits.push(() => t.commit());
-      userText = t.userText;
-      break;
-    }
-    case 'embeddings': {
-      const input = body['input'];
-      if (typeof input === 'string') fields.push(new PropertyField('input', input, body, 'input'));
-      else
-        arr(input).forEach((v, i) => {
-          if (typeof v === 'string')
-            fields.push(new PropertyField(`input[${i}]`, v, input as unknown[] as never, String(i)));
-        });
-      break;
-    }
-    case 'openai-responses': {
-      if (typeof body['instructions'] === 'string')
-        fields.push(new PropertyField('instructions', body['instructions'], body, 'instructions'));
-      if (typeof body['input'] === 'string') {
-        fields.push(new PropertyField('input', body['input'], body, 'input'));
-        userText = body['input'];
-        break;
-      }
-      arr(body['input']).forEach((item, i) => {
-        if (!isObj(item)) return;
-        const name = `input[${i}]`;
-        if (item['type'] === 'function_call')
-          jsonTextFields(item, 'arguments', `${name}.arguments`, fields, commits);
-        else if (item['type'] === 'function_call_output' && typeof item['output'] === 'string')
-          fields.push(new PropertyField(`${name}.output`, item['output'], item, 'output'));
-        else if ('content' in item) {
-          const text = textOrParts(item, 'content', `${name}.content`, fields, RESPONSES_TEXT);
-          if (item['role'] === 'user') userText = text;
-        }
-      });
-      break;
-    }
-    case 'anthropic-messages': {
-      textOrParts(body, 'system', 'system', fields, TEXT);
-      arr(body['messages']).forEach((m, i) => {
-        if (!isObj(m)) return;
-        const name = `messages[${i}].content`;
-        if (typeof m['content'] === 'string') {
-          fields.push(new PropertyField(name, m['content'], m, 'content'));
-          if (m['role'] === 'user') userText = m['content'];
-          return;
-        }
-        const texts: string[] = [];
-        arr(m['content']).forEach((b, j) => {
-          if (!isObj(b)) return;
-          const at = `${name}[${j}]`;
-          if (b['type'] === 'text' && typeof b['text'] === 'string') {
-            fields.push(new PropertyField(`${at}.text`, b['text'], b, 'text'));
-            texts.push(b['text']);
-          } else if (b['type'] === 'tool_use' && isObj(b['input'])) {
-            collectLeaves(b['input'], `${at}.input`, fields, () => {});
-          } else if (b['type'] === 'tool_result') {
-            textOrParts(b, 'content', `${at}.content`, fields, TEXT);
-          } else if (b['type'] === 'document') {
-            documentTexts(b, at, fields);
-          }
-        });
-        if (m['role'] === 'user' && texts.length > 0) userText = texts.join('\n');
-      });
-      break;
-    }
-    case 'gemini-generate': {
-      const parts = (content: unknown, name: string): string => {
-        const texts: string[] = [];
-        arr(isObj(content) ? content['parts'] : undefined).forEach((p, j) => {
-          if (!isObj(p) || p['thought'] === true) return;
-          const at = `${name}.parts[${j}]`;
-          if (typeof p['text'] === 'string') {
-            fields.push(new PropertyField(`${at}.text`, p['text'], p, 'text'));
-            texts.push(p['text']);
-          } else if (isObj(p['functionCall']) && isObj(p['functionCall']['args'])) {
-            collectLeaves(p['functionCall']['args'], `${at}.functionCall.args`, fields, () => {});
-          } else if (isObj(p['functionResponse']) && isObj(p['functionResponse']['response'])) {
-            collectLeaves(
-              p['functionResponse']['response'],
-              `${at}.functionResponse.response`,
-              fields,
-              () => {},
-            );
-          }
-        });
-        return texts.join('\n');
-      };
-      parts(body['systemInstruction'], 'systemInstruction');
-      arr(body['contents']).forEach((c, i) => {
-        const text = parts(c, `contents[${i}]`);
-        if (isObj(c) && (c['role'] === 'user' || c['role'] === undefined) && text) userText = text;
-      });
-      break;
-    }
-  }
+  const walked = requestFields(op, body);
   return {
-    fields,
-    commit() {
-      for (const c of commits) c();
-    },
-    userText,
-    model,
-    stream: streamByPath || bodyStream,
+    fields: walked.fields,
+    commit: walked.commit,
+    userText: lastUserText(op, body),
+    model: str(body['model']),
+    stream: streamByPath || body['stream'] === true,
   };
 }

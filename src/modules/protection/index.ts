@@ -8,12 +8,7 @@ export type {
 } from './protection.service.js';
 export { ChunkRehydrator, rehydrateResponse } from './rehydrate.js';
 export { KEEP_ALIVE_MS, openSse, type SseSink } from './sse.js';
-export {
-  collectLeaves,
-  jsonTextFields,
-  PropertyField,
-  type TextField,
-  textFieldsOf,
-} from './text-fields.js';
+export { chatUserText, type TextField } from './text-fields.js';
+export { type BodyFormat, requestFields } from './rules.js';
 export { foundCacheStats, type FieldsOutcome, redactedPreview } from './tokenize.js';
 export { type DeltaFormat, type DeltaRef, DeltaRehydrator, rehydrateJson } from './json-rehydrate.js';

@@ -1,0 +1,276 @@
+import { extend, JSON_TEXT, KEEP, keys, type Rule, recursive, type Walked, walkBody } from './walk.js';
+
+// What the proxies do NOT tokenize in a request body, per format: the network proxy reads each provider's
+// native format, the provider proxy OpenAI chat completions (with the fields of its own internal format,
+// thought signatures and signed thinking parts). Every other string is run through DLP, wherever it is:
+// fields the proxy knows, fields a new SDK version adds, provider extras, unknown part kinds. Tokenizing
+// changes a string only where DLP finds personal data in it, so an enum-like setting ("auto", "high",
+// "BLOCK_NONE") goes up unchanged without being listed. A key is listed only when:
+//
+//  - it is opaque or signed: base64 media, data URLs, thinking signatures, encrypted reasoning. Any change
+//    breaks it (a signed block is refused next turn), and random base64 does hold what DLP matches (a
+//    digit run between `/` and `+` passes as a card number); it is also the bulk of a body, not scanned;
+//  - it names something the provider looks up or must match: the model, ids the provider issued (tool
+//    calls, stored responses, files, cached content), tool names (matched against the tool definitions,
+//    and pattern-checked), schema keywords that refer to property names, voice names (from a fixed list,
+//    and several are people's names: DLP finds "Leda" and "Zephyr"). A token there makes the provider
+//    reject the request or call the wrong thing, and these values are not what a person wrote;
+//  - it is a locator the provider fetches (image, file and document URLs): presigned URLs carry access key
+//    ids that DLP reports as API keys, and a tokenized URL fetches nothing;
+//  - or it is a frequent enum (`role`, `type`): one per message or part, kept to spare a hash and a cache
+//    lookup per string on every call.
+//
+// What is deliberately NOT listed, so tokenized: `user`, `metadata` values, `labels`, `safety_identifier`
+// (end-user identifiers, often an e-mail address); participant names (`messages[].name`); tool and schema
+// descriptions, enum values and examples (a token in an enum makes the model answer with the token, which
+// the answer's rehydration restores); stop sequences (the model writes tokens, so a stop sequence holding
+// personal data only matches once tokenized the same way, which one request's session does); reasoning
+// summaries and Gemini thought text (model text the proxy hands out with its tokens in; only their
+// separate signature or encrypted content is verified). Object keys are not rewritten: they are names a
+// schema or the caller's code reads.
+
+/** Keeps every string below (settings made only of enums and tool names). */
+const KEEP_ALL = recursive((self) => ({ keep: true, other: self }));
+
+/**
+ * A JSON schema (tool parameters, structured outputs): `required` and `propertyOrdering` name properties
+ * (object keys, which stay as they are), `type`, `format`, `$ref` and `pattern` are the schema language.
+ * Everything else (descriptions, enums, defaults, examples) is text. Applies again at every depth.
+ */
+const SCHEMA = recursive((self) => {
+  // Kept as a string; as an object (a property named `type`), a schema again.
+  const word: Rule = { keep: true, other: self };
+  return keys(
+    { type: word, format: word, $ref: word, pattern: word, required: word, propertyOrdering: word },
+    { other: self },
+  );
+});
+
+const TOOL_CALL_FN = keys({ name: KEEP, arguments: JSON_TEXT });
+
+/**
+ * Thinking as clients of the provider proxy send it back in chat messages (Anthropic's blocks): signed, so
+ * refused next turn if changed. Mistral's thinking part holds a list of text chunks: those stay text.
+ */
+const SIGNED_PART_KEYS = { thinking: KEEP, signature: KEEP, data: KEEP };
+const SIGNED_TYPES = new Set(['thinking', 'redacted_thinking']);
+
+/** A tool definition: chat (`function`), Responses (flat), custom tools; name and type kept. */
+const TOOL = keys({
+  type: KEEP,
+  name: KEEP,
+  parameters: SCHEMA,
+  function: keys({ name: KEEP, parameters: SCHEMA }),
+  custom: keys({ name: KEEP }),
+  // Responses file search: the provider's vector stores.
+  vector_store_ids: KEEP,
+});
+
+/** A content part of OpenAI chat, the Responses API, Mistral, Groq and Cohere. */
+const PART_BASE = {
+  type: KEEP,
+  // A data URL or a URL the provider fetches; Mistral also takes the URL as a plain string here.
+  image_url: keys({ url: KEEP }, { keep: true }),
+  input_audio: keys({ data: KEEP }, { keep: true }),
+  // OpenAI chat file parts: the bytes and the id; the file name is text.
+  file: keys({ file_data: KEEP, file_id: KEEP }),
+  // Responses input_image / input_file, Mistral document_url.
+  file_id: KEEP,
+  file_data: KEEP,
+  file_url: KEEP,
+  document_url: KEEP,
+};
+const PART = keys(PART_BASE, {
+  pick: (p) => (SIGNED_TYPES.has(p['type'] as string) ? SIGNED_PART : undefined),
+});
+const SIGNED_PART = keys({ ...PART_BASE, ...SIGNED_PART_KEYS });
+
+const RESPONSE_FORMAT = keys({ type: KEEP, json_schema: keys({ name: KEEP, schema: SCHEMA }) });
+
+/** OpenAI chat message (Mistral and Groq alike). */
+const MESSAGE = keys(
+  {
+    role: KEEP,
+    content: PART,
+    tool_calls: keys({
+      id: KEEP,
+      type: KEEP,
+      function: TOOL_CALL_FN,
+      custom: keys({ name: KEEP }),
+      // The provider proxy's internal format: Gemini's thought signature, replayed verbatim.
+      thought_signature: KEEP,
+    }),
+    tool_call_id: KEEP,
+    function_call: TOOL_CALL_FN,
+    audio: keys({ id: KEEP }),
+  },
+  // A tool result's `name` (Mistral, legacy function messages) is the tool's; another role's is a person's.
+  { pick: (m) => (m['role'] === 'tool' || m['role'] === 'function' ? TOOL_MESSAGE : undefined) },
+);
+const TOOL_MESSAGE = extend(MESSAGE, { name: KEEP });
+
+const OPENAI_CHAT = keys({
+  model: KEEP,
+  messages: MESSAGE,
+  tools: TOOL,
+  functions: keys({ name: KEEP, parameters: SCHEMA }),
+  tool_choice: KEEP_ALL,
+  function_call: KEEP_ALL,
+  response_format: RESPONSE_FORMAT,
+  audio: keys({ voice: KEEP_ALL }),
+});
+
+/** A Responses API input item (and the same shapes in `instructions`). */
+const ITEM = keys(
+  {
+    type: KEEP,
+    role: KEEP,
+    id: KEEP,
+    call_id: KEEP,
+    name: KEEP,
+    arguments: JSON_TEXT,
+    content: PART,
+    // function_call_output: text or parts; computer_call_output: a screenshot part.
+    output: PART,
+    summary: PART,
+    encrypted_content: KEEP,
+    approval_request_id: KEEP,
+    container_id: KEEP,
+  },
+  { pick: (item) => (item['type'] === 'image_generation_call' ? IMAGE_ITEM : undefined) },
+);
+// An image generation call given back: its `result` is the base64 image.
+const IMAGE_ITEM = extend(ITEM, { result: KEEP });
+
+const OPENAI_RESPONSES = keys({
+  model: KEEP,
+  input: ITEM,
+  instructions: ITEM,
+  previous_response_id: KEEP,
+  conversation: keys({ id: KEEP }, { keep: true }),
+  prompt: keys({ id: KEEP, version: KEEP, variables: { other: PART } }),
+  tools: TOOL,
+  tool_choice: KEEP_ALL,
+  text: keys({ format: keys({ type: KEEP, name: KEEP, schema: SCHEMA }) }),
+});
+
+const EMBEDDINGS = keys({ model: KEEP });
+
+/** An Anthropic source: base64, URL and file sources are kept; a plain-text source's data is text. */
+const SOURCE_BASE = { type: KEEP, media_type: KEEP, url: KEEP, file_id: KEEP };
+const SOURCE_TEXT = keys(SOURCE_BASE);
+
+/** An Anthropic content block, at any depth (tool results and content sources hold blocks too). */
+const BLOCK = recursive((self) =>
+  keys({
+    type: KEEP,
+    // tool_use, server_tool_use, mcp_tool_use: the call's id and the tool's name; `input` is free text.
+    id: KEEP,
+    name: KEEP,
+    tool_use_id: KEEP,
+    // Signed thinking: Anthropic refuses a turn whose thinking block changed.
+    thinking: KEEP,
+    signature: KEEP,
+    // redacted_thinking (encrypted).
+    data: KEEP,
+    encrypted_content: KEEP,
+    file_id: KEEP,
+    source: keys(
+      { ...SOURCE_BASE, data: KEEP, content: self },
+      { pick: (s) => (s['type'] === 'text' ? SOURCE_TEXT : undefined) },
+    ),
+    content: self,
+    citations: keys({ type: KEEP, encrypted_index: KEEP }),
+  }),
+);
+
+const ANTHROPIC_MESSAGES = keys({
+  model: KEEP,
+  system: BLOCK,
+  messages: keys({ role: KEEP, content: BLOCK }),
+  tools: keys({ type: KEEP, name: KEEP, input_schema: SCHEMA }),
+  tool_choice: KEEP_ALL,
+  container: KEEP,
+});
+
+/** A Gemini part: media bytes and file URIs, function names and ids, and the thought signature kept. */
+const GEMINI_PART = recursive((self) =>
+  keys({
+    thoughtSignature: KEEP,
+    inlineData: keys({ data: KEEP, mimeType: KEEP }),
+    fileData: keys({ fileUri: KEEP, mimeType: KEEP }),
+    functionCall: keys({ id: KEEP, name: KEEP }),
+    // Gemini 3 function responses may carry media parts of their own.
+    functionResponse: keys({ id: KEEP, name: KEEP, parts: self }),
+  }),
+);
+const GEMINI_CONTENT = keys({ role: KEEP, parts: GEMINI_PART });
+const VOICE = keys({ prebuiltVoiceConfig: keys({ voiceName: KEEP }) });
+
+const GEMINI_GENERATE = keys({
+  model: KEEP,
+  contents: GEMINI_CONTENT,
+  systemInstruction: GEMINI_CONTENT,
+  cachedContent: KEEP,
+  tools: keys({
+    functionDeclarations: keys({
+      name: KEEP,
+      parameters: SCHEMA,
+      parametersJsonSchema: SCHEMA,
+      response: SCHEMA,
+      responseJsonSchema: SCHEMA,
+    }),
+  }),
+  toolConfig: keys({ functionCallingConfig: keys({ allowedFunctionNames: KEEP }) }),
+  // Enums only, several per request: kept rather than hashed one by one.
+  safetySettings: KEEP_ALL,
+  generationConfig: keys({
+    responseSchema: SCHEMA,
+    responseJsonSchema: SCHEMA,
+    speechConfig: keys({
+      voiceConfig: VOICE,
+      multiSpeakerVoiceConfig: keys({ speakerVoiceConfigs: keys({ voiceConfig: VOICE }) }),
+    }),
+  }),
+});
+
+/** Cohere v2 chat: OpenAI's message shape; grounding `documents` are free text (ids included). */
+const COHERE_CHAT = keys({
+  model: KEEP,
+  messages: keys({
+    role: KEEP,
+    content: PART,
+    tool_calls: keys({ id: KEEP, type: KEEP, function: TOOL_CALL_FN }),
+    tool_call_id: KEEP,
+  }),
+  tools: TOOL,
+  // Cohere's json_schema is the schema itself.
+  response_format: keys({ type: KEEP, json_schema: SCHEMA }),
+});
+
+/** The request formats whose bodies are walked: the provider proxy's is openai-chat. */
+export type BodyFormat =
+  | 'openai-chat'
+  | 'openai-responses'
+  | 'embeddings'
+  | 'anthropic-messages'
+  | 'gemini-generate'
+  | 'cohere-chat';
+
+const RULES: Record<BodyFormat, Rule> = {
+  'openai-chat': OPENAI_CHAT,
+  'openai-responses': OPENAI_RESPONSES,
+  embeddings: EMBEDDINGS,
+  'anthropic-messages': ANTHROPIC_MESSAGES,
+  'gemini-generate': GEMINI_GENERATE,
+  'cohere-chat': COHERE_CHAT,
+};
+
+/**
+ * Every string of a request body in `format` that may carry personal data, as fields whose `set` writes
+ * into the body (then `commit()` for JSON texts): the whole body is walked once, and every string is a
+ * field except the structural and opaque values the format's rule lists above.
+ */
+export function requestFields(format: BodyFormat, body: Record<string, unknown>): Walked {
+  return walkBody(body, RULES[format]);
+}

@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ChatRequest } from '../providers/index.js';
+import { requestFields } from './rules.js';
+import { chatUserText } from './text-fields.js';
+
+/** A chat request with one assistant tool call whose arguments are `args`. */
+function withArguments(args: string): ChatRequest {
+  return {
+    model: 'm',
+    messages: [
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'a', type: 'function', function: { name: 'f', arguments: args } }],
+      },
+    ],
+  };
+}
+const argsOf = (req: ChatRequest) => req.messages[0]?.tool_calls?.[0]?.function.arguments;
+
+describe('requestFields, chat completions (the provider proxy and the network proxy)', () => {
+  it('finds every string but the structural and signed ones, and writes tool-call arguments back', () => {
+    const req: ChatRequest = {
+      model: 'm',
+      user: 'u',
+      metadata: { k: 'meta' },
+      messages: [
+        { role: 'system', content: 'sys' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'part' },
+            { type: 'image_url', image_url: { url: 'data:x' } },
+            { type: 'thinking', thinking: 'keep', signature: 's' },
+            { type: 'file', file: { file_id: 'file-1', filename: 'name.pdf' } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            {
+              id: 'a',
+              type: 'function',
+              function: { name: 'f', arguments: '{"to":"x","list":["y",{"z":"w"}],"n":3}' },
+              thought_signature: 'sig',
+            },
+          ],
+        },
+        { role: 'tool', tool_call_id: 'a', content: 'result' },
+      ],
+    };
+    const { fields, commit } = requestFields('openai-chat', req);
+    assert.deepEqual(
+      fields.map((f) => [f.name, f.text]),
+      [
+        ['user', 'u'],
+        ['metadata.k', 'meta'],
+        ['messages[0].content', 'sys'],
+        ['messages[1].content[0].text', 'part'],
+        ['messages[1].content[3].file.filename', 'name.pdf'],
+        ['messages[2].tool_calls[0].function.arguments.to', 'x'],
+        ['messages[2].tool_calls[0].function.arguments.list[0]', 'y'],
+        ['messages[2].tool_calls[0].function.arguments.list[1].z', 'w'],
+        ['messages[3].content', 'result'],
+      ],
+    );
+    for (const f of fields) f.set(`<${f.text}>`);
+    commit();
+    assert.equal(req.messages[0]?.content, '<sys>');
+    const parts = req.messages[1]?.content as Array<Record<string, unknown>>;
+    assert.equal(parts[0]?.['text'], '<part>');
+    assert.equal(parts[2]?.['thinking'], 'keep');
+    assert.equal(
+      req.messages[2]?.tool_calls?.[0]?.function.arguments,
+      '{"to":"<x>","list":["<y>",{"z":"<w>"}],"n":3}',
+    );
+    assert.equal(req.messages[3]?.content, '<result>');
+  });
+
+  it('rewrites only the string literals that changed: numbers, spacing, escapes and keys stay as written', () => {
+    const args =
+      '{ "id" :12345678901234567890,\n  "to":"a@b.example" , "k\\u0065y": ["same", "x\\"y"], "e": 1.50e+3 }';
+    const req = withArguments(args);
+    const { fields, commit } = requestFields('openai-chat', req);
+    assert.deepEqual(
+      fields.map((f) => f.text),
+      ['a@b.example', 'same', 'x"y'],
+    );
+    fields[0]?.set('T"1');
+    fields[2]?.set('x"y');
+    commit();
+    assert.equal(argsOf(req), args.replace('"a@b.example"', '"T\\"1"'));
+    const untouched = withArguments(args);
+    const again = requestFields('openai-chat', untouched);
+    for (const f of again.fields) f.set(f.text);
+    again.commit();
+    assert.equal(argsOf(untouched), args, 'nothing changed: not one byte rewritten');
+  });
+
+  it('names a string in an array after its index, and reads JSON text nested at any depth', () => {
+    const deep = `${'['.repeat(5000)}"deep"${']'.repeat(5000)}`;
+    const req = withArguments(`{"a":[1,{"b":2},"third"],"d":${deep}}`);
+    const { fields, commit } = requestFields('openai-chat', req);
+    assert.equal(fields[0]?.name, 'messages[0].tool_calls[0].function.arguments.a[2]');
+    assert.equal(fields[1]?.text, 'deep');
+    fields[1]?.set('changed');
+    commit();
+    assert.equal(argsOf(req), `{"a":[1,{"b":2},"third"],"d":${deep.replace('deep', 'changed')}}`);
+  });
+
+  it('tokenizes arguments that are not JSON as plain text', () => {
+    const req = withArguments('not json');
+    const { fields } = requestFields('openai-chat', req);
+    assert.equal(fields.length, 1);
+    fields[0]?.set('changed');
+    assert.equal(argsOf(req), 'changed');
+  });
+
+  it('chatUserText: the last user message, its text parts joined; a later tool call is not the user', () => {
+    const req = withArguments('{}');
+    const parts = [
+      { type: 'text', text: 'a' },
+      { type: 'image_url', image_url: { url: 'u' } },
+      { type: 'text', text: 'b' },
+    ];
+    req.messages.unshift({ role: 'user', content: 'first' }, { role: 'user', content: parts });
+    assert.equal(chatUserText(req), 'a\nb');
+  });
+});

@@ -1,0 +1,461 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
+import { buildProxy } from '../../src/main/proxy.js';
+import { sentTokenized, startEcho } from '../fakes/echo-upstream.js';
+import type { App } from '../../src/platform/http/index.js';
+import { startTestServer, type Tenant, type TestServer } from '../support/harness.js';
+
+// Every string of an inspected request is tokenized unless its format lists it as structural or opaque
+// (docs/netproxy.md, "What is inspected"). Here: fields the proxy has no reader of its own for (user,
+// metadata, labels, a file's name, a provider's extras, part kinds it does not know) never reach the
+// provider, and the model, ids, tool names, signatures and media bytes reach it byte for byte. The upstream
+// is a real HTTP server that answers in each format with the body it received as the model's text (as a
+// model asked to repeat its input would): the client reads it back with every token restored.
+const EMAIL = 'marta.lindqvist@example.com';
+const PHONE = '+44 20 7946 0958';
+const NAME = 'Marta Lindqvist';
+const ORIGINALS = [EMAIL, PHONE, NAME];
+// Structural values that DLP would change if they were read as text: a digit run between `-`, `/` or `+`
+// passes as a card number. Random ids and base64 do contain such runs.
+const CARD = '4111111111111111';
+const MODEL = `ft:gpt-4o-mini:acme:${CARD}`;
+const CALL_ID = `call-${CARD}`;
+const TOOL = `notify-${CARD}`;
+const IMAGE_B64 = `iVBORw0KGgo/${CARD}+AAAA`;
+const IMAGE_URL = `data:image/png;base64,${IMAGE_B64}`;
+const SIGNATURE = `EqQBCkYIARgCIkD/${CARD}+sig`;
+
+let echo: Awaited<ReturnType<typeof startEcho>>;
+let t: TestServer;
+let proxy: App;
+let base: string;
+let mine: Tenant;
+
+before(async () => {
+  echo = await startEcho();
+  const env: Record<string, string> = {};
+  for (const [id, path] of Object.entries({
+    openai: '/openai/v1',
+    anthropic: '/anthropic',
+    google: '/google',
+    mistral: '/mistral/v1',
+    groq: '/groq/openai/v1',
+    cohere: '/cohere',
+  }))
+    env[`PARAPET_PROVIDER_${id.toUpperCase()}_BASE_URL`] = echo.url + path;
+  t = await startTestServer({ env });
+  proxy = (await buildProxy(t.ctx)).app;
+  await proxy.listen({ port: 0, host: '127.0.0.1' });
+  base = `http://127.0.0.1:${(proxy.server.address() as AddressInfo).port}/proxy`;
+  mine = await t.tenant({ name: 'Fields' });
+});
+after(async () => {
+  await proxy.close();
+  await t.close();
+  echo.server.closeAllConnections();
+  await new Promise((resolve) => echo.server.close(resolve));
+});
+beforeEach(() => {
+  echo.seen.length = 0;
+});
+
+const serviceHeaders = () => ({ 'x-service-key': mine.al });
+
+const upstream = () => sentTokenized(echo.seen, ORIGINALS);
+
+const openai = () =>
+  new OpenAI({
+    apiKey: 'sk-caller',
+    baseURL: `${base}/openai/v1`,
+    defaultHeaders: serviceHeaders(),
+    maxRetries: 0,
+  });
+
+/** Raw HTTP, for fields and part kinds no SDK types. */
+async function post(path: string, body: string | object, headers: Record<string, string> = {}) {
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { ...serviceHeaders(), 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  assert.equal(res.status, 200, text);
+  return JSON.parse(text);
+}
+
+describe('network proxy: fields it has no reader of its own for', () => {
+  it('openai SDK, chat: user, metadata, prediction, a file name and an unknown field are tokenized; model, ids, tool names and image bytes go up as they came', async () => {
+    const client = openai();
+    const params = {
+      model: MODEL,
+      user: EMAIL,
+      store: true,
+      metadata: { customer: PHONE },
+      prediction: { type: 'content' as const, content: `Dear ${NAME},` },
+      // A field of a later API version than this SDK's types.
+      x_briefing: { note: `call ${PHONE}` },
+      tools: [
+        {
+          type: 'function' as const,
+          function: {
+            name: TOOL,
+            description: 'Notify someone',
+            parameters: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] },
+          },
+        },
+      ],
+      messages: [
+        {
+          role: 'user' as const,
+          content: [
+            { type: 'text' as const, text: 'Send the payslip.' },
+            { type: 'image_url' as const, image_url: { url: IMAGE_URL } },
+            { type: 'file' as const, file: { filename: `payslip of ${NAME}.pdf`, file_data: IMAGE_URL } },
+          ],
+        },
+        {
+          role: 'assistant' as const,
+          content: null,
+          tool_calls: [
+            {
+              id: CALL_ID,
+              type: 'function' as const,
+              function: { name: TOOL, arguments: JSON.stringify({ to: EMAIL }) },
+            },
+          ],
+        },
+        { role: 'tool' as const, tool_call_id: CALL_ID, content: 'sent' },
+        { role: 'user' as const, content: 'Thanks.' },
+      ],
+    };
+    const answer = await client.chat.completions.create(params);
+    const { body } = upstream();
+    assert.equal(body.model, MODEL);
+    assert.equal(body.tools[0].function.name, TOOL);
+    assert.deepEqual(body.tools[0].function.parameters.required, ['to']);
+    assert.equal(body.messages[0].content[1].image_url.url, IMAGE_URL);
+    assert.equal(body.messages[0].content[2].file.file_data, IMAGE_URL);
+    assert.equal(body.messages[1].tool_calls[0].id, CALL_ID);
+    assert.equal(body.messages[1].tool_calls[0].function.name, TOOL);
+    assert.match(JSON.parse(body.messages[1].tool_calls[0].function.arguments).to, /^TKN_EMAIL_/);
+    assert.equal(body.messages[2].tool_call_id, CALL_ID);
+    // The model repeated what it saw: the client reads it with every token restored.
+    const seen = JSON.parse(answer.choices[0]?.message.content ?? '');
+    assert.equal(seen.user, EMAIL);
+    assert.equal(seen.metadata.customer, PHONE);
+    assert.equal(seen.prediction.content, `Dear ${NAME},`);
+    assert.equal(seen.x_briefing.note, `call ${PHONE}`);
+    assert.equal(seen.messages[0].content[2].file.filename, `payslip of ${NAME}.pdf`);
+  });
+
+  it('openai SDK, Responses: metadata, user, safety_identifier and reasoning summaries are tokenized and restored where the API echoes them; encrypted reasoning, call ids and file bytes go up as they came', async () => {
+    const client = openai();
+    const encrypted = `gAAAAB/${CARD}+enc`;
+    const res = await client.responses.create({
+      model: 'gpt-4.1-mini',
+      metadata: { customer: EMAIL },
+      user: PHONE,
+      safety_identifier: EMAIL,
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Summarise the attachments.' },
+            { type: 'input_image', image_url: IMAGE_URL, detail: 'auto' },
+            { type: 'input_file', filename: `payslip of ${NAME}.pdf`, file_data: IMAGE_URL },
+          ],
+        },
+        {
+          type: 'reasoning',
+          id: 'rs_1',
+          summary: [{ type: 'summary_text', text: `Looking up ${EMAIL}` }],
+          encrypted_content: encrypted,
+        },
+        { type: 'function_call', call_id: CALL_ID, name: TOOL, arguments: JSON.stringify({ to: EMAIL }) },
+        { type: 'function_call_output', call_id: CALL_ID, output: 'sent' },
+      ],
+    });
+    const { body } = upstream();
+    assert.equal(body.input[0].content[1].image_url, IMAGE_URL);
+    assert.equal(body.input[0].content[2].file_data, IMAGE_URL);
+    assert.equal(body.input[1].id, 'rs_1');
+    assert.equal(body.input[1].encrypted_content, encrypted);
+    assert.equal(body.input[2].call_id, CALL_ID);
+    assert.equal(body.input[2].name, TOOL);
+    assert.equal(body.input[3].call_id, CALL_ID);
+    // Echoed by the API itself, restored for the client.
+    assert.equal(res.metadata?.['customer'], EMAIL);
+    assert.equal(res.user, PHONE);
+    assert.equal(res.safety_identifier, EMAIL);
+    const seen = JSON.parse(res.output_text);
+    assert.equal(seen.input[1].summary[0].text, `Looking up ${EMAIL}`);
+    assert.equal(seen.input[0].content[2].filename, `payslip of ${NAME}.pdf`);
+  });
+
+  it('openai SDK, embeddings: the user field is tokenized', async () => {
+    const client = openai();
+    await client.embeddings.create({
+      model: 'text-embedding-3-small',
+      input: 'A plain sentence.',
+      user: EMAIL,
+    });
+    assert.match(upstream().body.user, /^TKN_EMAIL_/);
+  });
+
+  it('anthropic SDK: metadata.user_id and stop sequences are tokenized; thinking blocks, signatures, tool ids and names and image bytes go up as they came', async () => {
+    const client = new Anthropic({
+      apiKey: 'sk-ant-caller',
+      baseURL: `${base}/anthropic`,
+      defaultHeaders: serviceHeaders(),
+      maxRetries: 0,
+    });
+    // Signed by the provider: it refuses a turn whose thinking changed, whatever it holds.
+    const thinking = {
+      type: 'thinking' as const,
+      thinking: 'The office is at +41 44 668 18 00.',
+      signature: SIGNATURE,
+    };
+    const toolId = `toolu-${CARD}`;
+    const msg = await client.messages.create({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 64,
+      metadata: { user_id: EMAIL },
+      stop_sequences: [`${NAME}:`],
+      tools: [
+        { name: TOOL, description: 'Notify someone', input_schema: { type: 'object', properties: {} } },
+      ],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Who is on the badge?' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: IMAGE_B64 } },
+          ],
+        },
+        {
+          role: 'assistant',
+          content: [thinking, { type: 'tool_use', id: toolId, name: TOOL, input: { to: EMAIL } }],
+        },
+        {
+          role: 'user',
+          content: [
+            { type: 'tool_result', tool_use_id: toolId, content: 'sent' },
+            { type: 'text', text: 'Thanks.' },
+          ],
+        },
+      ],
+    });
+    const { body } = upstream();
+    assert.equal(body.messages[0].content[1].source.data, IMAGE_B64);
+    assert.deepEqual(body.messages[1].content[0], thinking);
+    assert.equal(body.messages[1].content[1].id, toolId);
+    assert.equal(body.messages[1].content[1].name, TOOL);
+    assert.equal(body.messages[2].content[0].tool_use_id, toolId);
+    assert.equal(body.tools[0].name, TOOL);
+    const first = msg.content[0];
+    const seen = JSON.parse(first?.type === 'text' ? first.text : '');
+    assert.equal(seen.metadata.user_id, EMAIL);
+    assert.deepEqual(seen.stop_sequences, [`${NAME}:`]);
+  });
+
+  it('google SDK: thought text, code and code results are tokenized; the thought signature, inline bytes and function names go up as they came', async () => {
+    const client = new GoogleGenAI({
+      apiKey: 'g-caller',
+      httpOptions: { baseUrl: `${base}/google`, headers: serviceHeaders() },
+    });
+    const res = await client.models.generateContent({
+      model: 'gemini-2.5-flash',
+      contents: [
+        {
+          role: 'user',
+          parts: [
+            { text: 'What does the badge say?' },
+            { inlineData: { mimeType: 'image/png', data: IMAGE_B64 } },
+          ],
+        },
+        {
+          role: 'model',
+          parts: [
+            { text: `The badge names ${NAME}.`, thought: true, thoughtSignature: SIGNATURE },
+            { executableCode: { language: 'PYTHON' as never, code: `lookup("${EMAIL}")` } },
+            { codeExecutionResult: { outcome: 'OUTCOME_OK' as never, output: PHONE } },
+            { functionCall: { id: CALL_ID, name: TOOL, args: { to: EMAIL } } },
+          ],
+        },
+        { role: 'user', parts: [{ functionResponse: { id: CALL_ID, name: TOOL, response: { ok: true } } }] },
+      ],
+    });
+    const { body } = upstream();
+    assert.equal(body.contents[0].parts[1].inlineData.data, IMAGE_B64);
+    assert.equal(body.contents[1].parts[0].thoughtSignature, SIGNATURE);
+    assert.equal(body.contents[1].parts[3].functionCall.name, TOOL);
+    assert.equal(body.contents[1].parts[3].functionCall.id, CALL_ID);
+    assert.equal(body.contents[2].parts[0].functionResponse.name, TOOL);
+    const seen = JSON.parse(res.text ?? '');
+    assert.equal(seen.contents[1].parts[0].text, `The badge names ${NAME}.`);
+    assert.equal(seen.contents[1].parts[1].executableCode.code, `lookup("${EMAIL}")`);
+    assert.equal(seen.contents[1].parts[2].codeExecutionResult.output, PHONE);
+  });
+
+  it('raw HTTP: provider extras and part kinds the proxy does not know, for every provider; the client reads them back restored', async () => {
+    const cases: Array<{ path: string; body: any; text(answer: any): string }> = [
+      {
+        path: '/anthropic/v1/messages',
+        body: {
+          model: 'claude-sonnet-4-5',
+          max_tokens: 16,
+          x_trace: { owner: EMAIL },
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'Hi.' },
+                { type: 'memo_block', note: `call ${PHONE}` },
+              ],
+            },
+          ],
+        },
+        text: (a) => a.content[0].text,
+      },
+      {
+        path: '/google/v1beta/models/gemini-2.5-flash:generateContent',
+        body: {
+          labels: { owner: EMAIL },
+          generationConfig: {
+            stopSequences: [`${NAME}:`],
+            // A voice from the provider's list: DLP reads "Leda" as a person's name.
+            speechConfig: { voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Leda' } } },
+          },
+          contents: [{ role: 'user', parts: [{ text: 'Hi.' }, { memoPart: { note: `call ${PHONE}` } }] }],
+        },
+        text: (a) => a.candidates[0].content.parts[0].text,
+      },
+      {
+        path: '/mistral/v1/chat/completions',
+        body: {
+          model: 'mistral-small-latest',
+          prediction: { type: 'content', content: `Dear ${NAME},` },
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'text', text: 'Read this.' },
+                {
+                  type: 'document_url',
+                  document_url: 'https://files.example.org/c.pdf',
+                  document_name: `${NAME} contract`,
+                },
+              ],
+            },
+          ],
+        },
+        text: (a) => a.choices[0].message.content,
+      },
+      {
+        path: '/groq/openai/v1/chat/completions',
+        body: {
+          model: 'llama-3.3-70b-versatile',
+          user: EMAIL,
+          messages: [{ role: 'user', name: NAME, content: 'Hi.' }],
+        },
+        text: (a) => a.choices[0].message.content,
+      },
+      {
+        path: '/cohere/v2/chat',
+        body: {
+          model: 'command-r-plus',
+          x_trace: { owner: EMAIL },
+          messages: [
+            { role: 'user', content: 'Find the customer.' },
+            {
+              role: 'assistant',
+              tool_plan: 'Look the customer up.',
+              tool_calls: [{ id: CALL_ID, type: 'function', function: { name: TOOL, arguments: '{}' } }],
+            },
+            {
+              role: 'tool',
+              tool_call_id: CALL_ID,
+              content: [{ type: 'document', document: { id: 'crm-1', data: { phone: PHONE, name: NAME } } }],
+            },
+          ],
+        },
+        text: (a) => a.message.content[0].text,
+      },
+    ];
+    for (const c of cases) {
+      echo.seen.length = 0;
+      const answer = await post(c.path, c.body);
+      upstream();
+      // Every token the upstream saw comes back restored: the client reads its own request again.
+      assert.deepEqual(JSON.parse(c.text(answer)), c.body, c.path);
+    }
+    const [anthropic, google, , , cohere] = cases.map((c) => c.body);
+    assert.ok(anthropic && google && cohere);
+    echo.seen.length = 0;
+    await post('/google/v1beta/models/gemini-2.5-flash:generateContent', google);
+    assert.equal(
+      upstream().body.generationConfig.speechConfig.voiceConfig.prebuiltVoiceConfig.voiceName,
+      'Leda',
+    );
+    echo.seen.length = 0;
+    await post('/cohere/v2/chat', cohere);
+    const up = upstream().body;
+    assert.equal(up.messages[1].tool_calls[0].id, CALL_ID);
+    assert.equal(up.messages[2].tool_call_id, CALL_ID);
+    // Fields it does not know that hold no personal data: the body still goes up as its original bytes.
+    echo.seen.length = 0;
+    const raw =
+      '{"model":"gpt-4o-mini",  "user":"u-1042","metadata":{"plan":"gold"},"messages":[{"role":"user","content":"Hi."}]}';
+    const res = await fetch(`${base}/openai/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...serviceHeaders(), 'content-type': 'application/json' },
+      body: raw,
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('x-svc-tokenized-count'), '0');
+    assert.equal(echo.seen[0]?.raw, raw);
+  });
+});
+
+describe('network proxy: JSON text inside a request (tool-call arguments)', () => {
+  const call = (args: string) => ({
+    model: 'gpt-4o-mini',
+    messages: [
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: CALL_ID, type: 'function', function: { name: TOOL, arguments: args } }],
+      },
+      { role: 'tool', tool_call_id: CALL_ID, content: 'sent' },
+    ],
+  });
+
+  it('arguments without personal data stay as written (number digits, spacing) while the rest is tokenized', async () => {
+    const args = '{"order": 12345678901234567890, "note": "ok"}';
+    const body = call(args);
+    body.messages.push({ role: 'user', content: `Write to ${EMAIL}.` } as never);
+    await post('/openai/v1/chat/completions', body);
+    assert.equal(upstream().body.messages[0].tool_calls[0].function.arguments, args);
+  });
+
+  it('arguments in which DLP found something: only that string literal changes, every other byte as written', async () => {
+    const args = `{ "order" :12345678901234567890,\n  "to":"${EMAIL}" , "note":"a\\"b", "rate": 1.50e+3 }`;
+    await post('/openai/v1/chat/completions', call(args));
+    const sent = upstream().body.messages[0].tool_calls[0].function.arguments as string;
+    const token = /"(TKN_EMAIL_[0-9a-z]+)"/.exec(sent)?.[1];
+    assert.ok(token, sent);
+    assert.equal(sent, args.replace(EMAIL, token));
+  });
+
+  it('arguments nested deeper than a body may be: read to the bottom (no recursion), the value tokenized', async () => {
+    const depth = 20_000;
+    const args = `${'['.repeat(depth)}"${EMAIL}"${']'.repeat(depth)}`;
+    await post('/openai/v1/chat/completions', call(args));
+    const sent = upstream().body.messages[0].tool_calls[0].function.arguments as string;
+    assert.match(sent, /^\[{20000}"TKN_EMAIL_[0-9a-z]+"\]{20000}$/);
+  });
+});
