@@ -310,6 +310,12 @@ describe('webhook delivery', () => {
         ],
       );
       clock.set(new Date());
+      const backwards = await t.request('POST', `/api/webhooks/${hook.id}/recover`, {
+        cookie,
+        body: { since: new Date(start).toISOString(), until: new Date(start - 60_000).toISOString() },
+      });
+      assert.equal(backwards.status, 400, 'an empty window is refused, not answered with 0 recovered');
+      assert.match(backwards.body.message, /'until' .* must be later than 'since'/);
       const rec = await t.request('POST', `/api/webhooks/${hook.id}/recover`, {
         cookie,
         body: { since: new Date(start - 1000).toISOString() },

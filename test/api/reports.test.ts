@@ -244,6 +244,11 @@ describe('report downloads', () => {
     assert.equal(second.body.nextCursor, null);
     const ids = [...first.body.reports, ...second.body.reports].map((r: { id: string }) => r.id);
     assert.equal(new Set(ids).size, 3);
+    for (const bad of ['0', '101', '999', 'ten']) {
+      const res = await t.request('GET', `/api/v1/report?perPage=${bad}`, { key: third.al });
+      assert.equal(res.status, 400, `perPage=${bad} is refused, not clamped`);
+      assert.match(res.body.message, /perPage/);
+    }
   });
 });
 

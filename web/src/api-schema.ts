@@ -16038,7 +16038,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
-                perPage?: string;
+                perPage?: number;
             };
             header?: never;
             path?: never;

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
+import { invalid } from '../../platform/errors/index.js';
 import type { EventType } from './event-types.js';
 import {
   AttemptView,
@@ -250,6 +251,9 @@ export function webhooksRoutes(webhooks: WebhooksService) {
       async (request, reply) => {
         const since = new Date(request.body.since).toISOString();
         const until = request.body.until ? new Date(request.body.until).toISOString() : undefined;
+        // An empty window would answer "0 recovered", which reads as "nothing failed": say it instead.
+        if (until !== undefined && until <= since)
+          throw invalid(`'until' (${until}) must be later than 'since' (${since}).`);
         const recovered = await webhooks.recover(callerOf(request).org.id, request.params.id, since, until);
         return reply.status(202).send({ recovered });
       },

@@ -8,7 +8,6 @@ import {
   DownloadQuery,
   IdParams,
   ListQuery,
-  MAX_PER_PAGE,
   ReportListSchema,
   ReportViewSchema,
 } from './reports.schemas.js';
@@ -65,10 +64,8 @@ export function reportsRoutes(reports: ReportsService) {
         },
       },
       async (request) => {
-        const perPage = Math.min(
-          Math.max(Number(request.query.perPage ?? DEFAULT_PER_PAGE), 1),
-          MAX_PER_PAGE,
-        );
+        // The schema bounds it (1–100, 400 outside, as every other list): no silent clamping.
+        const perPage = request.query.perPage ?? DEFAULT_PER_PAGE;
         const page = await reports.list(orgOf(request), {
           limit: perPage,
           ...(request.query.cursor ? { cursor: request.query.cursor } : {}),

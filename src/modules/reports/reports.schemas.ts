@@ -40,7 +40,7 @@ export const ReportListSchema = Type.Object({
 
 export const ListQuery = Type.Object(
   {
-    perPage: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$' })),
+    perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE })),
     cursor: Type.Optional(Type.String({ maxLength: 200 })),
   },
   { additionalProperties: false },
