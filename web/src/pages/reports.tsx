@@ -130,7 +130,7 @@ function ReportRow({ r }: { r: Report }) {
 export default function Reports() {
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   const list = useLoad(
-    () => api('get', '/api/v1/report', { query: { perPage: '20', ...(cursor ? { cursor } : {}) } }),
+    () => api('get', '/api/v1/report', { query: { perPage: 20, ...(cursor ? { cursor } : {}) } }),
     [cursor],
   );
   const running = list.data?.reports.some((r) => r.status === 'running') ?? false;
