@@ -121,6 +121,7 @@ export async function createVerifierContext(
     clock,
     outbound,
     uploadDir: join(config.verifierDataDir, 'uploads'),
+    ...(config.verifierDatabaseUrl ? {} : { ownFiles: [sqliteFileIn(config.verifierDataDir, 'verifier.db')] }),
     userAgent: VERIFIER_USER_AGENT,
     maxPages: config.verifierMaxPages,
     models: options.models ?? parseModels(config.verifierLlms),

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { linkSync, symlinkSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -420,6 +420,35 @@ describe('verifier sources', () => {
         },
       });
       assert.equal((await v.settled(q.body.id)).passages, 1);
+    });
+
+    it("refuses the verifier's own store as a source, by any path that reaches it", async () => {
+      // Its own embedded store, whatever the run's database: the store is what is being protected.
+      const own = await startTestVerifier({ clock, env: { PARAPET_VERIFIER_DATABASE_URL: '' } });
+      try {
+        const store = join(own.dataDir, 'verifier.db');
+        const viaLink = join(own.dataDir, 'innocent.sqlite');
+        symlinkSync(store, viaLink);
+        const viaHardLink = join(own.dataDir, 'hard.sqlite');
+        linkSync(store, viaHardLink);
+        for (const url of [
+          `sqlite:${store}`,
+          `sqlite://${own.dataDir}/./verifier.db`,
+          `sqlite:${viaLink}`,
+          `sqlite:${viaHardLink}`,
+        ]) {
+          const res = await own.request('POST', '/api/sources', {
+            key: own.admin,
+            body: { type: 'database', url, tables: ['verifier_keys'] },
+          });
+          assert.equal(res.status, 400, url);
+          assert.match(res.body.message, /the verifier's own store/);
+        }
+        const list = await own.request('GET', '/api/sources', { key: own.admin });
+        assert.equal(list.body.sources.length, 0, 'nothing was stored');
+      } finally {
+        await own.close();
+      }
     });
 
     if (process.env.TEST_MYSQL_URL) {

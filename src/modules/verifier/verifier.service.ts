@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { DetectOptions } from '../../engines/dlp/index.js';
 import { checkInCorpus } from '../../engines/hallucination/index.js';
@@ -147,6 +147,34 @@ export interface VerifierServiceOptions {
   licenceGate?: () => void;
   fetch?: typeof fetch;
   onIndexError?: (sourceId: string, err: unknown) => void;
+  /**
+   * The verifier's own database files (its embedded SQLite store). Never a source: its rows (key hashes,
+   * sealed registration, the cloud tunnel's settings) would become passages that every user key reads as
+   * evidence.
+   */
+  ownFiles?: string[];
+}
+
+/**
+ * Refuses a `sqlite:` source that is one of the verifier's own files, compared by device and inode so that
+ * another spelling of the path, a symbolic link or a hard link is the same file. A file that does not exist
+ * is left to the connector, which reports it.
+ */
+async function refuseOwnFiles(input: SourceInput, ownFiles: readonly string[]): Promise<void> {
+  if (input.type !== 'database' || ownFiles.length === 0 || !/^sqlite:/i.test(input.url.trim())) return;
+  const identity = async (file: string) => {
+    try {
+      const s = await stat(file);
+      return `${s.dev}:${s.ino}`;
+    } catch {
+      return null;
+    }
+  };
+  const target = await identity(input.url.trim().replace(/^sqlite:(\/\/)?/i, ''));
+  if (target === null) return;
+  for (const own of ownFiles)
+    if ((await identity(own)) === target)
+      throw invalid("The body field 'url' names the verifier's own store, which cannot be a source.");
 }
 
 /** The display form of a target: never a password, an API query secret or a server path. */
@@ -365,6 +393,7 @@ export function createVerifierService(opts: VerifierServiceOptions) {
 
     async createSource(input: SourceInput, upload?: Upload): Promise<SourceView> {
       validateInput(input, upload);
+      await refuseOwnFiles(input, opts.ownFiles ?? []);
       const id = newId('src');
       const url = input.url.trim();
       const target: SourceTarget = {
