@@ -48,7 +48,8 @@ export async function buildApi(ctx: Context): Promise<App> {
       createNetproxySettings({
         getOrg: (id) => ctx.orgs.getOrg(id),
         listOrgs: () => ctx.orgs.listOrgs(),
-        updateOrg: (id, patch) => ctx.orgs.updateOrg(id, patch),
+        setSettingsSection: (orgId, section, value, by) =>
+          ctx.orgs.setSettingsSection(orgId, section, value, by),
         forgetOrg: (id) => ctx.auth.forgetOrg(id),
       }),
     ),

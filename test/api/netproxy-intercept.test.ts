@@ -146,6 +146,45 @@ async function usageOrgs(): Promise<string[]> {
   return rows.map((r) => r.org_id);
 }
 
+describe('client networks setting', () => {
+  it('each change is an audit.settings event naming the field, never the networks; a save that changes nothing writes none', async () => {
+    const audits = async () =>
+      (
+        await t.ctx.storage.db
+          .selectFrom('events')
+          .selectAll()
+          .where('org_id', '=', otherNetwork.org.id)
+          .where('type', '=', 'audit.settings')
+          .execute()
+      ).map((e) => JSON.parse(e.data as string));
+    const first = await audits();
+    assert.equal(first.length, 1, 'the save in before() was audited');
+    assert.equal(first[0].setting, 'netproxy');
+    assert.deepEqual(first[0].changed, ['clientNetworks']);
+    assert.ok(!JSON.stringify(first).includes('127.0.0.3'), 'no network in the event');
+    const cookie = await otherNetwork.session('admin');
+    const same = await t.request('PUT', '/api/dashboard/netproxy/settings', {
+      cookie,
+      body: { clientNetworks: ['127.0.0.3/32'] },
+    });
+    assert.equal(same.status, 200, same.text);
+    assert.equal((await audits()).length, 1, 'nothing changed, nothing written');
+    const other = await t.request('PUT', '/api/dashboard/netproxy/settings', {
+      cookie,
+      body: { clientNetworks: ['127.0.0.3/32', '10.99.0.0/16'] },
+    });
+    assert.equal(other.status, 200, other.text);
+    const after = await audits();
+    assert.equal(after.length, 2);
+    assert.ok(after.every((a) => a.actorUserId), 'who changed it');
+    // Back to what the other tests expect.
+    await t.request('PUT', '/api/dashboard/netproxy/settings', {
+      cookie,
+      body: { clientNetworks: ['127.0.0.3'] },
+    });
+  });
+});
+
 describe('network proxy CA', () => {
   it('keeps the key readable by its owner only, and will not replace a CA devices trust unless forced', async () => {
     assert.equal(statSync(join(caDir, 'ca-key.pem')).mode & 0o777, 0o600);

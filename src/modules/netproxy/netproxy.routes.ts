@@ -158,7 +158,13 @@ export function netproxySettingsRoutes(settings: NetproxySettingsService) {
           response: { 200: NetproxySettingsSchema, ...errorResponses(400, 401, 403, 409, 429) },
         },
       },
-      async (request) => settings.update(callerOf(request).org, request.body),
+      async (request) => {
+        const caller = callerOf(request);
+        return settings.update(caller.org, request.body, {
+          userId: caller.user?.id ?? null,
+          apiKeyId: caller.key?.id ?? null,
+        });
+      },
     );
   };
 }

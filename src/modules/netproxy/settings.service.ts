@@ -6,7 +6,17 @@ import type { NetproxySettings } from './netproxy.schemas.js';
 export function createNetproxySettings(deps: {
   getOrg(id: string): Promise<Organization | undefined>;
   listOrgs(): Promise<Organization[]>;
-  updateOrg(id: string, patch: { settings: Record<string, unknown> }): Promise<void>;
+  /**
+   * Writes the section with the read of the others in one step and publishes `audit.settings` (section and
+   * field names, never the networks): the client networks decide which organization unauthenticated
+   * traffic of the transparent proxy is counted and inspected for, so a change must leave a trace.
+   */
+  setSettingsSection(
+    orgId: string,
+    section: string,
+    value: Record<string, unknown>,
+    by: { userId: string | null; apiKeyId?: string | null },
+  ): Promise<void>;
   /** Drops the organization from the authentication cache so the change is seen at once. */
   forgetOrg(id: string): void;
 }) {
@@ -15,7 +25,11 @@ export function createNetproxySettings(deps: {
       return { clientNetworks: clientNetworksOf(org.settings) };
     },
 
-    async update(org: Organization, next: NetproxySettings): Promise<NetproxySettings> {
+    async update(
+      org: Organization,
+      next: NetproxySettings,
+      by: { userId: string | null; apiKeyId?: string | null },
+    ): Promise<NetproxySettings> {
       const others = (await deps.listOrgs())
         .filter((o) => o.id !== org.id)
         .map((o) => ({ orgId: o.id, networks: clientNetworksOf(o.settings) }))
@@ -23,9 +37,7 @@ export function createNetproxySettings(deps: {
       const clientNetworks = checkClientNetworks(next.clientNetworks, others);
       const fresh = (await deps.getOrg(org.id)) ?? org;
       const current = (fresh.settings['netproxy'] as Record<string, unknown> | undefined) ?? {};
-      await deps.updateOrg(org.id, {
-        settings: { ...fresh.settings, netproxy: { ...current, clientNetworks } },
-      });
+      await deps.setSettingsSection(org.id, 'netproxy', { ...current, clientNetworks }, by);
       deps.forgetOrg(org.id);
       return { clientNetworks };
     },
