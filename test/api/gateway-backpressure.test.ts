@@ -64,7 +64,7 @@ before(async () => {
   const port = (flood.address() as AddressInfo).port;
   t = await startTestServer({ env: { PARAPET_PROVIDER_OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` } });
   org = await t.tenant({ name: 'Slow reader' });
-  await t.ctx.gateway.keys.put(org.org.id, 'openai', { apiKey: 'sk-flood-0123456789' }, null);
+  await t.ctx.gateway.keys.put(org.org, 'openai', { apiKey: 'sk-flood-0123456789' }, null);
 });
 after(async () => {
   await t.close();

@@ -291,7 +291,7 @@ describe('GET /api/v1/gateway/usage', () => {
       record(res.body.model, res.body.usage);
     }
     // Only now: with a provider key, the offline model is no longer the one picked by default.
-    await t.ctx.gateway.keys.put(spender.org.id, 'openai', { apiKey: 'sk-test-0123456789' }, null);
+    await t.ctx.gateway.keys.put(spender.org, 'openai', { apiKey: 'sk-test-0123456789' }, null);
     fake.queue({ usage: { prompt: 1200, completion: 300 } }, { usage: { prompt: 40, completion: 9 } });
     for (const message of ['Summarise the quarter', 'And the next one']) {
       const res = await chat(spender, { message, ...openai });

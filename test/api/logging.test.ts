@@ -68,7 +68,7 @@ describe('logs of a failing provider', () => {
     });
     try {
       const org = await gw.tenant({ plan: 'pro' });
-      await gw.ctx.gateway.keys.put(org.org.id, 'openai', { apiKey: 'sk-test-0123456789' }, null);
+      await gw.ctx.gateway.keys.put(org.org, 'openai', { apiKey: 'sk-test-0123456789' }, null);
       fake.setBehavior({ status: 429, errorMessage: 'slow down, echo: jane.roe@example.com' });
       const res = await gw.request('POST', '/api/v1/gateway/chat', {
         key: org.sw,

@@ -91,13 +91,13 @@ addRouteCases(
     auth: 'session',
     allowed: MANAGERS,
     happy: async (t, tenant) => {
-      await t.ctx.gateway.keys.put(tenant.org.id, 'fireworks', { apiKey: 'fw-test-key-0123456789' }, null);
+      await t.ctx.gateway.keys.put(tenant.org, 'fireworks', { apiKey: 'fw-test-key-0123456789' }, null);
       return { path: '/api/dashboard/gateway/providers/fireworks' };
     },
     happyStatus: 200,
     bad: async () => ({ path: '/api/dashboard/gateway/providers/nosuchai' }),
     foreign: async (t, owner) => {
-      await t.ctx.gateway.keys.put(owner.org.id, 'cohere', { apiKey: 'co-test-key-0123456789' }, null);
+      await t.ctx.gateway.keys.put(owner.org, 'cohere', { apiKey: 'co-test-key-0123456789' }, null);
       return { path: '/api/dashboard/gateway/providers/cohere' };
     },
   },

@@ -19,6 +19,7 @@ export type EventType = keyof typeof EVENT_TYPES;
 /** Internal events that are stored and forwarded to SIEMs but are not webhook event types. */
 export const AUDIT_EVENT_TYPES = [
   'audit.force_mode',
+  'audit.provider_key',
   'audit.login',
   'audit.login_failed',
   'audit.settings',

@@ -1,5 +1,4 @@
 import type { Clock } from '../../platform/clock/index.js';
-import { type Compute, inlineCompute } from '../../platform/compute/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
@@ -108,7 +107,6 @@ export interface ChatServiceDeps {
   protection: Pipeline;
   /** No byte from the provider for this long (first token included) gives up; reasoning models are slow. */
   idleTimeoutMs?: number;
-  compute?: Compute;
 }
 
 export const ZERO_USAGE: ChatUsage = {
@@ -130,7 +128,6 @@ export function providerFailure(err: ProviderError): AppError {
 export function createChatService(deps: ChatServiceDeps) {
   const repo = createGatewayRepo(deps.db);
   const idleTimeoutMs = deps.idleTimeoutMs ?? 120_000;
-  const compute = deps.compute ?? inlineCompute;
 
   async function prepare(caller: ChatCaller, body: ChatBody): Promise<PreparedChat> {
     const org = caller.org;

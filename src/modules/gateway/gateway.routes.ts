@@ -323,7 +323,7 @@ export function gatewayRoutes(gw: Gateway) {
       async (request) => {
         const caller = callerOf(request);
         return gw.keys.put(
-          caller.org.id,
+          caller.org,
           request.params.provider,
           {
             apiKey: request.body.apiKey,
@@ -347,7 +347,8 @@ export function gatewayRoutes(gw: Gateway) {
         },
       },
       async (request) => {
-        await gw.keys.remove(callerOf(request).org.id, request.params.provider);
+        const caller = callerOf(request);
+        await gw.keys.remove(caller.org, request.params.provider, caller.user?.id ?? null);
         return { success: true };
       },
     );

@@ -14,7 +14,7 @@ import {
 } from '../providers/index.js';
 import { createChatService, type GatewayPublish } from './chat.service.js';
 import { createForceService, type ForcePublish } from './force.service.js';
-import { createProviderKeysService } from './provider-keys.service.js';
+import { createProviderKeysService, type ProviderKeyPublish } from './provider-keys.service.js';
 import { createProxyService } from './proxy.service.js';
 import { createUsageRecorder } from './usage.recorder.js';
 
@@ -28,7 +28,7 @@ export interface GatewayDeps {
   providerBaseUrls?: Record<string, string>;
   /** Supply adapters directly (tests); otherwise built from providerBaseUrls. */
   providers?: Providers;
-  publish: GatewayPublish & ForcePublish;
+  publish: GatewayPublish & ForcePublish & ProviderKeyPublish;
   idleTimeoutMs?: number;
   /** Outbound address policy of every provider connection (organizations supply base URLs). */
   addressPolicy?: AddressPolicy;
@@ -61,6 +61,7 @@ export function createGateway(deps: GatewayDeps) {
     sealer: deps.sealer,
     clock: deps.clock,
     allowPrivateTargets: deps.allowPrivateTargets ?? false,
+    publish: deps.publish,
   });
   const protection = createProtection({
     db: deps.db,

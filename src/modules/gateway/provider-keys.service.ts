@@ -29,6 +29,35 @@ export interface OrgCredentials {
   get(provider: ProviderId): ProviderCredential | undefined;
 }
 
+/** events.publish, narrowed to the one event this service writes. */
+export type ProviderKeyPublish = (
+  db: Db,
+  org: { id: string; plan: string },
+  type: 'audit.provider_key',
+  data: Record<string, unknown>,
+) => Promise<unknown>;
+
+/**
+ * The one builder of `audit.provider_key`: which provider, what happened, who, and where the key is sent
+ * (the base address's origin only: a path may hold a deployment name or a token). Never the key nor its
+ * hint. A stored or replaced key, a changed base address (where the organization's key goes) and a removed
+ * key are what a security team reviews after a leak.
+ */
+function providerKeyEvent(input: {
+  action: 'provider_key_set' | 'provider_key_removed';
+  provider: ProviderId;
+  baseUrl: string | null;
+  userId: string | null;
+}): Record<string, unknown> {
+  return {
+    action: input.action,
+    provider: input.provider,
+    baseOrigin: input.baseUrl === null ? null : new URL(input.baseUrl).origin,
+    actorUserId: input.userId,
+    severity: input.action === 'provider_key_removed' ? 'LOW' : 'MEDIUM',
+  };
+}
+
 /** The organization's own provider keys for the protected chat, sealed at rest and never returned. */
 export function createProviderKeysService(deps: {
   db: Db;
@@ -36,6 +65,7 @@ export function createProviderKeysService(deps: {
   clock: Clock;
   /** PARAPET_ALLOW_PRIVATE_TARGETS: whether a base URL may name a private or loopback host. */
   allowPrivateTargets: boolean;
+  publish: ProviderKeyPublish;
 }) {
   const repo = createGatewayRepo(deps.db);
   const aad = (orgId: string, provider: string) => `gateway-key:${orgId}:${provider}`;
@@ -76,7 +106,7 @@ export function createProviderKeysService(deps: {
     },
 
     async put(
-      orgId: string,
+      org: { id: string; plan: string },
       provider: string,
       input: { apiKey: string; baseUrl?: string },
       userId: string | null,
@@ -101,23 +131,40 @@ export function createProviderKeysService(deps: {
           "Azure OpenAI needs 'baseUrl': the resource address, https://{resource}.openai.azure.com.",
         );
       }
-      await repo.upsertProviderKey({
-        org_id: orgId,
-        provider: id,
-        key_sealed: deps.sealer.seal(apiKey, aad(orgId, id)),
-        key_hint: apiKey.slice(-4),
-        base_url: baseUrl,
-        updated_by: userId,
-        updated_at: deps.clock.now().toISOString(),
+      // The key and its audit event in one transaction: a stored key always has its trace.
+      await deps.db.transaction().execute(async (trx) => {
+        await createGatewayRepo(trx).upsertProviderKey({
+          org_id: org.id,
+          provider: id,
+          key_sealed: deps.sealer.seal(apiKey, aad(org.id, id)),
+          key_hint: apiKey.slice(-4),
+          base_url: baseUrl,
+          updated_by: userId,
+          updated_at: deps.clock.now().toISOString(),
+        });
+        await deps.publish(
+          trx,
+          org,
+          'audit.provider_key',
+          providerKeyEvent({ action: 'provider_key_set', provider: id, baseUrl, userId }),
+        );
       });
-      return (await list(orgId)).find((v) => v.provider === id) as ProviderKeyView;
+      return (await list(org.id)).find((v) => v.provider === id) as ProviderKeyView;
     },
 
-    async remove(orgId: string, provider: string): Promise<void> {
+    async remove(org: { id: string; plan: string }, provider: string, userId: string | null): Promise<void> {
       const id = checkProvider(provider);
-      if (!(await repo.deleteProviderKey(orgId, id))) {
-        throw new AppError('not_found', `No key is stored for provider '${id}'.`);
-      }
+      await deps.db.transaction().execute(async (trx) => {
+        if (!(await createGatewayRepo(trx).deleteProviderKey(org.id, id))) {
+          throw new AppError('not_found', `No key is stored for provider '${id}'.`);
+        }
+        await deps.publish(
+          trx,
+          org,
+          'audit.provider_key',
+          providerKeyEvent({ action: 'provider_key_removed', provider: id, baseUrl: null, userId }),
+        );
+      });
     },
 
     /** What the protected chat can call for this organization right now. */
