@@ -855,3 +855,82 @@ describe('Excel, PowerPoint and OCR languages', () => {
     await page.close();
   });
 });
+
+describe('one device, two organizations (unenrolled, then enrolled elsewhere)', () => {
+  const alertsOf = (orgId: string) =>
+    server.ctx.storage.db
+      .selectFrom('endpoint_alerts')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .execute() as Promise<Array<Record<string, unknown>>>;
+  const enrollIn = async (t: Tenant) => {
+    const link = await server.request('POST', '/api/dashboard/endpoint/enrollment', {
+      cookie: await t.session('owner'),
+      body: { maxUses: 5 },
+    });
+    assert.equal(link.status, 201, link.text);
+    const s = await rig.message<{ enrolled: boolean; organizationId: string }>({
+      kind: 'enroll',
+      serverUrl: server.url,
+      code: link.body.code,
+    });
+    assert.equal(s.organizationId, t.org.id);
+  };
+  // the failed first attempt put the alert off (backoff): make it due at once
+  const dueNow = () =>
+    rig.worker.evaluate(() =>
+      chrome.storage.local.get('queue').then((s) =>
+        chrome.storage.local.set({
+          queue: ((s['queue'] as Array<{ nextAt: number }>) ?? []).map((q) => ({ ...q, nextAt: 0 })),
+        }),
+      ),
+    );
+  const queued = () =>
+    rig.worker.evaluate(() =>
+      chrome.storage.local
+        .get('queue')
+        .then((s) => ((s['queue'] as Array<{ body: { redactedPreview?: string } }>) ?? []).length),
+    );
+
+  it('an alert queued for the first organization never reaches the second; it reaches its own when the device enrolls there again', async () => {
+    const [first, second] = await Promise.all([
+      server.tenant({ plan: 'enterprise' }),
+      server.tenant({ plan: 'enterprise' }),
+    ]);
+    await enrollIn(first);
+    // the server is out of reach while the alert is raised: it waits in the queue
+    await rig.worker.evaluate(() => chrome.storage.local.set({ serverUrl: 'http://127.0.0.1:9' }));
+    const marker = `first-org alert ${Date.now()}`;
+    await rig.message({
+      kind: 'alert',
+      alert: {
+        type: 'EMAIL',
+        dlpDomain: 'PERSONAL',
+        domain: 'chatgpt.com',
+        action: 'redacted',
+        severity: 'LOW',
+        findingsCount: 1,
+        redactedPreview: marker,
+      },
+    });
+    await until(async () => (await queued()) >= 1, 'queued alert');
+    await rig.message({ kind: 'unenroll' });
+    await enrollIn(second);
+    await dueNow();
+    await rig.message({ kind: 'sync' });
+    assert.deepEqual(
+      (await alertsOf(second.org.id)).filter((a) => a.redacted_preview === marker),
+      [],
+      "the first organization's alert was uploaded to the second",
+    );
+    assert.ok((await queued()) >= 1, 'the alert was dropped instead of waiting for its organization');
+    await rig.message({ kind: 'unenroll' });
+    await enrollIn(first);
+    await dueNow();
+    await rig.message({ kind: 'sync' });
+    await until(
+      async () => (await alertsOf(first.org.id)).find((a) => a.redacted_preview === marker),
+      'the alert in its own organization',
+    );
+  });
+});

@@ -9,7 +9,9 @@ const LOG_BATCH = 500;
 
 export async function enqueue(path: QueuedItem['path'], body: unknown): Promise<void> {
   await update((s) => {
-    const queue = [...(s.queue ?? []), { id: crypto.randomUUID(), path, body, attempts: 0, nextAt: 0 }];
+    const item: QueuedItem = { id: crypto.randomUUID(), path, body, attempts: 0, nextAt: 0 };
+    if (s.deviceToken && s.organizationId) item.org = s.organizationId;
+    const queue = [...(s.queue ?? []), item];
     const over = Math.max(0, queue.length - MAX_QUEUE);
     return { queue: queue.slice(over), dropped: (s.dropped ?? 0) + over };
   });
@@ -60,7 +62,11 @@ export function flush(): Promise<void> {
 async function run(now: number): Promise<void> {
   const s = await read();
   if (!s.deviceToken) return;
-  const due = (s.queue ?? []).filter((q) => q.nextAt <= now);
+  // Another organization's items (queued before the device was unenrolled and enrolled elsewhere) never
+  // go to this one: their alerts, logs and proofs describe that organization's user and policy.
+  const due = (s.queue ?? []).filter(
+    (q) => q.nextAt <= now && (q.org === undefined || q.org === s.organizationId),
+  );
   const done = new Set<string>();
   const failed = new Map<string, number>();
   let lastError: string | undefined;

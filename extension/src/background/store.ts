@@ -13,6 +13,13 @@ export interface QueuedItem {
   body: unknown;
   attempts: number;
   nextAt: number;
+  /**
+   * The organization the device was enrolled in when the item was queued (absent before enrollment). An
+   * item goes only to that organization: after unenrolling and enrolling elsewhere it waits, and reaches
+   * its own organization if the device enrolls there again (or is dropped as the oldest when the queue is
+   * full).
+   */
+  org?: string;
 }
 
 export interface RadarHit {
