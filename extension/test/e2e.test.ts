@@ -311,8 +311,11 @@ describe('before enrollment (local defaults)', () => {
   });
 });
 
-async function rows(table: 'endpoint_alerts' | 'endpoint_logs'): Promise<Array<Record<string, unknown>>> {
-  return server.ctx.storage.db.selectFrom(table).selectAll().where('org_id', '=', tenant.org.id).execute();
+async function rows(
+  table: 'endpoint_alerts' | 'endpoint_logs',
+  orgId = tenant.org.id,
+): Promise<Array<Record<string, unknown>>> {
+  return server.ctx.storage.db.selectFrom(table).selectAll().where('org_id', '=', orgId).execute();
 }
 
 async function until<T>(fn: () => Promise<T | undefined | false>, what: string, ms = 15_000): Promise<T> {
@@ -856,26 +859,23 @@ describe('Excel, PowerPoint and OCR languages', () => {
   });
 });
 
+/** Enrolls the rig's device in an organization, by message from an extension page. */
+async function enrollIn(t: Tenant): Promise<void> {
+  const link = await server.request('POST', '/api/dashboard/endpoint/enrollment', {
+    cookie: await t.session('owner'),
+    body: { maxUses: 5 },
+  });
+  assert.equal(link.status, 201, link.text);
+  const s = await rig.message<{ enrolled: boolean; organizationId: string }>({
+    kind: 'enroll',
+    serverUrl: server.url,
+    code: link.body.code,
+  });
+  assert.equal(s.organizationId, t.org.id);
+}
+
 describe('one device, two organizations (unenrolled, then enrolled elsewhere)', () => {
-  const alertsOf = (orgId: string) =>
-    server.ctx.storage.db
-      .selectFrom('endpoint_alerts')
-      .selectAll()
-      .where('org_id', '=', orgId)
-      .execute() as Promise<Array<Record<string, unknown>>>;
-  const enrollIn = async (t: Tenant) => {
-    const link = await server.request('POST', '/api/dashboard/endpoint/enrollment', {
-      cookie: await t.session('owner'),
-      body: { maxUses: 5 },
-    });
-    assert.equal(link.status, 201, link.text);
-    const s = await rig.message<{ enrolled: boolean; organizationId: string }>({
-      kind: 'enroll',
-      serverUrl: server.url,
-      code: link.body.code,
-    });
-    assert.equal(s.organizationId, t.org.id);
-  };
+  const alertsOf = (orgId: string) => rows('endpoint_alerts', orgId);
   // the failed first attempt put the alert off (backoff): make it due at once
   const dueNow = () =>
     rig.worker.evaluate(() =>
@@ -932,5 +932,78 @@ describe('one device, two organizations (unenrolled, then enrolled elsewhere)', 
       async () => (await alertsOf(first.org.id)).find((a) => a.redacted_preview === marker),
       'the alert in its own organization',
     );
+  });
+});
+
+describe('protection the organization holds on (the popup switch)', () => {
+  let org: Tenant;
+  before(async () => {
+    org = await server.tenant({ plan: 'enterprise' });
+    const policy = await server.request('POST', '/api/dashboard/endpoint/policies', {
+      cookie: await org.session('owner'),
+      body: {
+        name: 'ChatGPT with DLP only',
+        scope: { type: 'organization', targets: [] },
+        rules: {
+          aiServices: {
+            mode: 'blocklist',
+            allowed: [{ domain: 'chatgpt.com', conditions: { requireDlp: true } }],
+            blocked: [{ domain: 'ai.unapproved.test' }],
+          },
+        },
+        enforcement: 'warn',
+        enabled: true,
+      },
+    });
+    assert.equal(policy.status, 201, policy.text);
+    await enrollIn(org);
+  });
+  after(async () => {
+    await rig.worker.evaluate(() => chrome.storage.local.set({ disabledSites: [] }));
+  });
+
+  /** The popup as the toolbar shows it over a tab: rendered while that tab is the active one. */
+  async function popupOver(site: Page): Promise<Page> {
+    const popup = await rig.context.newPage();
+    await popup.goto(`chrome-extension://${rig.extensionId}/popup.html`);
+    await site.bringToFront();
+    await popup.reload();
+    // the site's name and its protection state, once the popup has read the active tab
+    await popup.waitForFunction(() => /: protection (on|off)/.test(document.body.textContent ?? ''));
+    return popup;
+  }
+
+  it('a service that requires DLP: no switch in the popup, and a switch made before does not turn tokens off', async () => {
+    const page = await rig.context.newPage();
+    await page.goto('https://chatgpt.com/');
+    const popup = await popupOver(page);
+    assert.match((await popup.textContent('body')) ?? '', /required by your organization/);
+    assert.equal(await popup.locator('button', { hasText: /Turn off/ }).count(), 0);
+    await popup.close();
+    // switched off earlier (before the policy, or by a popup that offered it)
+    await rig.worker.evaluate(() => chrome.storage.local.set({ disabledSites: ['chatgpt.com'] }));
+    await page.reload();
+    await typeAndSend(page, PROMPT);
+    const sent = extractPrompt('chatgpt.com', '', lastReceived('chatgpt.com').body);
+    for (const v of ORIGINALS) assert.ok(!sent.includes(v), `${v} left the browser`);
+    assert.match(sent, /TKN_IBAN_\w+/);
+    await page.close();
+  });
+
+  it('elsewhere the user may switch protection off; the organization gets an override log', async () => {
+    await rig.worker.evaluate(() => chrome.storage.local.set({ disabledSites: [] }));
+    const page = await rig.context.newPage();
+    await page.goto('https://claude.ai/');
+    const popup = await popupOver(page);
+    await popup.click('button:has-text("Turn off")');
+    await popup.waitForFunction(() => /Claude: protection off/.test(document.body.textContent ?? ''));
+    await popup.close();
+    await page.close();
+    await rig.message({ kind: 'sync' });
+    const log = await until(async () => {
+      const logs = await rows('endpoint_logs', org.org.id);
+      return logs.find((l) => l.kind === 'override' && l.service_domain === 'claude.ai');
+    }, 'override log of the switch');
+    assert.deepEqual(JSON.parse(String(log.detail)), { protection: 'off' });
   });
 });

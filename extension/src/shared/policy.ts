@@ -301,6 +301,15 @@ export function serviceDecision(host: string, config: EndpointConfig): ServiceDe
 }
 
 /**
+ * Whether the organization holds protection on for a host, so the popup offers no switch and a switch made
+ * before (stored in disabledSites) no longer counts: the service requires DLP (the bar's Tokens switch is
+ * locked there too) or the policy's enforcement is `block` (no override is offered anywhere under it).
+ */
+export function protectionLocked(host: string, config: EndpointConfig): boolean {
+  return config.policy.enforcement === 'block' || serviceDecision(host, config).requireDlp;
+}
+
+/**
  * Host names to block (for declarativeNetRequest), with the exceptions that override them, and the blocked
  * hosts inside an exception (a more specific catalog decision), which the exception must leave blocked.
  */
