@@ -1007,3 +1007,26 @@ describe('protection the organization holds on (the popup switch)', () => {
     assert.deepEqual(JSON.parse(String(log.detail)), { protection: 'off' });
   });
 });
+
+describe("a site's vault (the values behind its tokens)", () => {
+  it("is handed to that site's content script only", async () => {
+    const token = 'TKN_EMAIL_1a2b3c4d';
+    const entries = [{ token, type: 'EMAIL', value: 'vault.owner@example.com' }];
+    await rig.worker.evaluate((e) => chrome.storage.session.set({ 'vault:https://chatgpt.com': e }), entries);
+    // the site's own page gets it: a token shown there comes back as the value
+    const page = await rig.context.newPage();
+    await page.goto('https://chatgpt.com/');
+    await page.evaluate((t) => {
+      const p = document.createElement('p');
+      p.id = 'shown';
+      p.textContent = `Reply to ${t} today`;
+      document.body.append(p);
+    }, token);
+    await page.waitForFunction(
+      () => document.getElementById('shown')?.textContent === 'Reply to vault.owner@example.com today',
+    );
+    await page.close();
+    // anyone else asking for that origin's vault gets nothing
+    assert.deepEqual(await rig.message({ kind: 'vault-get', origin: 'https://chatgpt.com' }), []);
+  });
+});

@@ -260,6 +260,9 @@ async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): 
       await makeProof(msg.proof);
       return true;
     case 'vault-get': {
+      // A site's vault holds the user's values: only that site's own content script gets it (as for
+      // vault-put), never another site's or an extension page.
+      if (sender.origin !== msg.origin) return [];
       const key = `vault:${msg.origin}`;
       const v = await chrome.storage.session.get(key);
       return v[key] ?? [];
