@@ -1030,3 +1030,64 @@ describe("a site's vault (the values behind its tokens)", () => {
     assert.deepEqual(await rig.message({ kind: 'vault-get', origin: 'https://chatgpt.com' }), []);
   });
 });
+
+describe('days offline: the queue keeps growing', () => {
+  it('with almost 10 MB of proofs waiting, a new send still queues its alert and its proof', async () => {
+    const org = await server.tenant({ plan: 'enterprise' });
+    await enrollIn(org);
+    const real = server.url;
+    await rig.worker.evaluate(() => chrome.storage.local.set({ serverUrl: 'http://127.0.0.1:9' }));
+    // proofs of 40 KB (a proof's PDF in base64) queued while the server was out of reach, up to 3 KB
+    // short of the 10 MB chrome.storage.local gives an extension without unlimitedStorage
+    const waiting = await rig.worker.evaluate(async (orgId) => {
+      // (no function declared in here: the test's compiler would wrap it in a helper the worker lacks)
+      const base = {
+        path: '/api/v1/eps/proof',
+        body: { pdfBase64: 'A'.repeat(41_000), metadata: {} },
+        attempts: 3,
+        nextAt: Date.now() + 3_600_000,
+        org: orgId,
+      };
+      const room = 10 * 1024 * 1024 - 3_000 - (await chrome.storage.local.getBytesInUse(null));
+      const size = JSON.stringify({ id: crypto.randomUUID(), ...base }).length + 1;
+      const queue = Array.from({ length: Math.floor(room / size) }, () => ({
+        id: crypto.randomUUID(),
+        ...base,
+      }));
+      await chrome.storage.local.set({ queue });
+      // topped up to 3 KB short of the quota (the byte count of an item is not its JSON length alone)
+      const left = 10 * 1024 * 1024 - 3_000 - (await chrome.storage.local.getBytesInUse(null));
+      if (left > 400) {
+        queue.push({
+          id: crypto.randomUUID(),
+          ...base,
+          body: { pdfBase64: 'A'.repeat(left - 300), metadata: {} },
+        });
+        await chrome.storage.local.set({ queue });
+      }
+      return queue.length;
+    }, org.org.id);
+    const page = await rig.context.newPage();
+    await page.goto('https://chatgpt.com/');
+    await typeAndSend(page, PROMPT);
+    await page.close();
+    const queuedPaths = () =>
+      rig.worker.evaluate(() =>
+        chrome.storage.local
+          .get('queue')
+          .then((s) => ((s['queue'] as Array<{ path: string }>) ?? []).map((i) => i.path)),
+      );
+    try {
+      await until(
+        async () => (await queuedPaths()).includes('/api/v1/endpoint/alert'),
+        'the new alert in the queue',
+      );
+      await until(
+        async () => (await queuedPaths()).filter((p) => p === '/api/v1/eps/proof').length === waiting + 1,
+        'the new proof in the queue',
+      );
+    } finally {
+      await rig.worker.evaluate((url) => chrome.storage.local.set({ serverUrl: url, queue: [] }), real);
+    }
+  });
+});
