@@ -1,5 +1,6 @@
 import type { Status, ToBackground } from '../shared/messages.js';
 import { DEFAULT_CONFIG, type EndpointConfig } from '../shared/policy.js';
+import { serverOrigin } from '../shared/enrollment.js';
 import { buildProof } from '../shared/proof-pdf.js';
 import { syncAiSiteScripts } from './ai-sites.js';
 import { ApiError, call, raw } from './api.js';
@@ -34,7 +35,8 @@ function platformInfo(): { os: string; browser: string } {
 }
 
 async function enroll(serverUrl: string, code: string, name?: string): Promise<void> {
-  const base = new URL(serverUrl).origin;
+  // The options page checks the address too; a managed configuration reaches here unchecked.
+  const base = serverOrigin(serverUrl);
   const { os, browser } = platformInfo();
   const res = await raw(base, '/api/v1/endpoint/enroll', {
     body: { code, name: name || `${browser} on ${os}`, os, browser, extensionVersion: VERSION },
