@@ -1091,3 +1091,56 @@ describe('days offline: the queue keeps growing', () => {
     }
   });
 });
+
+describe('a log the server refuses', () => {
+  it('costs only itself: the good logs of its batch are stored', async () => {
+    const org = await server.tenant({ plan: 'enterprise' });
+    await enrollIn(org);
+    // an AI site of the intranet by address: the server takes no IP address as a log's domain
+    const entries = ['chatgpt.com', '10.20.30.40', 'claude.ai'].map((domain) => ({
+      id: crypto.randomUUID(),
+      kind: 'override',
+      domain,
+      detail: { tokenize: false },
+      occurredAt: new Date().toISOString(),
+    }));
+    await rig.worker.evaluate(
+      ({ entries, orgId }) =>
+        chrome.storage.local.set({
+          queue: entries.map((body) => ({
+            id: crypto.randomUUID(),
+            path: '/api/v1/endpoint/log',
+            body,
+            attempts: 0,
+            nextAt: 0,
+            org: orgId,
+          })),
+        }),
+      { entries, orgId: org.org.id },
+    );
+    await rig.message({ kind: 'sync' });
+    const stored = await until(async () => {
+      const logs = await rows('endpoint_logs', org.org.id);
+      return logs.length >= 2 && logs;
+    }, 'the good logs on the server');
+    assert.deepEqual(stored.map((l) => l.service_domain).sort(), ['chatgpt.com', 'claude.ai']);
+    const left = await rig.worker.evaluate(() =>
+      chrome.storage.local.get('queue').then((s) => (s['queue'] as unknown[]).length),
+    );
+    assert.equal(left, 0);
+  });
+
+  it('the block page opened by any page with a fragment that is no host name logs nothing', async () => {
+    const page = await rig.context.newPage();
+    await page.goto(`chrome-extension://${rig.extensionId}/blocked.html#foo%20bar%2F%3Cb%3E`);
+    await page.waitForFunction(() => /This AI service is blocked/.test(document.body.textContent ?? ''));
+    await page.waitForTimeout(300);
+    const queued = await rig.worker.evaluate(() =>
+      chrome.storage.local
+        .get('queue')
+        .then((s) => ((s['queue'] as Array<{ body: { domain?: string } }>) ?? []).map((q) => q.body.domain)),
+    );
+    assert.ok(!queued.includes('foo bar/<b>'), 'the page logged a block of a made-up host');
+    await page.close();
+  });
+});

@@ -74,7 +74,8 @@ async function run(now: number): Promise<void> {
   const groups: QueuedItem[][] = [];
   for (let i = 0; i < logs.length; i += LOG_BATCH) groups.push(logs.slice(i, i + LOG_BATCH));
   for (const q of due) if (q.path !== '/api/v1/endpoint/log') groups.push([q]);
-  for (const group of groups) {
+  for (let n = 0; n < groups.length; n++) {
+    const group = groups[n]!;
     try {
       await post(group[0]!, group);
       for (const g of group) done.add(g.id);
@@ -84,9 +85,13 @@ async function run(now: number): Promise<void> {
       if (e.status === 401 || e.retryable) {
         for (const g of group) failed.set(g.id, g.attempts + 1);
         if (e.status === 0 || e.status === 401) break; // offline or not enrolled: try again later
+      } else if (group.length > 1) {
+        // The server refuses a whole batch for one entry it will not take: send them one by one, so only
+        // that entry is dropped and not the up to 500 good ones around it.
+        groups.push(...group.map((g) => [g]));
       } else {
         // The server refused this item (4xx): retrying cannot help, and it must not block the others.
-        for (const g of group) done.add(g.id);
+        done.add(group[0]!.id);
       }
     }
   }

@@ -105,7 +105,7 @@ export function knownAiHosts(config: EndpointConfig): string[] {
 }
 
 /** A host name a match pattern can carry (letters, digits, dots, hyphens; punycode for the others). */
-const HOST_NAME =
+export const HOST_NAME =
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /**
