@@ -224,6 +224,16 @@ async function makeProof(input: Extract<ToBackground, { kind: 'proof' }>['proof'
   await flush();
 }
 
+/** The origin of the page a message came from (Firefox gives the sender's URL where Chrome gives its origin). */
+function senderOrigin(sender: chrome.runtime.MessageSender): string | undefined {
+  if (sender.origin) return sender.origin;
+  try {
+    return sender.url ? new URL(sender.url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): Promise<unknown> {
   switch (msg.kind) {
     case 'alert':
@@ -264,13 +274,13 @@ async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): 
     case 'vault-get': {
       // A site's vault holds the user's values: only that site's own content script gets it (as for
       // vault-put), never another site's or an extension page.
-      if (sender.origin !== msg.origin) return [];
+      if (senderOrigin(sender) !== msg.origin) return [];
       const key = `vault:${msg.origin}`;
       const v = await chrome.storage.session.get(key);
       return v[key] ?? [];
     }
     case 'vault-put':
-      if (sender.origin && sender.origin !== msg.origin) return false;
+      if (senderOrigin(sender) !== msg.origin) return false;
       await chrome.storage.session.set({ [`vault:${msg.origin}`]: msg.entries.slice(-5000) });
       return true;
     case 'enroll':
