@@ -935,6 +935,24 @@ describe('one device, two organizations (unenrolled, then enrolled elsewhere)', 
   });
 });
 
+describe('usage counters across organizations', () => {
+  it("the first organization's unsent counters are not reported to the second", async () => {
+    const [first, second] = await Promise.all([
+      server.tenant({ plan: 'enterprise' }),
+      server.tenant({ plan: 'enterprise' }),
+    ]);
+    await enrollIn(first);
+    // sends counted on the device, not yet reported by a heartbeat when the device is unenrolled
+    for (let i = 0; i < 3; i++) await rig.message({ kind: 'stat', domain: 'chatgpt.com' });
+    await rig.message({ kind: 'unenroll' });
+    await enrollIn(second);
+    await rig.message({ kind: 'sync' });
+    const stats = await server.request('GET', '/api/saas/endpoint/stats?period=24h', { key: second.admin });
+    assert.equal(stats.status, 200, stats.text);
+    assert.deepEqual(stats.body.interactions, { total: 0, byService: {} });
+  });
+});
+
 describe('protection the organization holds on (the popup switch)', () => {
   let org: Tenant;
   before(async () => {

@@ -47,7 +47,10 @@ async function enroll(serverUrl: string, code: string, name?: string): Promise<v
     organizationId: string;
     heartbeatIntervalSeconds: number;
   };
-  await update(() => ({
+  await update((cur) => ({
+    // Counters of another organization (unsent when the device unenrolled) are not this one's.
+    ...(cur.enrolledOrg !== undefined && cur.enrolledOrg !== b.organizationId ? { stats: undefined } : {}),
+    enrolledOrg: b.organizationId,
     serverUrl: base,
     deviceId: b.deviceId,
     deviceToken: b.deviceToken,

@@ -43,6 +43,11 @@ export interface State {
   lastError?: string;
   forceMode?: boolean;
   stats?: { interactions: Record<string, number>; blocked: Record<string, number> };
+  /**
+   * The organization of the last enrollment, kept when the device unenrolls: the counters not yet sent
+   * belong to it, and enrolling in another one starts them afresh.
+   */
+  enrolledOrg?: string;
   queue?: QueuedItem[];
   dropped?: number;
   radar?: Record<string, RadarHit>;
