@@ -72,7 +72,17 @@ export function manifest(target: Target, version: string): Record<string, unknow
     description:
       'Protects what you send to AI services: personal data leaves as tokens, injections are flagged.',
     version,
-    permissions: ['storage', 'alarms', 'declarativeNetRequest', 'webRequest', 'scripting', 'tabs'],
+    // unlimitedStorage: the upload queue lives in storage.local, whose default quota (10 MB) about 250
+    // queued proofs fill; past it every write fails, and a device offline for days lost what it queued.
+    permissions: [
+      'storage',
+      'unlimitedStorage',
+      'alarms',
+      'declarativeNetRequest',
+      'webRequest',
+      'scripting',
+      'tabs',
+    ],
     host_permissions: ['<all_urls>'],
     content_scripts: [
       // The isolated script first: it must listen before the MAIN-world hook hands over its port.

@@ -311,8 +311,11 @@ describe('before enrollment (local defaults)', () => {
   });
 });
 
-async function rows(table: 'endpoint_alerts' | 'endpoint_logs'): Promise<Array<Record<string, unknown>>> {
-  return server.ctx.storage.db.selectFrom(table).selectAll().where('org_id', '=', tenant.org.id).execute();
+async function rows(
+  table: 'endpoint_alerts' | 'endpoint_logs',
+  orgId = tenant.org.id,
+): Promise<Array<Record<string, unknown>>> {
+  return server.ctx.storage.db.selectFrom(table).selectAll().where('org_id', '=', orgId).execute();
 }
 
 async function until<T>(fn: () => Promise<T | undefined | false>, what: string, ms = 15_000): Promise<T> {
@@ -852,6 +855,314 @@ describe('Excel, PowerPoint and OCR languages', () => {
     assert.equal(r.languages, 'deu+fra+ita+eng');
     for (const w of ['Müller', 'Straße', 'François', 'Lefèvre', 'città', 'più'])
       assert.ok(r.text.includes(w), `"${w}" not read in: ${r.text}`);
+    await page.close();
+  });
+});
+
+/** Enrolls the rig's device in an organization, by message from an extension page. */
+async function enrollIn(t: Tenant): Promise<void> {
+  const link = await server.request('POST', '/api/dashboard/endpoint/enrollment', {
+    cookie: await t.session('owner'),
+    body: { maxUses: 5 },
+  });
+  assert.equal(link.status, 201, link.text);
+  const s = await rig.message<{ enrolled: boolean; organizationId: string }>({
+    kind: 'enroll',
+    serverUrl: server.url,
+    code: link.body.code,
+  });
+  assert.equal(s.organizationId, t.org.id);
+}
+
+describe('one device, two organizations (unenrolled, then enrolled elsewhere)', () => {
+  const alertsOf = (orgId: string) => rows('endpoint_alerts', orgId);
+  // the failed first attempt put the alert off (backoff): make it due at once
+  const dueNow = () =>
+    rig.worker.evaluate(() =>
+      chrome.storage.local.get('queue').then((s) =>
+        chrome.storage.local.set({
+          queue: ((s['queue'] as Array<{ nextAt: number }>) ?? []).map((q) => ({ ...q, nextAt: 0 })),
+        }),
+      ),
+    );
+  const queued = () =>
+    rig.worker.evaluate(() =>
+      chrome.storage.local
+        .get('queue')
+        .then((s) => ((s['queue'] as Array<{ body: { redactedPreview?: string } }>) ?? []).length),
+    );
+
+  it('an alert queued for the first organization never reaches the second; it reaches its own when the device enrolls there again', async () => {
+    const [first, second] = await Promise.all([
+      server.tenant({ plan: 'enterprise' }),
+      server.tenant({ plan: 'enterprise' }),
+    ]);
+    await enrollIn(first);
+    // the server is out of reach while the alert is raised: it waits in the queue
+    await rig.worker.evaluate(() => chrome.storage.local.set({ serverUrl: 'http://127.0.0.1:9' }));
+    const marker = `first-org alert ${Date.now()}`;
+    await rig.message({
+      kind: 'alert',
+      alert: {
+        type: 'EMAIL',
+        dlpDomain: 'PERSONAL',
+        domain: 'chatgpt.com',
+        action: 'redacted',
+        severity: 'LOW',
+        findingsCount: 1,
+        redactedPreview: marker,
+      },
+    });
+    await until(async () => (await queued()) >= 1, 'queued alert');
+    await rig.message({ kind: 'unenroll' });
+    await enrollIn(second);
+    await dueNow();
+    await rig.message({ kind: 'sync' });
+    assert.deepEqual(
+      (await alertsOf(second.org.id)).filter((a) => a.redacted_preview === marker),
+      [],
+      "the first organization's alert was uploaded to the second",
+    );
+    assert.ok((await queued()) >= 1, 'the alert was dropped instead of waiting for its organization');
+    await rig.message({ kind: 'unenroll' });
+    await enrollIn(first);
+    await dueNow();
+    await rig.message({ kind: 'sync' });
+    await until(
+      async () => (await alertsOf(first.org.id)).find((a) => a.redacted_preview === marker),
+      'the alert in its own organization',
+    );
+  });
+});
+
+describe('usage counters across organizations', () => {
+  it("the first organization's unsent counters are not reported to the second", async () => {
+    const [first, second] = await Promise.all([
+      server.tenant({ plan: 'enterprise' }),
+      server.tenant({ plan: 'enterprise' }),
+    ]);
+    await enrollIn(first);
+    // sends counted on the device, not yet reported by a heartbeat when the device is unenrolled
+    for (let i = 0; i < 3; i++) await rig.message({ kind: 'stat', domain: 'chatgpt.com' });
+    await rig.message({ kind: 'unenroll' });
+    await enrollIn(second);
+    await rig.message({ kind: 'sync' });
+    const stats = await server.request('GET', '/api/saas/endpoint/stats?period=24h', { key: second.admin });
+    assert.equal(stats.status, 200, stats.text);
+    assert.deepEqual(stats.body.interactions, { total: 0, byService: {} });
+  });
+});
+
+describe('protection the organization holds on (the popup switch)', () => {
+  let org: Tenant;
+  before(async () => {
+    org = await server.tenant({ plan: 'enterprise' });
+    const policy = await server.request('POST', '/api/dashboard/endpoint/policies', {
+      cookie: await org.session('owner'),
+      body: {
+        name: 'ChatGPT with DLP only',
+        scope: { type: 'organization', targets: [] },
+        rules: {
+          aiServices: {
+            mode: 'blocklist',
+            allowed: [{ domain: 'chatgpt.com', conditions: { requireDlp: true } }],
+            blocked: [{ domain: 'ai.unapproved.test' }],
+          },
+        },
+        enforcement: 'warn',
+        enabled: true,
+      },
+    });
+    assert.equal(policy.status, 201, policy.text);
+    await enrollIn(org);
+  });
+  after(async () => {
+    await rig.worker.evaluate(() => chrome.storage.local.set({ disabledSites: [] }));
+  });
+
+  /** The popup as the toolbar shows it over a tab: rendered while that tab is the active one. */
+  async function popupOver(site: Page): Promise<Page> {
+    const popup = await rig.context.newPage();
+    await popup.goto(`chrome-extension://${rig.extensionId}/popup.html`);
+    await site.bringToFront();
+    await popup.reload();
+    // the site's name and its protection state, once the popup has read the active tab
+    await popup.waitForFunction(() => /: protection (on|off)/.test(document.body.textContent ?? ''));
+    return popup;
+  }
+
+  it('a service that requires DLP: no switch in the popup, and a switch made before does not turn tokens off', async () => {
+    const page = await rig.context.newPage();
+    await page.goto('https://chatgpt.com/');
+    const popup = await popupOver(page);
+    assert.match((await popup.textContent('body')) ?? '', /required by your organization/);
+    assert.equal(await popup.locator('button', { hasText: /Turn off/ }).count(), 0);
+    await popup.close();
+    // switched off earlier (before the policy, or by a popup that offered it)
+    await rig.worker.evaluate(() => chrome.storage.local.set({ disabledSites: ['chatgpt.com'] }));
+    await page.reload();
+    await typeAndSend(page, PROMPT);
+    const sent = extractPrompt('chatgpt.com', '', lastReceived('chatgpt.com').body);
+    for (const v of ORIGINALS) assert.ok(!sent.includes(v), `${v} left the browser`);
+    assert.match(sent, /TKN_IBAN_\w+/);
+    await page.close();
+  });
+
+  it('elsewhere the user may switch protection off; the organization gets an override log', async () => {
+    await rig.worker.evaluate(() => chrome.storage.local.set({ disabledSites: [] }));
+    const page = await rig.context.newPage();
+    await page.goto('https://claude.ai/');
+    const popup = await popupOver(page);
+    await popup.click('button:has-text("Turn off")');
+    await popup.waitForFunction(() => /Claude: protection off/.test(document.body.textContent ?? ''));
+    await popup.close();
+    await page.close();
+    await rig.message({ kind: 'sync' });
+    const log = await until(async () => {
+      const logs = await rows('endpoint_logs', org.org.id);
+      return logs.find((l) => l.kind === 'override' && l.service_domain === 'claude.ai');
+    }, 'override log of the switch');
+    assert.deepEqual(JSON.parse(String(log.detail)), { protection: 'off' });
+  });
+});
+
+describe("a site's vault (the values behind its tokens)", () => {
+  it("is handed to that site's content script only", async () => {
+    const token = 'TKN_EMAIL_1a2b3c4d';
+    const entries = [{ token, type: 'EMAIL', value: 'vault.owner@example.com' }];
+    await rig.worker.evaluate((e) => chrome.storage.session.set({ 'vault:https://chatgpt.com': e }), entries);
+    // the site's own page gets it: a token shown there comes back as the value
+    const page = await rig.context.newPage();
+    await page.goto('https://chatgpt.com/');
+    await page.evaluate((t) => {
+      const p = document.createElement('p');
+      p.id = 'shown';
+      p.textContent = `Reply to ${t} today`;
+      document.body.append(p);
+    }, token);
+    await page.waitForFunction(
+      () => document.getElementById('shown')?.textContent === 'Reply to vault.owner@example.com today',
+    );
+    await page.close();
+    // anyone else asking for that origin's vault gets nothing
+    assert.deepEqual(await rig.message({ kind: 'vault-get', origin: 'https://chatgpt.com' }), []);
+  });
+});
+
+describe('days offline: the queue keeps growing', () => {
+  it('with almost 10 MB of proofs waiting, a new send still queues its alert and its proof', async () => {
+    const org = await server.tenant({ plan: 'enterprise' });
+    await enrollIn(org);
+    const real = server.url;
+    await rig.worker.evaluate(() => chrome.storage.local.set({ serverUrl: 'http://127.0.0.1:9' }));
+    // proofs of 40 KB (a proof's PDF in base64) queued while the server was out of reach, up to 3 KB
+    // short of the 10 MB chrome.storage.local gives an extension without unlimitedStorage
+    const waiting = await rig.worker.evaluate(async (orgId) => {
+      // (no function declared in here: the test's compiler would wrap it in a helper the worker lacks)
+      const base = {
+        path: '/api/v1/eps/proof',
+        body: { pdfBase64: 'A'.repeat(41_000), metadata: {} },
+        attempts: 3,
+        nextAt: Date.now() + 3_600_000,
+        org: orgId,
+      };
+      const room = 10 * 1024 * 1024 - 3_000 - (await chrome.storage.local.getBytesInUse(null));
+      const size = JSON.stringify({ id: crypto.randomUUID(), ...base }).length + 1;
+      const queue = Array.from({ length: Math.floor(room / size) }, () => ({
+        id: crypto.randomUUID(),
+        ...base,
+      }));
+      await chrome.storage.local.set({ queue });
+      // topped up to 3 KB short of the quota (the byte count of an item is not its JSON length alone)
+      const left = 10 * 1024 * 1024 - 3_000 - (await chrome.storage.local.getBytesInUse(null));
+      if (left > 400) {
+        queue.push({
+          id: crypto.randomUUID(),
+          ...base,
+          body: { pdfBase64: 'A'.repeat(left - 300), metadata: {} },
+        });
+        await chrome.storage.local.set({ queue });
+      }
+      return queue.length;
+    }, org.org.id);
+    const page = await rig.context.newPage();
+    await page.goto('https://chatgpt.com/');
+    await typeAndSend(page, PROMPT);
+    await page.close();
+    const queuedPaths = () =>
+      rig.worker.evaluate(() =>
+        chrome.storage.local
+          .get('queue')
+          .then((s) => ((s['queue'] as Array<{ path: string }>) ?? []).map((i) => i.path)),
+      );
+    try {
+      await until(
+        async () => (await queuedPaths()).includes('/api/v1/endpoint/alert'),
+        'the new alert in the queue',
+      );
+      await until(
+        async () => (await queuedPaths()).filter((p) => p === '/api/v1/eps/proof').length === waiting + 1,
+        'the new proof in the queue',
+      );
+    } finally {
+      await rig.worker.evaluate((url) => chrome.storage.local.set({ serverUrl: url, queue: [] }), real);
+    }
+  });
+});
+
+describe('a log the server refuses', () => {
+  it('costs only itself: the good logs of its batch are stored', async () => {
+    const org = await server.tenant({ plan: 'enterprise' });
+    await enrollIn(org);
+    // an AI site of the intranet by address: the server takes no IP address as a log's domain
+    const entries = ['chatgpt.com', '10.20.30.40', 'claude.ai'].map((domain) => ({
+      id: crypto.randomUUID(),
+      kind: 'override',
+      domain,
+      detail: { tokenize: false },
+      occurredAt: new Date().toISOString(),
+    }));
+    await rig.worker.evaluate(
+      ({ entries, orgId }) =>
+        chrome.storage.local.set({
+          queue: entries.map((body) => ({
+            id: crypto.randomUUID(),
+            path: '/api/v1/endpoint/log',
+            body,
+            attempts: 0,
+            nextAt: 0,
+            org: orgId,
+          })),
+        }),
+      { entries, orgId: org.org.id },
+    );
+    await rig.message({ kind: 'sync' });
+    // by client id: another page of the run may log on this device meanwhile
+    const [good1, bad, good2] = entries.map((e) => e.id);
+    const stored = await until(async () => {
+      const ids = (await rows('endpoint_logs', org.org.id)).map((l) => l.client_id);
+      return ids.includes(good1) && ids.includes(good2) && ids;
+    }, 'the good logs on the server');
+    assert.ok(!stored.includes(bad));
+    const left = await rig.worker.evaluate(() =>
+      chrome.storage.local
+        .get('queue')
+        .then((s) => (s['queue'] as Array<{ body: { id?: string } }>).map((q) => q.body.id)),
+    );
+    assert.ok(!left.includes(bad), 'the refused log is still queued');
+  });
+
+  it('the block page opened by any page with a fragment that is no host name logs nothing', async () => {
+    const page = await rig.context.newPage();
+    await page.goto(`chrome-extension://${rig.extensionId}/blocked.html#foo%20bar%2F%3Cb%3E`);
+    await page.waitForFunction(() => /This AI service is blocked/.test(document.body.textContent ?? ''));
+    await page.waitForTimeout(300);
+    const queued = await rig.worker.evaluate(() =>
+      chrome.storage.local
+        .get('queue')
+        .then((s) => ((s['queue'] as Array<{ body: { domain?: string } }>) ?? []).map((q) => q.body.domain)),
+    );
+    assert.ok(!queued.includes('foo bar/<b>'), 'the page logged a block of a made-up host');
     await page.close();
   });
 });

@@ -620,6 +620,26 @@ describe('radar signals and enrollment links', () => {
     });
     assert.throws(() => parseEnrollment('https://p.example.com/', ''), /enrollment code/);
   });
+
+  it('refuses a server address that would carry the device token in clear, with a message that says why', () => {
+    assert.throws(
+      () => parseEnrollment('http://parapet.example.com/enroll#enr_abc123', ''),
+      /must start with https:\/\//,
+    );
+    assert.throws(() => parseEnrollment('http://10.0.0.7:3000/#enr_abc123', ''), /only for this computer/);
+    assert.throws(() => parseEnrollment('ftp://parapet.example.com/#enr_abc123', ''), /https:\/\/, not ftp:/);
+    assert.throws(
+      () => parseEnrollment('parapet.example.com', 'enr_abc123'),
+      /not a server address.*https:\/\/parapet/,
+    );
+    // the device itself (tests, a pilot on one machine) may be plain http
+    for (const local of [
+      'http://127.0.0.1:3000/#enr_a1',
+      'http://localhost:3000/#enr_a1',
+      'http://[::1]:3000/#enr_a1',
+    ])
+      assert.equal(parseEnrollment(local, '').code, 'enr_a1');
+  });
 });
 
 describe('OCR languages', () => {

@@ -1,5 +1,6 @@
 import type { Status, ToBackground } from '../shared/messages.js';
 import { DEFAULT_CONFIG, type EndpointConfig } from '../shared/policy.js';
+import { serverOrigin } from '../shared/enrollment.js';
 import { buildProof } from '../shared/proof-pdf.js';
 import { syncAiSiteScripts } from './ai-sites.js';
 import { ApiError, call, raw } from './api.js';
@@ -34,7 +35,8 @@ function platformInfo(): { os: string; browser: string } {
 }
 
 async function enroll(serverUrl: string, code: string, name?: string): Promise<void> {
-  const base = new URL(serverUrl).origin;
+  // The options page checks the address too; a managed configuration reaches here unchecked.
+  const base = serverOrigin(serverUrl);
   const { os, browser } = platformInfo();
   const res = await raw(base, '/api/v1/endpoint/enroll', {
     body: { code, name: name || `${browser} on ${os}`, os, browser, extensionVersion: VERSION },
@@ -45,7 +47,10 @@ async function enroll(serverUrl: string, code: string, name?: string): Promise<v
     organizationId: string;
     heartbeatIntervalSeconds: number;
   };
-  await update(() => ({
+  await update((cur) => ({
+    // Counters of another organization (unsent when the device unenrolled) are not this one's.
+    ...(cur.enrolledOrg !== undefined && cur.enrolledOrg !== b.organizationId ? { stats: undefined } : {}),
+    enrolledOrg: b.organizationId,
     serverUrl: base,
     deviceId: b.deviceId,
     deviceToken: b.deviceToken,
@@ -222,6 +227,16 @@ async function makeProof(input: Extract<ToBackground, { kind: 'proof' }>['proof'
   await flush();
 }
 
+/** The origin of the page a message came from (Firefox gives the sender's URL where Chrome gives its origin). */
+function senderOrigin(sender: chrome.runtime.MessageSender): string | undefined {
+  if (sender.origin) return sender.origin;
+  try {
+    return sender.url ? new URL(sender.url).origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): Promise<unknown> {
   switch (msg.kind) {
     case 'alert':
@@ -260,12 +275,15 @@ async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): 
       await makeProof(msg.proof);
       return true;
     case 'vault-get': {
+      // A site's vault holds the user's values: only that site's own content script gets it (as for
+      // vault-put), never another site's or an extension page.
+      if (senderOrigin(sender) !== msg.origin) return [];
       const key = `vault:${msg.origin}`;
       const v = await chrome.storage.session.get(key);
       return v[key] ?? [];
     }
     case 'vault-put':
-      if (sender.origin && sender.origin !== msg.origin) return false;
+      if (senderOrigin(sender) !== msg.origin) return false;
       await chrome.storage.session.set({ [`vault:${msg.origin}`]: msg.entries.slice(-5000) });
       return true;
     case 'enroll':

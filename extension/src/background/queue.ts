@@ -9,7 +9,9 @@ const LOG_BATCH = 500;
 
 export async function enqueue(path: QueuedItem['path'], body: unknown): Promise<void> {
   await update((s) => {
-    const queue = [...(s.queue ?? []), { id: crypto.randomUUID(), path, body, attempts: 0, nextAt: 0 }];
+    const item: QueuedItem = { id: crypto.randomUUID(), path, body, attempts: 0, nextAt: 0 };
+    if (s.deviceToken && s.organizationId) item.org = s.organizationId;
+    const queue = [...(s.queue ?? []), item];
     const over = Math.max(0, queue.length - MAX_QUEUE);
     return { queue: queue.slice(over), dropped: (s.dropped ?? 0) + over };
   });
@@ -60,7 +62,11 @@ export function flush(): Promise<void> {
 async function run(now: number): Promise<void> {
   const s = await read();
   if (!s.deviceToken) return;
-  const due = (s.queue ?? []).filter((q) => q.nextAt <= now);
+  // Another organization's items (queued before the device was unenrolled and enrolled elsewhere) never
+  // go to this one: their alerts, logs and proofs describe that organization's user and policy.
+  const due = (s.queue ?? []).filter(
+    (q) => q.nextAt <= now && (q.org === undefined || q.org === s.organizationId),
+  );
   const done = new Set<string>();
   const failed = new Map<string, number>();
   let lastError: string | undefined;
@@ -68,7 +74,8 @@ async function run(now: number): Promise<void> {
   const groups: QueuedItem[][] = [];
   for (let i = 0; i < logs.length; i += LOG_BATCH) groups.push(logs.slice(i, i + LOG_BATCH));
   for (const q of due) if (q.path !== '/api/v1/endpoint/log') groups.push([q]);
-  for (const group of groups) {
+  for (let n = 0; n < groups.length; n++) {
+    const group = groups[n]!;
     try {
       await post(group[0]!, group);
       for (const g of group) done.add(g.id);
@@ -78,9 +85,13 @@ async function run(now: number): Promise<void> {
       if (e.status === 401 || e.retryable) {
         for (const g of group) failed.set(g.id, g.attempts + 1);
         if (e.status === 0 || e.status === 401) break; // offline or not enrolled: try again later
+      } else if (group.length > 1) {
+        // The server refuses a whole batch for one entry it will not take: send them one by one, so only
+        // that entry is dropped and not the up to 500 good ones around it.
+        groups.push(...group.map((g) => [g]));
       } else {
         // The server refused this item (4xx): retrying cannot help, and it must not block the others.
-        for (const g of group) done.add(g.id);
+        done.add(group[0]!.id);
       }
     }
   }

@@ -13,6 +13,13 @@ export interface QueuedItem {
   body: unknown;
   attempts: number;
   nextAt: number;
+  /**
+   * The organization the device was enrolled in when the item was queued (absent before enrollment). An
+   * item goes only to that organization: after unenrolling and enrolling elsewhere it waits, and reaches
+   * its own organization if the device enrolls there again (or is dropped as the oldest when the queue is
+   * full).
+   */
+  org?: string;
 }
 
 export interface RadarHit {
@@ -36,6 +43,11 @@ export interface State {
   lastError?: string;
   forceMode?: boolean;
   stats?: { interactions: Record<string, number>; blocked: Record<string, number> };
+  /**
+   * The organization of the last enrollment, kept when the device unenrolls: the counters not yet sent
+   * belong to it, and enrolling in another one starts them afresh.
+   */
+  enrolledOrg?: string;
   queue?: QueuedItem[];
   dropped?: number;
   radar?: Record<string, RadarHit>;

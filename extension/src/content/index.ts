@@ -13,6 +13,7 @@ import {
   DEFAULT_CONFIG,
   type EndpointConfig,
   pasteBlockedTypes,
+  protectionLocked,
   sendAction,
   serviceDecision,
   tokenizeByDefault,
@@ -83,7 +84,9 @@ function guardPrinting(on: boolean): void {
 async function loadState(): Promise<void> {
   const s = await chrome.storage.local.get(['config', 'disabledSites']);
   config = (s['config'] as EndpointConfig | undefined) ?? DEFAULT_CONFIG;
-  disabled = ((s['disabledSites'] as string[] | undefined) ?? []).includes(host);
+  // A site the user switched off stays protected when the organization holds protection on there.
+  disabled =
+    ((s['disabledSites'] as string[] | undefined) ?? []).includes(host) && !protectionLocked(host, config);
   if (disabled) highlighter.hide();
   guardPrinting(config.policy.rules.dataProtection?.preventScreenshot === true && !disabled);
   const saved = (await send({ kind: 'vault-get', origin: location.origin })) as

@@ -105,7 +105,7 @@ export function knownAiHosts(config: EndpointConfig): string[] {
 }
 
 /** A host name a match pattern can carry (letters, digits, dots, hyphens; punycode for the others). */
-const HOST_NAME =
+export const HOST_NAME =
   /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /**
@@ -298,6 +298,15 @@ export function serviceDecision(host: string, config: EndpointConfig): ServiceDe
   const explicitlyBlocked = ai.blocked?.some((b) => hostMatches(host, b.domain)) ?? false;
   // In allowlist mode a service the organization approved in its catalog counts as allowed.
   return { ...base, blocked: explicitlyBlocked || (isAi && allowed === undefined && catalog !== 'allow') };
+}
+
+/**
+ * Whether the organization holds protection on for a host, so the popup offers no switch and a switch made
+ * before (stored in disabledSites) no longer counts: the service requires DLP (the bar's Tokens switch is
+ * locked there too) or the policy's enforcement is `block` (no override is offered anywhere under it).
+ */
+export function protectionLocked(host: string, config: EndpointConfig): boolean {
+  return config.policy.enforcement === 'block' || serviceDecision(host, config).requireDlp;
 }
 
 /**

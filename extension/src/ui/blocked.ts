@@ -1,10 +1,19 @@
 import type { ToBackground } from '../shared/messages.js';
-import type { EndpointConfig } from '../shared/policy.js';
+import { type EndpointConfig, HOST_NAME } from '../shared/policy.js';
 
 // The block page of a blocked AI service, with the organization's message. Under enforcement "warn" the
 // user may continue (allowed until the browser closes, and logged).
 
-const host = decodeURIComponent(location.hash.slice(1));
+// Any page may open this one (it is web-accessible, for the block rule's redirect) with any fragment: only
+// a host name counts, anything else is shown as no host and neither logged nor offered to continue to.
+const named = (() => {
+  try {
+    return decodeURIComponent(location.hash.slice(1));
+  } catch {
+    return '';
+  }
+})();
+const host = HOST_NAME.test(named.toLowerCase()) ? named.toLowerCase() : '';
 const ask = (m: ToBackground) => chrome.runtime.sendMessage(m);
 
 async function render(): Promise<void> {
@@ -15,8 +24,13 @@ async function render(): Promise<void> {
   document.getElementById('message')!.textContent =
     page?.message || 'Your organization does not allow this AI service. Use an approved service instead.';
   if (page?.contactEmail) document.getElementById('contact')!.textContent = `Questions: ${page.contactEmail}`;
-  void ask({ kind: 'stat', domain: host, blockedReason: 'unapproved_service' });
-  void ask({ kind: 'log', log: { kind: 'blocked', domain: host, detail: { reason: 'unapproved_service' } } });
+  if (host) {
+    void ask({ kind: 'stat', domain: host, blockedReason: 'unapproved_service' });
+    void ask({
+      kind: 'log',
+      log: { kind: 'blocked', domain: host, detail: { reason: 'unapproved_service' } },
+    });
+  }
   if (config?.policy.enforcement === 'warn' && host) {
     const b = document.createElement('button');
     b.textContent = 'Continue anyway';

@@ -1,5 +1,5 @@
 import type { Status, ToBackground } from '../shared/messages.js';
-import { aiSiteOf, DEFAULT_CONFIG, type EndpointConfig } from '../shared/policy.js';
+import { aiSiteOf, DEFAULT_CONFIG, type EndpointConfig, protectionLocked } from '../shared/policy.js';
 
 // The toolbar popup: enrollment state, organization, policy version, last sync, and protection on the
 // current site (which the user may switch off for that site unless the organization enforces it).
@@ -45,7 +45,10 @@ async function render(): Promise<void> {
   const site = host ? aiSiteOf(host, config) : null;
   const box = document.createElement('div');
   box.className = 'box';
-  if (site) {
+  if (site && protectionLocked(host, config)) {
+    box.textContent = `${site.name}: protection on (required by your organization)`;
+    box.className = 'box ok';
+  } else if (site) {
     const off = s.disabledSites.includes(host);
     box.textContent = `${site.name}: protection ${off ? 'off' : 'on'} `;
     box.className = `box ${off ? 'warn' : 'ok'}`;
@@ -55,6 +58,11 @@ async function render(): Promise<void> {
       const cur = (await chrome.storage.local.get('disabledSites'))['disabledSites'] as string[] | undefined;
       const next = off ? (cur ?? []).filter((h) => h !== host) : [...new Set([...(cur ?? []), host])];
       await chrome.storage.local.set({ disabledSites: next });
+      // The organization learns that protection was switched off (or back on) on this site.
+      await ask({
+        kind: 'log',
+        log: { kind: 'override', domain: host, detail: { protection: off ? 'on' : 'off' } },
+      });
       void render();
     });
     box.append(b);
