@@ -1114,8 +1114,9 @@ describe('a log the server refuses', () => {
   it('costs only itself: the good logs of its batch are stored', async () => {
     const org = await server.tenant({ plan: 'enterprise' });
     await enrollIn(org);
-    // an AI site of the intranet by address: the server takes no IP address as a log's domain
-    const entries = ['chatgpt.com', '10.20.30.40', 'claude.ai'].map((domain) => ({
+    // one entry the server will not take (a host it cannot store; servers before 2026-11-28 also refused
+    // IP addresses, which is how intranet AI sites lost their logs)
+    const entries = ['chatgpt.com', 'not a host', 'claude.ai'].map((domain) => ({
       id: crypto.randomUUID(),
       kind: 'override',
       domain,

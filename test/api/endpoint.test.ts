@@ -557,6 +557,38 @@ describe('alerts and logs', () => {
     assert.equal(warn.body.event, 'dlp.violation');
   });
 
+  it('takes alerts and logs of intranet services named by one label, an IPv4 or an [IPv6] address', async () => {
+    const d = await register(a);
+    for (const [i, domain] of ['chat', '10.20.0.5', '[fd00::5]'].entries()) {
+      const res = await t.request('POST', '/api/v1/endpoint/alert', {
+        key: d.deviceToken,
+        body: alert(`site-${i}`, { domain }),
+      });
+      assert.equal(res.status, 201, `${domain}: ${res.text}`);
+    }
+    const logs = await t.request('POST', '/api/v1/endpoint/log', {
+      key: d.deviceToken,
+      body: {
+        entries: ['chat', '10.20.0.5', '[fd00::5]'].map((domain, i) => ({
+          id: `site-log-${i}`,
+          kind: 'interaction',
+          domain,
+          occurredAt: clock.now().toISOString(),
+        })),
+      },
+    });
+    assert.equal(logs.status, 200, logs.text);
+    assert.equal(logs.body.stored, 3);
+    for (const domain of ['x y', 'a..b', '<b>chat</b>', '[zz::1]']) {
+      const res = await t.request('POST', '/api/v1/endpoint/alert', {
+        key: d.deviceToken,
+        body: alert(`bad-${domain}`, { domain }),
+      });
+      assert.equal(res.status, 400, domain);
+      assert.match(res.body.message, /domain/);
+    }
+  });
+
   it('refuses an alert carrying a raw IBAN or card number and stores nothing', async () => {
     const d = await register(a);
     const before = await count('endpoint_alerts', a.org.id);

@@ -11813,7 +11813,7 @@ export interface operations {
                 "application/json": {
                     action: "blocked" | "warned" | "redacted" | "logged";
                     dlpDomain?: "PERSONAL" | "FINANCIAL" | "CORPORATE" | "CREDENTIALS" | "HEALTH" | "IDENTITY";
-                    /** @description host name (no wildcard) */
+                    /** @description host of the page: a host name (one label for intranet names), an IPv4 address or [IPv6] */
                     domain: string;
                     findingsCount: number;
                     /** @description client id; a repeated id is stored once */
@@ -12852,7 +12852,7 @@ export interface operations {
                         detail?: {
                             [key: string]: string | number | boolean;
                         };
-                        /** @description host name (no wildcard) */
+                        /** @description host of the page: a host name (one label for intranet names), an IPv4 address or [IPv6] */
                         domain?: string;
                         id: string;
                         kind: "interaction" | "blocked" | "warned" | "redacted" | "paste_blocked" | "override";

@@ -15,6 +15,18 @@ export const PlainDomain = Type.String({
   maxLength: 253,
   description: 'host name (no wildcard)',
 });
+/**
+ * Where a device saw something happen, as the browser names the page's host: besides public host names,
+ * an intranet AI service reached by a one-label name (`chat`), an IPv4 address or a bracketed IPv6 address.
+ * Refusing those lost the alerts and logs of exactly the self-hosted services a security team wants to see.
+ */
+const SITE_HOST =
+  '^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^\\[[0-9A-Fa-f:.]{2,45}\\]$';
+export const SiteHost = Type.String({
+  pattern: SITE_HOST,
+  maxLength: 253,
+  description: 'host of the page: a host name (one label for intranet names), an IPv4 address or [IPv6]',
+});
 const Version = Type.String({ minLength: 1, maxLength: 40, pattern: '^[0-9A-Za-z.+_-]+$' });
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 const Time = Type.String({ format: 'date-time' });
@@ -283,7 +295,7 @@ export const HeartbeatBody = Type.Object(
       Type.Object(
         {
           interactions: Type.Optional(
-            mapOf({ pattern: PLAIN_HOST, maxLength: 253, description: 'a host name' }, Count, {
+            mapOf({ pattern: SITE_HOST, maxLength: 253, description: 'host of the page (SiteHost)' }, Count, {
               maxProperties: 500,
             }),
           ),
@@ -321,7 +333,7 @@ export const AlertBody = Type.Object(
     id: Type.String({ minLength: 1, maxLength: 100, description: 'client id; a repeated id is stored once' }),
     type: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Z0-9_]+$' }),
     dlpDomain: Type.Optional(oneOf(DLP_DOMAINS)),
-    domain: PlainDomain,
+    domain: SiteHost,
     action: oneOf(ALERT_ACTIONS),
     severity: Type.Optional(oneOf(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const)),
     findingsCount: Type.Integer({ minimum: 1, maximum: 10_000 }),
@@ -349,7 +361,7 @@ export const LogBody = Type.Object(
         {
           id: Type.String({ minLength: 1, maxLength: 100 }),
           kind: oneOf(LOG_KINDS),
-          domain: Type.Optional(PlainDomain),
+          domain: Type.Optional(SiteHost),
           occurredAt: Time,
           detail: Type.Optional(
             mapOf(
