@@ -1,4 +1,12 @@
+import { AppError } from '../../platform/errors/index.js';
 import type { TextField } from './text-fields.js';
+
+/**
+ * How deep a JSON text inside the body (tool-call arguments) may nest: as deep as the body itself may
+ * (parseJsonBody). Each string's path is as deep as its nesting, so a short text of 20,000 brackets around
+ * a few thousand strings made names (and the time to build them) grow with depth × strings.
+ */
+const MAX_JSON_TEXT_DEPTH = 64;
 
 /**
  * What the walk of a request body does below one position. The default is to tokenize: a position without
@@ -41,7 +49,11 @@ export function extend(base: Rule, named: Record<string, Rule>): Rule {
   return { ...rest, keys: new Map([...(base.keys ?? []), ...Object.entries(named)]) };
 }
 
-/** Where a container sits in the body; only read to name a field that received a token. */
+/**
+ * Where a container sits in the body; only read to name a field that received a token, and only when a
+ * caller asks for names (the proxies do not). The body and its JSON texts nest at most 64 levels each, so
+ * one name is at most about 128 parts.
+ */
 interface Path {
   readonly up: Path | null;
   readonly key: string | number;
@@ -133,7 +145,7 @@ interface Open {
 /**
  * The string values of a valid JSON text, in one lexical pass: object keys are passed over (they are names
  * the caller's code reads), each value literal is decoded and named after the property path above it
- * (arguments.to, arguments.list[1]). No recursion, so any nesting depth is read.
+ * (arguments.to, arguments.list[1]). A text nested deeper than MAX_JSON_TEXT_DEPTH is refused (400).
  */
 function jsonLiterals(text: string, path: Path | null, key: string | number): JsonLiteral[] {
   const out: JsonLiteral[] = [];
@@ -156,6 +168,12 @@ function jsonLiterals(text: string, path: Path | null, key: string | number): Js
       continue;
     }
     if (c === '{' || c === '[') {
+      // The depth once this container opens: the open ones above it, the current one, this one.
+      if (stack.length + (top ? 2 : 1) > MAX_JSON_TEXT_DEPTH)
+        throw new AppError(
+          'invalid_request',
+          `The request body cannot be inspected: a JSON text in it nests deeper than ${MAX_JSON_TEXT_DEPTH} levels. It was not sent.`,
+        );
       const here: Path = top ? { up: top.path, key: top.key } : { up: path, key };
       if (top) stack.push(top);
       top = { path: here, key: c === '[' ? 0 : '' };
