@@ -301,6 +301,38 @@ describe('network proxy: fields it has no reader of its own for', () => {
     assert.equal(seen.contents[1].parts[2].codeExecutionResult.output, PHONE);
   });
 
+  it('google SDK, multi-speaker speech: speaker labels and voice names go up as they came (matched against the prompt and a fixed list)', async () => {
+    const client = new GoogleGenAI({
+      apiKey: 'g-caller',
+      httpOptions: { baseUrl: `${base}/google`, headers: serviceHeaders() },
+    });
+    // DLP reads "Joe" and "Jane" alone as people's names, but not as the prompt's line labels: a token in
+    // `speaker` no longer matches any line, and the provider cannot tell who says what.
+    await client.models.generateContent({
+      model: 'gemini-2.5-flash-preview-tts',
+      contents: `TTS this conversation for ${EMAIL}:\nJoe: How's it going today Jane?\nJane: Not too bad.`,
+      config: {
+        responseModalities: ['AUDIO' as never],
+        speechConfig: {
+          multiSpeakerVoiceConfig: {
+            speakerVoiceConfigs: [
+              { speaker: 'Joe', voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Kore' } } },
+              { speaker: 'Jane', voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Leda' } } },
+            ],
+          },
+        },
+      },
+    });
+    const configs = upstream().body.generationConfig.speechConfig.multiSpeakerVoiceConfig.speakerVoiceConfigs;
+    assert.deepEqual(
+      configs.map((c: any) => [c.speaker, c.voiceConfig.prebuiltVoiceConfig.voiceName]),
+      [
+        ['Joe', 'Kore'],
+        ['Jane', 'Leda'],
+      ],
+    );
+  });
+
   it('raw HTTP: provider extras and part kinds the proxy does not know, for every provider; the client reads them back restored', async () => {
     const cases: Array<{ path: string; body: any; text(answer: any): string }> = [
       {

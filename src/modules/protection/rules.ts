@@ -13,7 +13,8 @@ import { extend, JSON_TEXT, KEEP, keys, type Rule, recursive, type Walked, walkB
 //  - it names something the provider looks up or must match: the model, ids the provider issued (tool
 //    calls, stored responses, files, cached content), tool names (matched against the tool definitions,
 //    and pattern-checked), schema keywords that refer to property names, voice names (from a fixed list,
-//    and several are people's names: DLP finds "Leda" and "Zephyr"). A token there makes the provider
+//    and several are people's names: DLP finds "Leda" and "Zephyr"), speaker labels of multi-speaker speech
+//    (matched against the prompt's line labels, which DLP leaves alone). A token there makes the provider
 //    reject the request or call the wrong thing, and these values are not what a person wrote;
 //  - it is a locator the provider fetches (image, file and document URLs): presigned URLs carry access key
 //    ids that DLP reports as API keys, and a tokenized URL fetches nothing;
@@ -229,7 +230,9 @@ const GEMINI_GENERATE = keys({
     responseJsonSchema: SCHEMA,
     speechConfig: keys({
       voiceConfig: VOICE,
-      multiSpeakerVoiceConfig: keys({ speakerVoiceConfigs: keys({ voiceConfig: VOICE }) }),
+      // A speaker is the label of the prompt's lines ("Joe: …") that the voice reads: DLP finds "Joe" alone
+      // but not as a line label, so a token here would match no line.
+      multiSpeakerVoiceConfig: keys({ speakerVoiceConfigs: keys({ speaker: KEEP, voiceConfig: VOICE }) }),
     }),
   }),
 });
