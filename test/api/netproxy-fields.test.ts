@@ -333,6 +333,61 @@ describe('network proxy: fields it has no reader of its own for', () => {
     );
   });
 
+  it('remote MCP servers: their URLs, names and the credentials the organization gives the provider for them go up as they came', async () => {
+    // Values DLP would change if they were read as text (a digit run between `/` and `+` or after `-` reads
+    // as a card number): a tokenized credential or address makes every call to the MCP server fail.
+    const url = `https://mcp.example.com/${CARD}/sse`;
+    const secret = `Bearer mcp/${CARD}+key`;
+    const label = `crm-${CARD}`;
+    const mcpTool = {
+      type: 'mcp',
+      server_label: label,
+      server_url: url,
+      headers: { Authorization: secret, 'X-Tenant': `t/${CARD}+1` },
+      allowed_tools: [TOOL],
+      require_approval: { never: { tool_names: [TOOL] } },
+    };
+    const mcpServer = {
+      type: 'url',
+      url,
+      name: label,
+      authorization_token: secret,
+      tool_configuration: { enabled: true, allowed_tools: [TOOL] },
+    };
+    await post('/openai/v1/responses', {
+      model: MODEL,
+      input: [
+        { role: 'user', content: `List the tickets of ${EMAIL}.` },
+        { type: 'mcp_call', id: 'mcp_1', server_label: label, name: TOOL, arguments: '{}', output: 'none' },
+      ],
+      tools: [
+        mcpTool,
+        { type: 'mcp', server_label: 'stripe', connector_id: 'connector_stripe', authorization: secret },
+      ],
+    });
+    const responses = upstream().body;
+    assert.deepEqual(responses.tools[0], mcpTool);
+    assert.equal(responses.tools[1].authorization, secret);
+    assert.equal(responses.input[1].server_label, label);
+
+    echo.seen.length = 0;
+    await post('/anthropic/v1/messages', {
+      model: MODEL,
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: `List the tickets of ${EMAIL}.` },
+        {
+          role: 'assistant',
+          content: [{ type: 'mcp_tool_use', id: 'mcptoolu_1', name: TOOL, server_name: label, input: {} }],
+        },
+      ],
+      mcp_servers: [mcpServer],
+    });
+    const anthropic = upstream().body;
+    assert.deepEqual(anthropic.mcp_servers[0], mcpServer);
+    assert.equal(anthropic.messages[1].content[0].server_name, label);
+  });
+
   it('raw HTTP: provider extras and part kinds the proxy does not know, for every provider; the client reads them back restored', async () => {
     const cases: Array<{ path: string; body: any; text(answer: any): string }> = [
       {

@@ -18,6 +18,10 @@ import { extend, JSON_TEXT, KEEP, keys, type Rule, recursive, type Walked, walkB
 //    reject the request or call the wrong thing, and these values are not what a person wrote;
 //  - it is a locator the provider fetches (image, file and document URLs): presigned URLs carry access key
 //    ids that DLP reports as API keys, and a tokenized URL fetches nothing;
+//  - it is a remote MCP server the provider calls for the organization (Responses `mcp` tools' server_url,
+//    headers and authorization; Anthropic `mcp_servers`' url, name and authorization_token): credentials
+//    the organization deliberately sends the provider for its own MCP server, not data about a person. A
+//    tokenized credential or URL makes every MCP call fail;
 //  - or it is a frequent enum (`role`, `type`): one per message or part, kept to spare a hash and a cache
 //    lookup per string on every call.
 //
@@ -57,7 +61,7 @@ const SIGNED_PART_KEYS = { thinking: KEEP, signature: KEEP, data: KEEP };
 const SIGNED_TYPES = new Set(['thinking', 'redacted_thinking']);
 
 /** A tool definition: chat (`function`), Responses (flat), custom tools; name and type kept. */
-const TOOL = keys({
+const TOOL_KEYS = {
   type: KEEP,
   name: KEEP,
   parameters: SCHEMA,
@@ -65,6 +69,24 @@ const TOOL = keys({
   custom: keys({ name: KEEP }),
   // Responses file search: the provider's vector stores.
   vector_store_ids: KEEP,
+};
+const TOOL = keys(TOOL_KEYS, { pick: (t) => (t['type'] === 'mcp' ? MCP_TOOL : undefined) });
+/**
+ * A Responses remote MCP tool: the server's address and the credentials the organization gives the
+ * provider to call it with (headers, authorization) are kept verbatim. They are deliberately sent for the
+ * provider to use, not personal data about anyone; a token there (DLP reads a bearer token as an API key,
+ * a digit run in a URL as a card number) makes every call to the MCP server fail. The label and tool
+ * names are matched against the calls (`mcp_call.server_label`, `allowed_tools`).
+ */
+const MCP_TOOL = keys({
+  ...TOOL_KEYS,
+  server_label: KEEP,
+  server_url: KEEP,
+  connector_id: KEEP,
+  headers: KEEP_ALL,
+  authorization: KEEP,
+  allowed_tools: KEEP_ALL,
+  require_approval: KEEP_ALL,
 });
 
 /** A content part of OpenAI chat, the Responses API, Mistral, Groq and Cohere. */
@@ -137,6 +159,8 @@ const ITEM = keys(
     encrypted_content: KEEP,
     approval_request_id: KEEP,
     container_id: KEEP,
+    // mcp_call, mcp_list_tools, mcp_approval_request: the MCP tool's label, matched against `tools`.
+    server_label: KEEP,
   },
   { pick: (item) => (item['type'] === 'image_generation_call' ? IMAGE_ITEM : undefined) },
 );
@@ -165,9 +189,11 @@ const SOURCE_TEXT = keys(SOURCE_BASE);
 const BLOCK = recursive((self) =>
   keys({
     type: KEEP,
-    // tool_use, server_tool_use, mcp_tool_use: the call's id and the tool's name; `input` is free text.
+    // tool_use, server_tool_use, mcp_tool_use: the call's id and the tool's name (and the MCP server's,
+    // matched against `mcp_servers[].name`); `input` is free text.
     id: KEEP,
     name: KEEP,
+    server_name: KEEP,
     tool_use_id: KEEP,
     // Signed thinking: Anthropic refuses a turn whose thinking block changed.
     thinking: KEEP,
@@ -192,6 +218,15 @@ const ANTHROPIC_MESSAGES = keys({
   tools: keys({ type: KEEP, name: KEEP, input_schema: SCHEMA }),
   tool_choice: KEEP_ALL,
   container: KEEP,
+  // Remote MCP servers (as MCP_TOOL): the address, the name the blocks refer to and the credential the
+  // organization gives Anthropic to call them with, kept verbatim; `tool_configuration` names tools.
+  mcp_servers: keys({
+    type: KEEP,
+    url: KEEP,
+    name: KEEP,
+    authorization_token: KEEP,
+    tool_configuration: keys({ allowed_tools: KEEP }),
+  }),
 });
 
 /** A Gemini part: media bytes and file URIs, function names and ids, and the thought signature kept. */
