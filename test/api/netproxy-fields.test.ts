@@ -508,6 +508,67 @@ describe('network proxy: fields it has no reader of its own for', () => {
   });
 });
 
+describe('network proxy: end-user identifiers and dlp.blockTypes', () => {
+  let blocking: Tenant;
+  before(async () => {
+    blocking = await t.tenant({ plan: 'pro', name: 'Blocks e-mail' });
+    const put = await t.request('PUT', '/api/dashboard/dlp/settings', {
+      cookie: await blocking.session('admin'),
+      body: { blockTypes: ['EMAIL'] },
+    });
+    assert.equal(put.status, 200, put.text);
+  });
+  const as = () => ({ 'x-service-key': blocking.al });
+
+  it('user, safety_identifier, metadata and Anthropic metadata.user_id holding a blocked type are tokenized, never refused', async () => {
+    await post(
+      '/openai/v1/chat/completions',
+      {
+        model: 'gpt-4o-mini',
+        user: EMAIL,
+        safety_identifier: EMAIL,
+        metadata: { employee: EMAIL },
+        messages: [{ role: 'user', content: 'What is 2+2?' }],
+      },
+      as(),
+    );
+    const chat = upstream().body;
+    assert.match(chat.user, /^TKN_EMAIL_/);
+    assert.equal(chat.safety_identifier, chat.user);
+    assert.equal(chat.metadata.employee, chat.user);
+
+    echo.seen.length = 0;
+    await post(
+      '/anthropic/v1/messages',
+      {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 64,
+        metadata: { user_id: EMAIL },
+        messages: [{ role: 'user', content: 'What is 2+2?' }],
+      },
+      as(),
+    );
+    assert.match(upstream().body.metadata.user_id, /^TKN_EMAIL_/);
+  });
+
+  it('the same type in a message is still refused (403), nothing sent', async () => {
+    const res = await fetch(`${base}/openai/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...as(), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        user: EMAIL,
+        messages: [{ role: 'user', content: `Mail ${EMAIL}.` }],
+      }),
+    });
+    const body = (await res.json()) as { error: string; message: string };
+    assert.equal(res.status, 403, JSON.stringify(body));
+    assert.equal(body.error, 'forbidden');
+    assert.match(body.message, /EMAIL/);
+    assert.equal(echo.seen.length, 0);
+  });
+});
+
 describe('network proxy: JSON text inside a request (tool-call arguments)', () => {
   const call = (args: string) => ({
     model: 'gpt-4o-mini',

@@ -1,4 +1,4 @@
-import { extend, JSON_TEXT, KEEP, keys, type Rule, recursive, type Walked, walkBody } from './walk.js';
+import { extend, IDENTIFIER, JSON_TEXT, KEEP, keys, type Rule, recursive, type Walked, walkBody } from './walk.js';
 
 // What the proxies do NOT tokenize in a request body, per format: the network proxy reads each provider's
 // native format, the provider proxy OpenAI chat completions (with the fields of its own internal format,
@@ -25,8 +25,9 @@ import { extend, JSON_TEXT, KEEP, keys, type Rule, recursive, type Walked, walkB
 //  - or it is a frequent enum (`role`, `type`): one per message or part, kept to spare a hash and a cache
 //    lookup per string on every call.
 //
-// What is deliberately NOT listed, so tokenized: `user`, `metadata` values, `labels`, `safety_identifier`
-// (end-user identifiers, often an e-mail address); participant names (`messages[].name`); tool and schema
+// What is deliberately NOT kept, so tokenized: `user`, `metadata` values, `labels`, `safety_identifier`
+// (end-user identifiers, often an e-mail address; listed as IDENTIFIER where known so that `blockTypes`
+// never refuse a request over them, since an app sends one with every call); participant names (`messages[].name`); tool and schema
 // descriptions, enum values and examples (a token in an enum makes the model answer with the token, which
 // the answer's rehydration restores); stop sequences (the model writes tokens, so a stop sequence holding
 // personal data only matches once tokenized the same way, which one request's session does); reasoning
@@ -132,7 +133,14 @@ const MESSAGE = keys(
 );
 const TOOL_MESSAGE = extend(MESSAGE, { name: KEEP });
 
+/**
+ * End-user identifiers an app sends with every call (often the employee's e-mail): tokenized, so never in
+ * clear at the provider, but never a reason to refuse the request (see IDENTIFIER).
+ */
+const IDENTIFIERS = { user: IDENTIFIER, safety_identifier: IDENTIFIER, metadata: IDENTIFIER };
+
 const OPENAI_CHAT = keys({
+  ...IDENTIFIERS,
   model: KEEP,
   messages: MESSAGE,
   tools: TOOL,
@@ -168,6 +176,7 @@ const ITEM = keys(
 const IMAGE_ITEM = extend(ITEM, { result: KEEP });
 
 const OPENAI_RESPONSES = keys({
+  ...IDENTIFIERS,
   model: KEEP,
   input: ITEM,
   instructions: ITEM,
@@ -179,7 +188,7 @@ const OPENAI_RESPONSES = keys({
   text: keys({ format: keys({ type: KEEP, name: KEEP, schema: SCHEMA }) }),
 });
 
-const EMBEDDINGS = keys({ model: KEEP });
+const EMBEDDINGS = keys({ model: KEEP, user: IDENTIFIER });
 
 /** An Anthropic source: base64, URL and file sources are kept; a plain-text source's data is text. */
 const SOURCE_BASE = { type: KEEP, media_type: KEEP, url: KEEP, file_id: KEEP };
@@ -212,6 +221,8 @@ const BLOCK = recursive((self) =>
 );
 
 const ANTHROPIC_MESSAGES = keys({
+  // metadata.user_id: the end user's identifier (IDENTIFIERS).
+  metadata: IDENTIFIER,
   model: KEEP,
   system: BLOCK,
   messages: keys({ role: KEEP, content: BLOCK }),

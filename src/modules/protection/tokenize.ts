@@ -245,8 +245,11 @@ export async function tokenizeFields(
     opts.compute ?? inlineCompute,
   );
   const found = perField.flat();
+  // End-user identifier fields (TextField.noBlock) are tokenized but never refuse the request.
   const blocked = settings.blockTypes?.length
-    ? found.filter((e) => settings.blockTypes?.some((t) => t.toUpperCase() === e.type.toUpperCase()))
+    ? perField
+        .flatMap((entities, i) => (fields[i]?.noBlock ? [] : entities))
+        .filter((e) => settings.blockTypes?.some((t) => t.toUpperCase() === e.type.toUpperCase()))
     : [];
   if (blocked.length > 0) {
     await opts.hooks?.onBlocked(found, previewOf(fields, perField));

@@ -121,6 +121,26 @@ describe('requestFields, chat completions (the provider proxy and the network pr
     );
   });
 
+  it('marks end-user identifiers (user, safety_identifier, metadata values at any depth) as never blocking', () => {
+    const req = {
+      model: 'm',
+      user: 'u',
+      safety_identifier: 's',
+      metadata: { a: { b: ['deep'] } },
+      messages: [{ role: 'user', content: 'text' }],
+    };
+    const { fields } = requestFields('openai-chat', req);
+    assert.deepEqual(
+      fields.map((f) => [f.text, f.noBlock === true]),
+      [
+        ['u', true],
+        ['s', true],
+        ['deep', true],
+        ['text', false],
+      ],
+    );
+  });
+
   it('tokenizes arguments that are not JSON as plain text', () => {
     const req = withArguments('not json');
     const { fields } = requestFields('openai-chat', req);

@@ -24,6 +24,8 @@ export interface Rule {
   readonly pick?: (obj: Json) => Rule | undefined;
   /** A string here holds JSON (tool-call arguments): its string values are tokenized, only changed ones rewritten. */
   readonly json?: boolean;
+  /** An end-user identifier: every string below is tokenized but never refuses the request (TextField.noBlock). */
+  readonly identifier?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -32,6 +34,8 @@ type Holder = Json | unknown[];
 /** Rule builders: `keys({...})` for an object's named keys, `KEEP` for a value that goes up as it came. */
 export const KEEP: Rule = { keep: true };
 export const JSON_TEXT: Rule = { json: true };
+/** An end-user identifier (`user`, `metadata`): everything below tokenized, never blocked. */
+export const IDENTIFIER: Rule = { identifier: true };
 
 export function keys(named: Record<string, Rule>, more: Omit<Rule, 'keys'> = {}): Rule {
   return { ...more, keys: new Map(Object.entries(named)) };
@@ -194,6 +198,7 @@ class LeafField implements TextField {
     private readonly holder: Holder,
     private readonly key: string | number,
     private readonly path: Path | null,
+    readonly noBlock = false,
   ) {}
 
   get name(): string {
@@ -225,24 +230,27 @@ export function walkBody(body: Json, rule: Rule): Walked {
     holder: Holder,
     key: string | number,
     path: Path | null,
+    below: boolean,
   ) => {
+    // Below an identifier (metadata's values), every string is one: the free text there has no rule.
+    const identifier = below || r?.identifier === true;
     if (typeof v === 'string') {
       if (r?.keep || v === '') return;
       if (r?.json) jsonText(v, holder, key, path);
-      else fields.push(new LeafField(v, holder, key, path));
+      else fields.push(new LeafField(v, holder, key, path, identifier));
       return;
     }
     if (v === null || typeof v !== 'object') return;
     const here: Path = { up: path, key };
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) visit(v[i], r, v, i, here);
+      for (let i = 0; i < v.length; i++) visit(v[i], r, v, i, here, identifier);
       return;
     }
     const obj = v as Json;
     const rule = r?.pick?.(obj) ?? r;
     for (const k in obj) {
       const child = rule === undefined ? undefined : (rule.keys?.get(k) ?? rule.other);
-      visit(obj[k], child, obj, k, here);
+      visit(obj[k], child, obj, k, here, identifier);
     }
   };
 
@@ -262,7 +270,7 @@ export function walkBody(body: Json, rule: Rule): Walked {
     texts.push(new JsonText(holder, key, text, literals));
   };
 
-  for (const k in body) visit(body[k], rule.keys?.get(k) ?? rule.other, body, k, null);
+  for (const k in body) visit(body[k], rule.keys?.get(k) ?? rule.other, body, k, null, false);
   return {
     fields,
     commit() {
