@@ -38,16 +38,39 @@ import { extend, IDENTIFIER, JSON_TEXT, KEEP, keys, type Rule, recursive, type W
 /** Keeps every string below (settings made only of enums and tool names). */
 const KEEP_ALL = recursive((self) => ({ keep: true, other: self }));
 
+/** Data a schema carries (defaults, examples, enums, consts): every string below is text, whatever its key. */
+const DATA: Rule = {};
+
 /**
- * A JSON schema (tool parameters, structured outputs): `required` and `propertyOrdering` name properties
- * (object keys, which stay as they are), `type`, `format`, `$ref` and `pattern` are the schema language.
- * Everything else (descriptions, enums, defaults, examples) is text. Applies again at every depth.
+ * A JSON schema (tool parameters, structured outputs): `type`, `format`, `$ref` and `pattern` are the
+ * schema language, `required`, `propertyOrdering` and `dependentRequired` name properties (object keys,
+ * which stay as they are). `properties`, `patternProperties`, `$defs`, `definitions` and
+ * `dependentSchemas` map names to schemas; `default`, `examples`, `example`, `enum` and `const` hold data,
+ * tokenized whatever its keys are (a default object with a `pattern` or `type` key is still data). Every
+ * other key (items, anyOf, additionalProperties…) holds a schema again; descriptions and titles are text.
  */
 const SCHEMA = recursive((self) => {
-  // Kept as a string; as an object (a property named `type`), a schema again.
-  const word: Rule = { keep: true, other: self };
+  const schemas: Rule = { other: self };
   return keys(
-    { type: word, format: word, $ref: word, pattern: word, required: word, propertyOrdering: word },
+    {
+      type: KEEP,
+      format: KEEP,
+      $ref: KEEP,
+      pattern: KEEP,
+      required: KEEP,
+      propertyOrdering: KEEP,
+      dependentRequired: KEEP_ALL,
+      properties: schemas,
+      patternProperties: schemas,
+      $defs: schemas,
+      definitions: schemas,
+      dependentSchemas: schemas,
+      default: DATA,
+      examples: DATA,
+      example: DATA,
+      enum: DATA,
+      const: DATA,
+    },
     { other: self },
   );
 });

@@ -141,6 +141,44 @@ describe('requestFields, chat completions (the provider proxy and the network pr
     );
   });
 
+  it('schemas: data keywords (default, examples, example, enum, const) are text whatever their keys; properties named like keywords are schemas', () => {
+    const parameters = {
+      type: 'object',
+      required: ['type'],
+      properties: {
+        // A property named `type`: a schema, whose own `type` is a keyword.
+        type: { type: 'string', description: 'kind', enum: ['a'] },
+        to: {
+          type: 'string',
+          pattern: '^p$',
+          examples: [{ type: 'ex-type', format: 'ex-format' }],
+          example: { required: 'ex-required' },
+          default: { pattern: 'def-pattern', $ref: 'def-ref' },
+          const: { propertyOrdering: 'const-ordering' },
+        },
+      },
+      $defs: { addr: { type: 'string', format: 'email', title: 'Address' } },
+    };
+    const req = {
+      model: 'm',
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [{ type: 'function', function: { name: 'f', parameters } }],
+    };
+    const texts = requestFields('openai-chat', req).fields.map((f) => f.text);
+    assert.deepEqual(texts.sort(), [
+      'Address',
+      'a',
+      'const-ordering',
+      'def-pattern',
+      'def-ref',
+      'ex-format',
+      'ex-required',
+      'ex-type',
+      'kind',
+      'x',
+    ]);
+  });
+
   it('tokenizes arguments that are not JSON as plain text', () => {
     const req = withArguments('not json');
     const { fields } = requestFields('openai-chat', req);
