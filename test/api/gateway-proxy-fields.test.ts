@@ -114,4 +114,25 @@ describe('provider proxy: fields it has no reader of its own for', () => {
     const seen = JSON.parse(completion.choices[0]?.message.content ?? '');
     assert.equal(seen.messages[1].tool_calls[0].function.arguments, args);
   });
+
+  it('tool-call arguments nested deeper than 64 levels (20,000 brackets around 2,000 e-mails): a prompt 400 in the spec body, nothing sent', async () => {
+    const list = Array.from({ length: 2000 }, (_, i) => `"u${i}@example.net"`).join(',');
+    const args = `${'['.repeat(20_000)}${list}${']'.repeat(20_000)}`;
+    // Raw HTTP: the SDK keeps only the body's `error` field, and the message is what says why.
+    const res = await fetch(`${t.url}/api/v1/proxy/openai/v1/chat/completions`, {
+      method: 'POST',
+      headers: {
+        authorization: 'Bearer sk-caller',
+        'content-type': 'application/json',
+        'x-service-key': mine.al,
+        'x-service-organization': mine.org.id,
+      },
+      body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Go.' }, toolCall(args)] }),
+    });
+    const body = (await res.json()) as { error: string; message: string };
+    assert.equal(res.status, 400, JSON.stringify(body));
+    assert.equal(body.error, 'invalid_request');
+    assert.match(body.message, /nests deeper than 64/);
+    assert.equal(echo.seen.length, 0);
+  });
 });

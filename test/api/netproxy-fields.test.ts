@@ -301,6 +301,93 @@ describe('network proxy: fields it has no reader of its own for', () => {
     assert.equal(seen.contents[1].parts[2].codeExecutionResult.output, PHONE);
   });
 
+  it('google SDK, multi-speaker speech: speaker labels and voice names go up as they came (matched against the prompt and a fixed list)', async () => {
+    const client = new GoogleGenAI({
+      apiKey: 'g-caller',
+      httpOptions: { baseUrl: `${base}/google`, headers: serviceHeaders() },
+    });
+    // DLP reads "Joe" and "Jane" alone as people's names, but not as the prompt's line labels: a token in
+    // `speaker` no longer matches any line, and the provider cannot tell who says what.
+    await client.models.generateContent({
+      model: 'gemini-2.5-flash-preview-tts',
+      contents: `TTS this conversation for ${EMAIL}:\nJoe: How's it going today Jane?\nJane: Not too bad.`,
+      config: {
+        responseModalities: ['AUDIO' as never],
+        speechConfig: {
+          multiSpeakerVoiceConfig: {
+            speakerVoiceConfigs: [
+              { speaker: 'Joe', voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Kore' } } },
+              { speaker: 'Jane', voiceConfig: { prebuiltVoiceConfig: { voiceName: 'Leda' } } },
+            ],
+          },
+        },
+      },
+    });
+    const configs = upstream().body.generationConfig.speechConfig.multiSpeakerVoiceConfig.speakerVoiceConfigs;
+    assert.deepEqual(
+      configs.map((c: any) => [c.speaker, c.voiceConfig.prebuiltVoiceConfig.voiceName]),
+      [
+        ['Joe', 'Kore'],
+        ['Jane', 'Leda'],
+      ],
+    );
+  });
+
+  it('remote MCP servers: their URLs, names and the credentials the organization gives the provider for them go up as they came', async () => {
+    // Values DLP would change if they were read as text (a digit run between `/` and `+` or after `-` reads
+    // as a card number): a tokenized credential or address makes every call to the MCP server fail.
+    const url = `https://mcp.example.com/${CARD}/sse`;
+    const secret = `Bearer mcp/${CARD}+key`;
+    const label = `crm-${CARD}`;
+    const mcpTool = {
+      type: 'mcp',
+      server_label: label,
+      server_url: url,
+      headers: { Authorization: secret, 'X-Tenant': `t/${CARD}+1` },
+      allowed_tools: [TOOL],
+      require_approval: { never: { tool_names: [TOOL] } },
+    };
+    const mcpServer = {
+      type: 'url',
+      url,
+      name: label,
+      authorization_token: secret,
+      tool_configuration: { enabled: true, allowed_tools: [TOOL] },
+    };
+    await post('/openai/v1/responses', {
+      model: MODEL,
+      input: [
+        { role: 'user', content: `List the tickets of ${EMAIL}.` },
+        { type: 'mcp_call', id: 'mcp_1', server_label: label, name: TOOL, arguments: '{}', output: 'none' },
+      ],
+      tools: [
+        mcpTool,
+        { type: 'mcp', server_label: 'stripe', connector_id: 'connector_stripe', authorization: secret },
+      ],
+    });
+    const responses = upstream().body;
+    assert.deepEqual(responses.tools[0], mcpTool);
+    assert.equal(responses.tools[1].authorization, secret);
+    assert.equal(responses.input[1].server_label, label);
+
+    echo.seen.length = 0;
+    await post('/anthropic/v1/messages', {
+      model: MODEL,
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: `List the tickets of ${EMAIL}.` },
+        {
+          role: 'assistant',
+          content: [{ type: 'mcp_tool_use', id: 'mcptoolu_1', name: TOOL, server_name: label, input: {} }],
+        },
+      ],
+      mcp_servers: [mcpServer],
+    });
+    const anthropic = upstream().body;
+    assert.deepEqual(anthropic.mcp_servers[0], mcpServer);
+    assert.equal(anthropic.messages[1].content[0].server_name, label);
+  });
+
   it('raw HTTP: provider extras and part kinds the proxy does not know, for every provider; the client reads them back restored', async () => {
     const cases: Array<{ path: string; body: any; text(answer: any): string }> = [
       {
@@ -421,6 +508,67 @@ describe('network proxy: fields it has no reader of its own for', () => {
   });
 });
 
+describe('network proxy: end-user identifiers and dlp.blockTypes', () => {
+  let blocking: Tenant;
+  before(async () => {
+    blocking = await t.tenant({ plan: 'pro', name: 'Blocks e-mail' });
+    const put = await t.request('PUT', '/api/dashboard/dlp/settings', {
+      cookie: await blocking.session('admin'),
+      body: { blockTypes: ['EMAIL'] },
+    });
+    assert.equal(put.status, 200, put.text);
+  });
+  const as = () => ({ 'x-service-key': blocking.al });
+
+  it('user, safety_identifier, metadata and Anthropic metadata.user_id holding a blocked type are tokenized, never refused', async () => {
+    await post(
+      '/openai/v1/chat/completions',
+      {
+        model: 'gpt-4o-mini',
+        user: EMAIL,
+        safety_identifier: EMAIL,
+        metadata: { employee: EMAIL },
+        messages: [{ role: 'user', content: 'What is 2+2?' }],
+      },
+      as(),
+    );
+    const chat = upstream().body;
+    assert.match(chat.user, /^TKN_EMAIL_/);
+    assert.equal(chat.safety_identifier, chat.user);
+    assert.equal(chat.metadata.employee, chat.user);
+
+    echo.seen.length = 0;
+    await post(
+      '/anthropic/v1/messages',
+      {
+        model: 'claude-sonnet-4-5',
+        max_tokens: 64,
+        metadata: { user_id: EMAIL },
+        messages: [{ role: 'user', content: 'What is 2+2?' }],
+      },
+      as(),
+    );
+    assert.match(upstream().body.metadata.user_id, /^TKN_EMAIL_/);
+  });
+
+  it('the same type in a message is still refused (403), nothing sent', async () => {
+    const res = await fetch(`${base}/openai/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...as(), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        user: EMAIL,
+        messages: [{ role: 'user', content: `Mail ${EMAIL}.` }],
+      }),
+    });
+    const body = (await res.json()) as { error: string; message: string };
+    assert.equal(res.status, 403, JSON.stringify(body));
+    assert.equal(body.error, 'forbidden');
+    assert.match(body.message, /EMAIL/);
+    assert.equal(echo.seen.length, 0);
+  });
+});
+
 describe('network proxy: JSON text inside a request (tool-call arguments)', () => {
   const call = (args: string) => ({
     model: 'gpt-4o-mini',
@@ -451,11 +599,31 @@ describe('network proxy: JSON text inside a request (tool-call arguments)', () =
     assert.equal(sent, args.replace(EMAIL, token));
   });
 
-  it('arguments nested deeper than a body may be: read to the bottom (no recursion), the value tokenized', async () => {
+  it('arguments nested deeper than a body may be are refused promptly with the spec body (400), nothing sent', async () => {
+    // 71 KB: 20,000 brackets around 2,000 e-mail addresses. Each string's path was as deep as its nesting,
+    // and naming them held the event loop for 15–25 s and 2.2 GB of memory.
     const depth = 20_000;
-    const args = `${'['.repeat(depth)}"${EMAIL}"${']'.repeat(depth)}`;
+    const list = Array.from({ length: 2000 }, (_, i) => `"u${i}@example.com"`).join(',');
+    const res = await fetch(`${base}/openai/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...serviceHeaders(), 'content-type': 'application/json' },
+      body: JSON.stringify(call(`${'['.repeat(depth)}${list}${']'.repeat(depth)}`)),
+    });
+    const body = (await res.json()) as { error: string; message: string };
+    assert.equal(res.status, 400, JSON.stringify(body));
+    assert.equal(body.error, 'invalid_request');
+    assert.match(body.message, /nests deeper than 64/);
+    assert.equal(echo.seen.length, 0);
+  });
+
+  it('arguments holding 2,000 e-mail addresses in a flat list: every one tokenized, the list as written', async () => {
+    const emails = Array.from({ length: 2000 }, (_, i) => `u${i}@example.com`);
+    const args = JSON.stringify({ to: emails });
     await post('/openai/v1/chat/completions', call(args));
     const sent = upstream().body.messages[0].tool_calls[0].function.arguments as string;
-    assert.match(sent, /^\[{20000}"TKN_EMAIL_[0-9a-z]+"\]{20000}$/);
+    assert.ok(!sent.includes('@example.com'), sent.slice(0, 200));
+    const to = JSON.parse(sent).to as string[];
+    assert.equal(to.length, 2000);
+    for (const v of to) assert.match(v, /^TKN_EMAIL_[0-9a-z]+$/);
   });
 });

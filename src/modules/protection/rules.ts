@@ -1,4 +1,4 @@
-import { extend, JSON_TEXT, KEEP, keys, type Rule, recursive, type Walked, walkBody } from './walk.js';
+import { extend, IDENTIFIER, JSON_TEXT, KEEP, keys, type Rule, recursive, type Walked, walkBody } from './walk.js';
 
 // What the proxies do NOT tokenize in a request body, per format: the network proxy reads each provider's
 // native format, the provider proxy OpenAI chat completions (with the fields of its own internal format,
@@ -13,15 +13,21 @@ import { extend, JSON_TEXT, KEEP, keys, type Rule, recursive, type Walked, walkB
 //  - it names something the provider looks up or must match: the model, ids the provider issued (tool
 //    calls, stored responses, files, cached content), tool names (matched against the tool definitions,
 //    and pattern-checked), schema keywords that refer to property names, voice names (from a fixed list,
-//    and several are people's names: DLP finds "Leda" and "Zephyr"). A token there makes the provider
+//    and several are people's names: DLP finds "Leda" and "Zephyr"), speaker labels of multi-speaker speech
+//    (matched against the prompt's line labels, which DLP leaves alone). A token there makes the provider
 //    reject the request or call the wrong thing, and these values are not what a person wrote;
 //  - it is a locator the provider fetches (image, file and document URLs): presigned URLs carry access key
 //    ids that DLP reports as API keys, and a tokenized URL fetches nothing;
+//  - it is a remote MCP server the provider calls for the organization (Responses `mcp` tools' server_url,
+//    headers and authorization; Anthropic `mcp_servers`' url, name and authorization_token): credentials
+//    the organization deliberately sends the provider for its own MCP server, not data about a person. A
+//    tokenized credential or URL makes every MCP call fail;
 //  - or it is a frequent enum (`role`, `type`): one per message or part, kept to spare a hash and a cache
 //    lookup per string on every call.
 //
-// What is deliberately NOT listed, so tokenized: `user`, `metadata` values, `labels`, `safety_identifier`
-// (end-user identifiers, often an e-mail address); participant names (`messages[].name`); tool and schema
+// What is deliberately NOT kept, so tokenized: `user`, `metadata` values, `labels`, `safety_identifier`
+// (end-user identifiers, often an e-mail address; listed as IDENTIFIER where known so that `blockTypes`
+// never refuse a request over them, since an app sends one with every call); participant names (`messages[].name`); tool and schema
 // descriptions, enum values and examples (a token in an enum makes the model answer with the token, which
 // the answer's rehydration restores); stop sequences (the model writes tokens, so a stop sequence holding
 // personal data only matches once tokenized the same way, which one request's session does); reasoning
@@ -32,16 +38,39 @@ import { extend, JSON_TEXT, KEEP, keys, type Rule, recursive, type Walked, walkB
 /** Keeps every string below (settings made only of enums and tool names). */
 const KEEP_ALL = recursive((self) => ({ keep: true, other: self }));
 
+/** Data a schema carries (defaults, examples, enums, consts): every string below is text, whatever its key. */
+const DATA: Rule = {};
+
 /**
- * A JSON schema (tool parameters, structured outputs): `required` and `propertyOrdering` name properties
- * (object keys, which stay as they are), `type`, `format`, `$ref` and `pattern` are the schema language.
- * Everything else (descriptions, enums, defaults, examples) is text. Applies again at every depth.
+ * A JSON schema (tool parameters, structured outputs): `type`, `format`, `$ref` and `pattern` are the
+ * schema language, `required`, `propertyOrdering` and `dependentRequired` name properties (object keys,
+ * which stay as they are). `properties`, `patternProperties`, `$defs`, `definitions` and
+ * `dependentSchemas` map names to schemas; `default`, `examples`, `example`, `enum` and `const` hold data,
+ * tokenized whatever its keys are (a default object with a `pattern` or `type` key is still data). Every
+ * other key (items, anyOf, additionalProperties…) holds a schema again; descriptions and titles are text.
  */
 const SCHEMA = recursive((self) => {
-  // Kept as a string; as an object (a property named `type`), a schema again.
-  const word: Rule = { keep: true, other: self };
+  const schemas: Rule = { other: self };
   return keys(
-    { type: word, format: word, $ref: word, pattern: word, required: word, propertyOrdering: word },
+    {
+      type: KEEP,
+      format: KEEP,
+      $ref: KEEP,
+      pattern: KEEP,
+      required: KEEP,
+      propertyOrdering: KEEP,
+      dependentRequired: KEEP_ALL,
+      properties: schemas,
+      patternProperties: schemas,
+      $defs: schemas,
+      definitions: schemas,
+      dependentSchemas: schemas,
+      default: DATA,
+      examples: DATA,
+      example: DATA,
+      enum: DATA,
+      const: DATA,
+    },
     { other: self },
   );
 });
@@ -56,7 +85,7 @@ const SIGNED_PART_KEYS = { thinking: KEEP, signature: KEEP, data: KEEP };
 const SIGNED_TYPES = new Set(['thinking', 'redacted_thinking']);
 
 /** A tool definition: chat (`function`), Responses (flat), custom tools; name and type kept. */
-const TOOL = keys({
+const TOOL_KEYS = {
   type: KEEP,
   name: KEEP,
   parameters: SCHEMA,
@@ -64,6 +93,24 @@ const TOOL = keys({
   custom: keys({ name: KEEP }),
   // Responses file search: the provider's vector stores.
   vector_store_ids: KEEP,
+};
+const TOOL = keys(TOOL_KEYS, { pick: (t) => (t['type'] === 'mcp' ? MCP_TOOL : undefined) });
+/**
+ * A Responses remote MCP tool: the server's address and the credentials the organization gives the
+ * provider to call it with (headers, authorization) are kept verbatim. They are deliberately sent for the
+ * provider to use, not personal data about anyone; a token there (DLP reads a bearer token as an API key,
+ * a digit run in a URL as a card number) makes every call to the MCP server fail. The label and tool
+ * names are matched against the calls (`mcp_call.server_label`, `allowed_tools`).
+ */
+const MCP_TOOL = keys({
+  ...TOOL_KEYS,
+  server_label: KEEP,
+  server_url: KEEP,
+  connector_id: KEEP,
+  headers: KEEP_ALL,
+  authorization: KEEP,
+  allowed_tools: KEEP_ALL,
+  require_approval: KEEP_ALL,
 });
 
 /** A content part of OpenAI chat, the Responses API, Mistral, Groq and Cohere. */
@@ -109,7 +156,14 @@ const MESSAGE = keys(
 );
 const TOOL_MESSAGE = extend(MESSAGE, { name: KEEP });
 
+/**
+ * End-user identifiers an app sends with every call (often the employee's e-mail): tokenized, so never in
+ * clear at the provider, but never a reason to refuse the request (see IDENTIFIER).
+ */
+const IDENTIFIERS = { user: IDENTIFIER, safety_identifier: IDENTIFIER, metadata: IDENTIFIER };
+
 const OPENAI_CHAT = keys({
+  ...IDENTIFIERS,
   model: KEEP,
   messages: MESSAGE,
   tools: TOOL,
@@ -136,6 +190,8 @@ const ITEM = keys(
     encrypted_content: KEEP,
     approval_request_id: KEEP,
     container_id: KEEP,
+    // mcp_call, mcp_list_tools, mcp_approval_request: the MCP tool's label, matched against `tools`.
+    server_label: KEEP,
   },
   { pick: (item) => (item['type'] === 'image_generation_call' ? IMAGE_ITEM : undefined) },
 );
@@ -143,6 +199,7 @@ const ITEM = keys(
 const IMAGE_ITEM = extend(ITEM, { result: KEEP });
 
 const OPENAI_RESPONSES = keys({
+  ...IDENTIFIERS,
   model: KEEP,
   input: ITEM,
   instructions: ITEM,
@@ -154,7 +211,7 @@ const OPENAI_RESPONSES = keys({
   text: keys({ format: keys({ type: KEEP, name: KEEP, schema: SCHEMA }) }),
 });
 
-const EMBEDDINGS = keys({ model: KEEP });
+const EMBEDDINGS = keys({ model: KEEP, user: IDENTIFIER });
 
 /** An Anthropic source: base64, URL and file sources are kept; a plain-text source's data is text. */
 const SOURCE_BASE = { type: KEEP, media_type: KEEP, url: KEEP, file_id: KEEP };
@@ -164,9 +221,11 @@ const SOURCE_TEXT = keys(SOURCE_BASE);
 const BLOCK = recursive((self) =>
   keys({
     type: KEEP,
-    // tool_use, server_tool_use, mcp_tool_use: the call's id and the tool's name; `input` is free text.
+    // tool_use, server_tool_use, mcp_tool_use: the call's id and the tool's name (and the MCP server's,
+    // matched against `mcp_servers[].name`); `input` is free text.
     id: KEEP,
     name: KEEP,
+    server_name: KEEP,
     tool_use_id: KEEP,
     // Signed thinking: Anthropic refuses a turn whose thinking block changed.
     thinking: KEEP,
@@ -185,12 +244,23 @@ const BLOCK = recursive((self) =>
 );
 
 const ANTHROPIC_MESSAGES = keys({
+  // metadata.user_id: the end user's identifier (IDENTIFIERS).
+  metadata: IDENTIFIER,
   model: KEEP,
   system: BLOCK,
   messages: keys({ role: KEEP, content: BLOCK }),
   tools: keys({ type: KEEP, name: KEEP, input_schema: SCHEMA }),
   tool_choice: KEEP_ALL,
   container: KEEP,
+  // Remote MCP servers (as MCP_TOOL): the address, the name the blocks refer to and the credential the
+  // organization gives Anthropic to call them with, kept verbatim; `tool_configuration` names tools.
+  mcp_servers: keys({
+    type: KEEP,
+    url: KEEP,
+    name: KEEP,
+    authorization_token: KEEP,
+    tool_configuration: keys({ allowed_tools: KEEP }),
+  }),
 });
 
 /** A Gemini part: media bytes and file URIs, function names and ids, and the thought signature kept. */
@@ -229,7 +299,9 @@ const GEMINI_GENERATE = keys({
     responseJsonSchema: SCHEMA,
     speechConfig: keys({
       voiceConfig: VOICE,
-      multiSpeakerVoiceConfig: keys({ speakerVoiceConfigs: keys({ voiceConfig: VOICE }) }),
+      // A speaker is the label of the prompt's lines ("Joe: …") that the voice reads: DLP finds "Joe" alone
+      // but not as a line label, so a token here would match no line.
+      multiSpeakerVoiceConfig: keys({ speakerVoiceConfigs: keys({ speaker: KEEP, voiceConfig: VOICE }) }),
     }),
   }),
 });

@@ -245,8 +245,11 @@ export async function tokenizeFields(
     opts.compute ?? inlineCompute,
   );
   const found = perField.flat();
+  // End-user identifier fields (TextField.noBlock) are tokenized but never refuse the request.
   const blocked = settings.blockTypes?.length
-    ? found.filter((e) => settings.blockTypes?.some((t) => t.toUpperCase() === e.type.toUpperCase()))
+    ? perField
+        .flatMap((entities, i) => (fields[i]?.noBlock ? [] : entities))
+        .filter((e) => settings.blockTypes?.some((t) => t.toUpperCase() === e.type.toUpperCase()))
     : [];
   if (blocked.length > 0) {
     await opts.hooks?.onBlocked(found, previewOf(fields, perField));
@@ -281,17 +284,21 @@ export async function tokenizeFields(
         : {}),
     },
   );
-  const tokenizedFields: string[] = [];
+  const changed: TextField[] = [];
   targets.forEach(({ field }, i) => {
     const next = outcome.tokenized[i] ?? field.text;
-    if (next !== field.text) tokenizedFields.push(field.name);
+    if (next !== field.text) changed.push(field);
     field.set(next);
   });
   return {
     session: outcome.session,
     entities: outcome.entities,
     tokenCount: outcome.tokens.length,
-    tokenizedFields,
+    // Named only when read (the chat reports them; the proxies never read them): a walked body's field
+    // names are built from its path, and building one per token of a large body is work nothing uses.
+    get tokenizedFields() {
+      return changed.map((f) => f.name);
+    },
     ...(outcome.stored ? { stored: outcome.stored } : {}),
   };
 }

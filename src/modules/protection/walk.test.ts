@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ChatRequest } from '../providers/index.js';
+import { AppError } from '../../platform/errors/index.js';
 import { requestFields } from './rules.js';
 import { chatUserText } from './text-fields.js';
 
@@ -99,8 +100,9 @@ describe('requestFields, chat completions (the provider proxy and the network pr
     assert.equal(argsOf(untouched), args, 'nothing changed: not one byte rewritten');
   });
 
-  it('names a string in an array after its index, and reads JSON text nested at any depth', () => {
-    const deep = `${'['.repeat(5000)}"deep"${']'.repeat(5000)}`;
+  it('names a string in an array after its index, and reads JSON text nested up to 64 levels', () => {
+    // 63 arrays inside the outer object: 64 levels, the most a JSON text may nest (as a body).
+    const deep = `${'['.repeat(63)}"deep"${']'.repeat(63)}`;
     const req = withArguments(`{"a":[1,{"b":2},"third"],"d":${deep}}`);
     const { fields, commit } = requestFields('openai-chat', req);
     assert.equal(fields[0]?.name, 'messages[0].tool_calls[0].function.arguments.a[2]');
@@ -108,6 +110,73 @@ describe('requestFields, chat completions (the provider proxy and the network pr
     fields[1]?.set('changed');
     commit();
     assert.equal(argsOf(req), `{"a":[1,{"b":2},"third"],"d":${deep.replace('deep', 'changed')}}`);
+  });
+
+  it('refuses JSON text nested deeper than 64 levels with the spec error (400), as a body is', () => {
+    const args = `{"d":${'['.repeat(64)}"deep"${']'.repeat(64)}}`;
+    assert.throws(
+      () => requestFields('openai-chat', withArguments(args)),
+      (err: unknown) =>
+        err instanceof AppError && err.code === 'invalid_request' && /nests deeper than 64/.test(err.message),
+    );
+  });
+
+  it('marks end-user identifiers (user, safety_identifier, metadata values at any depth) as never blocking', () => {
+    const req = {
+      model: 'm',
+      user: 'u',
+      safety_identifier: 's',
+      metadata: { a: { b: ['deep'] } },
+      messages: [{ role: 'user', content: 'text' }],
+    };
+    const { fields } = requestFields('openai-chat', req);
+    assert.deepEqual(
+      fields.map((f) => [f.text, f.noBlock === true]),
+      [
+        ['u', true],
+        ['s', true],
+        ['deep', true],
+        ['text', false],
+      ],
+    );
+  });
+
+  it('schemas: data keywords (default, examples, example, enum, const) are text whatever their keys; properties named like keywords are schemas', () => {
+    const parameters = {
+      type: 'object',
+      required: ['type'],
+      properties: {
+        // A property named `type`: a schema, whose own `type` is a keyword.
+        type: { type: 'string', description: 'kind', enum: ['a'] },
+        to: {
+          type: 'string',
+          pattern: '^p$',
+          examples: [{ type: 'ex-type', format: 'ex-format' }],
+          example: { required: 'ex-required' },
+          default: { pattern: 'def-pattern', $ref: 'def-ref' },
+          const: { propertyOrdering: 'const-ordering' },
+        },
+      },
+      $defs: { addr: { type: 'string', format: 'email', title: 'Address' } },
+    };
+    const req = {
+      model: 'm',
+      messages: [{ role: 'user', content: 'x' }],
+      tools: [{ type: 'function', function: { name: 'f', parameters } }],
+    };
+    const texts = requestFields('openai-chat', req).fields.map((f) => f.text);
+    assert.deepEqual(texts.sort(), [
+      'Address',
+      'a',
+      'const-ordering',
+      'def-pattern',
+      'def-ref',
+      'ex-format',
+      'ex-required',
+      'ex-type',
+      'kind',
+      'x',
+    ]);
   });
 
   it('tokenizes arguments that are not JSON as plain text', () => {

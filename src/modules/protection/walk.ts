@@ -1,4 +1,12 @@
+import { AppError } from '../../platform/errors/index.js';
 import type { TextField } from './text-fields.js';
+
+/**
+ * How deep a JSON text inside the body (tool-call arguments) may nest: as deep as the body itself may
+ * (parseJsonBody). Each string's path is as deep as its nesting, so a short text of 20,000 brackets around
+ * a few thousand strings made names (and the time to build them) grow with depth × strings.
+ */
+const MAX_JSON_TEXT_DEPTH = 64;
 
 /**
  * What the walk of a request body does below one position. The default is to tokenize: a position without
@@ -16,6 +24,8 @@ export interface Rule {
   readonly pick?: (obj: Json) => Rule | undefined;
   /** A string here holds JSON (tool-call arguments): its string values are tokenized, only changed ones rewritten. */
   readonly json?: boolean;
+  /** An end-user identifier: every string below is tokenized but never refuses the request (TextField.noBlock). */
+  readonly identifier?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -24,6 +34,8 @@ type Holder = Json | unknown[];
 /** Rule builders: `keys({...})` for an object's named keys, `KEEP` for a value that goes up as it came. */
 export const KEEP: Rule = { keep: true };
 export const JSON_TEXT: Rule = { json: true };
+/** An end-user identifier (`user`, `metadata`): everything below tokenized, never blocked. */
+export const IDENTIFIER: Rule = { identifier: true };
 
 export function keys(named: Record<string, Rule>, more: Omit<Rule, 'keys'> = {}): Rule {
   return { ...more, keys: new Map(Object.entries(named)) };
@@ -41,7 +53,11 @@ export function extend(base: Rule, named: Record<string, Rule>): Rule {
   return { ...rest, keys: new Map([...(base.keys ?? []), ...Object.entries(named)]) };
 }
 
-/** Where a container sits in the body; only read to name a field that received a token. */
+/**
+ * Where a container sits in the body; only read to name a field that received a token, and only when a
+ * caller asks for names (the proxies do not). The body and its JSON texts nest at most 64 levels each, so
+ * one name is at most about 128 parts.
+ */
 interface Path {
   readonly up: Path | null;
   readonly key: string | number;
@@ -133,7 +149,7 @@ interface Open {
 /**
  * The string values of a valid JSON text, in one lexical pass: object keys are passed over (they are names
  * the caller's code reads), each value literal is decoded and named after the property path above it
- * (arguments.to, arguments.list[1]). No recursion, so any nesting depth is read.
+ * (arguments.to, arguments.list[1]). A text nested deeper than MAX_JSON_TEXT_DEPTH is refused (400).
  */
 function jsonLiterals(text: string, path: Path | null, key: string | number): JsonLiteral[] {
   const out: JsonLiteral[] = [];
@@ -156,6 +172,12 @@ function jsonLiterals(text: string, path: Path | null, key: string | number): Js
       continue;
     }
     if (c === '{' || c === '[') {
+      // The depth once this container opens: the open ones above it, the current one, this one.
+      if (stack.length + (top ? 2 : 1) > MAX_JSON_TEXT_DEPTH)
+        throw new AppError(
+          'invalid_request',
+          `The request body cannot be inspected: a JSON text in it nests deeper than ${MAX_JSON_TEXT_DEPTH} levels. It was not sent.`,
+        );
       const here: Path = top ? { up: top.path, key: top.key } : { up: path, key };
       if (top) stack.push(top);
       top = { path: here, key: c === '[' ? 0 : '' };
@@ -176,6 +198,7 @@ class LeafField implements TextField {
     private readonly holder: Holder,
     private readonly key: string | number,
     private readonly path: Path | null,
+    readonly noBlock = false,
   ) {}
 
   get name(): string {
@@ -207,24 +230,27 @@ export function walkBody(body: Json, rule: Rule): Walked {
     holder: Holder,
     key: string | number,
     path: Path | null,
+    below: boolean,
   ) => {
+    // Below an identifier (metadata's values), every string is one: the free text there has no rule.
+    const identifier = below || r?.identifier === true;
     if (typeof v === 'string') {
       if (r?.keep || v === '') return;
       if (r?.json) jsonText(v, holder, key, path);
-      else fields.push(new LeafField(v, holder, key, path));
+      else fields.push(new LeafField(v, holder, key, path, identifier));
       return;
     }
     if (v === null || typeof v !== 'object') return;
     const here: Path = { up: path, key };
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) visit(v[i], r, v, i, here);
+      for (let i = 0; i < v.length; i++) visit(v[i], r, v, i, here, identifier);
       return;
     }
     const obj = v as Json;
     const rule = r?.pick?.(obj) ?? r;
     for (const k in obj) {
       const child = rule === undefined ? undefined : (rule.keys?.get(k) ?? rule.other);
-      visit(obj[k], child, obj, k, here);
+      visit(obj[k], child, obj, k, here, identifier);
     }
   };
 
@@ -244,7 +270,7 @@ export function walkBody(body: Json, rule: Rule): Walked {
     texts.push(new JsonText(holder, key, text, literals));
   };
 
-  for (const k in body) visit(body[k], rule.keys?.get(k) ?? rule.other, body, k, null);
+  for (const k in body) visit(body[k], rule.keys?.get(k) ?? rule.other, body, k, null, false);
   return {
     fields,
     commit() {
