@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONCEPTS, CONCEPTS_V3 } from '../src/engines/detection/model/concepts.js';
+import { CONCEPTS } from '../src/engines/detection/model/concepts.js';
 import { DIM_BITS, FEATURE_SET } from '../src/engines/detection/model/features.js';
 import { encodeBase64 } from '../src/engines/detection/model/linear.js';
 import { DEFAULT_TRAIN, fitDetector } from '../src/engines/detection/model/train.js';
@@ -71,16 +71,8 @@ const manifest = {
       'concept',
       'concept pairs and triples',
       'quoted',
-      // inj-lr-9's switches (off in the shipped model), named only when on so that an earlier manifest
-      // comes out as it was.
-      ...(FEATURE_SET.split ? ['concepts of word parts'] : []),
-      ...(FEATURE_SET.unordered
-        ? [
-            `unordered concept pairs within ${FEATURE_SET.unorderedReach}${FEATURE_SET.unorderedInSentence ? ', in a sentence' : ''}${FEATURE_SET.unorderedVerbs ? ', with an action' : ''}`,
-          ]
-        : []),
     ],
-    concepts: FEATURE_SET.firstPerson ? CONCEPTS : CONCEPTS.slice(0, CONCEPTS_V3),
+    concepts: CONCEPTS,
   },
   zWarn,
   zWarnByLang: byLang,

@@ -1,13 +1,12 @@
 // Design check on training sources only (`npx tsx eval/detection/dev.ts [--no-concepts] [--no-trigrams]
-// [--no-start] [--no-quotes] [--no-later-concepts] [--split] [--unordered [--reach N] [--in-sentence]
-// [--verbs]] [--me] [--no-carriers] [--round9] [--opt key=value]`): the trainable sources are split into
-// two halves, a model fitted on each half scores the other, zWarn is calibrated on those logits as the
-// trainer does, and recall and false positives are printed per source, language and kind. Feature and material decisions are made from this, never from the
+// [--no-start] [--no-quotes] [--no-later-concepts] [--no-carriers] [--round9] [--opt key=value]`): the trainable sources are split into two halves, a model fitted on each half scores the
+// other, zWarn is calibrated on those logits as the trainer does, and recall and false positives are
+// printed per source, language and kind. Feature and material decisions are made from this, never from the
 // leave-one-source-out run of eval/detection/run.ts, which only reports. The eval-only file is not read.
 import { FEATURE_SET } from '../../src/engines/detection/model/features.js';
 import { calibrate, calibrationReport, outOfSourceLogits } from '../../src/engines/detection/model/train.js';
 import { combineScore, DEFAULT_THRESHOLDS, modelPoints } from '../../src/engines/detection/scoring.js';
-import { featureSwitchesFromArgs, trainOptionsFromArgs } from './options.js';
+import { trainOptionsFromArgs } from './options.js';
 import { prepare } from './prepare.js';
 import { headline, printHeadline, printTables, type Scored } from './report.js';
 import { loadSources } from './sources.js';
@@ -18,8 +17,6 @@ if (args.includes('--no-trigrams')) FEATURE_SET.trigrams = false;
 if (args.includes('--no-start')) FEATURE_SET.sentenceStart = false;
 if (args.includes('--no-quotes')) FEATURE_SET.quotes = false;
 if (args.includes('--no-later-concepts')) FEATURE_SET.laterConcepts = false;
-// inj-lr-9's feature switches (--split, --unordered [--reach N] [--in-sentence] [--verbs], --me).
-featureSwitchesFromArgs(args);
 // --window N: windows of N words with a stride of N/2.
 if (args.includes('--window')) {
   FEATURE_SET.window = Number(args[args.indexOf('--window') + 1]);

@@ -1,21 +1,18 @@
 // A check on the team's eighth round of material (own/round8.ts), which no model is trained on
-// (`npx tsx eval/detection/holdout.ts [--split] [--unordered [--reach N] [--in-sentence] [--verbs]] [--me]
-// [--opt key=value]…`): a model is fitted and calibrated on every trainable source as `npm run
-// train:detection` does (with the given training options and feature switches), then the round's attacks
-// and benign rows are scored, per language and kind. The round was written for the kinds the
+// (`npx tsx eval/detection/holdout.ts [--opt key=value]…`): a model is fitted and calibrated on every
+// trainable source as `npm run train:detection` does (with the given training options), then the round's
+// attacks and benign rows are scored, per language and kind. The round was written for the kinds the
 // private black-box set found weakest, so this is a small stand-in for it, written by the same team.
 import { combineScore, DEFAULT_THRESHOLDS, modelPoints } from '../../src/engines/detection/scoring.js';
 import { maxWindowLogit } from '../../src/engines/detection/model/linear.js';
 import { fitDetector } from '../../src/engines/detection/model/train.js';
-import { featureSwitchesFromArgs, trainOptionsFromArgs } from './options.js';
+import { trainOptionsFromArgs } from './options.js';
 import { round8Corpus } from './own/index.js';
 import { prepare } from './prepare.js';
 import { loadSources } from './sources.js';
 
 const args = process.argv.slice(2);
 const options = trainOptionsFromArgs(args);
-// inj-lr-9's feature switches (--split, --unordered [--reach N] [--in-sentence] [--verbs], --me).
-featureSwitchesFromArgs(args);
 
 const rows = prepare(
   loadSources()

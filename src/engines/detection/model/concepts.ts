@@ -931,36 +931,10 @@ const LEXICON: Record<string, string[]> = {
     'lector',
     'lectores',
   ],
-  // Added for inj-lr-9 (used only with FEATURE_SET.firstPerson): the speaker's own things, possessives
-  // only. "Ignore the typos in my last message" corrects the user's own words, "ignore your instructions"
-  // overrides the assistant's; without this concept the two share IGNORE and PREVIOUS and differ only in
-  // words each language spells apart. Object pronouns (me, mi, mir) are left out: "tell me your prompt"
-  // is an attack's wording too; so are Spanish "mi" (Italian "me") and French "ma" (Italian "but").
-  ME: [
-    'my',
-    'mine',
-    'mon',
-    'mes',
-    'mein',
-    'meine',
-    'meinen',
-    'meinem',
-    'meiner',
-    'meines',
-    'mio',
-    'mia',
-    'miei',
-    'mie',
-    'mis',
-    'mios',
-    'mias',
-  ],
 };
 
 /** How many concepts inj-lr-2 had; dev.ts can switch the later ones off to measure what they add. */
 export const CONCEPTS_V2 = 29;
-/** How many concepts inj-lr-3 … inj-lr-8 had; the ones after it are read only when FEATURE_SET says so. */
-export const CONCEPTS_V3 = 33;
 
 /** Concept ids, 1-based (0 = none), in a fixed order so the feature hashes never change between runs. */
 export const CONCEPTS = Object.keys(LEXICON);
@@ -1016,90 +990,4 @@ export function conceptOf(word: string): number {
   if (cache.size >= CACHE_MAX) cache.clear();
   cache.set(word, c);
   return c;
-}
-
-// Clitic pronouns that Italian and Spanish fuse onto an imperative or infinitive ("dimenticale",
-// "olvidalas", "ignorala", "mostratemelo"), longest first; French writes them with a hyphen, which already
-// splits the word. The verb is an exact form of the lexicon ("dimentica", "olvida") that the fused word no
-// longer matches.
-const ENCLITICS = [
-  'glielo',
-  'gliela',
-  'glieli',
-  'gliele',
-  'melo',
-  'mela',
-  'telo',
-  'tela',
-  'selo',
-  'sela',
-  'noslo',
-  'gli',
-  'los',
-  'las',
-  'les',
-  'nos',
-  'mi',
-  'ti',
-  'ci',
-  'vi',
-  'lo',
-  'la',
-  'li',
-  'le',
-  'ne',
-  'me',
-  'te',
-  'se',
-  'os',
-];
-
-/** The concept of a word read whole or as an exact or stem form without its clitics; 0 when none. */
-function partConcept(word: string): number {
-  const c = conceptOf(word);
-  if (c !== 0) return c;
-  for (const e of ENCLITICS) {
-    if (word.length - e.length < 4 || !word.endsWith(e)) continue;
-    const v = conceptOf(word.slice(0, -e.length));
-    if (v !== 0) return v;
-  }
-  return 0;
-}
-
-const NO_PARTS: readonly number[] = [];
-const partsCache = new Map<string, readonly number[]>();
-
-/**
- * The concepts a word holds in its parts, in order, when the lexicon reads it as more than one or only
- * without its clitics; empty otherwise (the word's concept, if any, is conceptOf's). A German compound of
- * two words that each have a concept ("systemanweisungen" → SYSTEM, INSTRUCTION, "sicherheitsregeln",
- * "entwicklermodus", "gesprachsverlauf"; a linking s is dropped) gives both, so the pair the model learns
- * from "system instructions" holds for the compound; an Italian or Spanish verb with fused clitics
- * ("dimenticale", "olvidalas") gives the verb's concept. Read only with FEATURE_SET.split (tried in
- * inj-lr-9 and off: the shipped model reads each word's one concept).
- */
-export function conceptParts(word: string): readonly number[] {
-  const hit = partsCache.get(word);
-  if (hit !== undefined) return hit;
-  let out = NO_PARTS;
-  if (word.length >= 7) {
-    // The longest head first: "systemanweisungen" is system + anweisungen, not sys + temanweisungen.
-    for (let i = word.length - 4; i >= 3 && out === NO_PARTS; i--) {
-      const right = partConcept(word.slice(i));
-      if (right === 0) continue;
-      const head = word.slice(0, i);
-      let left = conceptOf(head);
-      if (left === 0 && head.length > 3 && head.endsWith('s')) left = conceptOf(head.slice(0, -1));
-      // Two of one concept ("sicherheitsfilter") are the word's own concept, which conceptOf gives.
-      if (left !== 0) out = left === right ? [left] : [left, right];
-    }
-  }
-  if (out.length === 1 && out[0] === conceptOf(word)) out = NO_PARTS;
-  if (out === NO_PARTS && conceptOf(word) === 0) {
-    const c = partConcept(word);
-    if (c !== 0) out = [c];
-  }
-  if (partsCache.size >= CACHE_MAX) partsCache.clear();
-  partsCache.set(word, out);
-  return out;
 }

@@ -9,7 +9,7 @@
 // model learns across the five languages; and the first word of a sentence or line (and its concept) is
 // marked, since an instruction starts with its verb ("Ignore…", "Ignorez…", "Ignoriere…").
 import { SpanMemo } from '../span-memo.js';
-import { CONCEPTS, CONCEPTS_V2, CONCEPTS_V3, conceptOf, conceptParts } from './concepts.js';
+import { CONCEPTS_V2, conceptOf } from './concepts.js';
 
 export const DIM_BITS = 20;
 export const DIM = 1 << DIM_BITS;
@@ -47,43 +47,12 @@ export const FEATURE_SET = {
   quotes: true,
   /** The concepts added after inj-lr-2 (FOLLOW, NOT, SUMMARIZE, READER). */
   laterConcepts: true,
-  // inj-lr-9's switches, tried on dev and not kept (docs/detection.md); off, the features are inj-lr-6's.
-  /**
-   * Concepts of the parts of a word (concepts.ts conceptParts): both parts of a German compound whose parts
-   * have concepts, the verb of an Italian or Spanish imperative with fused clitics.
-   */
-  split: false,
-  /** Unordered pairs of concepts up to `unorderedReach` words apart (UNORDERED_KEEP below). */
-  unordered: false,
-  unorderedReach: 8,
-  /** Unordered pairs only within a sentence (a boundary of isBoundaryCode clears the recent concepts). */
-  unorderedInSentence: false,
-  /** Unordered pairs only where one concept is an action (VERB_CONCEPTS): the verb and its object. */
-  unorderedVerbs: false,
-  /** The concept ME (the speaker's own: my, mon, meiner, mio, mis…; concepts.ts). */
-  firstPerson: false,
   /** Words per window and the step between windows (dev.ts --window compares other sizes). */
   window: WINDOW,
   stride: STRIDE,
 };
 /** Concepts this many tokens apart or closer form a pair. */
 const CONCEPT_REACH = 4;
-/*
- * Unordered pairs (FEATURE_SET.unordered, concepts up to FEATURE_SET.unorderedReach words apart) ignore
- * order: German puts the verb last ("du sollst die vorherigen Anweisungen ignorieren"), Italian and Spanish
- * put the object first ("le istruzioni precedenti vanno ignorate"), English passives too ("previous
- * instructions are void"), so the ordered pairs learned from "ignore the previous instructions" miss them.
- * Each concept pairs with the concepts of the last UNORDERED_KEEP concept words. Tried in inj-lr-9, off.
- */
-const UNORDERED_KEEP = 4;
-const recentK = new Int32Array(UNORDERED_KEEP);
-const recentAt = new Int32Array(UNORDERED_KEEP);
-/** The concepts that are actions, whose place in the sentence varies between the five languages. */
-const VERB_CONCEPTS = new Set(
-  ['IGNORE', 'DROP', 'REVEAL', 'SAY', 'PRETEND', 'SEND', 'EXPLAIN', 'TRANSLATE', 'FOLLOW', 'SUMMARIZE'].map(
-    (name) => CONCEPTS.indexOf(name) + 1,
-  ),
-);
 
 // . ! ? newline : ; > (a quoted e-mail line) end a sentence: the next word starts one.
 const isBoundaryCode = (c: number): boolean =>
@@ -113,28 +82,18 @@ function gram(a: number, b: number, c: number, d: number): number {
   return mix(h, 3);
 }
 
-/**
- * fn(text.slice(start, end)) for a word of a text, through a memo of the words seen lately by their span in
- * the text (no slice per known token, #15); `hash` is a hash of the word's characters.
- */
-function spanMemoised<T>(
-  fn: (word: string) => T,
-): (text: string, start: number, end: number, hash: number) => T {
-  const memo = new SpanMemo<T>(4096);
-  return (text, start, end, hash) => {
-    const known = memo.get(text, start, end, hash);
-    if (known !== undefined) return known;
-    const word = text.slice(start, end);
-    const value = fn(word);
-    memo.set(word, hash, value);
-    return value;
-  };
+/** The concepts of the words seen lately, by their span in the text (no slice per token, #15). */
+const recentConcepts = new SpanMemo<number>(4096);
+
+/** conceptOf(text.slice(start, end)), where `hash` is a hash of the word's characters. */
+function conceptAt(text: string, start: number, end: number, hash: number): number {
+  const known = recentConcepts.get(text, start, end, hash);
+  if (known !== undefined) return known;
+  const word = text.slice(start, end);
+  const c = conceptOf(word);
+  recentConcepts.set(word, hash, c);
+  return c;
 }
-/** The concept of a word (conceptOf). */
-const conceptAt = spanMemoised(conceptOf);
-/** The concepts of a word's parts (conceptParts), read only with FEATURE_SET.split. */
-const partsAt = spanMemoised(conceptParts);
-const NO_PARTS: readonly number[] = [];
 
 let idBuf = new Uint32Array(4096);
 let offBuf = new Uint32Array(1024);
@@ -166,50 +125,7 @@ export function tokenFeatures(text: string, indirect: boolean, shared = false): 
   let c2 = 0;
   let c2At = -10;
   let boundary = true;
-  const {
-    trigrams,
-    concepts,
-    sentenceStart,
-    quotes,
-    laterConcepts,
-    split,
-    unordered,
-    unorderedReach,
-    unorderedInSentence,
-    unorderedVerbs,
-    firstPerson,
-  } = FEATURE_SET;
-  let tok = 0;
-  let ring = 0;
-  if (unordered) recentK.fill(0);
-  // The concept features of concept k of token `tok`: the concept, at a sentence start, and the pair and
-  // triple it closes with the concepts of the tokens just before.
-  const concept = (k0: number, atStart: boolean): void => {
-    const k = (k0 > CONCEPTS_V2 && !laterConcepts) || (k0 > CONCEPTS_V3 && !firstPerson) ? 0 : k0;
-    if (k === 0) return;
-    push(mix(k, 5));
-    if (atStart) push(mix(k, 7));
-    if (tok - c1At <= CONCEPT_REACH) {
-      push(mix(c1 * 64 + k, 6));
-      if (c1At - c2At <= CONCEPT_REACH) push(mix((c2 * 64 + c1) * 64 + k, 9));
-    }
-    if (unordered) {
-      for (let r = 0; r < UNORDERED_KEEP; r++) {
-        const j = recentK[r] as number;
-        // A pair of one concept twice says nothing the concept does not.
-        if (j === 0 || tok - (recentAt[r] as number) > unorderedReach || j === k) continue;
-        if (unorderedVerbs && !VERB_CONCEPTS.has(j) && !VERB_CONCEPTS.has(k)) continue;
-        push(mix(j < k ? j * 64 + k : k * 64 + j, 10));
-      }
-      recentK[ring] = k;
-      recentAt[ring] = tok;
-      ring = (ring + 1) % UNORDERED_KEEP;
-    }
-    c2 = c1;
-    c2At = c1At;
-    c1 = k;
-    c1At = tok;
-  };
+  const { trigrams, concepts, sentenceStart, quotes, laterConcepts } = FEATURE_SET;
   // Quoted runs as [start, end) pairs, in order; `q` is the first that may still hold a later word.
   const quoted: number[] = [];
   if (quotes) {
@@ -232,9 +148,8 @@ export function tokenFeatures(text: string, indirect: boolean, shared = false): 
       bigger.set(offBuf);
       offBuf = bigger;
     }
-    tok = t;
+    const tok = t;
     offBuf[t++] = n;
-    if (boundary && unorderedInSentence) recentK.fill(0);
     while (q < quoted.length && (quoted[q + 1] as number) <= i) q += 2;
     salt = q < quoted.length && (quoted[q] as number) <= i ? QUOTE_SALT : 0;
     // Word hash (FNV-1a) and character 4-grams of "^word$" (markers 2 and 3), from the last three codes.
@@ -272,10 +187,20 @@ export function tokenFeatures(text: string, indirect: boolean, shared = false): 
     const first = sentenceStart && boundary;
     if (first) push(mix(h, 4));
     if (concepts && !long) {
-      const parts = split && i - start >= 6 ? partsAt(text, start, i, h) : NO_PARTS;
-      if (parts.length === 0) concept(conceptAt(text, start, i, h), first);
-      // A compound's parts follow each other as words would (SYSTEM then INSTRUCTION), at one token.
-      else for (let p = 0; p < parts.length; p++) concept(parts[p] as number, first && p === 0);
+      let k = conceptAt(text, start, i, h);
+      if (k > CONCEPTS_V2 && !laterConcepts) k = 0;
+      if (k !== 0) {
+        push(mix(k, 5));
+        if (first) push(mix(k, 7));
+        if (tok - c1At <= CONCEPT_REACH) {
+          push(mix(c1 * 64 + k, 6));
+          if (c1At - c2At <= CONCEPT_REACH) push(mix((c2 * 64 + c1) * 64 + k, 9));
+        }
+        c2 = c1;
+        c2At = c1At;
+        c1 = k;
+        c1At = tok;
+      }
     }
     boundary = false;
     prev2 = prev;
