@@ -284,21 +284,17 @@ export async function tokenizeFields(
         : {}),
     },
   );
-  const changed: TextField[] = [];
+  const tokenizedFields: string[] = [];
   targets.forEach(({ field }, i) => {
     const next = outcome.tokenized[i] ?? field.text;
-    if (next !== field.text) changed.push(field);
+    if (next !== field.text) tokenizedFields.push(field.name);
     field.set(next);
   });
   return {
     session: outcome.session,
     entities: outcome.entities,
     tokenCount: outcome.tokens.length,
-    // Named only when read (the chat reports them; the proxies never read them): a walked body's field
-    // names are built from its path, and building one per token of a large body is work nothing uses.
-    get tokenizedFields() {
-      return changed.map((f) => f.name);
-    },
+    tokenizedFields,
     ...(outcome.stored ? { stored: outcome.stored } : {}),
   };
 }

@@ -107,6 +107,8 @@ describe('requestFields, chat completions (the provider proxy and the network pr
     const { fields, commit } = requestFields('openai-chat', req);
     assert.equal(fields[0]?.name, 'messages[0].tool_calls[0].function.arguments.a[2]');
     assert.equal(fields[1]?.text, 'deep');
+    // A deep field is named by its last parts only, so naming every field stays linear in the body.
+    assert.equal(fields[1]?.name, `…${'[0]'.repeat(12)}`);
     fields[1]?.set('changed');
     commit();
     assert.equal(argsOf(req), `{"a":[1,{"b":2},"third"],"d":${deep.replace('deep', 'changed')}}`);

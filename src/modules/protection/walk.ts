@@ -63,13 +63,19 @@ interface Path {
   readonly key: string | number;
 }
 
+/** Path parts a field name keeps: its last ones, so naming every field costs no more than the body's size. */
+const NAME_PARTS = 12;
+
 function pathName(path: Path | null, key: string | number): string {
   const parts: Array<string | number> = [key];
-  for (let p = path; p; p = p.up) parts.push(p.key);
-  let name = '';
+  let p = path;
+  for (; p && parts.length < NAME_PARTS; p = p.up) parts.push(p.key);
+  // Cut above: "…" then the kept parts, the first without its dot ("…arguments.to").
+  let name = p ? '…' : '';
+  const bare = name;
   for (let i = parts.length - 1; i >= 0; i--) {
     const k = parts[i] as string | number;
-    name += typeof k === 'number' ? `[${k}]` : name === '' ? k : `.${k}`;
+    name += typeof k === 'number' ? `[${k}]` : name === bare ? k : `.${k}`;
   }
   return name;
 }
