@@ -92,6 +92,98 @@ describe('network proxy: native formats', () => {
   });
 });
 
+describe('network proxy: streams read byte by byte', () => {
+  // A provider's TCP segments end anywhere, inside a multi-byte character too: the rehydrated stream must
+  // carry every character whole (a per-read UTF-8 decode turned each split one into two U+FFFD).
+  const WIDE = `Grüße an ${EMAIL} — ça coûte 5 €, 日本語 😀 fin.`;
+  const cases: Array<{
+    name: string;
+    path: string;
+    body: unknown;
+    headers?: Record<string, string>;
+    text(raw: string): string;
+  }> = [
+    {
+      name: 'OpenAI chat SSE',
+      path: '/proxy/openai/v1/chat/completions',
+      body: chatBody({ stream: true, messages: [{ role: 'user', content: WIDE }] }),
+      text: (raw) =>
+        sseEvents(raw)
+          .map(
+            (e) =>
+              (e.json as { choices?: Array<{ delta?: { content?: string } }> })?.choices?.[0]?.delta
+                ?.content ?? '',
+          )
+          .join(''),
+    },
+    {
+      name: 'Anthropic Messages SSE',
+      path: '/proxy/anthropic/v1/messages',
+      headers: { 'x-api-key': 'a-key', 'anthropic-version': '2023-06-01' },
+      body: {
+        model: 'claude-3-5-haiku-latest',
+        max_tokens: 64,
+        stream: true,
+        messages: [{ role: 'user', content: WIDE }],
+      },
+      text: (raw) =>
+        sseEvents(raw)
+          .map((e) => (e.json as { type?: string; delta?: { text?: string } })?.delta?.text ?? '')
+          .join(''),
+    },
+    {
+      name: 'Gemini SSE (CRLF)',
+      path: '/proxy/google/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse',
+      headers: { 'x-goog-api-key': 'g-key' },
+      body: { contents: [{ role: 'user', parts: [{ text: WIDE }] }] },
+      text: (raw) =>
+        sseEvents(raw)
+          .map(
+            (e) =>
+              (
+                e.json as { candidates?: Array<{ content?: { parts?: Array<{ text?: string }> } }> }
+              )?.candidates?.[0]?.content?.parts
+                ?.map((p) => p.text ?? '')
+                .join('') ?? '',
+          )
+          .join(''),
+    },
+    {
+      name: 'Gemini streamed JSON array',
+      path: '/proxy/google/v1beta/models/gemini-2.0-flash:streamGenerateContent',
+      headers: { 'x-goog-api-key': 'g-key' },
+      body: { contents: [{ role: 'user', parts: [{ text: WIDE }] }] },
+      text: (raw) =>
+        (JSON.parse(raw) as Array<{ candidates?: Array<{ content?: { parts?: Array<{ text?: string }> } }> }>)
+          .map((i) => i.candidates?.[0]?.content?.parts?.map((p) => p.text ?? '').join('') ?? '')
+          .join(''),
+    },
+    {
+      name: 'Cohere v2 SSE',
+      path: '/proxy/cohere/v2/chat',
+      body: { model: 'command-r', stream: true, messages: [{ role: 'user', content: WIDE }] },
+      text: (raw) =>
+        sseEvents(raw)
+          .map((e) => e.json as { type?: string; delta?: { message?: { content?: { text?: string } } } })
+          .filter((j) => j?.type === 'content-delta')
+          .map((j) => j.delta?.message?.content?.text ?? '')
+          .join(''),
+    },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: characters split between reads come out whole, the token restored`, async () => {
+      fake.setBehavior({ chunkSize: 5, byteChunk: 1 });
+      const res = await call(c.path, { body: c.body, ...(c.headers ? { headers: c.headers } : {}) });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('x-svc-tokenized-count'), '1');
+      const raw = await res.text();
+      assert.ok(!raw.includes('\uFFFD'), raw);
+      assert.equal(c.text(raw), WIDE);
+      assert.ok(!String(fake.lastRequest()?.raw).includes(EMAIL));
+    });
+  }
+});
+
 describe('network proxy: wire rules', () => {
   it('a body without personal data is forwarded as its original bytes, headers x-svc-* zero', async () => {
     const raw = '{ "model":"gpt-4o-mini",   "messages":[{"role":"user","content":"hello there"}] }';

@@ -43,6 +43,11 @@ export interface FakeBehavior {
   firstChunkDelayMs?: number;
   /** Wait between stream frames. */
   chunkDelayMs?: number;
+  /**
+   * Streams: write each frame in pieces of this many bytes, a millisecond apart, so that the reader gets
+   * reads that end inside a multi-byte UTF-8 character (as TCP segments of a real provider can).
+   */
+  byteChunk?: number;
   /** Streams: after this many content frames, send the provider's in-stream error event and end. */
   errorAfterChunks?: number;
   /** Streams: after this many content frames, destroy the socket (a dropped connection). */
@@ -249,7 +254,14 @@ export async function startFakeProviderServer(initial: FakeBehavior = {}): Promi
         }
         contentSent++;
       }
-      res.write(frame.text);
+      if (b.byteChunk) {
+        const bytes = Buffer.from(frame.text, 'utf8');
+        for (let at = 0; at < bytes.length; at += b.byteChunk) {
+          res.write(bytes.subarray(at, at + b.byteChunk));
+          await pause(1);
+          if (closed.signal.aborted) return;
+        }
+      } else res.write(frame.text);
     }
     res.end();
     record.completed = true;

@@ -395,6 +395,9 @@ export function createNetProxy(deps: NetProxyDeps) {
         pending = '';
         if (!res.write(text)) await drained(res);
       };
+      // One decoder for the whole stream: a read may end inside a multi-byte character, whose bytes the
+      // decoder keeps for the next read (decoding each read alone turned every split character into U+FFFD).
+      const utf8 = new TextDecoder('utf-8');
       try {
         if (isSse) {
           const parser = new SseParser();
@@ -422,9 +425,10 @@ export function createNetProxy(deps: NetProxyDeps) {
           };
           for await (const chunk of body) {
             if (res.destroyed) throw new Error('client gone');
-            await handle(parser.push((chunk as Buffer).toString('utf8')));
+            await handle(parser.push(utf8.decode(chunk as Buffer, { stream: true })));
             await send();
           }
+          await handle(parser.push(utf8.decode()));
           // The held-back tail goes before a closing [DONE], which has to stay last.
           const rest = parser.end();
           const done = rest.filter((e) => e.data === '[DONE]');
@@ -438,7 +442,7 @@ export function createNetProxy(deps: NetProxyDeps) {
           pending = '['; // goes out with the first element
           for await (const chunk of body) {
             if (res.destroyed) throw new Error('client gone');
-            for (const element of splitter.push((chunk as Buffer).toString('utf8'))) {
+            for (const element of splitter.push(utf8.decode(chunk as Buffer, { stream: true }))) {
               const parsed = JSON.parse(element) as Json;
               lastUsage = usageIn(parsed) ?? lastUsage;
               for (const out of rewriter.event(parsed)) {
