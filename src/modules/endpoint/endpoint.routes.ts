@@ -252,7 +252,7 @@ export function endpointRoutes(deps: EndpointRouteDeps) {
       },
       async (request) => {
         const d = deviceOf(request);
-        return endpoint.activity.log(d.orgId, d.deviceId, request.body);
+        return endpoint.activity.log(callerOf(request).org, d.deviceId, request.body);
       },
     );
 

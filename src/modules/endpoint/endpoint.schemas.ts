@@ -354,28 +354,26 @@ export const LOG_KINDS = [
   'override',
 ] as const;
 
-export const LogBody = Type.Object(
+export const LogEntry = Type.Object(
   {
-    entries: Type.Array(
-      Type.Object(
-        {
-          id: Type.String({ minLength: 1, maxLength: 100 }),
-          kind: oneOf(LOG_KINDS),
-          domain: Type.Optional(SiteHost),
-          occurredAt: Time,
-          detail: Type.Optional(
-            mapOf(
-              { minLength: 1, maxLength: 64 },
-              Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean()]),
-              { maxProperties: 20 },
-            ),
-          ),
-        },
-        strict,
+    id: Type.String({ minLength: 1, maxLength: 100 }),
+    kind: oneOf(LOG_KINDS),
+    domain: Type.Optional(SiteHost),
+    occurredAt: Time,
+    detail: Type.Optional(
+      mapOf(
+        { minLength: 1, maxLength: 64 },
+        Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean()]),
+        { maxProperties: 20 },
       ),
-      { minItems: 1, maxItems: MAX_LOG_BATCH },
     ),
   },
+  strict,
+);
+export type LogEntry = Static<typeof LogEntry>;
+
+export const LogBody = Type.Object(
+  { entries: Type.Array(LogEntry, { minItems: 1, maxItems: MAX_LOG_BATCH }) },
   strict,
 );
 export type LogBody = Static<typeof LogBody>;
