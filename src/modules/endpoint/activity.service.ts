@@ -1,12 +1,18 @@
 import type { Clock } from '../../platform/clock/index.js';
 import type { Compute } from '../../platform/compute/index.js';
 import { newId } from '../../platform/crypto/index.js';
-import { notFound } from '../../platform/errors/index.js';
+import { AppError, notFound } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import { toPolicy } from './admin.service.js';
 import { alertEventData, type EndpointPublish } from './endpoint.events.js';
 import { createEndpointRepo, type StatsDelta } from './endpoint.repo.js';
-import { type AlertBody, type LogBody, PERIODS, type Period } from './endpoint.schemas.js';
+import {
+  type AlertBody,
+  checkLogEntries,
+  type LogEnvelope,
+  PERIODS,
+  type Period,
+} from './endpoint.schemas.js';
 import type { OrgRef } from './devices.service.js';
 import { blankDetails, blankPreview } from './blanking.js';
 import type { HeartbeatRecorder } from './heartbeat.recorder.js';
@@ -75,13 +81,23 @@ export function createActivityService(deps: {
     },
 
     /**
-     * Stores a batch; entries whose client id was stored before are skipped, so a retried upload adds
-     * nothing. Personal data in the details is blanked first.
+     * Stores the valid entries of a batch; entries whose client id was stored before are skipped, so a
+     * retried upload adds nothing. Each entry is checked on its own: an invalid one is answered in
+     * `rejected` (its index and why) and the others are stored; when none is valid, nothing is and the
+     * batch is refused (400, with `rejected`). Personal data in the details is blanked first.
      */
-    async log(org: OrgWithSettings, deviceId: string, body: LogBody) {
+    async log(org: OrgWithSettings, deviceId: string, body: LogEnvelope) {
       const orgId = org.id;
+      const { valid, rejected } = checkLogEntries(body.entries);
+      if (valid.length === 0) {
+        throw new AppError(
+          'invalid_request',
+          `None of the ${rejected.length} entries can be stored; 'rejected' gives the reason for each. First: ${rejected[0]?.message ?? ''}`,
+          { fields: { rejected } },
+        );
+      }
       const seen = new Set<string>();
-      const entries = body.entries.filter((e) => !seen.has(e.id) && seen.add(e.id));
+      const entries = valid.filter((e) => !seen.has(e.id) && seen.add(e.id));
       const details = await blankDetails(
         deps.compute,
         org.settings,
@@ -98,13 +114,14 @@ export function createActivityService(deps: {
         occurred_at: new Date(e.occurredAt).toISOString(),
         created_at: now,
       }));
-      const accepted = await db.transaction().execute(async (trx) => {
+      const stored = await db.transaction().execute(async (trx) => {
         const r = createEndpointRepo(trx);
         const device = await r.device(orgId, deviceId);
         if (!device || device.status === 'revoked') throw notFound('Device');
         return r.insertLogs(rows);
       });
-      return { received: body.entries.length, stored: accepted, duplicates: body.entries.length - accepted };
+      const counts = { received: body.entries.length, stored, duplicates: valid.length - stored };
+      return rejected.length === 0 ? counts : { ...counts, rejected };
     },
 
     /**
