@@ -252,7 +252,7 @@ export function endpointRoutes(deps: EndpointRouteDeps) {
           response: {
             200: LogReply,
             207: LogPartialReply,
-            ...errorResponses(401, 403, 404, 413, 429),
+            ...errorResponses(401, 403, 404, 413, 422, 429, 503),
           },
         },
       },
