@@ -5,6 +5,7 @@ import { COMPOSER_SELECTOR, isComposerInputType } from '../src/shared/composer.j
 import { parseEnrollment } from '../src/shared/enrollment.js';
 import { aiSitePatterns } from '../src/background/ai-sites.js';
 import { compileRules } from '../src/background/dnr.js';
+import { refusedEntries, resendOneByOne } from '../src/background/queue.js';
 import { catalogCategories } from '../build.js';
 import {
   aiCategoryOf,
@@ -795,5 +796,28 @@ describe('prompt boxes', () => {
     // an <input> with no type attribute reports the type "text"
     for (const t of ['text', 'search']) assert.ok(isComposerInputType(t), t);
     for (const t of ['password', 'email', 'number', 'hidden']) assert.ok(!isComposerInputType(t), t);
+  });
+});
+
+describe('a log batch the server answers', () => {
+  it('is sent again entry by entry only when refused whole without the refused entries named', () => {
+    const named = {
+      error: 'invalid_request',
+      rejected: [
+        { index: 1, id: 'b', error: 'invalid_request', message: "The body field 'entries[1].kind' …" },
+      ],
+    };
+    // 207 (the others stored) and 400 with `rejected` (none could be): the refusals are final.
+    assert.deepEqual(
+      refusedEntries(named).map((r) => r.index),
+      [1],
+    );
+    assert.equal(resendOneByOne(named, 3), false);
+    // A server before 2026-11-28 refused the whole batch for one entry, and 413 names none either.
+    assert.equal(resendOneByOne({ error: 'invalid_request', message: 'x' }, 3), true);
+    assert.equal(resendOneByOne(null, 3), true);
+    // One entry alone is final whatever the answer.
+    assert.equal(resendOneByOne({ error: 'invalid_request' }, 1), false);
+    assert.deepEqual(refusedEntries({ received: 3, stored: 3, duplicates: 0 }), []);
   });
 });

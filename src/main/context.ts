@@ -152,6 +152,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       tokens: deviceTokens,
       publish: events.publish,
       seats: (orgId) => licensing.endpointSeats(orgId),
+      compute: pool,
       // Ids and counts only: the rows are kept in memory and tried again at the next flush.
       onRecorderError: (err, info) =>
         logger.error({ err, ...info }, 'endpoint heartbeats of an organization could not be written'),

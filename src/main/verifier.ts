@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { type Cache, createMemoryCache, createRedisCache } from '../platform/cache/index.js';
 import { type Clock, systemClock } from '../platform/clock/index.js';
 import type { Config } from '../platform/config/index.js';
 import { createSealer } from '../platform/crypto/index.js';
@@ -6,8 +7,10 @@ import { createHttpServer, type App } from '../platform/http/index.js';
 import { createLogger, type Logger } from '../platform/log/index.js';
 import { createOutbound, type Outbound } from '../platform/net/index.js';
 import { openStorage, sqliteFileIn, type Storage, VERIFIER_MIGRATIONS } from '../platform/storage/index.js';
+import { createRateWindows, type RateWindows } from '../modules/limits/index.js';
 import {
   createLicenceGate,
+  installVerifierAuth,
   createPatternUpdater,
   type PatternUpdater,
   startPatternUpdates,
@@ -42,6 +45,9 @@ export interface VerifierContext {
   licence: LicenceGate;
   patterns: PatternUpdater;
   tunnel: CloudTunnel | null;
+  /** The rate-limit windows: in memory, or in Redis when REDIS_URL is set (several verifiers share them). */
+  cache: Cache;
+  windows: RateWindows;
   close(): Promise<void>;
 }
 
@@ -121,7 +127,9 @@ export async function createVerifierContext(
     clock,
     outbound,
     uploadDir: join(config.verifierDataDir, 'uploads'),
-    ...(config.verifierDatabaseUrl ? {} : { ownFiles: [sqliteFileIn(config.verifierDataDir, 'verifier.db')] }),
+    ...(config.verifierDatabaseUrl
+      ? {}
+      : { ownFiles: [sqliteFileIn(config.verifierDataDir, 'verifier.db')] }),
     userAgent: VERIFIER_USER_AGENT,
     maxPages: config.verifierMaxPages,
     models: options.models ?? parseModels(config.verifierLlms),
@@ -133,6 +141,9 @@ export async function createVerifierContext(
       logger.warn({ sourceId, detail: (err as Error).message }, 'indexing failed'),
   });
   await service.start();
+  const cache = config.redisUrl
+    ? createRedisCache(config.redisUrl, config.redisPrefix)
+    : createMemoryCache(clock);
   return {
     config,
     logger,
@@ -143,10 +154,13 @@ export async function createVerifierContext(
     licence,
     patterns,
     tunnel,
+    cache,
+    windows: createRateWindows({ cache, clock }),
     async close() {
       await service.idle();
       await tunnel?.close();
       await outbound.close();
+      await cache.close();
       await storage.close();
     },
   };
@@ -160,6 +174,12 @@ export async function buildVerifierApp(ctx: VerifierContext): Promise<App> {
     version: VERSION,
     title: 'Parapet verification server',
     description: "Checks LLM answers against the organization's own sources, on its own premises.",
+  });
+  installVerifierAuth(app, ctx.service, {
+    windows: ctx.windows,
+    perKey: ctx.config.verifierRatePerMinute,
+    perAddress: ctx.config.anonymousPerMinute,
+    authFailures: ctx.config.authFailuresPerMinute,
   });
   await app.register(verifierRoutes(ctx.service));
   return app;

@@ -589,19 +589,24 @@ describe('alerts and logs', () => {
     }
   });
 
-  it('refuses an alert carrying a raw IBAN or card number and stores nothing', async () => {
+  it('keeps an alert carrying a raw IBAN or card number with the value blanked (test/api/endpoint-pii.test.ts)', async () => {
     const d = await register(a);
-    const before = await count('endpoint_alerts', a.org.id);
-    for (const preview of ['pay to CH93 0076 2011 6238 5295 7 today', 'card 4111111111111111 ok']) {
+    for (const [preview, stored] of [
+      ['pay to CH93 0076 2011 6238 5295 7 today', 'pay to [IBAN] today'],
+      ['card 4111111111111111 ok', 'card [CARD] ok'],
+    ] as const) {
       const res = await t.request('POST', '/api/v1/endpoint/alert', {
         key: d.deviceToken,
         body: alert(`raw-${preview.length}`, { redactedPreview: preview }),
       });
-      assert.equal(res.status, 400);
-      assert.equal(res.body.error, 'invalid_request');
-      assert.ok(!res.text.includes('4111111111111111'));
+      assert.equal(res.status, 201, res.text);
+      const row = await t.ctx.storage.db
+        .selectFrom('endpoint_alerts')
+        .select('redacted_preview')
+        .where('id', '=', res.body.id)
+        .executeTakeFirstOrThrow();
+      assert.equal(row.redacted_preview, stored);
     }
-    assert.equal(await count('endpoint_alerts', a.org.id), before);
   });
 
   it('log batches are idempotent by client id, bounded, and purged past retentionDays', async () => {
@@ -627,8 +632,15 @@ describe('alerts and logs', () => {
       key: d.deviceToken,
       body: { entries: [{ ...entries[0], id: 'raw', detail: { text: 'card 4111 1111 1111 1111' } }] },
     });
-    assert.equal(raw.status, 400);
-    assert.equal(await count('endpoint_logs', t5.org.id), 3);
+    assert.equal(raw.status, 200, raw.text);
+    assert.equal(await count('endpoint_logs', t5.org.id), 4);
+    const rawRow = await t.ctx.storage.db
+      .selectFrom('endpoint_logs')
+      .select('detail')
+      .where('org_id', '=', t5.org.id)
+      .where('client_id', '=', 'raw')
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(JSON.parse(rawRow.detail), { text: 'card [CARD]' });
 
     await t.ctx.endpoint.admin.createPolicy(
       t5.org,
@@ -637,10 +649,116 @@ describe('alerts and logs', () => {
     );
     clock.advance(9 * 86_400_000);
     await t.ctx.endpoint.activity.purgeLogs();
-    assert.equal(await count('endpoint_logs', t5.org.id), 3);
+    assert.equal(await count('endpoint_logs', t5.org.id), 4);
     clock.advance(2 * 86_400_000);
     await t.ctx.endpoint.activity.purgeLogs();
     assert.equal(await count('endpoint_logs', t5.org.id), 0);
+  });
+});
+
+describe('a log batch with bad entries', () => {
+  const entry = (id: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    kind: 'interaction',
+    domain: 'chat.example',
+    occurredAt: clock.now().toISOString(),
+    ...extra,
+  });
+  const logIds = async (orgId: string) =>
+    (
+      await t.ctx.storage.db
+        .selectFrom('endpoint_logs')
+        .select('client_id')
+        .where('org_id', '=', orgId)
+        .orderBy('client_id')
+        .execute()
+    ).map((r) => r.client_id);
+
+  it('stores the valid entries and answers 207 naming each refused one by index, id and reason', async () => {
+    const tb = await t.tenant({ plan: 'business' });
+    const d = await register(tb);
+    const entries = [
+      entry('ok-1'),
+      entry('bad-kind', { kind: 'teleported' }),
+      entry('bad-host', { domain: 'not a host' }),
+      42,
+      { kind: 'interaction', occurredAt: clock.now().toISOString() },
+      entry('ok-2', { detail: { chars: 12 } }),
+      entry('ok-1'),
+    ];
+    const res = await t.request('POST', '/api/v1/endpoint/log', { key: d.deviceToken, body: { entries } });
+    assert.equal(res.status, 207, res.text);
+    const hostMessage = String(res.body.rejected?.[1]?.message);
+    assert.match(hostMessage, /^The body field 'entries\[2\]\.domain' /);
+    assert.deepEqual(res.body, {
+      received: 7,
+      stored: 2,
+      duplicates: 1,
+      rejected: [
+        {
+          index: 1,
+          id: 'bad-kind',
+          error: 'invalid_request',
+          message:
+            "The body field 'entries[1].kind' must be one of: interaction, blocked, warned, redacted, paste_blocked, override.",
+        },
+        {
+          index: 2,
+          id: 'bad-host',
+          error: 'invalid_request',
+          message: hostMessage,
+        },
+        {
+          index: 3,
+          error: 'invalid_request',
+          message: "The body field 'entries[3]' must be of type object.",
+        },
+        { index: 4, error: 'invalid_request', message: "The body field 'entries[4].id' is required." },
+      ],
+    });
+    assert.deepEqual(await logIds(tb.org.id), ['ok-1', 'ok-2']);
+    // The same batch again: the valid entries are duplicates now, the refused ones refused again.
+    const again = await t.request('POST', '/api/v1/endpoint/log', { key: d.deviceToken, body: { entries } });
+    assert.equal(again.status, 207);
+    assert.equal(again.body.stored, 0);
+    assert.equal(again.body.duplicates, 3);
+    assert.equal(again.body.rejected.length, 4);
+  });
+
+  it('answers 400 with every reason when no entry can be stored, and stores nothing', async () => {
+    const tb = await t.tenant({ plan: 'business' });
+    const d = await register(tb);
+    const res = await t.request('POST', '/api/v1/endpoint/log', {
+      key: d.deviceToken,
+      body: { entries: [entry('a', { kind: 'nope' }), entry('b', { extra: 1 })] },
+    });
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.error, 'invalid_request');
+    assert.equal(res.body.statusCode, 400);
+    assert.match(res.body.message, /None of the 2 entries can be stored/);
+    assert.deepEqual(
+      res.body.rejected.map((r: { index: number; id: string; message: string }) => [
+        r.index,
+        r.id,
+        r.message,
+      ]),
+      [
+        [
+          0,
+          'a',
+          "The body field 'entries[0].kind' must be one of: interaction, blocked, warned, redacted, paste_blocked, override.",
+        ],
+        [1, 'b', "The body field 'entries[1].extra' is not allowed."],
+      ],
+    );
+    assert.deepEqual(await logIds(tb.org.id), []);
+    // A malformed envelope is refused whole, without `rejected`.
+    for (const body of [{ entries: [] }, { entries: 'x' }, { entries: [entry('c')], more: 1 }, {}]) {
+      const bad = await t.request('POST', '/api/v1/endpoint/log', { key: d.deviceToken, body });
+      assert.equal(bad.status, 400, JSON.stringify(body));
+      assert.equal(bad.body.rejected, undefined);
+    }
+    assert.deepEqual(await logIds(tb.org.id), []);
   });
 });
 

@@ -135,12 +135,13 @@ addRouteCases(
     bad: async () => ({
       path: '/api/v1/endpoint/alert',
       body: {
-        id: 'a-raw',
+        // (a raw card number in the preview is blanked and the alert kept: test/api/endpoint-pii.test.ts)
+        id: 'a-bad',
         type: 'CREDIT_CARD',
         domain: 'chat.example',
-        action: 'blocked',
+        action: 'exploded',
         findingsCount: 1,
-        redactedPreview: 'my card is 4111 1111 1111 1111',
+        redactedPreview: 'my card is [CARD_1]',
       },
     }),
   },

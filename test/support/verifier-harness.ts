@@ -52,6 +52,9 @@ export async function startTestVerifier(
     PARAPET_VERIFIER_DATA_DIR: dataDir,
     PARAPET_VERIFIER_MASTER_KEY: randomBytes(32).toString('hex'),
     PARAPET_VERIFIER_LLM_TIMEOUT_MS: '2000',
+    // The evaluation and the benchmarks verify hundreds of answers a minute with one key; the per-key limit
+    // has its own test (src/modules/verifier/rate-limits.test.ts), which sets it low.
+    PARAPET_VERIFIER_RATE_PER_MINUTE: '1000000',
     ...(process.env.TEST_DATABASE_URL
       ? { PARAPET_VERIFIER_DATABASE_URL: process.env.TEST_DATABASE_URL, DATABASE_SCHEMA: `tv_${id}` }
       : {}),

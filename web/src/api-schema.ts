@@ -1163,7 +1163,9 @@ export interface paths {
         put?: never;
         /**
          * Send a batch of activity logs; entries are idempotent by their client id
-         * @description Authentication: a device token (device operations have their own rate limit); needs a plan with the endpoint feature (403 plan_required)
+         * @description Each entry is checked on its own. 200: every entry was taken (stored or a duplicate). 207: some were refused and are listed in `rejected` (index, id, error, message); the others were stored. 400 with `rejected`: no entry could be stored. A refused entry is refused for good: do not send it again.
+         *
+         *     Authentication: a device token (device operations have their own rate limit); needs a plan with the endpoint feature (403 plan_required)
          */
         post: operations["deviceLog"];
         delete?: never;
@@ -1831,6 +1833,20 @@ export interface components {
             message: string;
             /** @description device operations: the device token is unknown or revoked; enroll again */
             reenroll?: boolean;
+            /** @description batches (POST /api/v1/endpoint/log): why each entry was refused, when none could be stored */
+            rejected?: {
+                /**
+                 * @description machine code, see docs/errors.md
+                 * @enum {string}
+                 */
+                error: "invalid_request" | "unauthorized" | "forbidden" | "plan_required" | "entitlement_missing" | "quota_exceeded" | "gateway_force_blocked" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "analysis_budget_exceeded" | "rate_limit_exceeded" | "headers_too_large" | "internal_error" | "upstream_error" | "service_unavailable" | "upstream_timeout";
+                /** @description the entry's own id, when it had a valid one */
+                id?: string;
+                /** @description position of the entry in the batch, from 0 */
+                index: number;
+                /** @description what is wrong with the entry, naming the field */
+                message: string;
+            }[];
             /** @description id of the request, also in the X-Request-Id header */
             requestId?: string;
             /** @description seconds to wait; rate-limit errors only */
@@ -12874,8 +12890,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description entries stored before (same client id), or repeated in the batch */
                         duplicates: number;
+                        /** @description entries in the batch */
                         received: number;
+                        /** @description entries stored now */
+                        stored: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            207: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description entries stored before (same client id), or repeated in the batch */
+                        duplicates: number;
+                        /** @description entries in the batch */
+                        received: number;
+                        /** @description entries refused (permanently: sending them again gets the same answer); the others were taken */
+                        rejected: {
+                            /**
+                             * @description machine code, see docs/errors.md
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "unauthorized" | "forbidden" | "plan_required" | "entitlement_missing" | "quota_exceeded" | "gateway_force_blocked" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "analysis_budget_exceeded" | "rate_limit_exceeded" | "headers_too_large" | "internal_error" | "upstream_error" | "service_unavailable" | "upstream_timeout";
+                            /** @description the entry's own id, when it had a valid one */
+                            id?: string;
+                            /** @description position of the entry in the batch, from 0 */
+                            index: number;
+                            /** @description what is wrong with the entry, naming the field */
+                            message: string;
+                        }[];
+                        /** @description entries stored now */
                         stored: number;
                     };
                 };
@@ -12971,6 +13024,19 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Refused by a protection rule */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Rate limited; see Retry-After and X-RateLimit-* */
             429: {
                 headers: {
@@ -12988,6 +13054,20 @@ export interface operations {
             /** @description Internal error; quote the request id */
             500: {
                 headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Temporarily unavailable */
+            503: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];

@@ -21,9 +21,30 @@ function backoffMs(attempts: number): number {
   return Math.min(10 * 60_000, 5_000 * 2 ** Math.min(attempts, 10));
 }
 
-async function post(item: QueuedItem, batch: QueuedItem[]): Promise<void> {
+/** The entries of a log batch the server refused for good, as it names them (`rejected`); empty when none. */
+export function refusedEntries(body: unknown): Array<{ index: number; message: string }> {
+  const rejected = (body as { rejected?: unknown } | null)?.rejected;
+  return Array.isArray(rejected) ? (rejected as Array<{ index: number; message: string }>) : [];
+}
+
+/**
+ * Whether a log batch the server refused (4xx) is worth sending again entry by entry: only when it did not
+ * say which entries it refused (a server before 2026-11-28 refused a batch for one bad entry; a batch over
+ * the body limit gets 413). A server that names them (`rejected`, with 207 or, when none could be stored,
+ * 400) stored the others already and refuses those for good, so nothing is sent again.
+ */
+export function resendOneByOne(body: unknown, size: number): boolean {
+  return size > 1 && refusedEntries(body).length === 0;
+}
+
+/** Posts an item (a batch, for logs); answers a note on the entries the server refused for good, if any. */
+async function post(item: QueuedItem, batch: QueuedItem[]): Promise<string | undefined> {
   if (item.path === '/api/v1/endpoint/log') {
-    await call(item.path, { body: { entries: batch.map((b) => b.body) } });
+    const res = await call(item.path, { body: { entries: batch.map((b) => b.body) } });
+    const refused = refusedEntries(res.body);
+    // 207: the others were stored; the refused ones are invalid and would be refused again.
+    if (refused.length > 0)
+      return `${refused.length} of ${batch.length} logs refused: ${refused[0]?.message ?? ''}`;
   } else if (item.path === '/api/v1/eps/proof') {
     const p = item.body as { pdfBase64: string; metadata: Record<string, unknown> };
     const bytes = Uint8Array.from(atob(p.pdfBase64), (c) => c.charCodeAt(0));
@@ -77,21 +98,23 @@ async function run(now: number): Promise<void> {
   for (let n = 0; n < groups.length; n++) {
     const group = groups[n]!;
     try {
-      await post(group[0]!, group);
+      const note = await post(group[0]!, group);
       for (const g of group) done.add(g.id);
+      if (note) lastError = `${group[0]!.path}: ${note}`;
     } catch (err) {
       const e = err instanceof ApiError ? err : new ApiError(0, null);
       lastError = `${group[0]!.path}: ${e.message}`;
       if (e.status === 401 || e.retryable) {
         for (const g of group) failed.set(g.id, g.attempts + 1);
         if (e.status === 0 || e.status === 401) break; // offline or not enrolled: try again later
-      } else if (group.length > 1) {
-        // The server refuses a whole batch for one entry it will not take: send them one by one, so only
-        // that entry is dropped and not the up to 500 good ones around it.
+      } else if (resendOneByOne(e.body, group.length)) {
+        // Refused whole without naming the entries (an older server, or too large): send them one by one,
+        // so only the entry it will not take is dropped and not the up to 500 good ones around it.
         groups.push(...group.map((g) => [g]));
       } else {
-        // The server refused this item (4xx): retrying cannot help, and it must not block the others.
-        done.add(group[0]!.id);
+        // The server refused this item, or every entry of this batch by name (4xx): retrying cannot help,
+        // and it must not block the others.
+        for (const g of group) done.add(g.id);
       }
     }
   }

@@ -1,5 +1,7 @@
-import { type CustomPattern, detectEntities, type Entity } from '../../engines/dlp/index.js';
+import { type DetectOptions, detectEntities, type Entity } from '../../engines/dlp/index.js';
 import { riskScore } from '../../engines/risk/index.js';
+import type { Compute } from '../../platform/compute/index.js';
+import type { DlpSettings } from './dlp.settings.js';
 
 export type DlpSeverity = 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
 
@@ -49,23 +51,36 @@ export function dlpEventData(
 }
 
 /**
+ * What is looked for in a text that leaves the service (events, endpoint alerts and logs): every type,
+ * whatever the organization tokenizes, plus its own patterns; its allowed values stay, and its phone
+ * region reads national numbers.
+ */
+export function eventDetectOptions(settings: DlpSettings): DetectOptions {
+  return {
+    ...(settings.customPatterns ? { customPatterns: settings.customPatterns } : {}),
+    ...(settings.allowValues ? { allowValues: settings.allowValues } : {}),
+    ...(settings.phoneRegion ? { phoneRegion: settings.phoneRegion } : {}),
+  };
+}
+
+/**
  * Personal data of a text, found once, for the parts of it that go into events (previews, matched
- * fragments). Every type is looked for, whatever the organization tokenizes, plus its own patterns: an
- * event leaves the service (webhooks, SIEMs), so it carries `[TYPE]` in place of a value. A fragment cut
- * through a value has the overlapping part replaced too, which a fresh detection on the fragment alone
- * would miss (half an e-mail address is no e-mail address).
+ * fragments). An event leaves the service (webhooks, SIEMs), so it carries `[TYPE]` in place of a value
+ * (the types of `eventDetectOptions`). A fragment cut through a value has the overlapping part replaced
+ * too, which a fresh detection on the fragment alone would miss (half an e-mail address is no e-mail
+ * address).
  */
 export class EventRedactor {
-  private readonly entities: Entity[];
+  private readonly entities: readonly Entity[];
 
+  /** Detects in `text` with the organization's settings, or takes the entities already found in it. */
   constructor(
     private readonly text: string,
-    settings: { customPatterns?: CustomPattern[]; allowValues?: string[] },
+    source: DlpSettings | readonly Entity[],
   ) {
-    this.entities = detectEntities(text, {
-      ...(settings.customPatterns ? { customPatterns: settings.customPatterns } : {}),
-      ...(settings.allowValues ? { allowValues: settings.allowValues } : {}),
-    });
+    this.entities = Array.isArray(source)
+      ? source
+      : detectEntities(text, eventDetectOptions(source as DlpSettings));
   }
 
   /** text[from, to) with personal data replaced by its type, cut to `max` characters (an ellipsis marks a cut). */
@@ -81,4 +96,24 @@ export class EventRedactor {
     out += this.text.slice(at, to);
     return out.length > max ? `${out.slice(0, max)}…` : out;
   }
+}
+
+/**
+ * Each text whole with its personal data replaced by `[TYPE]` (`[EMAIL]`, `[AVS]`, `[PHONE]`, `[CARD]`, …),
+ * for free text that devices send and the service stores and forwards (endpoint alerts and logs). The texts
+ * share one detection pass, run in a worker thread when they are large together (the engine is linear, but
+ * a megabyte of it would hold the event loop).
+ */
+export async function blankPersonalData(
+  compute: Compute,
+  texts: string[],
+  settings: DlpSettings,
+): Promise<string[]> {
+  const size = texts.reduce((n, t) => n + t.length, 0);
+  if (size === 0) return texts;
+  const found = await compute.run('detectEntities', [texts, eventDetectOptions(settings)], size);
+  return texts.map((text, i) => {
+    const entities = found[i] ?? [];
+    return entities.length === 0 ? text : new EventRedactor(text, entities).slice(0, text.length, Infinity);
+  });
 }

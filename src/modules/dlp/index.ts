@@ -4,5 +4,11 @@ export { createVault, REVALIDATE_MS, SESSION_ID } from './vault.service.js';
 export type { TokenizeOutcome, Vault, VaultSession } from './vault.service.js';
 export { detectOptionsOf, dlpSettingsOf, type PatternBundle, patternBundleOf } from './dlp.settings.js';
 export type { DlpSettings } from './dlp.settings.js';
-export { dlpEventData, EventRedactor, severityOf } from './dlp.events.js';
+export {
+  blankPersonalData,
+  dlpEventData,
+  EventRedactor,
+  eventDetectOptions,
+  severityOf,
+} from './dlp.events.js';
 export { dlpRoutes } from './dlp.routes.js';

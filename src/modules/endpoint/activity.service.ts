@@ -1,15 +1,25 @@
 import type { Clock } from '../../platform/clock/index.js';
+import type { Compute } from '../../platform/compute/index.js';
 import { newId } from '../../platform/crypto/index.js';
-import { notFound } from '../../platform/errors/index.js';
+import { AppError, notFound } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import { toPolicy } from './admin.service.js';
 import { alertEventData, type EndpointPublish } from './endpoint.events.js';
 import { createEndpointRepo, type StatsDelta } from './endpoint.repo.js';
-import { type AlertBody, type LogBody, PERIODS, type Period } from './endpoint.schemas.js';
+import {
+  type AlertBody,
+  checkLogEntries,
+  type LogEnvelope,
+  PERIODS,
+  type Period,
+} from './endpoint.schemas.js';
 import type { OrgRef } from './devices.service.js';
-import { assertNoRawValues } from './raw-values.js';
+import { blankDetails, blankPreview } from './blanking.js';
 import type { HeartbeatRecorder } from './heartbeat.recorder.js';
 import type { OrgStateStore } from './state.js';
+
+/** An organization with its settings (its DLP settings decide what is blanked). */
+export type OrgWithSettings = OrgRef & { settings: Record<string, unknown> };
 
 /** Logs are kept this long when no enabled policy sets rules.logging.retentionDays. */
 export const DEFAULT_LOG_RETENTION_DAYS = 90;
@@ -22,14 +32,22 @@ export function createActivityService(deps: {
   state: OrgStateStore;
   publish: EndpointPublish;
   recorder: HeartbeatRecorder;
+  /** Runs the blanking of personal data (blanking.ts) off the event loop when a batch is large. */
+  compute: Compute;
 }) {
   const { db, clock } = deps;
   const repo = createEndpointRepo(db);
 
   return {
-    /** Stores an alert once per client id and publishes dlp.blocked or dlp.violation with it. */
-    async alert(org: OrgRef, deviceId: string, body: AlertBody, sourceIp: string) {
-      assertNoRawValues([['redactedPreview', body.redactedPreview]]);
+    /**
+     * Stores an alert once per client id and publishes dlp.blocked or dlp.violation with it; personal data
+     * left in its preview is blanked before either.
+     */
+    async alert(org: OrgWithSettings, deviceId: string, sent: AlertBody, sourceIp: string) {
+      const body = {
+        ...sent,
+        redactedPreview: await blankPreview(deps.compute, org.settings, sent.redactedPreview),
+      };
       return db.transaction().execute(async (trx) => {
         const r = createEndpointRepo(trx);
         const device = await r.device(org.id, deviceId);
@@ -62,34 +80,48 @@ export function createActivityService(deps: {
       });
     },
 
-    /** Stores a batch; entries whose client id was stored before are skipped, so a retried upload adds nothing. */
-    async log(orgId: string, deviceId: string, body: LogBody) {
-      for (const e of body.entries) {
-        assertNoRawValues(
-          Object.entries(e.detail ?? {}).map(([k, v]) => [`entries[].detail.${k}`, v] as const),
+    /**
+     * Stores the valid entries of a batch; entries whose client id was stored before are skipped, so a
+     * retried upload adds nothing. Each entry is checked on its own: an invalid one is answered in
+     * `rejected` (its index and why) and the others are stored; when none is valid, nothing is and the
+     * batch is refused (400, with `rejected`). Personal data in the details is blanked first.
+     */
+    async log(org: OrgWithSettings, deviceId: string, body: LogEnvelope) {
+      const orgId = org.id;
+      const { valid, rejected } = checkLogEntries(body.entries);
+      if (valid.length === 0) {
+        throw new AppError(
+          'invalid_request',
+          `None of the ${rejected.length} entries can be stored; 'rejected' gives the reason for each. First: ${rejected[0]?.message ?? ''}`,
+          { fields: { rejected } },
         );
       }
-      const now = clock.now().toISOString();
       const seen = new Set<string>();
-      const rows = body.entries
-        .filter((e) => !seen.has(e.id) && seen.add(e.id))
-        .map((e) => ({
-          org_id: orgId,
-          device_id: deviceId,
-          client_id: e.id,
-          kind: e.kind,
-          service_domain: e.domain?.toLowerCase() ?? null,
-          detail: JSON.stringify(e.detail ?? {}),
-          occurred_at: new Date(e.occurredAt).toISOString(),
-          created_at: now,
-        }));
-      const accepted = await db.transaction().execute(async (trx) => {
+      const entries = valid.filter((e) => !seen.has(e.id) && seen.add(e.id));
+      const details = await blankDetails(
+        deps.compute,
+        org.settings,
+        entries.map((e) => e.detail),
+      );
+      const now = clock.now().toISOString();
+      const rows = entries.map((e, i) => ({
+        org_id: orgId,
+        device_id: deviceId,
+        client_id: e.id,
+        kind: e.kind,
+        service_domain: e.domain?.toLowerCase() ?? null,
+        detail: JSON.stringify(details[i] ?? {}),
+        occurred_at: new Date(e.occurredAt).toISOString(),
+        created_at: now,
+      }));
+      const stored = await db.transaction().execute(async (trx) => {
         const r = createEndpointRepo(trx);
         const device = await r.device(orgId, deviceId);
         if (!device || device.status === 'revoked') throw notFound('Device');
         return r.insertLogs(rows);
       });
-      return { received: body.entries.length, stored: accepted, duplicates: body.entries.length - accepted };
+      const counts = { received: body.entries.length, stored, duplicates: valid.length - stored };
+      return rejected.length === 0 ? counts : { ...counts, rejected };
     },
 
     /**

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, notFound } from '../../platform/errors/index.js';
-import { type App, errorResponses, type Caller, callerOf } from '../../platform/http/index.js';
+import { type App, bodyCheckedAs, errorResponses, type Caller, callerOf } from '../../platform/http/index.js';
 import { type LimitsService, rateLimitHeaders, rateLimitedError } from '../limits/index.js';
 import type { Actor } from './endpoint.events.js';
 import {
@@ -12,6 +12,9 @@ import {
   HeartbeatBody,
   HeartbeatReply,
   LogBody,
+  LogEnvelope,
+  LogPartialReply,
+  LogReply,
   RegisterBody,
 } from './endpoint.schemas.js';
 import type { Endpoint } from './index.js';
@@ -235,24 +238,30 @@ export function endpointRoutes(deps: EndpointRouteDeps) {
       '/api/v1/endpoint/log',
       {
         config: { auth: DEVICE },
+        // Only the envelope is validated with the request; each entry is checked on its own by the service.
+        validatorCompiler: bodyCheckedAs(LogEnvelope),
         schema: {
           operationId: 'deviceLog',
           tags: TAGS,
           summary: 'Send a batch of activity logs; entries are idempotent by their client id',
+          description:
+            'Each entry is checked on its own. 200: every entry was taken (stored or a duplicate). 207: some ' +
+            'were refused and are listed in `rejected` (index, id, error, message); the others were stored. 400 ' +
+            'with `rejected`: no entry could be stored. A refused entry is refused for good: do not send it again.',
           body: LogBody,
           response: {
-            200: Type.Object({
-              received: Type.Integer(),
-              stored: Type.Integer(),
-              duplicates: Type.Integer(),
-            }),
-            ...errorResponses(401, 403, 404, 413, 429),
+            200: LogReply,
+            207: LogPartialReply,
+            ...errorResponses(401, 403, 404, 413, 422, 429, 503),
           },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const d = deviceOf(request);
-        return endpoint.activity.log(d.orgId, d.deviceId, request.body);
+        // The body was validated as its envelope (above), not as the documented LogBody.
+        const batch = request.body as unknown as LogEnvelope;
+        const out = await endpoint.activity.log(callerOf(request).org, d.deviceId, batch);
+        return reply.status('rejected' in out ? 207 : 200).send(out);
       },
     );
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { mapOf, oneOf } from '../../platform/http/index.js';
+import { compileBodyCheck, mapOf, oneOf, RejectedPartSchema } from '../../platform/http/index.js';
 
 /** Host names as typed by admins: labels, an optional `*.` prefix for "this domain and its subdomains". */
 const HOST =
@@ -354,31 +354,80 @@ export const LOG_KINDS = [
   'override',
 ] as const;
 
-export const LogBody = Type.Object(
+export const LogEntry = Type.Object(
   {
-    entries: Type.Array(
-      Type.Object(
-        {
-          id: Type.String({ minLength: 1, maxLength: 100 }),
-          kind: oneOf(LOG_KINDS),
-          domain: Type.Optional(SiteHost),
-          occurredAt: Time,
-          detail: Type.Optional(
-            mapOf(
-              { minLength: 1, maxLength: 64 },
-              Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean()]),
-              { maxProperties: 20 },
-            ),
-          ),
-        },
-        strict,
+    id: Type.String({ minLength: 1, maxLength: 100 }),
+    kind: oneOf(LOG_KINDS),
+    domain: Type.Optional(SiteHost),
+    occurredAt: Time,
+    detail: Type.Optional(
+      mapOf(
+        { minLength: 1, maxLength: 64 },
+        Type.Union([Type.String({ maxLength: 500 }), Type.Number(), Type.Boolean()]),
+        { maxProperties: 20 },
       ),
-      { minItems: 1, maxItems: MAX_LOG_BATCH },
     ),
   },
   strict,
 );
-export type LogBody = Static<typeof LogBody>;
+export type LogEntry = Static<typeof LogEntry>;
+
+/** The batch as documented (OpenAPI): every entry a LogEntry. */
+export const LogBody = Type.Object(
+  { entries: Type.Array(LogEntry, { minItems: 1, maxItems: MAX_LOG_BATCH }) },
+  strict,
+);
+
+/**
+ * The batch as validated with the request: its envelope only. Each entry is checked on its own
+ * (`checkLogEntries`), so one bad entry costs only itself and the others are stored.
+ */
+export const LogEnvelope = Type.Object(
+  { entries: Type.Array(Type.Unknown(), { minItems: 1, maxItems: MAX_LOG_BATCH }) },
+  strict,
+);
+export type LogEnvelope = Static<typeof LogEnvelope>;
+
+export type RejectedEntry = Static<typeof RejectedPartSchema>;
+
+const checkLogEntry = compileBodyCheck(LogEntry);
+
+/** The entries of a batch that pass LogEntry, and each refused one with its index and why. */
+export function checkLogEntries(entries: readonly unknown[]): {
+  valid: LogEntry[];
+  rejected: RejectedEntry[];
+} {
+  const valid: LogEntry[] = [];
+  const rejected: RejectedEntry[] = [];
+  entries.forEach((entry, index) => {
+    const message = checkLogEntry(entry, `/entries/${index}`);
+    if (message === null) {
+      valid.push(entry as LogEntry);
+      return;
+    }
+    // The entry's id is given back when it is one a client could have sent, so it can find the entry.
+    const id = (entry as { id?: unknown } | null)?.id;
+    const known = typeof id === 'string' && id.length > 0 && id.length <= 100;
+    rejected.push({ index, ...(known ? { id } : {}), error: 'invalid_request', message });
+  });
+  return { valid, rejected };
+}
+
+const LogCounts = {
+  received: Type.Integer({ description: 'entries in the batch' }),
+  stored: Type.Integer({ description: 'entries stored now' }),
+  duplicates: Type.Integer({
+    description: 'entries stored before (same client id), or repeated in the batch',
+  }),
+};
+export const LogReply = Type.Object(LogCounts);
+export const LogPartialReply = Type.Object({
+  ...LogCounts,
+  rejected: Type.Array(RejectedPartSchema, {
+    description:
+      'entries refused (permanently: sending them again gets the same answer); the others were taken',
+  }),
+});
 
 // ---------- Administration ----------
 

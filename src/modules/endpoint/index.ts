@@ -1,4 +1,5 @@
 import type { Clock } from '../../platform/clock/index.js';
+import { type Compute, inlineCompute } from '../../platform/compute/index.js';
 import type { Db, DialectName } from '../../platform/storage/index.js';
 import type { DeviceTokens } from '../keys/index.js';
 import { createActivityService } from './activity.service.js';
@@ -30,6 +31,8 @@ export function createEndpoint(deps: {
   tokens: DeviceTokens;
   publish: EndpointPublish;
   seats: (orgId: string) => Promise<number | null>;
+  /** The analysis pool (blanking personal data in large log batches); in-process when absent. */
+  compute?: Compute;
   /** Told when heartbeat facts and statistics of an organization could not be written (they are kept). */
   onRecorderError?: (err: unknown, info: { orgId: string; devices: number; statsRows: number }) => void;
 }) {
@@ -50,7 +53,7 @@ export function createEndpoint(deps: {
     }),
     admin: createAdminService(base),
     config: createConfigService({ db: deps.db, state }),
-    activity: createActivityService({ ...base, recorder }),
+    activity: createActivityService({ ...base, recorder, compute: deps.compute ?? inlineCompute }),
     /** Writes the heartbeats still in memory; call before closing the database. */
     close: () => recorder.close(),
     /** The user a device is bound to (null: none); undefined for an unknown or revoked device. */

@@ -1,9 +1,11 @@
+export { UNLIMITED_RATE_CEILING, createLimitsService } from './limits.service.js';
+export type { LimitsService, QuotaEventFn, UsageStats } from './limits.service.js';
 export {
-  UNLIMITED_RATE_CEILING,
-  createLimitsService,
+  createRateWindows,
+  type RateState,
+  type RateWindows,
   rateLimitHeaders,
   rateLimitedError,
-} from './limits.service.js';
-export type { LimitsService, QuotaEventFn, RateState, UsageStats } from './limits.service.js';
+} from './rate-windows.js';
 export { quotaPeriod } from './period.js';
 export type { QuotaPeriod } from './period.js';

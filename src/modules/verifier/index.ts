@@ -12,6 +12,7 @@ export {
   type VerifyResult,
 } from './verifier.service.js';
 export { verifierRoutes } from './verifier.routes.js';
+export { installVerifierAuth, type VerifierRateLimits } from './verifier.auth.js';
 export { startScheduler, type Scheduler } from './scheduler.js';
 export { type LlmModel, parseModels, CONSENSUS_PROMPT, consensusMessages } from './consensus.js';
 export { consensus, tally, TRUST, RECOMMENDED_MODELS, type Vote } from './trust.js';

@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors/index.js';
 import { type App, errorResponses } from '../../platform/http/index.js';
-import type { KeyRow } from './verifier.repo.js';
 import {
   DeleteResponse,
   IdParams,
@@ -18,23 +17,10 @@ import {
 } from './verifier.schemas.js';
 import type { SourceInput, Upload, VerifierService } from './verifier.service.js';
 
-type Role = 'admin' | 'user';
 const TAGS = ['verifier'];
+// The role each route needs, read by the authentication hook (verifier.auth.ts); none: public.
 const ADMIN = { verifierRole: 'admin' } as const;
 const ANY = { verifierRole: 'user' } as const;
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    verifierKey: KeyRow | null;
-  }
-}
-
-function secretOf(request: FastifyRequest): string | null {
-  const auth = request.headers.authorization;
-  if (typeof auth === 'string' && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '').trim();
-  const key = request.headers['x-api-key'];
-  return typeof key === 'string' ? key.trim() : null;
-}
 
 /** Multipart fields are text: numbers, lists and the headers object are read back into the JSON shape. */
 function fieldsToInput(fields: Record<string, string>): Record<string, unknown> {
@@ -77,24 +63,12 @@ async function readMultipart(request: FastifyRequest): Promise<{ input: SourceIn
 
 /**
  * The verification server's routes. Its own API keys (`vf_live_…`, created by `parapet verifier init`):
- * administrators manage and validate sources, every key verifies and reads the score.
+ * administrators manage and validate sources, every key verifies and reads the score. Keys and rate
+ * limits are checked by `installVerifierAuth`, installed on the server before these routes.
  */
 export function verifierRoutes(service: VerifierService) {
   return async (app: App) => {
     await app.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20 } });
-    app.decorateRequest('verifierKey', null);
-    app.addHook('onRequest', async (request) => {
-      const role = (request.routeOptions.config as { verifierRole?: Role } | undefined)?.verifierRole;
-      if (!role) return;
-      const secret = secretOf(request);
-      const key = secret ? await service.authenticate(secret) : null;
-      if (!key)
-        throw new AppError('unauthorized', 'A valid verifier API key is required (Authorization: Bearer …).');
-      if (role === 'admin' && key.role !== 'admin')
-        throw new AppError('forbidden', 'This operation needs an administrator key.');
-      request.verifierKey = key;
-    });
-
     app.post(
       '/api/verify',
       {

@@ -153,6 +153,13 @@ const SETTINGS = {
     default: '500',
     parse: int(1, 100_000),
   },
+  verifierRatePerMinute: {
+    env: 'PARAPET_VERIFIER_RATE_PER_MINUTE',
+    description:
+      'requests per minute and API key on the verification server (its addresses use PARAPET_ANONYMOUS_PER_MINUTE and PARAPET_AUTH_FAILURES_PER_MINUTE)',
+    default: '600',
+    parse: int(1, 1_000_000),
+  },
   verifierLicense: {
     env: 'PARAPET_VERIFIER_LICENSE',
     description: 'licence key the verification server validates through the tunnel (empty: no cloud use)',
@@ -243,14 +250,15 @@ const SETTINGS = {
   },
   authFailuresPerMinute: {
     env: 'PARAPET_AUTH_FAILURES_PER_MINUTE',
-    description: 'failed authentications accepted per client address and minute before 429',
+    description:
+      'failed authentications accepted per client address and minute before 429 (API and verification server)',
     default: '300',
     parse: int(1, 1_000_000),
   },
   anonymousPerMinute: {
     env: 'PARAPET_ANONYMOUS_PER_MINUTE',
     description:
-      'requests per client address and minute to public and unknown routes (health, docs, 404s, malformed requests) before 429',
+      'requests per client address and minute to public and unknown routes (health, docs, 404s, malformed requests) before 429 (API and verification server)',
     default: '1200',
     parse: int(1, 1_000_000),
   },

@@ -10,7 +10,15 @@ export {
   toAppError,
 } from './server.js';
 export type { App, HttpServerOptions, RouteInfo } from './server.js';
-export { AUTHENTICATED_ERRORS, ErrorBodySchema, errorResponses, mapOf, oneOf } from './schemas.js';
+export {
+  AUTHENTICATED_ERRORS,
+  ErrorBodySchema,
+  errorResponses,
+  mapOf,
+  oneOf,
+  RejectedPartSchema,
+} from './schemas.js';
+export { bodyCheckedAs, compileBodyCheck } from './validation.js';
 export { parseJsonBody } from './json-body.js';
 export { addServerTiming, elapsedMs, formatMs } from './server-timing.js';
 export {

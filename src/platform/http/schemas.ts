@@ -1,6 +1,14 @@
 import { type TSchema, Type } from 'typebox';
 import { ERROR_STATUS, type ErrorCode } from '../errors/index.js';
 
+/** One part of a batch refused on its own (POST /api/v1/endpoint/log), the others being kept. */
+export const RejectedPartSchema = Type.Object({
+  index: Type.Integer({ description: 'position of the entry in the batch, from 0' }),
+  id: Type.Optional(Type.String({ description: "the entry's own id, when it had a valid one" })),
+  error: Type.String({ description: 'machine code, see docs/errors.md', enum: Object.keys(ERROR_STATUS) }),
+  message: Type.String({ description: 'what is wrong with the entry, naming the field' }),
+});
+
 export const ErrorBodySchema = Type.Object(
   {
     error: Type.String({ description: 'machine code, see docs/errors.md', enum: Object.keys(ERROR_STATUS) }),
@@ -10,6 +18,12 @@ export const ErrorBodySchema = Type.Object(
     reenroll: Type.Optional(
       Type.Boolean({
         description: 'device operations: the device token is unknown or revoked; enroll again',
+      }),
+    ),
+    rejected: Type.Optional(
+      Type.Array(RejectedPartSchema, {
+        description:
+          'batches (POST /api/v1/endpoint/log): why each entry was refused, when none could be stored',
       }),
     ),
     requestId: Type.Optional(

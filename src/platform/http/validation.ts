@@ -76,6 +76,31 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   return compileNarrowing(ajv, schema) as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
+/**
+ * The validator compiler of a route whose body is checked against `envelope` rather than the schema it
+ * documents: the parts the envelope leaves open (the entries of a batch) are checked one by one by the
+ * service with `compileBodyCheck`, so one bad part does not refuse the others. OpenAPI still shows the
+ * documented schema.
+ */
+export function bodyCheckedAs(envelope: unknown): FastifySchemaCompiler<unknown> {
+  return (route) => validatorCompiler(route.httpPart === 'body' ? { ...route, schema: envelope } : route);
+}
+
+/**
+ * A check of one part of a body on its own, with the same rules and sentences as a whole body: null when
+ * valid, else the sentence naming the field under `at` (a JSON pointer such as `/entries/3`).
+ */
+export function compileBodyCheck(schema: unknown): (data: unknown, at: string) => string | null {
+  const validate = compileNarrowing(bodyAjv, schema);
+  return (data, at) =>
+    validate(data)
+      ? null
+      : describeValidationError(
+          validate.errors?.map((e) => ({ ...e, instancePath: `${at}${e.instancePath}` })),
+          'body',
+        );
+}
+
 /** What a string `format` means, in words a caller can act on (Ajv says `must match format "date-time"`). */
 const FORMAT_NAMES: Record<string, string> = {
   'date-time': 'an ISO 8601 date and time such as 2026-01-31T12:00:00Z',
