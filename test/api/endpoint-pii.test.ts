@@ -129,6 +129,22 @@ describe('endpoint alerts and logs carry no personal data', () => {
       assertNoValue(where, text);
   });
 
+  it('an alert type is a type name, never a value: digits in it are refused with the field named', async () => {
+    for (const type of ['4111111111111111', '756_1234_5678_97']) {
+      const res = await t.request('POST', '/api/v1/endpoint/alert', {
+        key: deviceToken,
+        body: { ...alert(`pii-type-${type}`, 'nothing here'), type },
+      });
+      assert.equal(res.status, 400, res.text);
+      assert.match(res.body.message, /type/);
+    }
+    const own = await t.request('POST', '/api/v1/endpoint/alert', {
+      key: deviceToken,
+      body: { ...alert('pii-type-own', 'staff [EMPLOYEE_1]'), type: 'EMPLOYEE' },
+    });
+    assert.equal(own.status, 201, own.text);
+  });
+
   it('log details are stored blanked, names and numbers included; a large batch is blanked off the event loop', async () => {
     const entries = [
       {

@@ -11838,6 +11838,7 @@ export interface operations {
                     occurredAt?: string;
                     redactedPreview: string;
                     severity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
+                    /** @description finding type, e.g. EMAIL or an own pattern name upper-cased */
                     type: string;
                 };
             };

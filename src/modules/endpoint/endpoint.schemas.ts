@@ -331,7 +331,14 @@ export const ALERT_ACTIONS = ['blocked', 'warned', 'redacted', 'logged'] as cons
 export const AlertBody = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 100, description: 'client id; a repeated id is stored once' }),
-    type: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Z0-9_]+$' }),
+    // A type name (EMAIL, an own pattern's name upper-cased: both start with a letter), never a value: no
+    // run of four digits, so a card or AVS number cannot ride in the one field that is not blanked.
+    type: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^(?!.*[0-9]{4})[A-Z][A-Z0-9_]*$',
+      description: 'finding type, e.g. EMAIL or an own pattern name upper-cased',
+    }),
     dlpDomain: Type.Optional(oneOf(DLP_DOMAINS)),
     domain: SiteHost,
     action: oneOf(ALERT_ACTIONS),
