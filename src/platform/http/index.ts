@@ -11,7 +11,7 @@ export {
 } from './server.js';
 export type { App, HttpServerOptions, RouteInfo } from './server.js';
 export { AUTHENTICATED_ERRORS, ErrorBodySchema, errorResponses, mapOf, oneOf } from './schemas.js';
-export { parseJsonBody } from './json-body.js';
+export { jsonBodyText, parseJsonBody, parseJsonText } from './json-body.js';
 export { addServerTiming, elapsedMs, formatMs } from './server-timing.js';
 export {
   type DocumentedRoute,
