@@ -137,6 +137,26 @@ describe('requestFields, chat completions (the provider proxy and the network pr
     );
   });
 
+  it('rewrites the text of a body of every shape to what the walk set: integer-like and escaped keys, nested arrays, trailing backslashes', () => {
+    const source = [
+      '{"model":"m","2":"two","10":["ten",{"k":"v\\\\"}],"a\\u0062":[["x",["y\\\\\\\\"]],[]],',
+      ' "messages":[{"role":"user","content":"say \\"hi\\" \\\\"},{"role":"user","content":""}],',
+      ' "metadata":{"9":"nine","\\u006b":"kay"},"n":[1,2.50,-0e0]}',
+    ].join('');
+    for (const every of [1, 2, 3]) {
+      const body = JSON.parse(source);
+      const { fields, rewrite } = requestFields('openai-chat', body);
+      assert.equal(fields.length, 10);
+      fields.forEach((f, i) => {
+        if (i % every === 0) f.set(`<${f.text}>`);
+      });
+      const out = rewrite(source);
+      // What the provider reads is what the walk wrote into the body, keys renamed included.
+      assert.deepEqual(JSON.parse(out), body);
+      assert.match(out, /"n":\[1,2\.50,-0e0\]\}$/);
+    }
+  });
+
   it('rewrites tool-call arguments inside the body text: only the arguments literal changes', () => {
     const args = '{"to":"a@b.example","id":12345678901234567890}';
     const source = JSON.stringify(withArguments(args)).replace(
