@@ -61,7 +61,8 @@ describe('provider proxy: fields it has no reader of its own for', () => {
       model: MODEL,
       user: EMAIL,
       store: true,
-      metadata: { customer: PHONE },
+      // A key of metadata is data too (a free-form map): tokenized like a value.
+      metadata: { customer: PHONE, [EMAIL]: 'vip' },
       // A field of a later API version than this SDK's types.
       x_briefing: { note: `call ${PHONE}` },
       tools: [{ type: 'function', function: { name: TOOL, parameters: { type: 'object', properties: {} } } }],
@@ -80,6 +81,10 @@ describe('provider proxy: fields it has no reader of its own for', () => {
     const { body } = upstream();
     assert.match(body.user, /^TKN_EMAIL_/);
     assert.match(body.metadata.customer, /^TKN_PHONE/);
+    const metaKeys = Object.keys(body.metadata);
+    assert.equal(metaKeys.length, 2);
+    assert.match(metaKeys[1] ?? '', /^TKN_EMAIL_[0-9a-z]+$/);
+    assert.equal(body.metadata[metaKeys[1] ?? ''], 'vip');
     assert.match(body.x_briefing.note, /^call TKN_PHONE/);
     assert.match(body.messages[0].content[1].file.filename, /^TKN_EMAIL_[0-9a-z]+ statement\.pdf$/);
     assert.equal(body.model, MODEL);
@@ -92,7 +97,7 @@ describe('provider proxy: fields it has no reader of its own for', () => {
     assert.equal(completion.model, MODEL);
     const seen = JSON.parse(completion.choices[0]?.message.content ?? '');
     assert.equal(seen.user, EMAIL);
-    assert.equal(seen.metadata.customer, PHONE);
+    assert.deepEqual(seen.metadata, { customer: PHONE, [EMAIL]: 'vip' });
     assert.equal(seen.x_briefing.note, `call ${PHONE}`);
     assert.equal(seen.messages[0].content[1].file.filename, `${EMAIL} statement.pdf`);
   });

@@ -75,6 +75,14 @@ const openai = () =>
     maxRetries: 0,
   });
 
+const anthropic = () =>
+  new Anthropic({
+    apiKey: 'sk-ant-caller',
+    baseURL: `${base}/anthropic`,
+    defaultHeaders: serviceHeaders(),
+    maxRetries: 0,
+  });
+
 /** Raw HTTP, for fields and part kinds no SDK types. */
 async function post(path: string, body: string | object, headers: Record<string, string> = {}) {
   const res = await fetch(`${base}${path}`, {
@@ -207,12 +215,7 @@ describe('network proxy: fields it has no reader of its own for', () => {
   });
 
   it('anthropic SDK: metadata.user_id and stop sequences are tokenized; thinking blocks, signatures, tool ids and names and image bytes go up as they came', async () => {
-    const client = new Anthropic({
-      apiKey: 'sk-ant-caller',
-      baseURL: `${base}/anthropic`,
-      defaultHeaders: serviceHeaders(),
-      maxRetries: 0,
-    });
+    const client = anthropic();
     // Signed by the provider: it refuses a turn whose thinking changed, whatever it holds.
     const thinking = {
       type: 'thinking' as const,
@@ -625,5 +628,147 @@ describe('network proxy: JSON text inside a request (tool-call arguments)', () =
     const to = JSON.parse(sent).to as string[];
     assert.equal(to.length, 2000);
     for (const v of to) assert.match(v, /^TKN_EMAIL_[0-9a-z]+$/);
+  });
+});
+
+describe('network proxy: the body goes up as sent, only changed strings rewritten; data in map keys', () => {
+  /** The one request the upstream got, its tokens put back: what the caller sent, if nothing else changed. */
+  const restoredRaw = (raw: string, tokens: Map<string, string>) =>
+    raw.replace(/TKN_[A-Z]+_[0-9a-z]+/g, (t) => tokens.get(t) ?? t);
+
+  it('raw HTTP: numbers beyond 2^53, number spelling, spacing, escapes and key order reach the provider as sent; the message is tokenized', async () => {
+    const source = [
+      '{ "model" : "gpt-4o-mini", "seed": 12345678901234567890, "temperature":1.0, "top_p" :1e0,',
+      `  "metadata": {"order": "1", "count": "2"}, "logit_bias": {"50256": -100, "1": 1.50e+1},`,
+      `  "messages": [ {"role":"user","content":"Write to ${EMAIL} \\u00e0 \\/ once"} ] }`,
+    ].join('\n');
+    const answer = await post('/openai/v1/chat/completions', source);
+    const { raw } = upstream();
+    const token = /TKN_EMAIL_[0-9a-z]+/.exec(raw)?.[0];
+    assert.ok(token, raw);
+    // The changed literal is re-encoded from its new value (à and / unescaped); every other byte as sent.
+    assert.equal(raw, source.replace(`"Write to ${EMAIL} \\u00e0 \\/ once"`, `"Write to ${token} à / once"`));
+    assert.match(raw, /"seed": 12345678901234567890,/);
+    // The model repeated what it saw: the client reads the original back.
+    assert.equal(
+      answer.choices[0].message.content,
+      source.replace(`"Write to ${EMAIL} \\u00e0 \\/ once"`, `"Write to ${EMAIL} à / once"`),
+    );
+    assert.equal(restoredRaw(raw, new Map([[token, EMAIL]])), answer.choices[0].message.content);
+  });
+
+  it('raw HTTP: a key repeated in one object is refused (400) before anything is sent, in every inspected format', async () => {
+    for (const [path, text] of [
+      [
+        '/openai/v1/chat/completions',
+        `{"model":"m","messages":[{"role":"user","content":"hi","content":"${EMAIL}"}]}`,
+      ],
+      [
+        '/anthropic/v1/messages',
+        `{"model":"m","max_tokens":1,"system":"${EMAIL}","system":"x","messages":[]}`,
+      ],
+      [
+        '/google/v1beta/models/gemini-2.5-flash:generateContent',
+        `{"contents":[{"parts":[{"text":"a","text":"${EMAIL}"}]}]}`,
+      ],
+    ] as const) {
+      const res = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { ...serviceHeaders(), 'content-type': 'application/json' },
+        body: text,
+      });
+      const body = (await res.json()) as { error: string; message: string };
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(body.error, 'invalid_request');
+      assert.match(body.message, /repeats the key/);
+    }
+    assert.equal(echo.seen.length, 0);
+  });
+
+  it('openai SDK, chat: a metadata key holding personal data is tokenized; the other keys and their order stay', async () => {
+    const metadata = { plan: 'gold', [EMAIL]: 'vip', zone: 'eu' };
+    const answer = await openai().chat.completions.create({
+      model: 'gpt-4o-mini',
+      store: true,
+      metadata,
+      messages: [{ role: 'user', content: 'What is 2+2?' }],
+    });
+    const { body } = upstream();
+    const keysSent = Object.keys(body.metadata);
+    assert.equal(keysSent.length, 3);
+    assert.equal(keysSent[0], 'plan');
+    assert.match(keysSent[1] ?? '', /^TKN_EMAIL_[0-9a-z]+$/);
+    assert.equal(keysSent[2], 'zone');
+    assert.equal(body.metadata[keysSent[1] ?? ''], 'vip');
+    assert.deepEqual(JSON.parse(answer.choices[0]?.message.content ?? '').metadata, metadata);
+  });
+
+  it('openai SDK, Responses: a metadata key holding personal data is tokenized, and restored (in order) where the API echoes metadata', async () => {
+    const metadata = { plan: 'gold', [EMAIL]: `call ${PHONE}`, zone: 'eu' };
+    const res = await openai().responses.create({ model: 'gpt-4.1-mini', metadata, input: 'What is 2+2?' });
+    const { body } = upstream();
+    assert.match(Object.keys(body.metadata)[1] ?? '', /^TKN_EMAIL_/);
+    assert.deepEqual(res.metadata, metadata);
+    assert.deepEqual(Object.keys(res.metadata ?? {}), Object.keys(metadata));
+  });
+
+  it('anthropic SDK: a metadata key other than user_id holding personal data does not reach the provider in clear', async () => {
+    const client = anthropic();
+    await client.messages.create({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 16,
+      metadata: { user_id: 'u-1', [EMAIL]: 'x' } as never,
+      messages: [{ role: 'user', content: 'Hi.' }],
+    });
+    const { body } = upstream();
+    assert.equal(body.metadata.user_id, 'u-1');
+    assert.match(Object.keys(body.metadata)[1] ?? '', /^TKN_EMAIL_/);
+  });
+
+  it('raw HTTP: Gemini labels take lower-case tokens (the label charset) in keys and values; Cohere document data keys are tokenized', async () => {
+    const gemini = {
+      labels: { team: EMAIL, [EMAIL]: 'owner' },
+      contents: [{ role: 'user', parts: [{ text: 'Hi.' }] }],
+    };
+    const answer = await post('/google/v1beta/models/gemini-2.5-flash:generateContent', gemini);
+    // Only lower-case tokens in this body: the upstream's bytes are checked here rather than by upstream().
+    assert.equal(echo.seen.length, 1);
+    assert.ok(!echo.seen[0]?.raw.includes(EMAIL), echo.seen[0]?.raw);
+    const labels = echo.seen[0]?.body.labels as Record<string, string>;
+    assert.match(labels['team'] ?? '', /^tkn_email_[0-9a-z]+$/);
+    const key = Object.keys(labels)[1] ?? '';
+    assert.match(key, /^tkn_email_[0-9a-z]+$/);
+    assert.equal(labels[key], 'owner');
+    // Restored whatever the case of the token.
+    assert.deepEqual(JSON.parse(answer.candidates[0].content.parts[0].text), gemini);
+
+    echo.seen.length = 0;
+    const cohere = {
+      model: 'command-r-plus',
+      documents: [{ id: 'doc-1', data: { [EMAIL]: 'account owner', text: 'Balance 30.' } }],
+      messages: [{ role: 'user', content: 'Who owns the account?' }],
+    };
+    const reply = await post('/cohere/v2/chat', cohere);
+    const data = upstream().body.documents[0].data as Record<string, string>;
+    assert.match(Object.keys(data)[0] ?? '', /^TKN_EMAIL_/);
+    assert.equal(data['text'], 'Balance 30.');
+    assert.deepEqual(JSON.parse(reply.message.content[0].text), cohere);
+  });
+
+  it('raw HTTP: two metadata keys that are one datum written differently are refused (400), nothing sent', async () => {
+    const res = await fetch(`${base}/openai/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...serviceHeaders(), 'content-type': 'application/json' },
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        metadata: { [EMAIL]: '1', [EMAIL.toUpperCase()]: '2' },
+        messages: [{ role: 'user', content: 'Hi.' }],
+      }),
+    });
+    const body = (await res.json()) as { error: string; message: string };
+    assert.equal(res.status, 400, JSON.stringify(body));
+    assert.equal(body.error, 'invalid_request');
+    assert.match(body.message, /would be one key once tokenized/);
+    assert.equal(echo.seen.length, 0);
   });
 });

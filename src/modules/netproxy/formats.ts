@@ -44,8 +44,8 @@ export function routeOf(provider: NetProvider, method: string, path: string): Ro
 
 export interface RequestTexts {
   fields: TextField[];
-  /** Writes JSON-text properties (tool-call arguments) back after their values were set. */
-  commit(): void;
+  /** The body's text with only the changed strings and keys rewritten, commit included (Walked.rewrite). */
+  rewrite(source: string): string;
   /** What the user wrote last: the injection check reads it. */
   userText: string;
   model: string;
@@ -192,7 +192,7 @@ export function requestTexts(op: Operation, body: Json, streamByPath: boolean): 
   const walked = requestFields(op, body);
   return {
     fields: walked.fields,
-    commit: walked.commit,
+    rewrite: walked.rewrite,
     userText: lastUserText(op, body),
     model: str(body['model']),
     stream: streamByPath || body['stream'] === true,

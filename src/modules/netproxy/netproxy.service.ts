@@ -3,7 +3,7 @@ import type { LookupFunction } from 'node:net';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher } from 'undici';
 import { AppError } from '../../platform/errors/index.js';
-import { parseJsonBody } from '../../platform/http/index.js';
+import { jsonBodyText, parseJsonText } from '../../platform/http/index.js';
 import {
   type AddressPolicy,
   guardedConnector,
@@ -213,7 +213,8 @@ export function createNetProxy(deps: NetProxyDeps) {
         return call;
       }
       const decoded = decodeBody(raw ?? Buffer.alloc(0), header(headers, 'content-encoding'), deps.bodyLimit);
-      const parsed = parseJsonBody(decoded);
+      const source = jsonBodyText(decoded);
+      const parsed = parseJsonText(source);
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
         throw new AppError('invalid_request', 'The request body must be a JSON object.');
       const body = parsed as Json;
@@ -250,8 +251,9 @@ export function createNetProxy(deps: NetProxyDeps) {
       call.tokenCount = outcome.tokenCount;
       const changed = outcome.tokenCount > 0;
       if (changed) {
-        texts.commit();
-        call.body = JSON.stringify(body);
+        // Only the strings and keys that received tokens are rewritten in the text as it came: every other
+        // byte (numbers beyond 2^53, spacing, escapes, key order) reaches the provider as the caller sent it.
+        call.body = texts.rewrite(source);
       }
       call.headers = upstreamHeaders(headers, changed, call.session !== null);
       if (changed) call.headers['content-type'] = 'application/json';

@@ -27,13 +27,35 @@ function walk(value: unknown, map: TokenMap, count: { n: number }, skip: Skip | 
   const obj = value as Json;
   if (SKIP_TYPES.has(obj['type'] as string) || obj['thought'] === true) return;
   const skipped = skip?.get(obj);
+  let tokenKey = false;
   for (const key of Object.keys(obj)) {
+    // A key of a free-form map that was tokenized (metadata, which the Responses API echoes).
+    if (MAYBE_TOKEN.test(key)) tokenKey = true;
     if (SKIP_KEYS.has(key) || skipped?.has(key)) continue;
     const v = obj[key];
     // Tool-call arguments are JSON text inside a string: a restored value is escaped for that JSON too.
     if (typeof v === 'string') obj[key] = restoreString(v, map, key === 'arguments', count);
     else if (v && typeof v === 'object') walk(v, map, count, skip);
   }
+  if (tokenKey) restoreKeys(obj, map, count);
+}
+
+/** Restores the tokens in an object's keys, keeping their order (rare: only objects with such a key). */
+function restoreKeys(obj: Json, map: TokenMap, count: { n: number }): void {
+  const entries = Object.entries(obj);
+  const before = count.n;
+  const names = entries.map(([key]) => restoreString(key, map, false, count));
+  if (count.n === before) return;
+  for (const [key] of entries) delete obj[key];
+  // Defined, not assigned: a restored key is the caller's data and never reaches a prototype setter.
+  entries.forEach(([, value], i) => {
+    Object.defineProperty(obj, names[i] as string, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  });
 }
 
 /**

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createTokenMap } from '../../engines/dlp/index.js';
 import type { ChatChunk, ChatResponse } from '../providers/index.js';
+import { rehydrateJson } from './json-rehydrate.js';
 import { ChunkRehydrator, rehydrateResponse } from './rehydrate.js';
 
 const TOKEN = 'TKN_NAME_0123abcg';
@@ -116,5 +117,35 @@ describe('rehydrateResponse', () => {
     assert.deepEqual(JSON.parse(res.choices[0]?.message.tool_calls?.[0]?.function.arguments ?? ''), {
       to: VALUE,
     });
+  });
+});
+
+describe('rehydrateJson: keys', () => {
+  it('restores a token in a key (an echoed metadata map), keeping the keys in their order; other objects untouched', () => {
+    const event = {
+      type: 'response.completed',
+      response: {
+        metadata: { plan: 'gold', [TOKEN]: `for ${TOKEN}`, [`x ${TOKEN.toLowerCase()}`]: '1', zone: 'eu' },
+        output: [{ type: 'message', content: [{ type: 'output_text', text: 'no token' }] }],
+      },
+    };
+    const output = event.response.output;
+    // One token in a value, one in each of two keys (a lower-cased label token too).
+    assert.equal(rehydrateJson(event, map()), 3);
+    assert.deepEqual(Object.entries(event.response.metadata), [
+      ['plan', 'gold'],
+      [VALUE, `for ${VALUE}`],
+      [`x ${VALUE}`, '1'],
+      ['zone', 'eu'],
+    ]);
+    assert.equal(event.response.output, output);
+  });
+
+  it('a key restored to __proto__-like text is an own property, never a prototype', () => {
+    const proto = createTokenMap([{ token: TOKEN, type: 'NAME', value: '__proto__' }]);
+    const obj: Record<string, unknown> = { [TOKEN]: { polluted: true } };
+    rehydrateJson(obj, proto);
+    assert.ok(Object.hasOwn(obj, '__proto__'));
+    assert.equal((obj as { polluted?: boolean }).polluted, undefined);
   });
 });

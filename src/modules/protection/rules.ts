@@ -1,4 +1,15 @@
-import { extend, IDENTIFIER, JSON_TEXT, KEEP, keys, type Rule, recursive, type Walked, walkBody } from './walk.js';
+import {
+  extend,
+  IDENTIFIER,
+  IDENTIFIER_MAP,
+  JSON_TEXT,
+  KEEP,
+  keys,
+  type Rule,
+  recursive,
+  type Walked,
+  walkBody,
+} from './walk.js';
 
 // What the proxies do NOT tokenize in a request body, per format: the network proxy reads each provider's
 // native format, the provider proxy OpenAI chat completions (with the fields of its own internal format,
@@ -32,8 +43,14 @@ import { extend, IDENTIFIER, JSON_TEXT, KEEP, keys, type Rule, recursive, type W
 // the answer's rehydration restores); stop sequences (the model writes tokens, so a stop sequence holding
 // personal data only matches once tokenized the same way, which one request's session does); reasoning
 // summaries and Gemini thought text (model text the proxy hands out with its tokens in; only their
-// separate signature or encrypted content is verified). Object keys are not rewritten: they are names a
-// schema or the caller's code reads.
+// separate signature or encrypted content is verified).
+//
+// Object keys are names a schema, a tool or the caller's code reads (schema `properties`, tool-call
+// arguments, a tool's `input`, Gemini `args`, prompt `variables`), so they stay as they are, except in the
+// free-form maps whose keys are data (Rule.dataKeys): `metadata` (OpenAI chat and Responses, Anthropic),
+// Gemini/Vertex `labels` and a Cohere document's `data`. A personal datum used as a key there
+// (`{"metadata": {"jane@example.com": "vip"}}`) is tokenized like a value, and restored where the answer
+// echoes it (the Responses API echoes `metadata`): json-rehydrate.ts restores keys too.
 
 /** Keeps every string below (settings made only of enums and tool names). */
 const KEEP_ALL = recursive((self) => ({ keep: true, other: self }));
@@ -160,7 +177,7 @@ const TOOL_MESSAGE = extend(MESSAGE, { name: KEEP });
  * End-user identifiers an app sends with every call (often the employee's e-mail): tokenized, so never in
  * clear at the provider, but never a reason to refuse the request (see IDENTIFIER).
  */
-const IDENTIFIERS = { user: IDENTIFIER, safety_identifier: IDENTIFIER, metadata: IDENTIFIER };
+const IDENTIFIERS = { user: IDENTIFIER, safety_identifier: IDENTIFIER, metadata: IDENTIFIER_MAP };
 
 const OPENAI_CHAT = keys({
   ...IDENTIFIERS,
@@ -244,8 +261,9 @@ const BLOCK = recursive((self) =>
 );
 
 const ANTHROPIC_MESSAGES = keys({
-  // metadata.user_id: the end user's identifier (IDENTIFIERS).
-  metadata: IDENTIFIER,
+  // metadata.user_id: the end user's identifier (IDENTIFIERS). Anthropic takes no other key, but one sent
+  // anyway is data like the rest: it reaches Anthropic's refusal tokenized.
+  metadata: IDENTIFIER_MAP,
   model: KEEP,
   system: BLOCK,
   messages: keys({ role: KEEP, content: BLOCK }),
@@ -277,8 +295,17 @@ const GEMINI_PART = recursive((self) =>
 const GEMINI_CONTENT = keys({ role: KEEP, parts: GEMINI_PART });
 const VOICE = keys({ prebuiltVoiceConfig: keys({ voiceName: KEEP }) });
 
+/**
+ * Vertex AI labels (billing tags; the @google/genai SDK sends them to Vertex AI only): keys and values are
+ * end-user data, in a charset of lower-case letters, digits, `_` and `-`. Their tokens are written in lower
+ * case, which that charset allows (`tkn_email_…`), so a label holding personal data goes up tokenized and
+ * valid, instead of in clear or refused.
+ */
+const LABELS: Rule = { identifier: true, dataKeys: true, lowerCase: true };
+
 const GEMINI_GENERATE = keys({
   model: KEEP,
+  labels: LABELS,
   contents: GEMINI_CONTENT,
   systemInstruction: GEMINI_CONTENT,
   cachedContent: KEEP,
@@ -318,6 +345,9 @@ const COHERE_CHAT = keys({
   tools: TOOL,
   // Cohere's json_schema is the schema itself.
   response_format: keys({ type: KEEP, json_schema: SCHEMA }),
+  // Grounding documents: every string (ids included), and the keys of a document's `data`, which are the
+  // caller's own field names for the model to read, not names a schema or tool matches.
+  documents: keys({ data: { dataKeys: true } }),
 });
 
 /** The request formats whose bodies are walked: the provider proxy's is openai-chat. */

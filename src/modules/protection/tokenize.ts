@@ -285,11 +285,18 @@ export async function tokenizeFields(
     },
   );
   const tokenizedFields: string[] = [];
-  targets.forEach(({ field }, i) => {
-    const next = outcome.tokenized[i] ?? field.text;
-    if (next !== field.text) tokenizedFields.push(field.name);
-    field.set(next);
-  });
+  try {
+    targets.forEach(({ field }, i) => {
+      const next = outcome.tokenized[i] ?? field.text;
+      if (next !== field.text) tokenizedFields.push(field.name);
+      field.set(next);
+    });
+  } catch (err) {
+    // A field refused its token (two map keys that become one): the request is refused, and the deferred
+    // write it started goes on without anyone awaiting it.
+    outcome.stored?.catch(() => {});
+    throw err;
+  }
   return {
     session: outcome.session,
     entities: outcome.entities,

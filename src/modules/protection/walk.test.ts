@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { ChatRequest } from '../providers/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import { requestFields } from './rules.js';
-import { chatUserText } from './text-fields.js';
+import { chatUserText, type TextField } from './text-fields.js';
 
 /** A chat request with one assistant tool call whose arguments are `args`. */
 function withArguments(args: string): ChatRequest {
@@ -58,6 +58,7 @@ describe('requestFields, chat completions (the provider proxy and the network pr
       [
         ['user', 'u'],
         ['metadata.k', 'meta'],
+        ['metadata.k (key)', 'k'],
         ['messages[0].content', 'sys'],
         ['messages[1].content[0].text', 'part'],
         ['messages[1].content[3].file.filename', 'name.pdf'],
@@ -100,6 +101,138 @@ describe('requestFields, chat completions (the provider proxy and the network pr
     assert.equal(argsOf(untouched), args, 'nothing changed: not one byte rewritten');
   });
 
+  it('rewrites the body text at the changed literals only: numbers beyond 2^53, spacing, escapes and key order stay as sent', () => {
+    const source = [
+      '{ "seed" : 12345678901234567890, "temperature":1.0,"top_p":1e0,',
+      '  "messages" : [ {"role":"user","content":"Mail a@b.example","name":"caf\\u00e9"},',
+      '    {"role":"user","content":"x\\"y\\/z"} ],',
+      '  "zz": {"n": 18446744073709551615}, "1": "first by number" }',
+    ].join('\n');
+    const field = (fields: TextField[], text: string) => {
+      const f = fields.find((x) => x.text === text);
+      assert.ok(f, `a field holds ${text}`);
+      return f;
+    };
+    const body = JSON.parse(source);
+    const { fields, commit, rewrite } = requestFields('openai-chat', body);
+    // Nothing set: the text itself.
+    assert.equal(rewrite(source), source);
+    field(fields, 'Mail a@b.example').set('Mail TKN_EMAIL_1');
+    // Set to what it was: an escaped literal, in a changed message too, is left as written.
+    field(fields, 'café').set('café');
+    field(fields, 'x"y/z').set('x"y/z');
+    commit();
+    const out = rewrite(source);
+    assert.equal(out, source.replace('"Mail a@b.example"', '"Mail TKN_EMAIL_1"'));
+    assert.deepEqual(JSON.parse(out), { ...JSON.parse(source), messages: body.messages });
+    // A changed literal written with escapes is re-encoded from its new value (é raw, not \u00e9).
+    const again = JSON.parse(source);
+    const walked = requestFields('openai-chat', again);
+    field(walked.fields, 'café').set('TKN_NAME_2 café');
+    field(walked.fields, 'x"y/z').set('x"TKN_NAME_3/z');
+    walked.commit();
+    assert.equal(
+      walked.rewrite(source),
+      source.replace('"caf\\u00e9"', '"TKN_NAME_2 café"').replace('"x\\"y\\/z"', '"x\\"TKN_NAME_3/z"'),
+    );
+  });
+
+  it('rewrites the text of a body of every shape to what the walk set: integer-like and escaped keys, nested arrays, trailing backslashes', () => {
+    const source = [
+      '{"model":"m","2":"two","10":["ten",{"k":"v\\\\"}],"a\\u0062":[["x",["y\\\\\\\\"]],[]],',
+      ' "messages":[{"role":"user","content":"say \\"hi\\" \\\\"},{"role":"user","content":""}],',
+      ' "metadata":{"9":"nine","\\u006b":"kay"},"n":[1,2.50,-0e0]}',
+    ].join('');
+    for (const every of [1, 2, 3]) {
+      const body = JSON.parse(source);
+      const { fields, rewrite } = requestFields('openai-chat', body);
+      assert.equal(fields.length, 10);
+      fields.forEach((f, i) => {
+        if (i % every === 0) f.set(`<${f.text}>`);
+      });
+      const out = rewrite(source);
+      // What the provider reads is what the walk wrote into the body, keys renamed included.
+      assert.deepEqual(JSON.parse(out), body);
+      assert.match(out, /"n":\[1,2\.50,-0e0\]\}$/);
+    }
+  });
+
+  it('rewrites tool-call arguments inside the body text: only the arguments literal changes', () => {
+    const args = '{"to":"a@b.example","id":12345678901234567890}';
+    const source = JSON.stringify(withArguments(args)).replace(
+      '"model":"m"',
+      '"model":"m","seed":12345678901234567890',
+    );
+    const body = JSON.parse(source);
+    const { fields, commit, rewrite } = requestFields('openai-chat', body);
+    fields[0]?.set('TKN_EMAIL_1');
+    commit();
+    const out = rewrite(source);
+    assert.equal(
+      out,
+      source.replace(JSON.stringify(args), JSON.stringify(args.replace('a@b.example', 'TKN_EMAIL_1'))),
+    );
+    assert.match(out, /"seed":12345678901234567890,/);
+    assert.match(out, /\\"id\\":12345678901234567890/);
+  });
+
+  it('metadata keys are data: a tokenized key is renamed in the body and in its text, after its value was set', () => {
+    const source =
+      '{"model":"m","metadata":{"plan":"vip","jane@x.example":"jane@x.example","n":"1"},"messages":[]}';
+    const body = JSON.parse(source);
+    const { fields, commit, rewrite } = requestFields('openai-chat', body);
+    assert.deepEqual(
+      fields.map((f) => f.name),
+      [
+        'metadata.plan',
+        'metadata.plan (key)',
+        'metadata.jane@x.example',
+        'metadata.jane@x.example (key)',
+        'metadata.n',
+        'metadata.n (key)',
+      ],
+    );
+    for (const f of fields) if (f.text === 'jane@x.example') f.set('TKN_EMAIL_1');
+    commit();
+    assert.deepEqual(body.metadata, { plan: 'vip', n: '1', TKN_EMAIL_1: 'TKN_EMAIL_1' });
+    assert.equal(rewrite(source), source.replaceAll('jane@x.example', 'TKN_EMAIL_1'));
+  });
+
+  it('refuses two map keys that would become one key once tokenized (400), rather than merge them', () => {
+    const body = { model: 'm', metadata: { 'Anna@x.example': '1', 'anna@x.example': '2' }, messages: [] };
+    const { fields } = requestFields('openai-chat', body);
+    const keysOf = fields.filter((f) => f.name.endsWith('(key)'));
+    keysOf[0]?.set('TKN_EMAIL_1');
+    assert.throws(
+      () => keysOf[1]?.set('TKN_EMAIL_1'),
+      (err: unknown) =>
+        err instanceof AppError && err.code === 'invalid_request' && /would be one key/.test(err.message),
+    );
+  });
+
+  it('Gemini labels: keys and values are data, their tokens written in lower case (the label charset)', () => {
+    const source = '{"contents":[],"labels":{"team":"marta-lindqvist","marta":"x"}}';
+    const body = JSON.parse(source);
+    const { fields, rewrite } = requestFields('gemini-generate', body);
+    assert.deepEqual(
+      fields.map((f) => [f.name, f.noBlock === true]),
+      [
+        ['labels.team', true],
+        ['labels.team (key)', true],
+        ['labels.marta', true],
+        ['labels.marta (key)', true],
+      ],
+    );
+    fields[0]?.set('TKN_NAME_0a1b2c3g');
+    fields[3]?.set('TKN_NAME_0a1b2c3g');
+    // A value or key left as it was is not lower-cased.
+    fields[2]?.set('x');
+    assert.equal(
+      rewrite(source),
+      '{"contents":[],"labels":{"team":"tkn_name_0a1b2c3g","tkn_name_0a1b2c3g":"x"}}',
+    );
+  });
+
   it('names a string in an array after its index, and reads JSON text nested up to 64 levels', () => {
     // 63 arrays inside the outer object: 64 levels, the most a JSON text may nest (as a body).
     const deep = `${'['.repeat(63)}"deep"${']'.repeat(63)}`;
@@ -138,6 +271,8 @@ describe('requestFields, chat completions (the provider proxy and the network pr
         ['u', true],
         ['s', true],
         ['deep', true],
+        // metadata is a free-form map: its keys are data too (its nested objects' keys are not).
+        ['a', true],
         ['text', false],
       ],
     );

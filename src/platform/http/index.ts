@@ -19,7 +19,7 @@ export {
   RejectedPartSchema,
 } from './schemas.js';
 export { bodyCheckedAs, compileBodyCheck } from './validation.js';
-export { parseJsonBody } from './json-body.js';
+export { jsonBodyText, parseJsonBody, parseJsonText } from './json-body.js';
 export { addServerTiming, elapsedMs, formatMs } from './server-timing.js';
 export {
   type DocumentedRoute,

@@ -86,14 +86,25 @@ export function duplicateKey(text: string): string | null {
  * are refused rather than stripped, nesting is bounded, and a key repeated in one object is refused.
  */
 export function parseJsonBody(raw: Buffer): unknown {
+  return parseJsonText(jsonBodyText(raw));
+}
+
+/**
+ * The text of a request body (parseJsonBody in two steps): a proxy that rewrites a few strings of a body
+ * keeps the text to send it with only those strings changed (numbers beyond 2^53, spacing, escapes kept).
+ */
+export function jsonBodyText(raw: Buffer): string {
   if (raw.length === 0)
     throw new AppError('invalid_request', 'The request body is empty; send a JSON object.');
-  let text: string;
   try {
-    text = decoder.decode(raw);
+    return decoder.decode(raw);
   } catch {
     throw new AppError('invalid_request', 'The request body is not valid UTF-8.');
   }
+}
+
+/** The value of a request body's text, with parseJsonBody's checks. */
+export function parseJsonText(text: string): unknown {
   if (!fewBrackets(text, MAX_DEPTH) && exceedsDepth(text, MAX_DEPTH)) {
     throw new AppError('invalid_request', `The request body nests deeper than ${MAX_DEPTH} levels.`);
   }
