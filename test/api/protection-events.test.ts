@@ -71,8 +71,8 @@ describe('detection.created has one shape on every transport', () => {
     const events = [
       await lastDetection('/api/v1/analyze'),
       await lastDetection('/api/v1/gateway/chat'),
-      await lastDetection('/api/v1/proxy/:provider/v1/chat/completions'),
-      await lastDetection('/proxy/:provider/*'),
+      await lastDetection('/api/v1/proxy/parapet/v1/chat/completions'),
+      await lastDetection('/proxy/anthropic/*'),
     ];
     const [first, ...rest] = events.map(shapeOf);
     for (const other of rest) assert.deepEqual(other, first);

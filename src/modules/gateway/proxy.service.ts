@@ -31,7 +31,7 @@ import {
 import type { ForceService } from './force.service.js';
 import type { UsageRecorder } from './usage.recorder.js';
 
-/** The path detection events of the provider proxy name. */
+/** The path detection events of the provider proxy name, with the provider in place of `:provider`. */
 const PROXY_PATH = '/api/v1/proxy/:provider/v1/chat/completions';
 
 /** Provider values of the proxy path: the spec's list plus groq; "the service itself" is the offline model. */
@@ -160,7 +160,13 @@ export function createProxyService(deps: {
       // The injection check reads what the user wrote last; tokenization every string of the body but its
       // structural and opaque values (the chat-completions rule the network proxy applies too): `user`,
       // `metadata`, file names and fields this service does not know go up tokenized like message text.
-      await checkProxyInjection(deps.protection, caller, chatUserText(body), PROXY_PATH);
+      // The event's endpoint names the provider (a checked id), as the network proxy's does.
+      await checkProxyInjection(
+        deps.protection,
+        caller,
+        chatUserText(body),
+        PROXY_PATH.replace(':provider', provider),
+      );
       const { fields, commit } = requestFields('openai-chat', body);
       const started = performance.now();
       // Each proxied request has its own session, rehydrated from `session` below and never by id. Its

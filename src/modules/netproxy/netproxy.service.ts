@@ -231,7 +231,13 @@ export function createNetProxy(deps: NetProxyDeps) {
       call.model = texts.model || /\/models\/([^/:]+):/.exec(path)?.[1] || '';
       for (const f of texts.fields) call.promptChars += f.text.length;
       if (texts.userText) {
-        const analysis = await deps.protection.checkInjection(caller, texts.userText, NETPROXY_PATH);
+        // The event's endpoint names the provider (a checked id, so the path stays short and known):
+        // a SIEM reader sees which service the attack was aimed at.
+        const analysis = await deps.protection.checkInjection(
+          caller,
+          texts.userText,
+          NETPROXY_PATH.replace(':provider', provider),
+        );
         if (analysis.action === 'block') {
           throw new AppError(
             'forbidden',
