@@ -120,17 +120,18 @@ export async function createContext(config: Config, options: ContextOptions = {}
       warm: options.serving === true,
     });
     compute = pool;
+    const keys = createKeysService({
+      db: storage.db,
+      clock,
+      emit: events.publishFor,
+    });
     const orgs = createOrgsService({
       db: storage.db,
       clock,
       publish: events.publish,
       sessionTtlHours: config.sessionTtlHours,
       dialect: storage.dialect,
-    });
-    const keys = createKeysService({
-      db: storage.db,
-      clock,
-      emit: events.publishFor,
+      revokeAdminKeysBy: keys.revokeAdminKeysBy,
     });
     const limits = createLimitsService({
       db: storage.db,

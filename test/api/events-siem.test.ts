@@ -3,6 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { createEventWorkers, type EventWorkers } from '../../src/main/worker.js';
 import { ManualClock } from '../../src/platform/clock/index.js';
 import { startHecFake, type HecFake } from '../receivers/splunk-hec-fake.js';
+import { startWebhookFake, type WebhookFake } from '../receivers/webhook-fake.js';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
 
 const TOKEN = 'hec-secret-token-7f3c';
@@ -389,5 +390,60 @@ describe('SIEM integrations', () => {
       ids.slice(0, 2),
     );
     assert.match(dl.body.deadLetters[0].error, /queue_full/);
+  });
+});
+
+describe('SIEM webhook custom headers', () => {
+  let receiver: WebhookFake;
+  before(async () => {
+    receiver = await startWebhookFake();
+  });
+  after(async () => {
+    await receiver.close();
+  });
+  const create = (headers: Record<string, string>) =>
+    t.request('POST', '/api/saas/siem/integrations', {
+      cookie,
+      body: { platform: 'WEBHOOK', name: 'collector', config: { url: receiver.url, headers } },
+    });
+
+  it('sends a valid header as given', async () => {
+    const res = await create({ 'X-Collector-Token': 'tok 123/=' });
+    assert.equal(res.status, 201, res.text);
+    const test = await t.request('POST', `/api/saas/siem/integrations/${res.body.id}/test`, { cookie });
+    assert.equal(test.body.success, true, test.text);
+    const last = receiver.deliveries.at(-1)!.request;
+    assert.equal(last.headers['x-collector-token'], 'tok 123/=');
+  });
+
+  it('refuses header names and values that are not HTTP, and headers the transport owns', async () => {
+    const refused: [Record<string, string>, RegExp][] = [
+      [{ 'X-Token': 'abc\r\nX-Injected: 1' }, /config\.headers\.X-Token/],
+      [{ 'X-Token': 'abc\nX-Injected: 1' }, /config\.headers\.X-Token/],
+      [{ 'X-Token': 'nul\u0000' }, /config\.headers\.X-Token/],
+      [{ 'X-Token': 'caf\u00e9 \u2028' }, /config\.headers\.X-Token/],
+      [{ 'X Bad:Name': 'abc' }, /config\.headers/],
+      [{ 'X-Evil\r\nInjected': 'abc' }, /config\.headers/],
+      [{ 'Transfer-Encoding': 'chunked' }, /Transfer-Encoding/],
+      [{ Connection: 'close' }, /Connection/],
+      [{ Host: 'internal.example' }, /Host/],
+      [{ 'content-length': '0' }, /content-length/],
+      [{ 'X-Service-Signature': 'sha256=forged' }, /X-Service-Signature/],
+    ];
+    for (const [headers, mentions] of refused) {
+      const res = await create(headers);
+      assert.equal(res.status, 400, `${JSON.stringify(headers)}: ${res.text}`);
+      assert.equal(res.body.error, 'invalid_request');
+      assert.match(res.body.message, mentions);
+    }
+    // the same rule when an integration is changed
+    const ok = await create({ 'X-Collector-Token': 'fine' });
+    assert.equal(ok.status, 201, ok.text);
+    const patch = await t.request('PATCH', `/api/saas/siem/integrations/${ok.body.id}`, {
+      cookie,
+      body: { config: { url: receiver.url, headers: { 'X-Token': 'a\r\nb: c' } } },
+    });
+    assert.equal(patch.status, 400, patch.text);
+    assert.match(patch.body.message, /config\.headers\.X-Token/);
   });
 });

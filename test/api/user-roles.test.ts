@@ -31,12 +31,12 @@ const me = async (cookie: string) =>
 const patch = (cookie: string, id: string, role: unknown) =>
   t.request('PATCH', `/api/dashboard/users/${id}`, { cookie, body: { role } });
 
-async function roleEvents(orgId: string) {
+async function roleEvents(orgId: string, type = 'audit.user_role') {
   const rows = await t.ctx.storage.db
     .selectFrom('events')
     .selectAll()
     .where('org_id', '=', orgId)
-    .where('type', '=', 'audit.user_role')
+    .where('type', '=', type)
     .execute();
   return rows.map((r) => JSON.parse(r.data) as Record<string, unknown>);
 }
@@ -240,5 +240,59 @@ describe('changing a role', () => {
       const users = await t.ctx.orgs.listUsers(tenant.org.id);
       assert.equal(users.find((u) => u.id === target.id)?.role, 'owner', act);
     }
+  });
+});
+
+describe('the admin-scope keys of a user who stops being an admin', () => {
+  const createKey = async (cookie: string, scope: 'admin' | 'products') => {
+    const res = await t.request('POST', '/api/dashboard/keys', {
+      cookie,
+      body: { name: `${scope} key`, kind: 'sw', scope },
+    });
+    assert.equal(res.status, 201, res.text);
+    return res.body as { key: { id: string }; secret: string };
+  };
+  const webhooksWith = (key: string) => t.request('GET', '/api/webhooks', { key });
+
+  it('are revoked with the demotion to member: the key no longer stands for an admin', async () => {
+    const tenant = await t.tenant();
+    const owner = await tenant.session('owner');
+    const adminCookie = await tenant.newSession('admin');
+    const admin = await me(adminCookie);
+    const adminKey = await createKey(adminCookie, 'admin');
+    const productKey = await createKey(adminCookie, 'products');
+    const ownerKey = await createKey(owner, 'admin');
+    assert.equal((await webhooksWith(adminKey.secret)).status, 200);
+
+    assert.equal((await patch(owner, admin.id, 'member')).status, 200);
+    const after = await webhooksWith(adminKey.secret);
+    assert.equal(after.status, 401, after.text);
+    // another manager's admin key, and the product keys the user made, are not theirs to lose
+    assert.equal((await webhooksWith(ownerKey.secret)).status, 200);
+    const dlp = await t.request('POST', '/api/v1/dlp/analyze', { key: productKey.secret, body: { text: 'hi' } });
+    assert.equal(dlp.status, 200, dlp.text);
+
+    const listed = await t.request('GET', '/api/dashboard/keys', { cookie: owner });
+    const row = listed.body.keys.find((k: { id: string }) => k.id === adminKey.key.id);
+    assert.equal(row.status, 'revoked');
+    const revoked = await roleEvents(tenant.org.id, 'api_key.revoked');
+    assert.ok(
+      revoked.some((e) => e['keyId'] === adminKey.key.id && e['reason'] === 'creator_no_longer_admin'),
+      'the revocation is an api_key.revoked event',
+    );
+  });
+
+  it('are revoked when the user is removed; a change between owner and admin keeps them', async () => {
+    const tenant = await t.tenant();
+    const owner = await tenant.session('owner');
+    const secondOwnerCookie = await tenant.newSession('owner');
+    const secondOwner = await me(secondOwnerCookie);
+    const key = await createKey(secondOwnerCookie, 'admin');
+    assert.equal((await patch(owner, secondOwner.id, 'admin')).status, 200);
+    assert.equal((await webhooksWith(key.secret)).status, 200, 'an admin keeps an admin key');
+    const removed = await t.request('DELETE', `/api/dashboard/users/${secondOwner.id}`, { cookie: owner });
+    assert.equal(removed.status, 200, removed.text);
+    const after = await webhooksWith(key.secret);
+    assert.equal(after.status, 401, after.text);
   });
 });

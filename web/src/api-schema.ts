@@ -1309,7 +1309,7 @@ export interface paths {
         put?: never;
         /**
          * Protected chat: injection check, tokenization, routing, provider call, rehydration (stream: true answers with Server-Sent Events)
-         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session; counts against the chat quota
+         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session with one of the roles owner, admin, member; counts against the chat quota
          */
         post: operations["gatewayChat"];
         delete?: never;
@@ -1354,7 +1354,7 @@ export interface paths {
         post?: never;
         /**
          * Erase a conversation together with its vault session and the originals it holds
-         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session; counts against the chat quota
+         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session with one of the roles owner, admin, member; counts against the chat quota
          */
         delete: operations["gatewayConversationDelete"];
         options?: never;

@@ -115,7 +115,10 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
       apiKeyFromHeaders(request.headers, 'apiKey') === undefined &&
       request.cookies[SESSION_COOKIE] !== undefined
     ) {
-      await sessionCaller(request, reply, need.feature ? { feature: need.feature } : {});
+      await sessionCaller(request, reply, {
+        ...(need.feature ? { feature: need.feature } : {}),
+        ...(need.sessionRoles ? { roles: need.sessionRoles } : {}),
+      });
       deps.auth.checkAccess(callerOf(request), { product: need.product });
       await deps.limits.checkQuota(callerOf(request).org, need.product);
       return;

@@ -18,8 +18,11 @@ export const PRODUCT_KEY_KINDS: Record<Product, readonly KeyKind[]> = {
 
 export type AuthRequirement =
   | { mode: 'public' }
-  /** `session: true`: a dashboard session is accepted too when no key is sent (the dashboard's chat page). */
-  | { mode: 'apiKey'; product: Product; feature?: Feature; session?: true }
+  /**
+   * `session: true`: a dashboard session is accepted too when no key is sent (the dashboard's chat page).
+   * `sessionRoles`: the roles such a session needs (a viewer only reads; docs/auth.md); any role when unset.
+   */
+  | { mode: 'apiKey'; product: Product; feature?: Feature; session?: true; sessionRoles?: readonly Role[] }
   /** The provider proxy: the service key travels in X-Service-Key, Authorization carries the provider's key. */
   | { mode: 'serviceKey'; product: Product; feature?: Feature }
   /**

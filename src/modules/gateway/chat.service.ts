@@ -139,7 +139,12 @@ export function createChatService(deps: ChatServiceDeps) {
       const row = CONVERSATION_ID.test(body.conversationId)
         ? await repo.conversation(org.id, body.conversationId)
         : undefined;
-      if (!row) throw new AppError('not_found', 'Conversation was not found.');
+      // With a dashboard session, a conversation is its starter's: continuing one rehydrates its tokens in
+      // the answer, so a colleague (an admin too) would read the starter's personal data. A key stands for
+      // the organization and continues any of its conversations, as it may rehydrate any of its sessions.
+      if (!row || (caller.userId !== null && row.user_id !== caller.userId)) {
+        throw new AppError('not_found', 'Conversation was not found.');
+      }
       // Checked before anything runs or counts: a conversation lives as long as its vault session.
       await deps.vault.session(org.id, row.vault_session_id).catch((err: unknown) => {
         if (err instanceof AppError && err.code === 'not_found') {
@@ -333,6 +338,7 @@ export function createChatService(deps: ChatServiceDeps) {
         vault_session_id: ready.session.id,
         messages: JSON.stringify(kept),
         model: model.key,
+        user_id: ready.caller.userId,
         created_at: now,
         updated_at: now,
       });

@@ -11,6 +11,7 @@ import {
 import { AbortEmitter, type ChatRequest, ProviderError } from '../providers/index.js';
 import { metaEvent, streamChat } from './chat.stream.js';
 import type { Gateway } from './gateway.service.js';
+import { CHAT_SESSION_ROLES } from './history.routes.js';
 import {
   ChatBodySchema,
   ChatResultSchema,
@@ -90,7 +91,7 @@ export function gatewayRoutes(gw: Gateway) {
       {
         // session too: the dashboard's protected chat page calls this with its cookie, never with a key
         config: {
-          auth: { mode: 'apiKey', product: 'chat', session: true },
+          auth: { mode: 'apiKey', product: 'chat', session: true, sessionRoles: CHAT_SESSION_ROLES },
           docs: {
             eventStream:
               'With stream: true. Each event is a line `data: <json>`: {"type":"token","content":"…"} for each piece of the answer, then {"type":"meta","model":"…","conversationId":"…","usage":{…},"protection":{…}}; the stream ends with `data: [DONE]`. An error after the stream started is sent as {"type":"error","error":"<code>","message":"…","statusCode":…} before the meta event.',

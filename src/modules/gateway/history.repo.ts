@@ -47,14 +47,17 @@ export function createHistoryRepo(db: Db, dialect: DialectName) {
       ? sql<number>`json_array_length(c.messages::json)`
       : sql<number>`json_array_length(c.messages)`;
 
-  const live = (orgId: string, now: string) =>
-    db
+  // `userId`: only the conversations that dashboard user started (a session's view; docs/gateway.md).
+  const live = (orgId: string, now: string, userId: string | undefined) => {
+    const q = db
       .selectFrom('gateway_conversations as c')
       .innerJoin('dlp_sessions as s', (j) =>
         j.onRef('s.id', '=', 'c.vault_session_id').onRef('s.org_id', '=', 'c.org_id'),
       )
       .where('c.org_id', '=', orgId)
       .where('s.expires_at', '>', now);
+    return userId === undefined ? q : q.where('c.user_id', '=', userId);
+  };
 
   /** The organization's provider calls with `from` <= created_at < `to`. */
   const usageIn = (orgId: string, from: string, to: string) =>
@@ -69,8 +72,9 @@ export function createHistoryRepo(db: Db, dialect: DialectName) {
       orgId: string,
       now: string,
       page: { limit: number; offset: number },
+      userId?: string,
     ): Promise<{ rows: ConversationSummaryRow[]; total: number }> {
-      const rows = await live(orgId, now)
+      const rows = await live(orgId, now, userId)
         .select([
           'c.id',
           'c.model',
@@ -84,7 +88,7 @@ export function createHistoryRepo(db: Db, dialect: DialectName) {
         .limit(page.limit)
         .offset(page.offset)
         .execute();
-      const count = await live(orgId, now)
+      const count = await live(orgId, now, userId)
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirst();
       return {
@@ -97,8 +101,9 @@ export function createHistoryRepo(db: Db, dialect: DialectName) {
       orgId: string,
       id: string,
       now: string,
+      userId?: string,
     ): Promise<ConversationRowWithSession | undefined> {
-      return live(orgId, now)
+      return live(orgId, now, userId)
         .select([
           'c.id',
           'c.model',
@@ -113,13 +118,13 @@ export function createHistoryRepo(db: Db, dialect: DialectName) {
     },
 
     /** The vault session of a conversation, expired or not; undefined when there is no such conversation. */
-    async sessionOf(orgId: string, id: string): Promise<string | undefined> {
-      const row = await db
+    async sessionOf(orgId: string, id: string, userId?: string): Promise<string | undefined> {
+      const q = db
         .selectFrom('gateway_conversations')
         .select('vault_session_id')
         .where('org_id', '=', orgId)
-        .where('id', '=', id)
-        .executeTakeFirst();
+        .where('id', '=', id);
+      const row = await (userId === undefined ? q : q.where('user_id', '=', userId)).executeTakeFirst();
       return row?.vault_session_id;
     },
 

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
 import { DeletedSchema } from './gateway.schemas.js';
 import type { GatewayHistory } from './history.service.js';
@@ -10,9 +11,26 @@ import {
   UsageReportSchema,
 } from './history.schemas.js';
 
+/** Dashboard roles that may chat and erase conversations: a viewer only reads (docs/auth.md). */
+export const CHAT_SESSION_ROLES = ['owner', 'admin', 'member'] as const;
+
 // The same key as the chat that produced the data: whoever may chat for the organization may read it back.
 // session too: the dashboard's chat page lists and reads conversations with its cookie.
 const AUTH = { auth: { mode: 'apiKey', product: 'chat', session: true } } as const;
+const ERASE = {
+  auth: { mode: 'apiKey', product: 'chat', session: true, sessionRoles: CHAT_SESSION_ROLES },
+} as const;
+
+/**
+ * With a dashboard session, the conversations that user started are all a request may touch, whatever the
+ * role: the chat page is a person's own chat, and one user's conversations hold their personal data (its
+ * tokens come back rehydrated when it is continued). An API key stands for the organization and sees every
+ * conversation: that is how a security team reads and erases them.
+ */
+function onlyStartedBy(request: FastifyRequest): string | undefined {
+  const { via, user } = callerOf(request);
+  return via === 'session' && user ? user.id : undefined;
+}
 
 export function gatewayHistoryRoutes(history: GatewayHistory) {
   return async (app: App) => {
@@ -29,10 +47,11 @@ export function gatewayHistoryRoutes(history: GatewayHistory) {
         },
       },
       async (request) =>
-        history.list(callerOf(request).org.id, {
-          limit: request.query.limit ?? 20,
-          offset: request.query.offset ?? 0,
-        }),
+        history.list(
+          callerOf(request).org.id,
+          { limit: request.query.limit ?? 20, offset: request.query.offset ?? 0 },
+          onlyStartedBy(request),
+        ),
     );
 
     app.get(
@@ -47,13 +66,13 @@ export function gatewayHistoryRoutes(history: GatewayHistory) {
           response: { 200: ConversationSchema, ...errorResponses(401, 403, 404, 429) },
         },
       },
-      async (request) => history.get(callerOf(request).org.id, request.params.id),
+      async (request) => history.get(callerOf(request).org.id, request.params.id, onlyStartedBy(request)),
     );
 
     app.delete(
       '/api/v1/gateway/conversations/:id',
       {
-        config: AUTH,
+        config: ERASE,
         schema: {
           operationId: 'gatewayConversationDelete',
           tags: ['gateway'],
@@ -63,7 +82,7 @@ export function gatewayHistoryRoutes(history: GatewayHistory) {
         },
       },
       async (request) => {
-        await history.remove(callerOf(request).org.id, request.params.id);
+        await history.remove(callerOf(request).org.id, request.params.id, onlyStartedBy(request));
         return { success: true };
       },
     );

@@ -17,14 +17,18 @@ export interface HistoryDeps {
 
 const notFoundConversation = () => notFound('Conversation');
 
-/** What the protected chat kept, for the organization to read and erase, and what its calls cost. */
+/**
+ * What the protected chat kept, for the organization to read and erase, and what its calls cost. `userId`
+ * on the conversation operations narrows them to what that dashboard user started (a session's view);
+ * unset, they cover the whole organization (API keys).
+ */
 export function createGatewayHistory(deps: HistoryDeps) {
   const repo = createHistoryRepo(deps.storage.db, deps.storage.dialect);
   const now = () => deps.clock.now().toISOString();
 
   return {
-    async list(orgId: string, page: { limit: number; offset: number }) {
-      const { rows, total } = await repo.listConversations(orgId, now(), page);
+    async list(orgId: string, page: { limit: number; offset: number }, userId?: string) {
+      const { rows, total } = await repo.listConversations(orgId, now(), page, userId);
       return {
         conversations: rows.map((r) => ({
           id: r.id,
@@ -40,8 +44,8 @@ export function createGatewayHistory(deps: HistoryDeps) {
       };
     },
 
-    async get(orgId: string, id: string) {
-      const row = await repo.conversation(orgId, id, now());
+    async get(orgId: string, id: string, userId?: string) {
+      const row = await repo.conversation(orgId, id, now(), userId);
       if (!row) throw notFoundConversation();
       const stored = JSON.parse(row.messages) as Array<{ role: string; content: unknown }>;
       return {
@@ -63,8 +67,8 @@ export function createGatewayHistory(deps: HistoryDeps) {
      * in one transaction, so the transcript and the originals its tokens stand for disappear at once. An
      * expired conversation can still be erased.
      */
-    async remove(orgId: string, id: string): Promise<void> {
-      const sessionId = await repo.sessionOf(orgId, id);
+    async remove(orgId: string, id: string, userId?: string): Promise<void> {
+      const sessionId = await repo.sessionOf(orgId, id, userId);
       if (sessionId === undefined) throw notFoundConversation();
       await deps.vault.erase(orgId, sessionId, (trx) =>
         createHistoryRepo(trx, deps.storage.dialect).deleteConversation(orgId, id),

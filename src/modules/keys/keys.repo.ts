@@ -36,6 +36,17 @@ export function createKeysRepo(db: Db) {
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
+    /** The active admin-scope keys a user created (revoked when the user stops being a manager). */
+    async activeAdminKeysBy(orgId: string, userId: string): Promise<KeyRow[]> {
+      return db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('created_by', '=', userId)
+        .where('scope', '=', 'admin')
+        .where('revoked_at', 'is', null)
+        .execute();
+    },
     async touch(id: string, at: string): Promise<void> {
       await db.updateTable('api_keys').set({ last_used_at: at }).where('id', '=', id).execute();
     },

@@ -144,6 +144,32 @@ export function createKeysService(deps: { db: Db; clock: Clock; emit: KeyEventFn
       return toApiKey(row, now);
     },
 
+    /**
+     * Revokes, inside the caller's transaction, the admin-scope keys a user created: such a key stands for an
+     * admin (docs/auth.md), so it must not outlive its creator's admin role (a demotion to member or viewer,
+     * or the removal of the user). Each revocation is an `api_key.revoked` event. Returns a function to call
+     * once the transaction has committed, which drops the keys from this process's cache.
+     */
+    async revokeAdminKeysBy(trx: Db, orgId: string, userId: string, by: string | null): Promise<() => void> {
+      const r = createKeysRepo(trx);
+      const now = clock.now().toISOString();
+      const hashes: string[] = [];
+      for (const key of await r.activeAdminKeysBy(orgId, userId)) {
+        if (!(await r.revoke(orgId, key.id, now))) continue;
+        hashes.push(key.hash);
+        await deps.emit(trx, orgId, 'api_key.revoked', {
+          keyId: key.id,
+          name: key.name,
+          prefix: key.prefix,
+          revokedBy: by,
+          reason: 'creator_no_longer_admin',
+        });
+      }
+      return () => {
+        for (const h of hashes) cache.delete(h);
+      };
+    },
+
     /** The key a secret stands for, if it is active; null for unknown, revoked or expired secrets. */
     async verify(secret: string): Promise<ApiKey | null> {
       if (!KEY_FORMAT.test(secret)) return null;

@@ -94,6 +94,12 @@ export function createOrgsService(deps: {
   sessionTtlHours: number;
   /** On PostgreSQL the last-owner checks take a lock; SQLite runs one write transaction at a time anyway. */
   dialect?: DialectName;
+  /**
+   * Revokes, in the given transaction, the admin-scope keys a user created, when the user stops being an
+   * owner or admin (demoted to member or viewer, or removed): those keys stand for an admin (docs/auth.md).
+   * Resolves to what to run after the commit. Passed in (the keys module's) so orgs does not import keys.
+   */
+  revokeAdminKeysBy?: (trx: Db, orgId: string, userId: string, by: string | null) => Promise<() => void>;
 }) {
   const { db, clock } = deps;
   const repo = createOrgsRepo(db);
@@ -258,7 +264,7 @@ export function createOrgsService(deps: {
         // to owner not yet committed made an admin's removal of that user pass.
         if (deps.dialect === 'postgres') await r.lockOwners(org.id);
         const user = await r.getUser(org.id, userId);
-        if (!user) return false;
+        if (!user) return undefined;
         // As with roles: a manager who removes themselves cannot undo it; another owner or admin can.
         if (by?.id === user.id)
           throw new AppError('forbidden', 'You cannot remove yourself; another owner or admin can.');
@@ -270,9 +276,10 @@ export function createOrgsService(deps: {
           throw new AppError('conflict', 'The user changed meanwhile; read the list again.');
         await r.deleteUserSessions(userId);
         await deps.publish(trx, org, 'user.removed', { userId });
-        return true;
+        return (await deps.revokeAdminKeysBy?.(trx, org.id, userId, by?.id ?? null)) ?? (() => {});
       });
       if (!removed) throw new AppError('not_found', 'User was not found.');
+      removed();
     },
 
     /**
@@ -302,7 +309,7 @@ export function createOrgsService(deps: {
         const byRole = await currentRole(r, org.id, by);
         if ((role === 'owner' || user.role === 'owner') && byRole !== 'owner')
           throw new AppError('forbidden', 'Only an owner can make or unmake an owner.');
-        if (user.role === role) return toUser(user);
+        if (user.role === role) return { user: toUser(user), afterCommit: () => {} };
         if (user.role === 'owner') await keepAnOwner(r, org.id, 'given another role');
         if (!(await r.setRole(org.id, userId, role, user.role)))
           throw new AppError('conflict', 'The user changed meanwhile; read the list again.');
@@ -312,10 +319,15 @@ export function createOrgsService(deps: {
           'audit.user_role',
           roleChangedEvent({ userId, previousRole: user.role as Role, role, byUserId: by.id }),
         );
-        return toUser({ ...user, role });
+        const stillManager = role === 'owner' || role === 'admin';
+        const afterCommit = stillManager
+          ? () => {}
+          : ((await deps.revokeAdminKeysBy?.(trx, org.id, userId, by.id)) ?? (() => {}));
+        return { user: toUser({ ...user, role }), afterCommit };
       });
       if (!updated) throw new AppError('not_found', 'User was not found.');
-      return updated;
+      updated.afterCommit();
+      return updated.user;
     },
 
     /**

@@ -4,12 +4,24 @@ import { newId, type Sealer } from '../../platform/crypto/index.js';
 import { invalid, notFound } from '../../platform/errors/index.js';
 import type { Outbound } from '../../platform/net/index.js';
 import type { Db } from '../../platform/storage/index.js';
-import { type IntegrationBody, mergeBody, openBody, publicPart, sealBody, secretsLeftBehind } from './integration-secrets.js';
+import {
+  type IntegrationBody,
+  mergeBody,
+  openBody,
+  publicPart,
+  sealBody,
+  secretsLeftBehind,
+} from './integration-secrets.js';
 import type { SiemForwarder } from './siem-forwarder.js';
 import { siemTargetProblem } from './siem-targets.js';
 import { createSiemRepo, type IntegrationRow } from './siem.repo.js';
 import { SiemIntegrationCreateSchema } from './siem.schemas.js';
-import { createSink, toSinkIntegration } from './sinks/index.js';
+import {
+  createSink,
+  type SiemWebhookConfig,
+  toSinkIntegration,
+  webhookHeadersProblem,
+} from './sinks/index.js';
 
 /** Events waiting per integration before the oldest move to the dead-letter state (reason queue_full). */
 export const DEFAULT_QUEUE_LIMIT = 100_000;
@@ -82,6 +94,10 @@ export function createSiemService(deps: SiemServiceDeps) {
     // Where events would go first: the outbound policy's 400 names the field.
     const target = siemTargetProblem(integration, deps.allowPrivateTargets);
     if (target !== null) throw invalid(target);
+    const headers =
+      integration.platform === 'WEBHOOK' ? (integration.config as SiemWebhookConfig).headers : undefined;
+    const headerProblem = webhookHeadersProblem(headers);
+    if (headerProblem !== null) throw invalid(headerProblem);
     try {
       // Building the sink checks required fields; it opens no connection until the first send.
       void createSink(integration, {

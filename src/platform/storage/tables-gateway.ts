@@ -8,6 +8,8 @@ export interface GatewayConversationsTable {
   /** JSON array of the tokenized chat messages ({role, content}); originals never stored here. */
   messages: string;
   model: string;
+  /** The dashboard user who started it; null when an API key did (migration 0060-conversation-owner). */
+  user_id: string | null;
   created_at: string;
   updated_at: string;
 }

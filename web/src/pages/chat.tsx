@@ -1,6 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { type Result, api, send } from '../api';
 import { route, setQuery } from '../router';
+import { session } from '../session';
 import { Async, ErrorBox, Field, type PageMeta, Pager, fmtDate, useAction, useLoad } from '../ui';
 
 export const meta: PageMeta = { title: 'Protected chat', order: 15 };
@@ -164,7 +165,8 @@ export default function Chat() {
       <h1>Protected chat</h1>
       <p class="muted">
         Messages are checked for prompt injection and personal data is replaced by tokens before a provider
-        sees it; answers are restored for you. Stored history stays tokenized.
+        sees it; answers are restored for you. Stored history stays tokenized, and lists only the
+        conversations you started.
       </p>
       <div class="chat">
         <Conversations
@@ -188,50 +190,60 @@ export default function Chat() {
               </div>
             ))}
           </div>
-          <form
-            class="form"
-            noValidate
-            aria-label="Send a message"
-            onSubmit={(e) => {
-              e.preventDefault();
-              const text = message.trim();
-              const bad = text
-                ? text.length > 100_000
-                  ? 'At most 100,000 characters.'
-                  : undefined
-                : 'Write a message first.';
-              setInputError(bad);
-              if (bad) return;
-              setMessage('');
-              void ask.run(text);
-            }}
-          >
-            <Field label="Message" error={inputError}>
-              {(a) => <textarea {...a} value={message} onInput={(e) => setMessage(e.currentTarget.value)} />}
-            </Field>
-            <div class="grid2">
-              <Field label="Model (optional)" hint="catalog key such as openai/gpt-4o-mini">
+          {session.value?.user.role === 'viewer' ? (
+            <p class="muted">Viewers read only: an owner or admin can make you a member to chat.</p>
+          ) : (
+            <form
+              class="form"
+              noValidate
+              aria-label="Send a message"
+              onSubmit={(e) => {
+                e.preventDefault();
+                const text = message.trim();
+                const bad = text
+                  ? text.length > 100_000
+                    ? 'At most 100,000 characters.'
+                    : undefined
+                  : 'Write a message first.';
+                setInputError(bad);
+                if (bad) return;
+                setMessage('');
+                void ask.run(text);
+              }}
+            >
+              <Field label="Message" error={inputError}>
                 {(a) => (
-                  <input
-                    {...a}
-                    value={model}
-                    disabled={auto}
-                    onInput={(e) => setModel(e.currentTarget.value)}
-                  />
+                  <textarea {...a} value={message} onInput={(e) => setMessage(e.currentTarget.value)} />
                 )}
               </Field>
-              <div class="field">
-                <label>
-                  <input type="checkbox" checked={auto} onChange={(e) => setAuto(e.currentTarget.checked)} />{' '}
-                  Pick the cheapest adequate model
-                </label>
+              <div class="grid2">
+                <Field label="Model (optional)" hint="catalog key such as openai/gpt-4o-mini">
+                  {(a) => (
+                    <input
+                      {...a}
+                      value={model}
+                      disabled={auto}
+                      onInput={(e) => setModel(e.currentTarget.value)}
+                    />
+                  )}
+                </Field>
+                <div class="field">
+                  <label>
+                    <input
+                      type="checkbox"
+                      checked={auto}
+                      onChange={(e) => setAuto(e.currentTarget.checked)}
+                    />{' '}
+                    Pick the cheapest adequate model
+                  </label>
+                </div>
               </div>
-            </div>
-            <ErrorBox error={ask.error} />
-            <button type="submit" disabled={ask.busy}>
-              {ask.busy ? 'Answering…' : 'Send'}
-            </button>
-          </form>
+              <ErrorBox error={ask.error} />
+              <button type="submit" disabled={ask.busy}>
+                {ask.busy ? 'Answering…' : 'Send'}
+              </button>
+            </form>
+          )}
         </section>
       </div>
     </>

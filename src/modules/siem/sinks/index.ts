@@ -3,6 +3,7 @@ export { type ForwardingRules, shouldForward } from './filter.js';
 export { cloudIdToUrl } from './bulk.js';
 export { datadogIntakeUrl } from './datadog.js';
 export { hecEventUrl } from './splunk.js';
+export { type SiemWebhookConfig, webhookHeadersProblem } from './webhook.js';
 export type {
   SiemCategory,
   SiemEvent,

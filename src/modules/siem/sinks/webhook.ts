@@ -19,13 +19,51 @@ export interface SiemWebhookConfig {
   batchSize?: number | undefined;
 }
 
+/**
+ * Headers the transport or our signature owns: framing and connection headers (a stored `Transfer-Encoding`
+ * made every request unreadable to the receiver, a permanent failure), the body's type and the signature.
+ */
 const RESERVED = new Set([
   'content-type',
   'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'expect',
   'host',
+  'proxy-authorization',
+  'proxy-connection',
   'x-service-signature',
   'x-service-timestamp',
 ]);
+
+/** RFC 9110 field-name: a token. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Printable ASCII, space and tab: no line break (header injection), no NUL, nothing a client re-encodes. */
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+
+/**
+ * Why a custom header set cannot be sent, or null. Checked when an integration is stored: Node refuses a
+ * line break in a header at send time, which only showed as every delivery failing (retried for ever).
+ */
+export function webhookHeadersProblem(headers: Record<string, string> | undefined): string | null {
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    if (!HEADER_NAME.test(name)) {
+      return "A name in 'config.headers' is not an HTTP header name (letters, digits and !#$%&'*+.^_`|~- only).";
+    }
+    if (RESERVED.has(name.toLowerCase())) {
+      return `The header 'config.headers.${name}' is set by Parapet itself and cannot be configured.`;
+    }
+    if (!HEADER_VALUE.test(value)) {
+      return `The field 'config.headers.${name}' may hold printable ASCII characters, spaces and tabs only (no line breaks).`;
+    }
+  }
+  return null;
+}
 
 /**
  * Custom webhook target: a JSON POST `{"events":[SiemEvent,…]}`. The signature mirrors the event webhook

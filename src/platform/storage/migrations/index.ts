@@ -11,6 +11,7 @@ import * as m0020 from './0020-shadow-ai.js';
 import * as m0021 from './0021-proofs.js';
 import * as m0030 from './0030-key-scope.js';
 import * as m0050 from './0050-dashboard-breakdowns.js';
+import * as m0060 from './0060-conversation-owner.js';
 
 /** Ordered by name; a migration, once released, is never edited: add a new one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0021-proofs': m0021,
   '0030-key-scope': m0030,
   '0050-dashboard-breakdowns': m0050,
+  '0060-conversation-owner': m0060,
 };
