@@ -259,6 +259,31 @@ describe('provider proxy, fields and failures', () => {
     assert.equal(fake.requests.length, 0);
   });
 
+  it('refuses a Parapet key given as the provider key, and never sends it', async () => {
+    for (const headers of [
+      { authorization: `Bearer ${mine.al}` },
+      { authorization: '', 'api-key': mine.sw },
+    ]) {
+      const res = await proxy(
+        'openai',
+        { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },
+        headers,
+      );
+      assert.equal(res.status, 400, res.text);
+      assert.match(res.body.message, /Parapet key/);
+      assert.ok(!res.text.includes(mine.al) && !res.text.includes(mine.sw));
+    }
+    assert.equal(fake.requests.length, 0);
+    // Nor stored as the organization's provider key, which the chat would send.
+    const cookie = await mine.session('owner');
+    const put = await t.request('PUT', '/api/dashboard/gateway/providers/openai', {
+      cookie,
+      body: { apiKey: mine.al },
+    });
+    assert.equal(put.status, 400, put.text);
+    assert.match(put.body.message, /Parapet key/);
+  });
+
   it('answers 401 when X-Service-Organization is not the key organization', async () => {
     const other = await t.tenant({ name: 'Someone else' });
     const res = await proxy(

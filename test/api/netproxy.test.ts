@@ -185,6 +185,56 @@ describe('network proxy: streams read byte by byte', () => {
 });
 
 describe('network proxy: wire rules', () => {
+  it('a Parapet key in a header or the query that would go to the provider is refused, nothing sent', async () => {
+    const sent = fake.requests.length;
+    const cases: Array<{ path: string; headers?: Record<string, string>; body: unknown }> = [
+      {
+        path: '/proxy/openai/v1/chat/completions',
+        headers: { authorization: `Bearer ${mine.al}` },
+        body: chatBody(),
+      },
+      { path: '/proxy/openai/v1/models', headers: { 'x-api-key': mine.al }, body: undefined },
+      {
+        path: '/proxy/anthropic/v1/messages',
+        headers: { 'x-api-key': mine.al, 'anthropic-version': '2023-06-01' },
+        body: {
+          model: 'claude-3-5-haiku-latest',
+          max_tokens: 8,
+          messages: [{ role: 'user', content: 'hi' }],
+        },
+      },
+      {
+        path: `/proxy/google/v1beta/models/gemini-2.0-flash:generateContent?key=${encodeURIComponent(mine.al)}`,
+        body: { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] },
+      },
+    ];
+    for (const c of cases) {
+      const res = await call(c.path, {
+        ...(c.body !== undefined ? { body: c.body } : {}),
+        ...(c.headers ? { headers: c.headers } : {}),
+      });
+      const text = await res.text();
+      assert.equal(res.status, 400, `${c.path}: ${text}`);
+      assert.match(text, /Parapet key/);
+      assert.ok(!text.includes(mine.al), 'the answer does not echo the key');
+    }
+    assert.equal(fake.requests.length, sent, 'nothing reached the provider');
+  });
+
+  it("the provider's cookies are not relayed, whole, streamed or on a path relayed as it came", async () => {
+    fake.setBehavior({ headers: { 'set-cookie': 'parapet_session=planted; Path=/' } });
+    for (const body of [
+      chatBody(),
+      chatBody({ stream: true }),
+      chatBody({ messages: [{ role: 'user', content: 'hello' }] }),
+    ]) {
+      const res = await call('/proxy/openai/v1/chat/completions', { body });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('set-cookie'), null);
+      await res.text();
+    }
+  });
+
   it('a body without personal data is forwarded as its original bytes, headers x-svc-* zero', async () => {
     const raw = '{ "model":"gpt-4o-mini",   "messages":[{"role":"user","content":"hello there"}] }';
     const res = await call('/proxy/openai/v1/chat/completions', { raw });

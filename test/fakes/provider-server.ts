@@ -48,6 +48,8 @@ export interface FakeBehavior {
    * reads that end inside a multi-byte UTF-8 character (as TCP segments of a real provider can).
    */
   byteChunk?: number;
+  /** Extra headers of a successful answer (whole or streamed), e.g. a provider's set-cookie. */
+  headers?: Record<string, string>;
   /** Streams: after this many content frames, send the provider's in-stream error event and end. */
   errorAfterChunks?: number;
   /** Streams: after this many content frames, destroy the socket (a dropped connection). */
@@ -223,7 +225,7 @@ export async function startFakeProviderServer(initial: FakeBehavior = {}): Promi
     if (!record.stream) {
       await pause(b.firstChunkDelayMs);
       if (closed.signal.aborted) return;
-      res.writeHead(200, { 'content-type': 'application/json' });
+      res.writeHead(200, { 'content-type': 'application/json', ...b.headers });
       res.end(JSON.stringify(wire.response(reply)));
       record.completed = true;
       return;
@@ -233,6 +235,7 @@ export async function startFakeProviderServer(initial: FakeBehavior = {}): Promi
     res.writeHead(200, {
       'content-type': sse ? 'text/event-stream' : 'application/json',
       'cache-control': 'no-cache',
+      ...b.headers,
     });
     res.flushHeaders();
     const frames: Frame[] = wire.streamFrames(reply, sse);

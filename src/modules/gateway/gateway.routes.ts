@@ -8,6 +8,8 @@ import {
   logUpstreamFailure,
   callerOf,
 } from '../../platform/http/index.js';
+import { AppError } from '../../platform/errors/index.js';
+import { holdsServiceSecret } from '../keys/index.js';
 import { AbortEmitter, type ChatRequest, ProviderError } from '../providers/index.js';
 import { metaEvent, streamChat } from './chat.stream.js';
 import type { Gateway } from './gateway.service.js';
@@ -48,6 +50,18 @@ export function disconnectSignal(reply: FastifyReply): AbortEmitter {
 }
 
 function providerKeyOf(request: FastifyRequest): string | undefined {
+  const key = providerKeyHeader(request);
+  // The provider key goes to the provider: a Parapet key there (an SDK's apiKey set to it) never does.
+  if (key !== undefined && holdsServiceSecret(key)) {
+    throw new AppError(
+      'invalid_request',
+      "The provider key (Authorization: Bearer, or api-key) is a Parapet key, which is never sent to a provider: send it as X-Service-Key and the provider's own key as Bearer.",
+    );
+  }
+  return key;
+}
+
+function providerKeyHeader(request: FastifyRequest): string | undefined {
   const auth = request.headers['authorization'];
   if (typeof auth === 'string') {
     const m = /^Bearer\s+(.+)$/i.exec(auth.trim());

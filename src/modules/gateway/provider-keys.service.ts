@@ -3,6 +3,7 @@ import type { Sealer } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import { targetUrlProblem } from '../../platform/net/index.js';
 import type { Db } from '../../platform/storage/index.js';
+import { holdsServiceSecret } from '../keys/index.js';
 import { isProviderId, PROVIDER_IDS, type ProviderId } from '../providers/index.js';
 import { createGatewayRepo } from './gateway.repo.js';
 
@@ -115,6 +116,12 @@ export function createProviderKeysService(deps: {
       const apiKey = input.apiKey.trim();
       if (apiKey.length < 8)
         throw new AppError('invalid_request', "The field 'apiKey' is too short to be a provider key.");
+      // The chat sends this key to the provider: a Parapet key pasted here would go to a third party.
+      if (holdsServiceSecret(apiKey))
+        throw new AppError(
+          'invalid_request',
+          "The field 'apiKey' holds a Parapet key; store the provider's own key (a Parapet key is never sent to a provider).",
+        );
       let baseUrl: string | null = null;
       if (input.baseUrl !== undefined && input.baseUrl !== '') {
         // The chat sends the organization's provider key there: the outbound policy of every target.

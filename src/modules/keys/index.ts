@@ -1,4 +1,4 @@
-export { KEY_KINDS, KEY_SCOPES, createKeysService } from './keys.service.js';
+export { KEY_KINDS, KEY_SCOPES, createKeysService, holdsServiceSecret } from './keys.service.js';
 export type { ApiKey, KeyEventFn, KeyKind, KeyScope, KeysService } from './keys.service.js';
 export { keysRoutes } from './keys.routes.js';
 export { DEVICE_TOKEN_PREFIX, createDeviceTokens, isDeviceTokenShape } from './device-tokens.js';

@@ -16,6 +16,16 @@ export type KeyScope = (typeof KEY_SCOPES)[number];
 /** 43 base62 characters carry 256 bits, above the 32 random bytes the design asks for. */
 const SECRET_CHARS = 43;
 const KEY_FORMAT = /^(al|sw)_live_[0-9A-Za-z]{43}$/;
+// Anywhere in a text (a header value, "Bearer <key>"): a service key or device token, by its prefix and length.
+const SECRET_INSIDE = /(?:^|[^0-9A-Za-z_])(?:al|sw|dt)_live_[0-9A-Za-z]{43}(?![0-9A-Za-z])/;
+
+/**
+ * Whether a text holds one of this service's own secrets (an API key or a device token): what a transport
+ * that passes a client's headers on to a third party must never send (the network proxy refuses it).
+ */
+export function holdsServiceSecret(text: string): boolean {
+  return text.includes('_live_') && SECRET_INSIDE.test(text);
+}
 const VISIBLE_PREFIX_CHARS = 12;
 
 export interface ApiKey {

@@ -29,7 +29,14 @@ import {
   unreadableShape,
 } from './formats.js';
 import { JsonArraySplitter, rewriterFor } from './streams.js';
-import { clientHeaders, decodeBody, providerErrorBody, streamErrorFrame, upstreamHeaders } from './wire.js';
+import {
+  clientHeaders,
+  decodeBody,
+  providerErrorBody,
+  refuseServiceSecrets,
+  streamErrorFrame,
+  upstreamHeaders,
+} from './wire.js';
 
 /** The part of each provider's default address that its SDKs put in the request path themselves. */
 const PATH_PREFIX: Record<NetProvider, string> = {
@@ -190,6 +197,7 @@ export function createNetProxy(deps: NetProxyDeps) {
       const q = pathAndQuery.indexOf('?');
       const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
       const query = q === -1 ? '' : pathAndQuery.slice(q);
+      refuseServiceSecrets(headers, query);
       const route = routeOf(provider, method, path);
       const call: NetCall = {
         provider,

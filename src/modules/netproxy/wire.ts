@@ -1,6 +1,7 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import * as zlib from 'node:zlib';
 import { AppError } from '../../platform/errors/index.js';
+import { holdsServiceSecret } from '../keys/index.js';
 import type { NetProvider } from './formats.js';
 import { zstdDecompress } from './zstd.js';
 
@@ -21,6 +22,36 @@ export const HOP_BY_HOP = new Set([
 
 /** Ours: the service key and organization stop here; the provider never sees them. */
 const OWN = new Set(['x-service-key', 'x-service-organization', 'cookie']);
+
+/**
+ * A Parapet key where the provider's key belongs (an SDK's apiKey set to it, a stray X-Api-Key, `?key=`)
+ * would hand the organization's credential to the provider: refused before anything is read or sent.
+ */
+export function refuseServiceSecrets(incoming: Record<string, string | string[] | undefined>, query: string): void {
+  for (const [k, v] of Object.entries(incoming)) {
+    if (v === undefined || OWN.has(k)) continue;
+    if (typeof v === 'string' ? holdsServiceSecret(v) : v.some(holdsServiceSecret)) {
+      throw new AppError(
+        'invalid_request',
+        `The ${k} header holds a Parapet key, which is never sent to the provider: send it as X-Service-Key, and the provider's own key where the provider expects it.`,
+      );
+    }
+  }
+  if (holdsServiceSecret(decodeURIComponentSafe(query))) {
+    throw new AppError(
+      'invalid_request',
+      "The query string holds a Parapet key, which is never sent to the provider: send it as X-Service-Key, and the provider's own key where the provider expects it.",
+    );
+  }
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
 
 export function upstreamHeaders(
   incoming: Record<string, string | string[] | undefined>,
@@ -45,7 +76,9 @@ export function clientHeaders(
 ): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [k, v] of Object.entries(upstream)) {
-    if (v === undefined || HOP_BY_HOP.has(k)) continue;
+    // A provider's cookies are of no use to an API client, and a browser would keep them for this proxy's
+    // host, where the dashboard's session cookie lives too (cookies do not keep to a port).
+    if (v === undefined || HOP_BY_HOP.has(k) || k === 'set-cookie') continue;
     if (rewritten && k === 'content-encoding') continue;
     out[k] = v;
   }
