@@ -260,10 +260,11 @@ describe('provider proxy, fields and failures', () => {
   });
 
   it('refuses a Parapet key given as the provider key, and never sends it', async () => {
-    for (const headers of [
+    const given: Array<Record<string, string>> = [
       { authorization: `Bearer ${mine.al}` },
       { authorization: '', 'api-key': mine.sw },
-    ]) {
+    ];
+    for (const headers of given) {
       const res = await proxy(
         'openai',
         { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] },

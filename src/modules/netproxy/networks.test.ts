@@ -40,6 +40,28 @@ describe('client networks', () => {
     assert.deepEqual(checkClientNetworks(['10.21.0.0/16'], others), ['10.21.0.0/16']);
   });
 
+  it('refuses a network broader than one organization holds (0.0.0.0/0 would take every keyless client)', () => {
+    for (const [entry, floor] of [
+      ['0.0.0.0/0', 8],
+      ['10.0.0.0/7', 8],
+      ['::/0', 32],
+      ['2001:db8::/31', 32],
+    ] as const)
+      assert.throws(
+        () => checkClientNetworks(['192.168.1.0/24', entry], []),
+        (e: unknown) =>
+          e instanceof AppError &&
+          e.statusCode === 400 &&
+          e.message.includes('clientNetworks[1]') &&
+          e.message.includes(`/${floor}`),
+        entry,
+      );
+    assert.deepEqual(checkClientNetworks(['10.0.0.0/8', '2001:db8::/32'], []), [
+      '10.0.0.0/8',
+      '2001:db8::/32',
+    ]);
+  });
+
   it('finds the organization of an address (IPv4-mapped too) and sees a new network after a miss', async () => {
     let now = 0;
     let reads = 0;

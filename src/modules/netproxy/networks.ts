@@ -4,6 +4,9 @@ import type { Organization } from '../orgs/index.js';
 
 /** Most client networks one organization may list (a directory scan per unknown client stays cheap). */
 export const MAX_CLIENT_NETWORKS = 256;
+/** Broadest client network an organization may list, per family. */
+export const MIN_IPV4_PREFIX = 8;
+export const MIN_IPV6_PREFIX = 32;
 
 export interface Cidr {
   /** Normalized text: the network address (host bits cleared) and prefix, e.g. `10.1.0.0/16`. */
@@ -104,6 +107,15 @@ export function checkClientNetworks(
       throw new AppError(
         'invalid_request',
         `clientNetworks[${i}]: '${entry.slice(0, 60)}' is not an IPv4 or IPv6 network (CIDR such as 10.20.0.0/16).`,
+      );
+    // Whoever lists a network takes every client in it: 0.0.0.0/0 would make all keyless traffic of the
+    // interception this organization's and refuse every other organization's list (409). No organization
+    // holds more than a /8 of IPv4 or a /32 of IPv6 (an ISP's allocation).
+    const floor = c.family === 'ipv4' ? MIN_IPV4_PREFIX : MIN_IPV6_PREFIX;
+    if (c.prefix < floor)
+      throw new AppError(
+        'invalid_request',
+        `clientNetworks[${i}]: ${c.text} is broader than any one organization's network; list networks of /${floor} or narrower.`,
       );
     if (!cidrs.some((d) => d.text === c.text)) cidrs.push(c);
   });
