@@ -761,13 +761,20 @@ describe('network proxy: the body goes up as sent, only changed strings rewritte
     echo.seen.length = 0;
     const cohere = {
       model: 'command-r-plus',
-      documents: [{ id: 'doc-1', data: { [EMAIL]: 'account owner', text: 'Balance 30.' } }],
+      // A nested object's keys are data too: Cohere renders them for the model.
+      documents: [
+        {
+          id: 'doc-1',
+          data: { [EMAIL]: 'account owner', text: 'Balance 30.', calls: [{ [PHONE]: 'twice' }] },
+        },
+      ],
       messages: [{ role: 'user', content: 'Who owns the account?' }],
     };
     const reply = await post('/cohere/v2/chat', cohere);
     const data = upstream().body.documents[0].data as Record<string, string>;
     assert.match(Object.keys(data)[0] ?? '', /^TKN_EMAIL_/);
     assert.equal(data['text'], 'Balance 30.');
+    assert.match(Object.keys((data['calls'] as unknown as object[])[0] ?? {})[0] ?? '', /^TKN_PHONE_/);
     assert.deepEqual(JSON.parse(reply.message.content[0].text), cohere);
   });
 
