@@ -392,6 +392,31 @@ function everyString(v: unknown, out: string[]): string[] {
   return out;
 }
 
+/**
+ * Every key at any depth below the free-form maps whose keys are data (docs/netproxy.md), read from the
+ * body as a provider parses it: independent of the walk, so a map the walk left out shows here.
+ */
+function dataMapKeys(format: BodyFormat, body: Record<string, unknown>): string[] {
+  const keysBelow = (v: unknown, out: string[]): string[] => {
+    if (Array.isArray(v)) for (const x of v) keysBelow(x, out);
+    else if (v && typeof v === 'object')
+      for (const [k, x] of Object.entries(v)) {
+        out.push(k);
+        keysBelow(x, out);
+      }
+    return out;
+  };
+  if (format === 'gemini-generate') return keysBelow(body['labels'], []);
+  if (format === 'cohere-chat') {
+    const docs = Array.isArray(body['documents']) ? body['documents'] : [];
+    return keysBelow(
+      docs.map((d) => (d && typeof d === 'object' ? (d as Record<string, unknown>)['data'] : null)),
+      [],
+    );
+  }
+  return format === 'embeddings' ? [] : keysBelow(body['metadata'], []);
+}
+
 /** The string literals of valid JSON text, in order (keys included). */
 function literals(text: string): string[] {
   return text.match(/"(?:[^"\\]|\\.)*"/g) ?? [];
@@ -452,6 +477,8 @@ function check(seed: number, w: Writer, format: BodyFormat): { fields: number; c
     const a = after[i] as string;
     if (JSON.parse(a) === JSON.parse(b)) assert.equal(a, b, `${at}: literal ${i} re-encoded`);
   });
+  // Whatever the walk did: no datum left in a key of a data map, at any depth.
+  for (const k of dataMapKeys(format, JSON.parse(out))) assert.doesNotMatch(k, /PII\d+X/, `${at}: key ${k}`);
   if (changed === 0) assert.equal(out, source, at);
   return { fields: fields.length, changed };
 }
