@@ -657,6 +657,22 @@ describe('network proxy: the body goes up as sent, only changed strings rewritte
     assert.equal(restoredRaw(raw, new Map([[token, EMAIL]])), answer.choices[0].message.content);
   });
 
+  it('raw HTTP: a body declared in another charset goes up declared as the UTF-8 JSON it was inspected as', async () => {
+    // Read as UTF-7, `+AEA-` is "@": a provider honouring the declared charset would read an address the
+    // proxy, which reads every body as UTF-8, never saw. Shift_JIS would read "Â4" as two other characters.
+    const raw = '{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Mail marta+AEA-example.com"}]}';
+    for (const type of [
+      'application/json; charset=utf-7',
+      'application/json;charset="Shift_JIS"',
+      'text/plain',
+    ]) {
+      echo.seen.length = 0;
+      await post('/openai/v1/chat/completions', raw, { 'content-type': type });
+      assert.equal(echo.seen[0]?.raw, raw);
+      assert.equal(echo.seen[0]?.contentType, 'application/json', type);
+    }
+  });
+
   it('raw HTTP: a key repeated in one object is refused (400) before anything is sent, in every inspected format', async () => {
     for (const [path, text] of [
       [
@@ -745,13 +761,20 @@ describe('network proxy: the body goes up as sent, only changed strings rewritte
     echo.seen.length = 0;
     const cohere = {
       model: 'command-r-plus',
-      documents: [{ id: 'doc-1', data: { [EMAIL]: 'account owner', text: 'Balance 30.' } }],
+      // A nested object's keys are data too: Cohere renders them for the model.
+      documents: [
+        {
+          id: 'doc-1',
+          data: { [EMAIL]: 'account owner', text: 'Balance 30.', calls: [{ [PHONE]: 'twice' }] },
+        },
+      ],
       messages: [{ role: 'user', content: 'Who owns the account?' }],
     };
     const reply = await post('/cohere/v2/chat', cohere);
     const data = upstream().body.documents[0].data as Record<string, string>;
     assert.match(Object.keys(data)[0] ?? '', /^TKN_EMAIL_/);
     assert.equal(data['text'], 'Balance 30.');
+    assert.match(Object.keys((data['calls'] as unknown as object[])[0] ?? {})[0] ?? '', /^TKN_PHONE_/);
     assert.deepEqual(JSON.parse(reply.message.content[0].text), cohere);
   });
 

@@ -10,6 +10,8 @@ export interface Seen {
   path: string;
   raw: string;
   body: any;
+  /** The request's Content-Type header. */
+  contentType: string;
 }
 
 /** The upstream: records each request and answers in its format with the body it got as the text. */
@@ -22,7 +24,7 @@ export function startEcho(): Promise<{ url: string; seen: Seen[]; server: Server
       const raw = Buffer.concat(parts).toString('utf8');
       const body = JSON.parse(raw);
       const path = new URL(req.url ?? '/', 'http://x').pathname;
-      seen.push({ path, raw, body });
+      seen.push({ path, raw, body, contentType: req.headers['content-type'] ?? '' });
       const text = raw;
       const usage = { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 };
       let answer: unknown;

@@ -270,7 +270,10 @@ export function createNetProxy(deps: NetProxyDeps) {
         call.body = texts.rewrite(source);
       }
       call.headers = upstreamHeaders(headers, changed, call.session !== null);
-      if (changed) call.headers['content-type'] = 'application/json';
+      // The body was read as UTF-8 JSON, and is declared as what was inspected even when it goes up as its
+      // own bytes: a provider that honoured another declared charset (UTF-7 reads `+AEA-` as "@") would
+      // read a text that was never inspected.
+      call.headers['content-type'] = 'application/json';
       return call;
     },
 

@@ -49,7 +49,8 @@ import {
 // arguments, a tool's `input`, Gemini `args`, prompt `variables`), so they stay as they are, except in the
 // free-form maps whose keys are data (Rule.dataKeys): `metadata` (OpenAI chat and Responses, Anthropic),
 // Gemini/Vertex `labels` and a Cohere document's `data`. A personal datum used as a key there
-// (`{"metadata": {"jane@example.com": "vip"}}`) is tokenized like a value, and restored where the answer
+// (`{"metadata": {"jane@example.com": "vip"}}`), or in an object nested in such a map (which the provider
+// refuses, or Cohere renders for the model), is tokenized like a value, and restored where the answer
 // echoes it (the Responses API echoes `metadata`): json-rehydrate.ts restores keys too.
 
 /** Keeps every string below (settings made only of enums and tool names). */

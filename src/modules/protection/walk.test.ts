@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ChatRequest } from '../providers/index.js';
 import { AppError } from '../../platform/errors/index.js';
-import { requestFields } from './rules.js';
+import { type BodyFormat, requestFields } from './rules.js';
 import { chatUserText, type TextField } from './text-fields.js';
 
 /** A chat request with one assistant tool call whose arguments are `args`. */
@@ -198,6 +198,30 @@ describe('requestFields, chat completions (the provider proxy and the network pr
     assert.equal(rewrite(source), source.replaceAll('jane@x.example', 'TKN_EMAIL_1'));
   });
 
+  it('keys below a free-form map are data at every depth: a nested metadata, label or document key holding an e-mail never goes up in clear', () => {
+    const cases: Array<[BodyFormat, string]> = [
+      ['openai-chat', '{"model":"m","messages":[],"metadata":{"team":{"jane@x.example":"lead"}}}'],
+      ['anthropic-messages', '{"model":"m","messages":[],"metadata":{"l":[{"jane@x.example":1}]}}'],
+      ['gemini-generate', '{"contents":[],"labels":{"o":{"p":{"jane@x.example":"x"}}}}'],
+      // Cohere renders a document's data, nested objects included, for the model to read.
+      ['cohere-chat', '{"messages":[],"documents":[{"data":{"people":[{"jane@x.example":"author"}]}}]}'],
+    ];
+    for (const [format, source] of cases) {
+      const body = JSON.parse(source);
+      const { fields, rewrite } = requestFields(format, body);
+      const key = fields.find((f) => f.text === 'jane@x.example');
+      assert.ok(key, `${format}: the nested key is a field`);
+      assert.equal(key.noBlock, format !== 'cohere-chat', format);
+      key.set('TKN_EMAIL_1');
+      const out = rewrite(source);
+      assert.equal(
+        out,
+        source.replace('jane@x.example', format === 'gemini-generate' ? 'tkn_email_1' : 'TKN_EMAIL_1'),
+      );
+      assert.deepEqual(JSON.parse(out), body);
+    }
+  });
+
   it('refuses two map keys that would become one key once tokenized (400), rather than merge them', () => {
     const body = { model: 'm', metadata: { 'Anna@x.example': '1', 'anna@x.example': '2' }, messages: [] };
     const { fields } = requestFields('openai-chat', body);
@@ -271,7 +295,8 @@ describe('requestFields, chat completions (the provider proxy and the network pr
         ['u', true],
         ['s', true],
         ['deep', true],
-        // metadata is a free-form map: its keys are data too (its nested objects' keys are not).
+        // metadata is a free-form map: its keys are data too, at every depth, and identifiers as well.
+        ['b', true],
         ['a', true],
         ['text', false],
       ],

@@ -28,7 +28,9 @@ export interface Rule {
   readonly identifier?: boolean;
   /**
    * An object here is a free-form map whose keys are data (`metadata`, `labels`): each key is a field too,
-   * renamed when tokenized. Keys anywhere else are names a schema, a tool or the provider reads, and stay.
+   * renamed when tokenized, and so is each key of every object below it (a map nested in the map is the
+   * caller's data as much as its values; the provider refuses it or, Cohere's documents, reads it). Keys
+   * anywhere else are names a schema, a tool or the provider reads, and stay.
    */
   readonly dataKeys?: boolean;
   /**
@@ -421,9 +423,10 @@ function rewriteText(source: string, body: Json, changes: Changes): string {
   return scan.out.text();
 }
 
-/** Flags a position passes down to every string below it. */
+/** Flags a position passes down to every string (and, DATA_KEYS, every object) below it. */
 const IDENT = 1;
 const LOWER = 2;
+const DATA_KEYS = 4;
 
 /**
  * One string of the body. The name is built only when asked for (for a field that received a token). It
@@ -547,10 +550,12 @@ export function walkBody(body: Json, rule: Rule): Walked {
     }
     const obj = v as Json;
     const rule = r?.pick?.(obj) ?? r;
-    const dataKeys = rule?.dataKeys === true;
+    // Below a data map, every object's keys are data too (Rule.dataKeys).
+    const below = rule?.dataKeys ? flags | DATA_KEYS : flags;
+    const dataKeys = (below & DATA_KEYS) !== 0;
     for (const k in obj) {
       const child = rule === undefined ? undefined : (rule.keys?.get(k) ?? rule.other);
-      visit(obj[k], child, obj, k, here, flags);
+      visit(obj[k], child, obj, k, here, below);
       // After the value: see KeyField.
       if (dataKeys && k !== '') fields.push(new KeyField(k, obj, here, changes, flags));
     }

@@ -35,6 +35,15 @@ describe('parseJsonBody', () => {
     );
   });
 
+  it('drops one byte-order mark and refuses a second: the proxies send the text on, and it must be JSON as parsed', () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    assert.deepEqual(parseJsonBody(Buffer.concat([bom, body('{"a":"b"}')])), { a: 'b' });
+    assert.throws(
+      () => parseJsonBody(Buffer.concat([bom, bom, body('{"a":"b"}')])),
+      refusedWith(/not valid JSON/),
+    );
+  });
+
   it('refuses a key repeated in one object, escaped spellings included, and names it', () => {
     assert.throws(
       () => parseJsonBody(body('{"text":"a","text":"b"}')),

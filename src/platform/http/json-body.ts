@@ -108,6 +108,10 @@ export function parseJsonText(text: string): unknown {
   if (!fewBrackets(text, MAX_DEPTH) && exceedsDepth(text, MAX_DEPTH)) {
     throw new AppError('invalid_request', `The request body nests deeper than ${MAX_DEPTH} levels.`);
   }
+  // The decoder dropped the body's byte-order mark; secure-json-parse would drop another one, which
+  // JSON.parse and the providers' parsers do not: the proxies send this text on, so it is refused here.
+  if (text.charCodeAt(0) === 0xfeff)
+    throw new AppError('invalid_request', 'The request body is not valid JSON.');
   let value: unknown;
   try {
     value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
