@@ -59,10 +59,18 @@ describe('webhook management', () => {
     });
     assert.equal(got.status, 200);
     assert.equal(got.body.secret, undefined);
-    assert.equal(got.body.url, 'https://hooks.example.com/in');
+    // A viewer or member sees the origin only: a chat webhook's path is its credential.
+    assert.equal(got.body.url, 'https://hooks.example.com/…');
     const list = await t.request('GET', '/api/webhooks', { cookie });
-    assert.ok(list.body.webhooks.some((w: { id: string }) => w.id === res.body.id));
+    assert.ok(
+      list.body.webhooks.some(
+        (w: { id: string; url: string }) => w.id === res.body.id && w.url === 'https://hooks.example.com/in',
+      ),
+    );
     assert.ok(!list.text.includes(res.body.secret));
+    const asMember = await t.request('GET', '/api/webhooks', { cookie: await owner.session('member') });
+    assert.equal(asMember.status, 200);
+    assert.ok(!asMember.text.includes('hooks.example.com/in'), asMember.text);
   });
 
   it('refuses non-HTTPS URLs, unknown event types and weak secrets', async () => {

@@ -18,7 +18,7 @@ import {
   WebhookParams,
   WebhookView,
 } from './webhooks.schemas.js';
-import type { WebhookChange, WebhooksService } from './webhooks.service.js';
+import type { WebhookChange, WebhooksService, WebhookView as Webhook } from './webhooks.service.js';
 
 const MANAGE = ['owner', 'admin'] as const;
 
@@ -28,6 +28,24 @@ function changeBy(request: Parameters<typeof callerOf>[0]): WebhookChange {
   return { org, actor: { userId: user?.id ?? null, apiKeyId: key?.id ?? null } };
 }
 const TAGS = ['webhooks'];
+
+/**
+ * What a member or viewer sees of an endpoint's address: its origin only. The path and query of a chat
+ * or automation webhook (Slack, Teams, Zapier) are its credential: whoever holds them can post to it.
+ */
+function shownTo(request: Parameters<typeof callerOf>[0], view: Webhook): Webhook {
+  const { user, key } = callerOf(request);
+  const manages = key ? key.scope === 'admin' : (MANAGE as readonly string[]).includes(user?.role ?? '');
+  if (manages) return view;
+  let origin: string;
+  try {
+    const u = new URL(view.url);
+    origin = u.pathname === '/' && u.search === '' ? u.origin : `${u.origin}/…`;
+  } catch {
+    origin = '…';
+  }
+  return { ...view, url: origin };
+}
 
 export function webhooksRoutes(webhooks: WebhooksService) {
   return async (app: App) => {
@@ -61,7 +79,9 @@ export function webhooksRoutes(webhooks: WebhooksService) {
           response: { 200: Type.Object({ webhooks: Type.Array(WebhookView) }), ...errorResponses(401, 429) },
         },
       },
-      async (request) => ({ webhooks: await webhooks.list(callerOf(request).org.id) }),
+      async (request) => ({
+        webhooks: (await webhooks.list(callerOf(request).org.id)).map((w) => shownTo(request, w)),
+      }),
     );
 
     app.get(
@@ -76,7 +96,7 @@ export function webhooksRoutes(webhooks: WebhooksService) {
           response: { 200: WebhookView, ...errorResponses(401, 404, 429) },
         },
       },
-      async (request) => webhooks.get(callerOf(request).org.id, request.params.id),
+      async (request) => shownTo(request, await webhooks.get(callerOf(request).org.id, request.params.id)),
     );
 
     app.patch(
