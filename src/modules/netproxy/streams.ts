@@ -1,5 +1,5 @@
 import type { TokenMap } from '../../engines/dlp/index.js';
-import type { ChatChunk } from '../providers/index.js';
+import { type ChatChunk, SseParser, type SseEvent } from '../providers/index.js';
 import { ChunkRehydrator, type DeltaFormat, type DeltaRef, DeltaRehydrator } from '../protection/index.js';
 import type { Operation } from './formats.js';
 
@@ -165,5 +165,101 @@ export class JsonArraySplitter {
       this.scanned = this.buffer.length;
     }
     return out;
+  }
+}
+
+/**
+ * The network proxy's rewriting of one streamed answer, from the upstream's bytes to the text the client
+ * gets: one UTF-8 decoder for the whole stream (a read may end inside a multi-byte character, whose bytes
+ * the decoder keeps for the next read), the SSE parser or the JSON array splitter, the format's rewriter,
+ * and the framing. `push` and `end` are lazy: each piece is rewritten only when the caller asks for it, so
+ * the caller can write (and flush) the answer's first event before the rest of its read is rewritten.
+ */
+export class StreamRelay {
+  private readonly rewriter: EventRewriter;
+  private readonly utf8 = new TextDecoder('utf-8');
+  private readonly parser: SseParser | null;
+  private readonly splitter: JsonArraySplitter | null;
+  private first = true;
+
+  /**
+   * `sse`: text/event-stream (else a streamed JSON array); `crlf`: the line ending of the frames written;
+   * `observe` sees every parsed upstream event before it is rewritten (usage counts).
+   */
+  constructor(
+    op: Operation,
+    map: TokenMap,
+    private readonly options: { sse: boolean; crlf: string; observe?: (e: Json) => void },
+  ) {
+    this.rewriter = rewriterFor(op, map);
+    this.parser = options.sse ? new SseParser() : null;
+    this.splitter = options.sse ? null : new JsonArraySplitter();
+  }
+
+  get restored(): number {
+    return this.rewriter.restored;
+  }
+
+  /** The text to send for one read of the upstream body, piece by piece. */
+  *push(bytes: Uint8Array): Generator<string> {
+    const text = this.utf8.decode(bytes, { stream: true });
+    if (this.parser) yield* this.sseEvents(this.parser.push(text));
+    else for (const element of this.splitter!.push(text)) yield* this.element(JSON.parse(element) as Json);
+  }
+
+  /** What is left when the upstream body ends: held-back text, then a closing `[DONE]` or `]`. */
+  *end(): Generator<string> {
+    const tail = this.utf8.decode();
+    if (this.parser) {
+      yield* this.sseEvents(this.parser.push(tail));
+      // The held-back tail goes before a closing [DONE], which has to stay last.
+      const rest = this.parser.end();
+      yield* this.sseEvents(rest.filter((e) => e.data !== '[DONE]'));
+      for (const e of this.rewriter.end()) yield this.frame(undefined, JSON.stringify(e));
+      for (const e of rest) if (e.data === '[DONE]') yield this.frame(e.event, e.data);
+      return;
+    }
+    if (tail !== '')
+      for (const element of this.splitter!.push(tail)) yield* this.element(JSON.parse(element) as Json);
+    for (const e of this.rewriter.end()) yield this.arrayItem(e);
+    yield this.first ? '[]' : ']';
+  }
+
+  private frame(event: string | undefined, data: string): string {
+    const crlf = this.options.crlf;
+    return `${event ? `event: ${event}${crlf}` : ''}data: ${data}${crlf}${crlf}`;
+  }
+
+  private *sseEvents(events: SseEvent[]): Generator<string> {
+    for (const e of events) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(e.data);
+      } catch {
+        yield this.frame(e.event, e.data); // [DONE] and other plain data
+        continue;
+      }
+      if (!parsed || typeof parsed !== 'object') {
+        yield this.frame(e.event, e.data);
+        continue;
+      }
+      this.options.observe?.(parsed as Json);
+      for (const out of this.rewriter.event(parsed as Json)) {
+        const name = e.event && typeof out['type'] === 'string' ? out['type'] : e.event;
+        yield this.frame(name, JSON.stringify(out));
+      }
+    }
+  }
+
+  private *element(parsed: Json): Generator<string> {
+    this.options.observe?.(parsed);
+    for (const out of this.rewriter.event(parsed)) yield this.arrayItem(out);
+  }
+
+  /** An element of the JSON array: the opening bracket goes out with the first one. */
+  private arrayItem(e: Json): string {
+    const text = `${this.first ? '[' : `,${this.options.crlf}`}${JSON.stringify(e)}`;
+    this.first = false;
+    return text;
   }
 }
