@@ -16,6 +16,19 @@ const anthropic: DeltaFormat = {
       return [{ key, path: ['delta', 'partial_json'], json: true }];
     return [];
   },
+  // Pings may come at any point of a stream, between two deltas of a block too; other deltas (thinking,
+  // citations) do not end a text block either. A block ends at its content_block_stop.
+  ends(e) {
+    switch (e['type']) {
+      case 'ping':
+      case 'content_block_delta':
+        return [];
+      case 'content_block_stop':
+        return [String(e['index'])];
+      default:
+        return 'all';
+    }
+  },
 };
 
 /** Cohere v2 chat: content-delta, tool-plan-delta and tool-call-delta events. */
@@ -66,8 +79,21 @@ const gemini: DeltaFormat = {
     });
     return refs;
   },
-  closes(e) {
-    return Array.isArray(e['candidates']) && e['candidates'].some((c) => isObj(c) && c['finishReason']);
+  // Candidates stream side by side (candidateCount > 1): each one's text ends with its own finish reason,
+  // or when a chunk of it carries no text (a function call); a chunk without candidates (usage) ends all.
+  ends(e) {
+    const candidates = Array.isArray(e['candidates']) ? e['candidates'] : [];
+    if (candidates.length === 0) return 'all';
+    const keys: string[] = [];
+    candidates.forEach((c: unknown, i) => {
+      if (!isObj(c)) return;
+      const parts = isObj(c['content']) && Array.isArray(c['content']['parts']) ? c['content']['parts'] : [];
+      const text = parts.some(
+        (p: unknown) => isObj(p) && typeof p['text'] === 'string' && p['thought'] !== true,
+      );
+      if (c['finishReason'] || !text) keys.push(String(c['index'] ?? i));
+    });
+    return keys;
   },
 };
 

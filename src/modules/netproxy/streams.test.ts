@@ -1,0 +1,171 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  type ClientView,
+  type Expected,
+  makePlan,
+  STREAM_FORMATS,
+  type StreamFormat,
+  sseFrames,
+  upstreamText,
+} from '../../../test/support/stream-formats.js';
+import {
+  fuzzCases,
+  fuzzSeed,
+  makeVault,
+  partialToken,
+  rngOf,
+  splitReads,
+  type Vault,
+} from '../../../test/support/stream-fuzz.js';
+import { createTokenMap } from '../../engines/dlp/index.js';
+import type { Operation } from './formats.js';
+import { StreamRelay } from './streams.js';
+
+/** Runs upstream bytes, read by read, through the proxy's stream rewriting; returns the client's text. */
+function relay(format: StreamFormat, vault: Vault, reads: Uint8Array[]): string {
+  const r = new StreamRelay(format.op, vault.map, { sse: format.sse, crlf: format.crlf });
+  let out = '';
+  for (const read of reads) for (const piece of r.push(read)) out += piece;
+  for (const piece of r.end()) out += piece;
+  return out;
+}
+
+/** Every property the client relies on; returns what is wrong, or null. */
+function problems(
+  view: ClientView,
+  expected: Expected,
+  whole: Array<[string, unknown]>,
+  vault: Vault,
+): string | null {
+  for (const [key, want] of expected) {
+    const pieces = view.fields.get(key) ?? [];
+    const got = pieces.join('');
+    if ('text' in want) {
+      if (got !== want.text)
+        return `field ${key}: got ${JSON.stringify(got)}, want ${JSON.stringify(want.text)}`;
+    } else {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(got);
+      } catch {
+        return `field ${key}: not JSON after reassembly: ${JSON.stringify(got)}`;
+      }
+      try {
+        assert.deepEqual(parsed, want.json);
+      } catch {
+        return `field ${key}: got ${got}, want ${JSON.stringify(want.json)}`;
+      }
+    }
+    const partial = partialToken(pieces, vault.tokens);
+    if (partial) return `field ${key}: a token released in part: ${JSON.stringify(partial)}`;
+  }
+  for (const key of view.fields.keys()) if (!expected.has(key)) return `unexpected field ${key}`;
+  for (const [what, want] of whole) {
+    const got = view.whole.find((w) => w[0] === what);
+    if (!got) return `${what}: missing`;
+    try {
+      assert.deepEqual(got[1], want);
+    } catch {
+      return `${what}: got ${JSON.stringify(got[1])}, want ${JSON.stringify(want)}`;
+    }
+  }
+  return null;
+}
+
+/** One generated case: the answer, framed, cut into reads, relayed and read back. Returns a failure or null. */
+export function runCase(format: StreamFormat, seed: number): string | null {
+  const rng = rngOf(seed);
+  const vault = makeVault(rng);
+  const plan = makePlan(rng, vault);
+  const { events, expected, whole } = format.build(rng, plan);
+  const bytes = Buffer.from(upstreamText(rng, format, events), 'utf8');
+  const out = relay(format, vault, splitReads(rng, bytes));
+  if (out.includes('\uFFFD')) return `U+FFFD in the output: ${JSON.stringify(out)}`;
+  let view: ClientView;
+  try {
+    view = format.read(out);
+  } catch (err) {
+    return `unreadable output (${(err as Error).message}): ${JSON.stringify(out)}`;
+  }
+  return problems(view, expected, whole, vault);
+}
+
+const CASES = fuzzCases(2000);
+const SEED = fuzzSeed(1);
+
+describe('network proxy streams: seeded fuzz of the restored answer', () => {
+  for (const format of STREAM_FORMATS) {
+    it(`${format.name}: ${CASES} answers, every token back whole, no partial token, no U+FFFD (seeds ${SEED}..${SEED + CASES - 1})`, () => {
+      const failures: string[] = [];
+      for (let seed = SEED; seed < SEED + CASES && failures.length < 5; seed++) {
+        const problem = runCase(format, seed);
+        if (problem) failures.push(`seed ${seed}: ${problem}`);
+      }
+      assert.deepEqual(failures, []);
+    });
+  }
+});
+
+// Cases the fuzz found, minimized: each failed before its fix.
+describe('network proxy streams: minimized fuzz findings', () => {
+  const TOKEN = 'TKN_EMAIL_0123456g';
+  const map = createTokenMap([{ token: TOKEN, type: 'EMAIL', value: 'anna@example.ch' }]);
+  const run = (op: Operation, sse: boolean, upstream: string) => {
+    const r = new StreamRelay(op, map, { sse, crlf: '\n' });
+    let out = '';
+    for (const piece of r.push(Buffer.from(upstream))) out += piece;
+    for (const piece of r.end()) out += piece;
+    return sseFrames(out).map((f) =>
+      f.data === '[DONE]' ? f.data : (JSON.parse(f.data) as Record<string, unknown>),
+    );
+  };
+  const sse = (events: object[]) =>
+    events.map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+
+  it('Anthropic: a ping between two deltas that split a token does not release its start', () => {
+    const text = (t: string) => ({
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'text_delta', text: t },
+    });
+    const events = run(
+      'anthropic-messages',
+      true,
+      sse([
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        text('Mail TKN_EM'),
+        { type: 'ping' },
+        text('AIL_0123456g now'),
+        { type: 'content_block_stop', index: 0 },
+        { type: 'message_stop' },
+      ]),
+    );
+    const pieces = events.flatMap((e) => {
+      const d = (e as { delta?: { text?: string } }).delta;
+      return typeof d?.text === 'string' && d.text !== '' ? [d.text] : [];
+    });
+    assert.equal(pieces.join(''), 'Mail anna@example.ch now');
+    assert.equal(partialToken(pieces, [TOKEN]), null);
+    assert.ok(events.some((e) => (e as { type?: string }).type === 'ping'));
+  });
+
+  it('Gemini: one candidate finishing does not release the start of a token another candidate holds', () => {
+    const chunk = (index: number, text: string, finish?: string) => ({
+      candidates: [
+        { index, content: { role: 'model', parts: [{ text }] }, ...(finish ? { finishReason: finish } : {}) },
+      ],
+    });
+    const body = [chunk(1, 'Hi TKN_EMA'), chunk(0, 'Done.', 'STOP'), chunk(1, 'IL_0123456g!', 'STOP')]
+      .map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`)
+      .join('');
+    const events = run('gemini-generate', true, body) as Array<{
+      candidates: Array<{ index: number; content: { parts: Array<{ text: string }> } }>;
+    }>;
+    const pieces = events.flatMap((e) =>
+      e.candidates.filter((c) => c.index === 1).flatMap((c) => c.content.parts.map((p) => p.text)),
+    );
+    assert.equal(pieces.join(''), 'Hi anna@example.ch!');
+    assert.equal(partialToken(pieces, [TOKEN]), null);
+  });
+});
