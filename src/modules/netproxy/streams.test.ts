@@ -168,4 +168,20 @@ describe('network proxy streams: minimized fuzz findings', () => {
     assert.equal(pieces.join(''), 'Hi anna@example.ch!');
     assert.equal(partialToken(pieces, [TOKEN]), null);
   });
+
+  it('Gemini: text held back from a chunk of two parts is released alone, the parts sent before not repeated', () => {
+    const body = [
+      { candidates: [{ index: 0, content: { role: 'model', parts: [{ text: 'Hi ' }, { text: TOKEN }] } }] },
+      { candidates: [{ index: 0, content: { role: 'model', parts: [{ functionCall: { name: 'f', args: {} } }] } }] },
+      { candidates: [{ index: 0, content: { role: 'model', parts: [] }, finishReason: 'STOP' }] },
+    ]
+      .map((c) => `data: ${JSON.stringify(c)}\r\n\r\n`)
+      .join('');
+    const events = run('gemini-generate', true, body) as Array<{
+      candidates: Array<{ content: { parts: Array<{ text?: string; functionCall?: unknown }> } }>;
+    }>;
+    const parts = events.flatMap((e) => e.candidates.flatMap((c) => c.content.parts));
+    assert.equal(parts.map((p) => p.text ?? '').join(''), 'Hi anna@example.ch');
+    assert.equal(parts.filter((p) => p.functionCall).length, 1);
+  });
 });

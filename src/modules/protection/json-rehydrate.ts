@@ -164,9 +164,23 @@ export class DeltaRehydrator {
     return out;
   }
 
+  /**
+   * A copy of the field's last delta event carrying only `rest`: the other entries of each array on the
+   * field's path (another Gemini candidate, the text parts before it, a function call) went out already.
+   */
   private restEvent(o: Open, rest: string): Json {
     const copy = structuredClone(o.template);
-    setAt(copy, o.path, rest);
+    const path = [...o.path];
+    let v: unknown = copy;
+    for (let i = 0; i < path.length - 1; i++) {
+      const step = path[i]!;
+      if (Array.isArray(v) && typeof step === 'number') {
+        v.splice(0, v.length, v[step]);
+        path[i] = 0;
+      }
+      v = (v as Record<string | number, unknown>)[path[i]!];
+    }
+    setAt(copy, path, rest);
     return copy;
   }
 }
