@@ -1,5 +1,6 @@
 // The streamed formats of the fuzz: a generated answer framed as each provider streams it, and what a client
 // reads back from the rewritten stream (the pieces of each field, in the order they arrived).
+import assert from 'node:assert/strict';
 import type { Operation } from '../../src/modules/netproxy/formats.js';
 import {
   chance,
@@ -8,6 +9,7 @@ import {
   genArgs,
   genText,
   int,
+  partialToken,
   pick,
   type Rng,
   splitDeltas,
@@ -28,7 +30,7 @@ export interface Plan {
 }
 
 export function makePlan(rng: Rng, vault: Vault): Plan {
-  const texts = Array.from({ length: int(rng, 1, 2) }, () => genText(rng, vault, int(rng, 0, 240)));
+  const texts = Array.from({ length: int(rng, 1, 2) }, () => genText(rng, vault, int(rng, 0, 160)));
   const tools = Array.from({ length: chance(rng, 0.6) ? int(rng, 1, 2) : 0 }, (_, i) => ({
     id: `call_${i}`,
     name: pick(rng, ['send_mail', 'lookup', 'save_note']),
@@ -244,7 +246,8 @@ const responses: StreamFormat = {
           content_index: 0,
           part: { type: 'output_text', text: '' },
         });
-        for (const d of textDeltas(rng, item.t))
+        let annotations = 0;
+        for (const d of textDeltas(rng, item.t)) {
           ev({
             type: 'response.output_text.delta',
             item_id: id,
@@ -252,6 +255,23 @@ const responses: StreamFormat = {
             content_index: 0,
             delta: d,
           });
+          // Web search cites its sources while the text streams.
+          if (chance(rng, 0.03))
+            ev({
+              type: 'response.output_text.annotation.added',
+              item_id: id,
+              output_index: i,
+              content_index: 0,
+              annotation_index: annotations++,
+              annotation: {
+                type: 'url_citation',
+                url: 'https://example.org/',
+                title: 'x',
+                start_index: 0,
+                end_index: 1,
+              },
+            });
+        }
         ev({
           type: 'response.output_text.done',
           item_id: id,
@@ -547,8 +567,18 @@ const cohere: StreamFormat = {
     const text = plan.texts[0]!;
     expected.set('c0', { text: text.expected });
     ev({ type: 'content-start', index: 0, delta: { message: { content: { type: 'text', text: '' } } } });
-    for (const d of textDeltas(rng, text))
+    for (const d of textDeltas(rng, text)) {
       ev({ type: 'content-delta', index: 0, delta: { message: { content: { text: d } } } });
+      // With documents, citations stream along with the text.
+      if (chance(rng, 0.03)) {
+        ev({
+          type: 'citation-start',
+          index: 0,
+          delta: { message: { citations: { start: 0, end: 1, text: 'x', sources: [] } } },
+        });
+        ev({ type: 'citation-end', index: 0 });
+      }
+    }
     ev({ type: 'content-end', index: 0 });
     ev({
       type: 'message-end',
@@ -575,6 +605,51 @@ const cohere: StreamFormat = {
     return { fields, whole: [] };
   },
 };
+
+// -------------------------------------------------------------------------------------------------------
+// The properties
+
+/** Every property the client relies on; returns what is wrong, or null. */
+export function problems(
+  view: ClientView,
+  expected: Expected,
+  whole: Array<[string, unknown]>,
+  vault: Vault,
+): string | null {
+  for (const [key, want] of expected) {
+    const pieces = view.fields.get(key) ?? [];
+    const got = pieces.join('');
+    if ('text' in want) {
+      if (got !== want.text)
+        return `field ${key}: got ${JSON.stringify(got)}, want ${JSON.stringify(want.text)}`;
+    } else {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(got);
+      } catch {
+        return `field ${key}: not JSON after reassembly: ${JSON.stringify(got)}`;
+      }
+      try {
+        assert.deepEqual(parsed, want.json);
+      } catch {
+        return `field ${key}: got ${got}, want ${JSON.stringify(want.json)}`;
+      }
+    }
+    const partial = partialToken(pieces, vault.tokens);
+    if (partial) return `field ${key}: a token released in part: ${JSON.stringify(partial)}`;
+  }
+  for (const key of view.fields.keys()) if (!expected.has(key)) return `unexpected field ${key}`;
+  for (const [what, want] of whole) {
+    const got = view.whole.find((w) => w[0] === what);
+    if (!got) return `${what}: missing`;
+    try {
+      assert.deepEqual(got[1], want);
+    } catch {
+      return `${what}: got ${JSON.stringify(got[1])}, want ${JSON.stringify(want)}`;
+    }
+  }
+  return null;
+}
 
 export const STREAM_FORMATS: StreamFormat[] = [
   openaiChat,

@@ -46,6 +46,11 @@ const cohere: DeltaFormat = {
         return [];
     }
   },
+  // With documents, citations stream along with the text they cite: they end no field.
+  ends(e) {
+    if (e['type'] === 'citation-start' || e['type'] === 'citation-end') return [];
+    return this.deltas(e).length > 0 ? [] : 'all';
+  },
 };
 
 /** OpenAI Responses: output text, refusal and function-call argument deltas, per output item and part. */
@@ -61,6 +66,11 @@ const responses: DeltaFormat = {
       default:
         return [];
     }
+  },
+  // Web search adds its citations while the text streams: they end no field.
+  ends(e) {
+    if (e['type'] === 'response.output_text.annotation.added') return [];
+    return this.deltas(e).length > 0 ? [] : 'all';
   },
 };
 
