@@ -1,53 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  type ClientView,
-  makePlan,
-  problems,
-  STREAM_FORMATS,
-  type StreamFormat,
-  sseFrames,
-  upstreamText,
-} from '../../../test/support/stream-formats.js';
-import {
-  fuzzCases,
-  fuzzSeed,
-  partialToken,
-  rngOf,
-  splitReads,
-  type Vault,
-  vaultOf,
-} from '../../../test/support/stream-fuzz.js';
+import { netproxyCase } from '../../../test/support/stream-cases.js';
+import { STREAM_FORMATS, sseFrames } from '../../../test/support/stream-formats.js';
+import { fuzzCases, fuzzSeed, partialToken } from '../../../test/support/stream-fuzz.js';
 import { createTokenMap } from '../../engines/dlp/index.js';
 import type { Operation } from './formats.js';
 import { StreamRelay } from './streams.js';
-
-/** Runs upstream bytes, read by read, through the proxy's stream rewriting; returns the client's text. */
-function relay(format: StreamFormat, vault: Vault, reads: Uint8Array[]): string {
-  const r = new StreamRelay(format.op, vault.map, { sse: format.sse, crlf: format.crlf });
-  let out = '';
-  for (const read of reads) for (const piece of r.push(read)) out += piece;
-  for (const piece of r.end()) out += piece;
-  return out;
-}
-
-/** One generated case: the answer, framed, cut into reads, relayed and read back. Returns a failure or null. */
-export function runCase(format: StreamFormat, seed: number): string | null {
-  const rng = rngOf(seed);
-  const vault = vaultOf(Math.floor(seed / 8));
-  const plan = makePlan(rng, vault);
-  const { events, expected, whole } = format.build(rng, plan);
-  const bytes = Buffer.from(upstreamText(rng, format, events), 'utf8');
-  const out = relay(format, vault, splitReads(rng, bytes));
-  if (out.includes('\uFFFD')) return `U+FFFD in the output: ${JSON.stringify(out)}`;
-  let view: ClientView;
-  try {
-    view = format.read(out);
-  } catch (err) {
-    return `unreadable output (${(err as Error).message}): ${JSON.stringify(out)}`;
-  }
-  return problems(view, expected, whole, vault);
-}
 
 const CASES = fuzzCases(2000);
 const SEED = fuzzSeed(1);
@@ -57,8 +15,9 @@ describe('network proxy streams: seeded fuzz of the restored answer', () => {
     it(`${format.name}: ${CASES} answers, every token back whole, no partial token, no U+FFFD (seeds ${SEED}..${SEED + CASES - 1})`, () => {
       const failures: string[] = [];
       for (let seed = SEED; seed < SEED + CASES && failures.length < 5; seed++) {
-        const problem = runCase(format, seed);
-        if (problem) failures.push(`seed ${seed}: ${problem}`);
+        const problem = netproxyCase(format, seed);
+        if (problem)
+          failures.push(`seed ${seed} (replay: STREAM_FUZZ_SEED=${seed} STREAM_FUZZ_CASES=1): ${problem}`);
       }
       assert.deepEqual(failures, []);
     });
