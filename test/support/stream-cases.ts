@@ -93,7 +93,7 @@ export function chatCase(seed: number): string | null {
   const plan = makePlan(rng, vault);
   plan.texts.length = 1;
   plan.tools.length = 0;
-  const { chunks, expected } = openAiChunks(rng, plan);
+  const { chunks, expected } = openAiChunks(rng, plan, false);
   const rehydrator = new StreamingRehydrator(vault.map);
   const pieces: string[] = [];
   for (const chunk of chunks as unknown as ChatChunk[]) {

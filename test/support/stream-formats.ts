@@ -116,13 +116,15 @@ const jsonFrames = (out: string) =>
 // -------------------------------------------------------------------------------------------------------
 // OpenAI chat completions (also the gateway's format)
 
-export function openAiChunks(rng: Rng, plan: Plan): { chunks: Json[]; expected: Expected } {
+/** `refusals`: a choice may stream its text as a refusal (structured outputs) instead of content. */
+export function openAiChunks(rng: Rng, plan: Plan, refusals = true): { chunks: Json[]; expected: Expected } {
   const expected: Expected = new Map();
   const perChoice: Json[][] = plan.texts.map((text, choice) => {
-    expected.set(`c${choice}`, { text: text.expected });
+    const field = refusals && chance(rng, 0.1) ? 'refusal' : 'content';
+    expected.set(`${field === 'refusal' ? 'r' : 'c'}${choice}`, { text: text.expected });
     const seq: Json[] = [{ index: choice, delta: { role: 'assistant', content: '' }, finish_reason: null }];
     for (const piece of textDeltas(rng, text))
-      seq.push({ index: choice, delta: { content: piece }, finish_reason: null });
+      seq.push({ index: choice, delta: { [field]: piece }, finish_reason: null });
     const tools = choice === 0 ? plan.tools : [];
     tools.forEach((tool, k) => {
       expected.set(`a${choice}:${k}`, { json: tool.args.expected });
@@ -177,6 +179,7 @@ export function readOpenAiChunks(chunks: Json[], fields: Map<string, string[]>):
     for (const choice of (c['choices'] as Json[] | undefined) ?? []) {
       const delta = (choice['delta'] ?? {}) as Json;
       push(fields, `c${String(choice['index'])}`, delta['content']);
+      push(fields, `r${String(choice['index'])}`, delta['refusal']);
       for (const tc of (delta['tool_calls'] as Json[] | undefined) ?? []) {
         push(
           fields,
@@ -638,7 +641,8 @@ export function problems(
     const partial = partialToken(pieces, vault.tokens);
     if (partial) return `field ${key}: a token released in part: ${JSON.stringify(partial)}`;
   }
-  for (const key of view.fields.keys()) if (!expected.has(key)) return `unexpected field ${key}`;
+  for (const [key, pieces] of view.fields)
+    if (!expected.has(key) && pieces.join('') !== '') return `unexpected field ${key}: ${pieces.join('')}`;
   for (const [what, want] of whole) {
     const got = view.whole.find((w) => w[0] === what);
     if (!got) return `${what}: missing`;
