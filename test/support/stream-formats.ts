@@ -126,11 +126,12 @@ export function openAiChunks(rng: Rng, plan: Plan, refusals = true): { chunks: J
     for (const piece of textDeltas(rng, text))
       seq.push({ index: choice, delta: { [field]: piece }, finish_reason: null });
     const tools = choice === 0 ? plan.tools : [];
-    tools.forEach((tool, k) => {
+    const toolSeqs = tools.map((tool, k) => {
       expected.set(`a${choice}:${k}`, { json: tool.args.expected });
       const frags = argDeltas(rng, tool.args);
       const first = chance(rng, 0.5) ? frags.shift()! : '';
-      seq.push({
+      const calls: Json[] = [];
+      calls.push({
         index: choice,
         delta: {
           tool_calls: [
@@ -140,12 +141,15 @@ export function openAiChunks(rng: Rng, plan: Plan, refusals = true): { chunks: J
         finish_reason: null,
       });
       for (const f of frags)
-        seq.push({
+        calls.push({
           index: choice,
           delta: { tool_calls: [{ index: k, function: { arguments: f } }] },
           finish_reason: null,
         });
+      return calls;
     });
+    // Parallel tool calls, one after the other or with their argument fragments interleaved.
+    seq.push(...(chance(rng, 0.3) ? interleave(rng, toolSeqs) : toolSeqs.flat()));
     if (chance(rng, 0.85)) {
       const reason = tools.length > 0 ? 'tool_calls' : 'stop';
       const last = seq[seq.length - 1]!;
