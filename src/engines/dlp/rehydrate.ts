@@ -47,12 +47,33 @@ function isAlnum(ch: string | undefined): boolean {
 }
 
 /**
- * A token may start here unless a letter or digit precedes it. In JSON text "\\n" or "\\t" ends in a
- * letter but is a line break or tab, so an escape sequence counts as a boundary.
+ * How many characters before a candidate the boundary test reads: a \uXXXX escape and the backslashes that
+ * may escape its own backslash.
  */
-export function boundaryBefore(prev2: string | undefined, prev1: string | undefined, json: boolean): boolean {
-  if (!isAlnum(prev1)) return true;
-  return json && prev2 === '\\' && /[nrtbfu]/.test(prev1!);
+export const BOUNDARY_CONTEXT = 16;
+
+/**
+ * A token may start here unless a letter or digit precedes it (`before`: the text before it, of which the
+ * last BOUNDARY_CONTEXT characters are read). In JSON text an escape stands for the character it encodes:
+ * "\\n" and "\\t" end in a letter but are a line break and a tab, "\\u00e9" ends in a digit but is "é"
+ * (JSON writers that escape everything outside ASCII write every accent, CJK character and emoji so), while
+ * "\\u0041" is the letter A and "\\\\n" an escaped backslash followed by the letter n.
+ */
+export function boundaryBefore(before: string, json: boolean): boolean {
+  const last = before[before.length - 1];
+  if (!json) return !isAlnum(last);
+  const unicode = /\\u([0-9a-fA-F]{4})$/.exec(before);
+  if (unicode && escaping(before, unicode.index))
+    return !isAlnum(String.fromCharCode(Number.parseInt(unicode[1]!, 16)));
+  if (!isAlnum(last)) return true;
+  return /[nrtbf]/.test(last!) && before[before.length - 2] === '\\' && escaping(before, before.length - 2);
+}
+
+/** Whether the backslash at `at` starts an escape: an even number of backslashes precedes it. */
+function escaping(text: string, at: number): boolean {
+  let n = 0;
+  while (at - 1 - n >= 0 && text[at - 1 - n] === '\\') n++;
+  return n % 2 === 0;
 }
 
 export function escapeJsonString(value: string): string {
@@ -100,7 +121,7 @@ export interface SegmentResult {
   unknown: string[];
 }
 
-/** Rehydrates one segment; `prev` holds the (up to two) characters that preceded it in the whole text. */
+/** Rehydrates one segment; `prev` holds the (up to BOUNDARY_CONTEXT) characters that preceded it in the whole text. */
 export function rehydrateSegment(
   text: string,
   index: TokenIndex,
@@ -113,8 +134,11 @@ export function rehydrateSegment(
   const unknown: string[] = [];
   const re = new RegExp(CANDIDATE_RE.source, 'gi');
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const context = (prev + text.slice(Math.max(0, m.index - 2), m.index)).slice(-2);
-    if (!boundaryBefore(context.length === 2 ? context[0] : undefined, context[context.length - 1], json)) {
+    const before =
+      m.index >= BOUNDARY_CONTEXT
+        ? text.slice(m.index - BOUNDARY_CONTEXT, m.index)
+        : prev + text.slice(0, m.index);
+    if (!boundaryBefore(before, json)) {
       re.lastIndex = m.index + 1;
       continue;
     }

@@ -1,4 +1,5 @@
 import {
+  BOUNDARY_CONTEXT,
   boundaryBefore,
   buildIndex,
   canonicalToken,
@@ -18,7 +19,7 @@ export class StreamingRehydrator {
   private readonly json: boolean;
   private index: TokenIndex;
   private pending = '';
-  /** last two characters already emitted, for the token-boundary test */
+  /** last characters already emitted (BOUNDARY_CONTEXT of them), for the token-boundary test */
   private lastEmitted = '';
   private restoredCount = 0;
   private readonly unknownTokens: string[] = [];
@@ -56,7 +57,7 @@ export class StreamingRehydrator {
     const result = rehydrateSegment(segment, this.index, this.json, this.lastEmitted);
     this.restoredCount += result.restored;
     this.unknownTokens.push(...result.unknown);
-    this.lastEmitted = (this.lastEmitted + segment).slice(-2);
+    this.lastEmitted = (this.lastEmitted + segment).slice(-BOUNDARY_CONTEXT);
     return result.text;
   }
 
@@ -69,11 +70,9 @@ export class StreamingRehydrator {
     for (let i = Math.max(0, text.length - window); i < text.length; i++) {
       const ch = text[i]!;
       if (ch !== 'T' && ch !== 't') continue;
-      const context = (this.lastEmitted + text.slice(Math.max(0, i - 2), i)).slice(-2);
-      if (
-        !boundaryBefore(context.length === 2 ? context[0] : undefined, context[context.length - 1], this.json)
-      )
-        continue;
+      const before =
+        i >= BOUNDARY_CONTEXT ? text.slice(i - BOUNDARY_CONTEXT, i) : this.lastEmitted + text.slice(0, i);
+      if (!boundaryBefore(before, this.json)) continue;
       if (this.couldBeToken(text.slice(i))) return i;
     }
     return text.length;

@@ -116,6 +116,25 @@ function streamed(
   return out + s.flush();
 }
 
+test('JSON mode: a token after a \\uXXXX escape is restored unless the escape is a letter or digit', () => {
+  const map = createTokenMap([{ token: 'TKN_EMAIL_0123456g', type: 'EMAIL', value: 'anna@example.ch' }]);
+  // Tool-call arguments written as Python's json.dumps writes them (ensure_ascii): "é", "日", an emoji and a
+  // no-break space before a token are \u escapes that end in a digit or a letter, yet no letter precedes it.
+  for (const before of ['caf\\u00e9', '\\u65e5', '\\ud83d\\ude00', '42\\u00a0', '\\\\\\u00e9']) {
+    const args = `{"note":"${before}TKN_EMAIL_0123456g"}`;
+    const want = { note: `${JSON.parse(`"${before}"`) as string}anna@example.ch` };
+    assert.deepEqual(JSON.parse(rehydrate(args, map, { json: true }).text), want, args);
+    for (let cut = 0; cut <= args.length; cut++)
+      assert.deepEqual(JSON.parse(streamed(map, args, [cut], true)), want, `${args} cut at ${cut}`);
+  }
+  // "\u0041" is the letter A, and "\\\\n" an escaped backslash then the letter n: a letter precedes the token.
+  for (const args of ['{"note":"\\u0041TKN_EMAIL_0123456g"}', '{"note":"\\\\nTKN_EMAIL_0123456g"}']) {
+    assert.equal(rehydrate(args, map, { json: true }).text, args);
+    for (let cut = 0; cut <= args.length; cut++)
+      assert.equal(streamed(map, args, [cut], true), args, `cut at ${cut}`);
+  }
+});
+
 test('streaming: a token split at every possible boundary is restored', () => {
   const map = createTokenMap();
   const r = tokenize(TEXT, map, key);

@@ -12,13 +12,7 @@ import {
 } from '../../platform/net/index.js';
 import type { VaultSession } from '../dlp/index.js';
 import type { UsageRecord } from '../gateway/index.js';
-import {
-  type CancelSignal,
-  DEFAULT_BASE_URLS,
-  estimateCost,
-  findModel,
-  SseParser,
-} from '../providers/index.js';
+import { type CancelSignal, DEFAULT_BASE_URLS, estimateCost, findModel } from '../providers/index.js';
 import { type Protection, type ProtectedCaller, rehydrateJson } from '../protection/index.js';
 import {
   isNetProvider,
@@ -28,7 +22,7 @@ import {
   routeOf,
   unreadableShape,
 } from './formats.js';
-import { JsonArraySplitter, rewriterFor } from './streams.js';
+import { StreamRelay } from './streams.js';
 import {
   clientHeaders,
   decodeBody,
@@ -387,10 +381,15 @@ export function createNetProxy(deps: NetProxyDeps) {
         'cache-control': 'no-cache',
         trailer: 'x-svc-rehydrated-count',
       });
-      const rewriter = rewriterFor(call.op as Operation, session.map);
-      const crlf = call.provider === 'google' ? '\r\n' : '\n';
       let outcome: NetUsage['outcome'] = 'ok';
       let lastUsage: Json | null = null;
+      const relay = new StreamRelay(call.op as Operation, session.map, {
+        sse: isSse,
+        crlf: call.provider === 'google' ? '\r\n' : '\n',
+        observe: (e) => {
+          lastUsage = usageIn(e) ?? lastUsage;
+        },
+      });
       // What one read of the upstream body gives goes out as one write (one string, one socket write), except
       // that the answer's first event is written, and flushed, before the rest of its read is rewritten: a
       // provider that sends its first events together is not made to wait on the events after them.
@@ -414,70 +413,14 @@ export function createNetProxy(deps: NetProxyDeps) {
         pending = '';
         if (!res.write(text)) await drained(res);
       };
-      // One decoder for the whole stream: a read may end inside a multi-byte character, whose bytes the
-      // decoder keeps for the next read (decoding each read alone turned every split character into U+FFFD).
-      const utf8 = new TextDecoder('utf-8');
       try {
-        if (isSse) {
-          const parser = new SseParser();
-          const frame = (event: string | undefined, data: string) =>
-            `${event ? `event: ${event}${crlf}` : ''}data: ${data}${crlf}${crlf}`;
-          const handle = async (events: { event: string | undefined; data: string }[]) => {
-            for (const e of events) {
-              let parsed: unknown;
-              try {
-                parsed = JSON.parse(e.data);
-              } catch {
-                await emit(frame(e.event, e.data)); // [DONE] and other plain data
-                continue;
-              }
-              if (!parsed || typeof parsed !== 'object') {
-                await emit(frame(e.event, e.data));
-                continue;
-              }
-              lastUsage = usageIn(parsed as Json) ?? lastUsage;
-              for (const out of rewriter.event(parsed as Json)) {
-                const name = e.event && typeof out['type'] === 'string' ? out['type'] : e.event;
-                await emit(frame(name, JSON.stringify(out)));
-              }
-            }
-          };
-          for await (const chunk of body) {
-            if (res.destroyed) throw new Error('client gone');
-            await handle(parser.push(utf8.decode(chunk as Buffer, { stream: true })));
-            await send();
-          }
-          await handle(parser.push(utf8.decode()));
-          // The held-back tail goes before a closing [DONE], which has to stay last.
-          const rest = parser.end();
-          const done = rest.filter((e) => e.data === '[DONE]');
-          await handle(rest.filter((e) => e.data !== '[DONE]'));
-          for (const tail of rewriter.end()) await emit(frame(undefined, JSON.stringify(tail)));
-          for (const e of done) await emit(frame(e.event, e.data));
-          await send();
-        } else {
-          const splitter = new JsonArraySplitter();
-          let first = true;
-          pending = '['; // goes out with the first element
-          for await (const chunk of body) {
-            if (res.destroyed) throw new Error('client gone');
-            for (const element of splitter.push(utf8.decode(chunk as Buffer, { stream: true }))) {
-              const parsed = JSON.parse(element) as Json;
-              lastUsage = usageIn(parsed) ?? lastUsage;
-              for (const out of rewriter.event(parsed)) {
-                await emit(`${first ? '' : `,${crlf}`}${JSON.stringify(out)}`);
-                first = false;
-              }
-            }
-            await send();
-          }
-          for (const tail of rewriter.end()) {
-            await emit(`${first ? '' : `,${crlf}`}${JSON.stringify(tail)}`);
-            first = false;
-          }
-          await emit(']');
+        for await (const chunk of body) {
+          if (res.destroyed) throw new Error('client gone');
+          for (const piece of relay.push(chunk as Buffer)) await emit(piece);
           await send();
         }
+        for (const piece of relay.end()) await emit(piece);
+        await send();
       } catch (err) {
         outcome = res.destroyed ? 'aborted' : 'error';
         if (!res.destroyed) {
@@ -489,11 +432,11 @@ export function createNetProxy(deps: NetProxyDeps) {
         if (!body.destroyed) body.destroy();
       }
       if (!res.destroyed) {
-        res.addTrailers({ 'x-svc-rehydrated-count': String(rewriter.restored) });
+        res.addTrailers({ 'x-svc-rehydrated-count': String(relay.restored) });
         res.end();
       }
       note(usageRow(call, outcome === 'ok' ? lastUsage : null, outcome));
-      return rewriter.restored;
+      return relay.restored;
     },
 
     close(): Promise<void> {

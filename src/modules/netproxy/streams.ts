@@ -1,5 +1,5 @@
 import type { TokenMap } from '../../engines/dlp/index.js';
-import type { ChatChunk } from '../providers/index.js';
+import { type ChatChunk, SseParser, type SseEvent } from '../providers/index.js';
 import { ChunkRehydrator, type DeltaFormat, type DeltaRef, DeltaRehydrator } from '../protection/index.js';
 import type { Operation } from './formats.js';
 
@@ -15,6 +15,19 @@ const anthropic: DeltaFormat = {
     if (e['delta']['type'] === 'input_json_delta')
       return [{ key, path: ['delta', 'partial_json'], json: true }];
     return [];
+  },
+  // Pings may come at any point of a stream, between two deltas of a block too; other deltas (thinking,
+  // citations) do not end a text block either. A block ends at its content_block_stop.
+  ends(e) {
+    switch (e['type']) {
+      case 'ping':
+      case 'content_block_delta':
+        return [];
+      case 'content_block_stop':
+        return [String(e['index'])];
+      default:
+        return 'all';
+    }
   },
 };
 
@@ -33,6 +46,11 @@ const cohere: DeltaFormat = {
         return [];
     }
   },
+  // With documents, citations stream along with the text they cite: they end no field.
+  ends(e) {
+    if (e['type'] === 'citation-start' || e['type'] === 'citation-end') return [];
+    return this.deltas(e).length > 0 ? [] : 'all';
+  },
 };
 
 /** OpenAI Responses: output text, refusal and function-call argument deltas, per output item and part. */
@@ -48,6 +66,11 @@ const responses: DeltaFormat = {
       default:
         return [];
     }
+  },
+  // Web search adds its citations while the text streams: they end no field.
+  ends(e) {
+    if (e['type'] === 'response.output_text.annotation.added') return [];
+    return this.deltas(e).length > 0 ? [] : 'all';
   },
 };
 
@@ -66,8 +89,21 @@ const gemini: DeltaFormat = {
     });
     return refs;
   },
-  closes(e) {
-    return Array.isArray(e['candidates']) && e['candidates'].some((c) => isObj(c) && c['finishReason']);
+  // Candidates stream side by side (candidateCount > 1): each one's text ends with its own finish reason,
+  // or when a chunk of it carries no text (a function call); a chunk without candidates (usage) ends all.
+  ends(e) {
+    const candidates = Array.isArray(e['candidates']) ? e['candidates'] : [];
+    if (candidates.length === 0) return 'all';
+    const keys: string[] = [];
+    candidates.forEach((c: unknown, i) => {
+      if (!isObj(c)) return;
+      const parts = isObj(c['content']) && Array.isArray(c['content']['parts']) ? c['content']['parts'] : [];
+      const text = parts.some(
+        (p: unknown) => isObj(p) && typeof p['text'] === 'string' && p['thought'] !== true,
+      );
+      if (c['finishReason'] || !text) keys.push(String(c['index'] ?? i));
+    });
+    return keys;
   },
 };
 
@@ -165,5 +201,101 @@ export class JsonArraySplitter {
       this.scanned = this.buffer.length;
     }
     return out;
+  }
+}
+
+/**
+ * The network proxy's rewriting of one streamed answer, from the upstream's bytes to the text the client
+ * gets: one UTF-8 decoder for the whole stream (a read may end inside a multi-byte character, whose bytes
+ * the decoder keeps for the next read), the SSE parser or the JSON array splitter, the format's rewriter,
+ * and the framing. `push` and `end` are lazy: each piece is rewritten only when the caller asks for it, so
+ * the caller can write (and flush) the answer's first event before the rest of its read is rewritten.
+ */
+export class StreamRelay {
+  private readonly rewriter: EventRewriter;
+  private readonly utf8 = new TextDecoder('utf-8');
+  private readonly parser: SseParser | null;
+  private readonly splitter: JsonArraySplitter | null;
+  private first = true;
+
+  /**
+   * `sse`: text/event-stream (else a streamed JSON array); `crlf`: the line ending of the frames written;
+   * `observe` sees every parsed upstream event before it is rewritten (usage counts).
+   */
+  constructor(
+    op: Operation,
+    map: TokenMap,
+    private readonly options: { sse: boolean; crlf: string; observe?: (e: Json) => void },
+  ) {
+    this.rewriter = rewriterFor(op, map);
+    this.parser = options.sse ? new SseParser() : null;
+    this.splitter = options.sse ? null : new JsonArraySplitter();
+  }
+
+  get restored(): number {
+    return this.rewriter.restored;
+  }
+
+  /** The text to send for one read of the upstream body, piece by piece. */
+  *push(bytes: Uint8Array): Generator<string> {
+    const text = this.utf8.decode(bytes, { stream: true });
+    if (this.parser) yield* this.sseEvents(this.parser.push(text));
+    else for (const element of this.splitter!.push(text)) yield* this.element(JSON.parse(element) as Json);
+  }
+
+  /** What is left when the upstream body ends: held-back text, then a closing `[DONE]` or `]`. */
+  *end(): Generator<string> {
+    const tail = this.utf8.decode();
+    if (this.parser) {
+      yield* this.sseEvents(this.parser.push(tail));
+      // The held-back tail goes before a closing [DONE], which has to stay last.
+      const rest = this.parser.end();
+      yield* this.sseEvents(rest.filter((e) => e.data !== '[DONE]'));
+      for (const e of this.rewriter.end()) yield this.frame(undefined, JSON.stringify(e));
+      for (const e of rest) if (e.data === '[DONE]') yield this.frame(e.event, e.data);
+      return;
+    }
+    if (tail !== '')
+      for (const element of this.splitter!.push(tail)) yield* this.element(JSON.parse(element) as Json);
+    for (const e of this.rewriter.end()) yield this.arrayItem(e);
+    yield this.first ? '[]' : ']';
+  }
+
+  private frame(event: string | undefined, data: string): string {
+    const crlf = this.options.crlf;
+    return `${event ? `event: ${event}${crlf}` : ''}data: ${data}${crlf}${crlf}`;
+  }
+
+  private *sseEvents(events: SseEvent[]): Generator<string> {
+    for (const e of events) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(e.data);
+      } catch {
+        yield this.frame(e.event, e.data); // [DONE] and other plain data
+        continue;
+      }
+      if (!parsed || typeof parsed !== 'object') {
+        yield this.frame(e.event, e.data);
+        continue;
+      }
+      this.options.observe?.(parsed as Json);
+      for (const out of this.rewriter.event(parsed as Json)) {
+        const name = e.event && typeof out['type'] === 'string' ? out['type'] : e.event;
+        yield this.frame(name, JSON.stringify(out));
+      }
+    }
+  }
+
+  private *element(parsed: Json): Generator<string> {
+    this.options.observe?.(parsed);
+    for (const out of this.rewriter.event(parsed)) yield this.arrayItem(out);
+  }
+
+  /** An element of the JSON array: the opening bracket goes out with the first one. */
+  private arrayItem(e: Json): string {
+    const text = `${this.first ? '[' : `,${this.options.crlf}`}${JSON.stringify(e)}`;
+    this.first = false;
+    return text;
   }
 }

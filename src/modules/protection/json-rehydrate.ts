@@ -82,8 +82,13 @@ export interface DeltaRef {
 /** How one native stream format carries its deltas. */
 export interface DeltaFormat {
   deltas(event: Json): DeltaRef[];
-  /** Whether this event ends the fields still open (a finish reason): held-back text is released into it. */
-  closes?(event: Json): boolean;
+  /**
+   * Which open fields this event ends ('all', or their keys): their held-back text is released into it (or
+   * just before it). Without it, an event without deltas ends every field. An event that passes between two
+   * deltas of a field (a keep-alive ping, another candidate finishing) must not end it: the start of a token
+   * held back would be released, and the token never restored.
+   */
+  ends?(event: Json): 'all' | readonly string[];
 }
 
 function getAt(root: unknown, path: ReadonlyArray<string | number>): unknown {
@@ -108,7 +113,7 @@ interface Open {
 /**
  * Restores tokens in a stream of JSON events in a native format. Each delta field has its own streaming
  * rehydrator, so a token split across events is restored whole and never released in part. Held-back text
- * is released when the field's block ends: into the closing event when it carries the same field, else as
+ * is released when the field's block ends (DeltaFormat.ends): into the closing event when it carries the same field, else as
  * a copy of the field's last delta event placed before it. Events without deltas are restored whole.
  */
 export class DeltaRehydrator {
@@ -152,8 +157,10 @@ export class DeltaRehydrator {
       skip.set(holder, set);
     }
     const out: Json[] = [];
-    if (refs.length === 0 || this.format.closes?.(event)) {
+    const ends = this.format.ends ? this.format.ends(event) : refs.length === 0 ? 'all' : [];
+    if (ends === 'all' || ends.length > 0) {
       for (const [key, o] of this.open) {
+        if (ends !== 'all' && !ends.includes(key)) continue;
         const rest = o.r.flush();
         this.done += o.r.restored;
         this.open.delete(key);
@@ -179,9 +186,23 @@ export class DeltaRehydrator {
     return out;
   }
 
+  /**
+   * A copy of the field's last delta event carrying only `rest`: the other entries of each array on the
+   * field's path (another Gemini candidate, the text parts before it, a function call) went out already.
+   */
   private restEvent(o: Open, rest: string): Json {
     const copy = structuredClone(o.template);
-    setAt(copy, o.path, rest);
+    const path = [...o.path];
+    let v: unknown = copy;
+    for (let i = 0; i < path.length - 1; i++) {
+      const step = path[i]!;
+      if (Array.isArray(v) && typeof step === 'number') {
+        v.splice(0, v.length, v[step]);
+        path[i] = 0;
+      }
+      v = (v as Record<string | number, unknown>)[path[i]!];
+    }
+    setAt(copy, path, rest);
     return copy;
   }
 }

@@ -149,3 +149,24 @@ describe('rehydrateJson: keys', () => {
     assert.equal((obj as { polluted?: boolean }).polluted, undefined);
   });
 });
+
+describe('ChunkRehydrator: refusals', () => {
+  it('restores a token split across refusal deltas (found by the stream fuzz)', () => {
+    const r = new ChunkRehydrator(map());
+    const pieces = [
+      chunkOf({ role: 'assistant', refusal: "I can't write to " }),
+      chunkOf({ refusal: TOKEN.slice(0, 7) }),
+      chunkOf({ refusal: `${TOKEN.slice(7)}.` }),
+      chunkOf({}, 'stop'),
+    ];
+    const sent: string[] = [];
+    for (const p of pieces) {
+      if (!r.transform(p)) continue;
+      const refusal = p.choices[0]?.delta.refusal;
+      if (typeof refusal === 'string' && refusal !== '') sent.push(refusal);
+    }
+    assert.equal(sent.join(''), `I can't write to ${VALUE}.`);
+    assert.ok(!sent.some((s) => s.includes('TKN')));
+    assert.equal(r.restored, 1);
+  });
+});

@@ -28,15 +28,19 @@ export function rehydrateResponse(res: ChatResponse, map: TokenMap): number {
   return restored;
 }
 
+/** The text fields of a chunk's delta that continue from chunk to chunk. */
+const DELTA_TEXTS = ['content', 'refusal'] as const;
+type DeltaText = (typeof DELTA_TEXTS)[number];
+
 /**
- * Restores tokens in a stream of chunks, per choice: content and each tool call's argument fragments have
- * their own streaming rehydrator (arguments in JSON mode, so a value with quotes stays valid JSON). What a
+ * Restores tokens in a stream of chunks, per choice: content, refusal and each tool call's argument fragments
+ * have their own streaming rehydrator (arguments in JSON mode, so a value with quotes stays valid JSON). What a
  * rehydrator holds back (the start of a possible token) is released in the choice's finishing chunk.
  * Chunks whose only text was held back are dropped; every other field of a chunk is kept as it came.
  */
 export class ChunkRehydrator {
   private readonly map: TokenMap;
-  private readonly content = new Map<number, StreamingRehydrator>();
+  private readonly text = new Map<string, { choice: number; field: DeltaText; r: StreamingRehydrator }>();
   private readonly args = new Map<string, { choice: number; index: number; r: StreamingRehydrator }>();
   private done = 0;
 
@@ -46,18 +50,19 @@ export class ChunkRehydrator {
 
   get restored(): number {
     let n = this.done;
-    for (const r of this.content.values()) n += r.restored;
+    for (const t of this.text.values()) n += t.r.restored;
     for (const a of this.args.values()) n += a.r.restored;
     return n;
   }
 
-  private contentOf(choice: number): StreamingRehydrator {
-    let r = this.content.get(choice);
-    if (!r) {
-      r = new StreamingRehydrator(this.map);
-      this.content.set(choice, r);
+  private textOf(choice: number, field: DeltaText): StreamingRehydrator {
+    const key = `${choice}:${field}`;
+    let t = this.text.get(key);
+    if (!t) {
+      t = { choice, field, r: new StreamingRehydrator(this.map) };
+      this.text.set(key, t);
     }
-    return r;
+    return t.r;
   }
 
   private argsOf(choice: number, index: number): StreamingRehydrator {
@@ -76,10 +81,13 @@ export class ChunkRehydrator {
     for (const choice of chunk.choices) {
       const delta: ChunkDelta = choice.delta ?? {};
       choice.delta = delta;
-      let hadText = false;
-      if (typeof delta.content === 'string' && delta.content !== '') {
-        hadText = true;
-        delta.content = this.contentOf(choice.index).push(delta.content);
+      // A field whose text was all held back is not worth a chunk; one that came empty may be (a role).
+      const emptied = new Set<DeltaText>();
+      for (const field of DELTA_TEXTS) {
+        const piece = delta[field];
+        if (typeof piece !== 'string' || piece === '') continue;
+        delta[field] = this.textOf(choice.index, field).push(piece);
+        if (delta[field] === '') emptied.add(field);
       }
       if (delta.tool_calls) {
         delta.tool_calls = delta.tool_calls.filter((tc) => {
@@ -96,9 +104,9 @@ export class ChunkRehydrator {
       const meaningful =
         choice.finish_reason !== null ||
         delta.role !== undefined ||
-        (typeof delta.content === 'string' && (delta.content !== '' || !hadText)) ||
+        (typeof delta.content === 'string' && !emptied.has('content')) ||
         delta.tool_calls !== undefined ||
-        (delta.refusal !== undefined && delta.refusal !== null);
+        (delta.refusal !== undefined && delta.refusal !== null && !emptied.has('refusal'));
       if (meaningful) keep = true;
     }
     return keep;
@@ -106,16 +114,17 @@ export class ChunkRehydrator {
 
   /** Whatever is still held back at the end of a stream that never sent a finish reason. */
   finish(template: ChatChunk | undefined): ChatChunk | null {
-    if (this.content.size === 0 && this.args.size === 0) return null;
+    if (this.text.size === 0 && this.args.size === 0) return null;
     const choices: ChatChunk['choices'] = [];
     const indexes = new Set<number>([
-      ...this.content.keys(),
+      ...[...this.text.values()].map((t) => t.choice),
       ...[...this.args.values()].map((a) => a.choice),
     ]);
     for (const index of indexes) {
       const delta: ChunkDelta = {};
       this.release(index, delta);
-      if (delta.content || delta.tool_calls) choices.push({ index, delta, finish_reason: null });
+      if (delta.content || delta.refusal || delta.tool_calls)
+        choices.push({ index, delta, finish_reason: null });
     }
     if (choices.length === 0) return null;
     return {
@@ -128,12 +137,12 @@ export class ChunkRehydrator {
   }
 
   private release(choice: number, delta: ChunkDelta): void {
-    const r = this.content.get(choice);
-    if (r) {
-      const rest = r.flush();
-      this.done += r.restored;
-      this.content.delete(choice);
-      if (rest) delta.content = (delta.content ?? '') + rest;
+    for (const [key, t] of this.text) {
+      if (t.choice !== choice) continue;
+      const rest = t.r.flush();
+      this.done += t.r.restored;
+      this.text.delete(key);
+      if (rest) delta[t.field] = (delta[t.field] ?? '') + rest;
     }
     for (const [key, a] of this.args) {
       if (a.choice !== choice) continue;
