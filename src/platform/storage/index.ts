@@ -40,7 +40,33 @@ export interface Storage {
   dialect: DialectName;
   migrate(): Promise<string[]>;
   ping(): Promise<boolean>;
+  /**
+   * Runs `fn` while holding the lock named `name`, waiting for it first: one holder at a time among the
+   * processes on one PostgreSQL schema (an advisory lock on a connection of its own, released when that
+   * connection ends, so a process that dies holding it frees it), and among the callers in this process on
+   * an SQLite file. For one-off work that several processes started together must not do twice (the
+   * first-start bootstrap).
+   */
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** SQLite: the holders of each lock in this process, by file and name (a chain of promises). */
+const localLocks = new Map<string, Promise<unknown>>();
+
+async function exclusiveLocally<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const before = localLocks.get(key) ?? Promise.resolve();
+  const run = before.then(fn, fn);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  localLocks.set(key, settled);
+  try {
+    return await run;
+  } finally {
+    if (localLocks.get(key) === settled) localLocks.delete(key);
+  }
 }
 
 class StaticMigrations implements MigrationProvider {
@@ -145,6 +171,21 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
         return true;
       } catch {
         return false;
+      }
+    },
+    async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+      if (!options.databaseUrl) return exclusiveLocally(`${options.sqliteFile ?? ':memory:'}\0${name}`, fn);
+      // A client of its own, not one of the pool's: the lock belongs to the session, and fn's queries must
+      // not wait for the connection that holds it.
+      const client = new pg.Client({ connectionString: options.databaseUrl });
+      await client.connect();
+      try {
+        const key = `${migrationSchema ?? 'public'}:${name}`;
+        await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+        return await fn();
+      } finally {
+        // Ending the session releases the lock.
+        await client.end();
       }
     },
     async close() {
