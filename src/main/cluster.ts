@@ -7,7 +7,7 @@ import { bootstrapIfEmpty, formatBootstrap } from './bootstrap.js';
 import { createContext } from './context.js';
 import { startMaintenance } from './maintenance.js';
 import { listenProxy } from './proxy.js';
-import { shownUrl, stopOnSignals } from './signals.js';
+import { listenOn, shownUrl, stopOnSignals } from './signals.js';
 import { startEventWorkers } from './worker.js';
 
 /**
@@ -203,7 +203,7 @@ export async function serveWorker(config: Config): Promise<void> {
       });
     });
     const app = await buildApi(ctx);
-    await app.listen({ port: config.port, host: config.host });
+    await listenOn(app, { host: config.host, port: config.port, portVariable: 'PORT' });
     const proxy = await listenProxy(ctx);
     const portOf = (a: App) => {
       const address = a.server.address();

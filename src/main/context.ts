@@ -55,6 +55,30 @@ export function providerAddressPolicy(config: Config): AddressPolicy {
   });
 }
 
+/**
+ * A serving process's start once its context exists: when it fails (a port taken, a bad HOST, a missing
+ * CA), what it opened (`opened(close)`: servers already listening, workers) is closed, last first, then the
+ * context, before the failure is thrown on. Servers, the database pool, the Redis connection and the
+ * compute and checkpoint threads would otherwise keep the process alive after the failure was printed:
+ * an orchestrator would see it running and never restart it.
+ */
+export async function startOrClose<T>(
+  ctx: Context,
+  start: (opened: (close: () => unknown) => void) => Promise<T>,
+): Promise<T> {
+  const closers: Array<() => unknown> = [];
+  try {
+    return await start((close) => closers.push(close));
+  } catch (err) {
+    for (const close of closers.reverse())
+      await Promise.resolve()
+        .then(close)
+        .catch(() => undefined);
+    await ctx.close().catch(() => undefined);
+    throw err;
+  }
+}
+
 export interface Context {
   config: Config;
   logger: Logger;

@@ -21,8 +21,8 @@ import { type Config, loadConfig } from '../platform/config/index.js';
 import { AppError } from '../platform/errors/index.js';
 import { type App, createHttpServer, installAuthHook } from '../platform/http/index.js';
 import { authDepsOf } from './api.js';
-import { type Context, createContext, providerAddressPolicy } from './context.js';
-import { shownUrl, stopOnSignals } from './signals.js';
+import { type Context, createContext, providerAddressPolicy, startOrClose } from './context.js';
+import { listenOn, shownUrl, stopOnSignals } from './signals.js';
 import { VERSION } from './version.js';
 
 /**
@@ -139,7 +139,12 @@ export async function listenProxy(
   options: { lookup?: LookupFunction } = {},
 ): Promise<{ app: App; proxy: NetProxy; url: string }> {
   const { app, proxy } = await buildProxy(ctx, options);
-  await app.listen({ port: ctx.config.proxyPort, host: ctx.config.host });
+  try {
+    await listenOn(app, { host: ctx.config.host, port: ctx.config.proxyPort, portVariable: 'PROXY_PORT' });
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : ctx.config.proxyPort;
   return { app, proxy, url: shownUrl(ctx.config.host, port) };
@@ -157,22 +162,29 @@ export async function runProxy(
   // Read before anything starts, so a missing CA is a clear error and not a half-started proxy.
   const ca = options.intercept ? readCa(config) : undefined;
   const ctx = await createContext(config, { serving: true });
-  const lookup = ca ? createUpstreamLookup(config.interceptDns) : undefined;
-  const { app, proxy, url } = await listenProxy(ctx, lookup ? { lookup } : {});
-  out(
-    `Parapet network proxy listening on ${url}/proxy/<provider>/ (${ctx.storage.dialect}, ${ctx.cache.kind} cache)\n`,
-  );
-  let intercept: App | undefined;
-  if (ca) {
+  const { app, intercept } = await startOrClose(ctx, async (opened) => {
+    const lookup = ca ? createUpstreamLookup(config.interceptDns) : undefined;
+    const { app, proxy, url } = await listenProxy(ctx, lookup ? { lookup } : {});
+    opened(() => app.close());
+    out(
+      `Parapet network proxy listening on ${url}/proxy/<provider>/ (${ctx.storage.dialect}, ${ctx.cache.kind} cache)\n`,
+    );
+    if (!ca) return { app, intercept: undefined };
     const issuer = await createLeafIssuer(ca, () => ctx.clock.now());
-    intercept = await buildIntercept(ctx, proxy, issuer);
-    await intercept.listen({ port: config.interceptPort, host: config.host });
+    const intercept = await buildIntercept(ctx, proxy, issuer);
+    opened(() => intercept.close());
+    await listenOn(intercept, {
+      host: config.host,
+      port: config.interceptPort,
+      portVariable: 'PARAPET_INTERCEPT_PORT',
+    });
     const address = intercept.server.address();
     const port = typeof address === 'object' && address ? address.port : config.interceptPort;
     out(
       `Parapet transparent proxy listening on ${config.host}:${port} (TLS for the providers' host names; CA ${describeCa(ca.certPem).fingerprint256})\n`,
     );
-  }
+    return { app, intercept };
+  });
   stopOnSignals(async (signal) => {
     ctx.logger.info({ signal }, 'stopping');
     await intercept?.close();

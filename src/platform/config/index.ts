@@ -387,7 +387,14 @@ export type Config = { [K in keyof Settings]: ReturnType<Settings[K]['parse']> }
   providerBaseUrls: Record<string, string>;
 };
 
-export class ConfigError extends Error {}
+/**
+ * A setting the process cannot start with: a value that does not parse, or one that fails when used at
+ * start (a port taken, a database that cannot be reached). The message names the variable; the CLI prints
+ * it as it is (`name` is how it tells these from unexpected failures).
+ */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
 
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
