@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { dropSchema } from './support/harness.js';
+import { closedPort, dropSchema } from './support/harness.js';
 
 // A serving command that cannot start must stop, with a message naming the setting to change: a process
 // that printed its failure but stayed alive (its database pool, compute threads and Redis connection open,
@@ -28,7 +28,9 @@ const shared: Record<string, string> = {
         PARAPET_MASTER_KEY: randomBytes(32).toString('hex'),
       }
     : {}),
-  ...(process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL, REDIS_PREFIX: `test:${id}:` } : {}),
+  ...(process.env.TEST_REDIS_URL
+    ? { REDIS_URL: process.env.TEST_REDIS_URL, REDIS_PREFIX: `test:${id}:` }
+    : {}),
 };
 
 function run(env: Record<string, string>, ...args: string[]) {
@@ -52,6 +54,7 @@ function run(env: Record<string, string>, ...args: string[]) {
   });
   return { code: r.status, stderr: r.stderr, stdout: r.stdout };
 }
+
 
 before(async () => {
   cwd = mkdtempSync(join(tmpdir(), 'parapet-startup-'));
@@ -94,6 +97,27 @@ describe('serving commands that cannot start', () => {
     const r = run({ HOST: 'no-such-host.invalid' }, 'proxy');
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stderr, /cannot listen on no-such-host\.invalid:0 \(HOST, PROXY_PORT\)/);
+  });
+
+  it('stop with REDIS_URL named when Redis does not answer (serve, proxy, worker)', async () => {
+    const closed = await closedPort();
+    // Refused, and accepted by something that never answers (a wrong port).
+    const cases: Array<[number, string[]]> = [
+      [closed, ['serve']],
+      [closed, ['worker']],
+      [takenPort, ['proxy']],
+    ];
+    for (const [port, args] of cases) {
+      const url = `redis://user:s3cret-pw@127.0.0.1:${port}/2`;
+      const r = run({ REDIS_URL: url }, ...args);
+      assert.equal(r.code, 1, `${args[0]}: ${r.stderr}`);
+      assert.match(
+        r.stderr,
+        new RegExp(`Redis does not answer at REDIS_URL \\(127\\.0\\.0\\.1:${port}/2\\)`),
+        args[0],
+      );
+      assert.doesNotMatch(r.stderr + r.stdout, /s3cret-pw/, 'the password is never printed');
+    }
   });
 
   it('print a bad setting as a configuration error, not an unexpected failure', () => {

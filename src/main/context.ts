@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Cache, createMemoryCache, createRedisCache } from '../platform/cache/index.js';
 import { type Clock, systemClock } from '../platform/clock/index.js';
 import { type Compute, createCompute } from '../platform/compute/index.js';
-import type { Config } from '../platform/config/index.js';
+import { type Config, ConfigError } from '../platform/config/index.js';
 import { type Sealer, createSealer } from '../platform/crypto/index.js';
 import { type Logger, createLogger } from '../platform/log/index.js';
 import { type AddressPolicy, createAddressPolicy, normalizeHost } from '../platform/net/index.js';
@@ -128,6 +128,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     backgroundCheckpoints: options.serving === true,
   });
   let compute: Compute | undefined;
+  let opened: Cache | undefined;
   try {
     if (options.migrate !== false) await storage.migrate();
     const masterKey = loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, embedded });
@@ -135,6 +136,15 @@ export async function createContext(config: Config, options: ContextOptions = {}
     const cache =
       options.cache ??
       (config.redisUrl ? createRedisCache(config.redisUrl, config.redisPrefix) : createMemoryCache(clock));
+    opened = options.cache ? undefined : cache;
+    // A serving process without its Redis would answer every request 503: it stops at start instead, and
+    // says which setting points where (never the URL's password).
+    if (options.serving && config.redisUrl && !options.cache && !(await cache.ping())) {
+      const u = new URL(config.redisUrl);
+      throw new ConfigError(
+        `Redis does not answer at REDIS_URL (${u.hostname}:${u.port || '6379'}${u.pathname}); start it or correct the variable`,
+      );
+    }
     const events = createEventPublisher({ clock });
     const pool = createCompute({
       threads: config.computeThreads,
@@ -296,6 +306,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     };
   } catch (err) {
     await compute?.close();
+    await opened?.close();
     await storage.close();
     throw err;
   }
