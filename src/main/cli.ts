@@ -547,7 +547,7 @@ let caAction: string | undefined;
 
 /** `parapet proxy ca init|export`: the CA whose certificate devices trust for transparent mode. */
 async function proxyCa(values: Values): Promise<Output> {
-  const { initCa, readCa } = await import('./proxy.js');
+  const { initCa, readCaCert } = await import('./proxy.js');
   const config = loadConfig();
   if (caAction === 'init') {
     const made = await initCa(config, {
@@ -560,7 +560,7 @@ async function proxyCa(values: Values): Promise<Output> {
     };
   }
   if (caAction === 'export') {
-    const { certPem } = readCa(config);
+    const certPem = readCaCert(config);
     if (values.out) {
       writeFileSync(values.out, certPem, { mode: 0o644 });
       return { json: { out: values.out }, text: `wrote the CA certificate to ${values.out}` };

@@ -5,6 +5,7 @@ import type { SecureContext } from 'node:tls';
 import { createAuthenticator } from '../modules/auth/index.js';
 import {
   type CaFiles,
+  caFilesProblem,
   createCa,
   createLeafIssuer,
   createNetProxy,
@@ -99,17 +100,44 @@ export async function buildIntercept(ctx: Context, proxy: NetProxy, issuer: Leaf
 const CA_CERT = 'ca.pem';
 const CA_KEY = 'ca-key.pem';
 
-/** Reads the CA from PARAPET_PROXY_CA_DIR; a clear error when `parapet proxy ca init` was not run. */
-export function readCa(config: Pick<Config, 'proxyCaDir'>): CaFiles {
-  const certPath = join(config.proxyCaDir, CA_CERT);
-  const keyPath = join(config.proxyCaDir, CA_KEY);
-  if (!existsSync(certPath) || !existsSync(keyPath)) {
+/** A file of the CA folder, or an error naming what is missing and how to make it. */
+function readCaFile(config: Pick<Config, 'proxyCaDir'>, name: string): string {
+  const path = join(config.proxyCaDir, name);
+  if (!existsSync(path)) {
     throw new AppError(
       'not_found',
-      `no network proxy CA in ${config.proxyCaDir}: run \`parapet proxy ca init\` first (PARAPET_PROXY_CA_DIR)`,
+      `no ${name} in ${config.proxyCaDir}: run \`parapet proxy ca init\` first (PARAPET_PROXY_CA_DIR)`,
     );
   }
-  return { certPem: readFileSync(certPath, 'utf8'), keyPem: readFileSync(keyPath, 'utf8') };
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new AppError(
+      'invalid_request',
+      `${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): the proxy must run as the user that owns it (PARAPET_PROXY_CA_DIR)`,
+    );
+  }
+}
+
+/** The CA certificate alone (`parapet proxy ca export`: a machine without the key may export it). */
+export function readCaCert(config: Pick<Config, 'proxyCaDir'>): string {
+  return readCaFile(config, CA_CERT);
+}
+
+/**
+ * Reads the CA from PARAPET_PROXY_CA_DIR and checks that it can issue (caFilesProblem); a clear error when
+ * `parapet proxy ca init` was not run, a file cannot be read, or the two files do not make one valid CA.
+ */
+export function readCa(config: Pick<Config, 'proxyCaDir'>, now = new Date()): CaFiles {
+  const files = { certPem: readCaFile(config, CA_CERT), keyPem: readCaFile(config, CA_KEY) };
+  const problem = caFilesProblem(files, now);
+  if (problem) {
+    throw new AppError(
+      'invalid_request',
+      `the network proxy CA in ${config.proxyCaDir} cannot be used: ${problem} (PARAPET_PROXY_CA_DIR; \`parapet proxy ca init --force\` makes a new one, which every device must then install)`,
+    );
+  }
+  return files;
 }
 
 /** `parapet proxy ca init`: a new CA, its key readable by the owner only; refuses to replace one unless forced. */
