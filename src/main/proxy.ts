@@ -3,6 +3,7 @@ import type { LookupFunction } from 'node:net';
 import { join } from 'node:path';
 import type { SecureContext } from 'node:tls';
 import { createAuthenticator } from '../modules/auth/index.js';
+import { healthRoutes } from '../modules/health/index.js';
 import {
   type CaFiles,
   caFilesProblem,
@@ -43,6 +44,11 @@ export async function buildProxy(
     title: 'Parapet network proxy',
   });
   await installAuthHook(app, createAuthenticator(authDepsOf(ctx)));
+  // What a load balancer or an orchestrator probes: the same answer as the API's, from this process, so a
+  // proxy that lost its database or Redis is taken out of rotation.
+  await app.register(
+    healthRoutes({ version: VERSION, startedAt: new Date(), database: ctx.storage, cache: ctx.cache }),
+  );
   const proxy = createNetProxy({
     protection: ctx.gateway.protection,
     assertAllowed: (orgId) => ctx.gateway.force.assertProxyAllowed(orgId),
