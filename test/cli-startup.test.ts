@@ -55,7 +55,6 @@ function run(env: Record<string, string>, ...args: string[]) {
   return { code: r.status, stderr: r.stderr, stdout: r.stdout };
 }
 
-
 before(async () => {
   cwd = mkdtempSync(join(tmpdir(), 'parapet-startup-'));
   taken = createServer();
@@ -115,6 +114,23 @@ describe('serving commands that cannot start', () => {
         r.stderr,
         new RegExp(`Redis does not answer at REDIS_URL \\(127\\.0\\.0\\.1:${port}/2\\)`),
         args[0],
+      );
+      assert.doesNotMatch(r.stderr + r.stdout, /s3cret-pw/, 'the password is never printed');
+    }
+  });
+
+  it('stop with DATABASE_URL named when PostgreSQL cannot be reached or never answers', async () => {
+    const closed = await closedPort();
+    for (const port of [closed, takenPort]) {
+      const url = `postgres://parapet:s3cret-pw@127.0.0.1:${port}/parapet`;
+      const r = run({ DATABASE_URL: url, PARAPET_MASTER_KEY: 'a'.repeat(64) }, 'serve');
+      assert.equal(r.code, 1, `port ${port}: ${r.stderr}`);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `^parapet: cannot use the PostgreSQL database of DATABASE_URL \\(127\\.0\\.0\\.1:${port}/parapet\\): `,
+          'm',
+        ),
       );
       assert.doesNotMatch(r.stderr + r.stdout, /s3cret-pw/, 'the password is never printed');
     }

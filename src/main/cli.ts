@@ -131,14 +131,10 @@ function need(values: Values, name: keyof Values): string {
 }
 
 /** Where the data lives, for the user to see; a PostgreSQL URL is shown without its credentials. */
-function describeDatabase(config: Config): string {
+async function describeDatabase(config: Config): Promise<string> {
   if (!config.databaseUrl) return `SQLite ${join(config.dataDir, 'parapet.db')}`;
-  try {
-    const u = new URL(config.databaseUrl);
-    return `PostgreSQL ${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname} (schema ${config.databaseSchema})`;
-  } catch {
-    return 'PostgreSQL (DATABASE_URL)';
-  }
+  const { postgresAddress } = await import('../platform/storage/index.js');
+  return `PostgreSQL ${postgresAddress(config.databaseUrl)} (schema ${config.databaseSchema})`;
 }
 
 let jsonOutput = false;
@@ -157,10 +153,10 @@ function requireDatabase(config: Config): void {
 }
 
 /** For worker, proxy and dns: the service's database must exist; say which one they run on. */
-function existingDatabase(): void {
+async function existingDatabase(): Promise<void> {
   const config = loadConfig();
   requireDatabase(config);
-  if (!jsonOutput) process.stderr.write(`database: ${describeDatabase(config)}\n`);
+  if (!jsonOutput) process.stderr.write(`database: ${await describeDatabase(config)}\n`);
 }
 
 /**
@@ -171,7 +167,7 @@ function existingDatabase(): void {
 async function withContext<T>(fn: (ctx: Context) => Promise<T>, opts: { create?: boolean } = {}): Promise<T> {
   const config = loadConfig();
   if (!opts.create) requireDatabase(config);
-  if (!jsonOutput) process.stderr.write(`database: ${describeDatabase(config)}\n`);
+  if (!jsonOutput) process.stderr.write(`database: ${await describeDatabase(config)}\n`);
   const { createContext } = await import('./context.js');
   const ctx = await createContext(config, { logger: undefined });
   try {
@@ -194,20 +190,20 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
   if (command === 'scan') return scan(sub, values);
   switch (`${command} ${sub ?? ''}`.trim()) {
     case 'worker':
-      existingDatabase();
+      await existingDatabase();
       await (await import('./worker.js')).runWorker();
       return null;
     case 'serve':
       await (await import('./serve.js')).serve();
       return null;
     case 'proxy':
-      existingDatabase();
+      await existingDatabase();
       await (await import('./proxy.js')).runProxy({ intercept: values.intercept === true });
       return null;
     case 'proxy ca':
       return proxyCa(values);
     case 'dns':
-      existingDatabase();
+      await existingDatabase();
       await (await import('./dns.js')).runDns(values.org);
       return null;
     case 'license issue': {

@@ -7,7 +7,13 @@ import { type Config, ConfigError } from '../platform/config/index.js';
 import { type Sealer, createSealer } from '../platform/crypto/index.js';
 import { type Logger, createLogger } from '../platform/log/index.js';
 import { type AddressPolicy, createAddressPolicy, normalizeHost } from '../platform/net/index.js';
-import { type Storage, createGroupCommit, openStorage, sqliteFileIn } from '../platform/storage/index.js';
+import {
+  type Storage,
+  createGroupCommit,
+  openStorage,
+  postgresFailureMessage,
+  sqliteFileIn,
+} from '../platform/storage/index.js';
 import { type AuthService, createAuthService } from '../modules/auth/index.js';
 import { type DetectionService, createDetectionService } from '../modules/detection/index.js';
 import { type DlpService, type Vault, createDlpService, createVault } from '../modules/dlp/index.js';
@@ -121,16 +127,26 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const embedded = !config.databaseUrl;
+  // A database that cannot be reached is the operator's setting to fix: say which one, and where it points.
+  const named = (err: unknown): unknown => {
+    const message = config.databaseUrl
+      ? postgresFailureMessage(err, config.databaseUrl, 'DATABASE_URL')
+      : null;
+    return message === null ? err : new ConfigError(message, { cause: err });
+  };
   const storage = await openStorage({
     databaseUrl: config.databaseUrl,
     schema: config.databaseSchema,
     ...(embedded ? { sqliteFile: sqliteFileIn(config.dataDir) } : {}),
     backgroundCheckpoints: options.serving === true,
+  }).catch((err: unknown) => {
+    throw named(err);
   });
   let compute: Compute | undefined;
   let opened: Cache | undefined;
   try {
-    if (options.migrate !== false) await storage.migrate();
+    if (options.migrate !== false)
+      await storage.migrate().catch((err: unknown) => Promise.reject(named(err)));
     const masterKey = loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, embedded });
     const sealer = createSealer(masterKey);
     const cache =

@@ -97,6 +97,39 @@ export function restrictFile(file: string): void {
   if (existsSync(file)) chmodSync(file, 0o600);
 }
 
+/**
+ * How long opening a PostgreSQL connection may take. node-postgres waits forever by default: a DATABASE_URL
+ * naming a port that accepts and never answers (a wrong port, a dropped route) held the start, and every
+ * request that needed a new connection, without a word.
+ */
+const PG_CONNECT_TIMEOUT_MS = 10_000;
+
+/** SQLSTATE classes and socket errors that mean "this database cannot be reached or used as configured". */
+const PG_CONNECTION_CODES =
+  /^(08|28|3D|57P0[1-3])|^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH)$/;
+
+/** Where a PostgreSQL URL points (host:port/database), for messages: never its user or password. */
+export function postgresAddress(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+/**
+ * A failure to reach or log in to PostgreSQL, as a message naming the setting and where it points (never
+ * the password); null for any other error (a migration's), which is reported as it is.
+ */
+export function postgresFailureMessage(err: unknown, url: string, variable: string): string | null {
+  const e = err as { code?: unknown; message?: unknown };
+  const message = typeof e.message === 'string' ? e.message : String(err);
+  const unreachable = /timeout exceeded when trying to connect|Connection terminated/i.test(message);
+  if (!unreachable && !(typeof e.code === 'string' && PG_CONNECTION_CODES.test(e.code))) return null;
+  return `cannot use the PostgreSQL database of ${variable} (${postgresAddress(url)}): ${message}`;
+}
+
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   let db: Db;
   let dialect: DialectName;
@@ -108,7 +141,10 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     migrationSchema = schema;
     if (schema !== 'public') {
       // The schema must exist before a pooled connection can put it on its search_path.
-      const admin = new pg.Client({ connectionString: options.databaseUrl });
+      const admin = new pg.Client({
+        connectionString: options.databaseUrl,
+        connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      });
       await admin.connect();
       try {
         await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
@@ -118,6 +154,7 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     }
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
       max: 10,
       // The schema name was validated as a plain lower-case identifier, so it needs no quoting here.
       options: schema === 'public' ? undefined : `-c search_path=${schema}`,
@@ -177,7 +214,10 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       if (!options.databaseUrl) return exclusiveLocally(`${options.sqliteFile ?? ':memory:'}\0${name}`, fn);
       // A client of its own, not one of the pool's: the lock belongs to the session, and fn's queries must
       // not wait for the connection that holds it.
-      const client = new pg.Client({ connectionString: options.databaseUrl });
+      const client = new pg.Client({
+        connectionString: options.databaseUrl,
+        connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      });
       await client.connect();
       try {
         const key = `${migrationSchema ?? 'public'}:${name}`;
