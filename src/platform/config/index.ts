@@ -65,15 +65,37 @@ const dnsServers: Parser<string[]> = (raw, name) =>
         throw new Error(`${name}: '${s}' is not a DNS server address (ip, ip:port or [ipv6]:port)`);
       return s;
     });
-const trustProxy: Parser<boolean | number | string[]> = (raw) => {
+/** The names Fastify's proxy-addr accepts for address ranges, besides addresses and CIDRs. */
+const TRUST_PROXY_NAMES: ReadonlySet<string> = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, `address/prefix`, IPv4 `address/netmask` or a range name, as proxy-addr compiles them. */
+function trustedProxyEntry(entry: string): boolean {
+  if (TRUST_PROXY_NAMES.has(entry)) return true;
+  const [address = '', range, extra] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (version === 4 ? 32 : 128);
+  return version === 4 && isIP(range) === 4;
+}
+
+// Checked here, not when the server is built: a bad entry failed after the migrations, as an "unexpected
+// failure: invalid IP address" that named no variable.
+const trustProxy: Parser<boolean | number | string[]> = (raw, name) => {
   const v = raw.trim();
   if (v === '' || v === 'false') return false;
   if (v === 'true') return true;
   if (/^\d+$/.test(v)) return Number(v);
-  return v
+  const entries = v
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  const bad = entries.find((e) => !trustedProxyEntry(e));
+  if (bad !== undefined)
+    throw new Error(
+      `${name}: '${bad.slice(0, 60)}' is not an address, a CIDR or loopback/linklocal/uniquelocal (or use false, true or a hop count)`,
+    );
+  return entries;
 };
 
 const SETTINGS = {
