@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -140,5 +140,33 @@ describe('serving commands that cannot start', () => {
     const r = run({ PORT: '99999' }, 'serve');
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^parapet: invalid configuration: PORT must be an integer from 0 to 65535$/m);
+  });
+});
+
+describe('commands given an --out that cannot be written, or no organization', () => {
+  it('refuse before any work, with exit 2 and the path named', () => {
+    const org = JSON.parse(run({}, 'org', 'create', '--name', 'Out', '--json').stdout);
+    const prompts = join(cwd, 'prompts.txt');
+    writeFileSync(prompts, 'hello\n');
+    const out = join(cwd, 'no-such-folder', 'x.out');
+    for (const args of [
+      ['scan', prompts, '--out', out],
+      ['report', '--org', org.id, '--period', '7d', '--out', out],
+      ['proxy', 'ca', 'export', '--out', out],
+    ]) {
+      const r = run({}, ...args);
+      assert.equal(r.code, 2, `${args[0]}: ${r.stderr}`);
+      assert.match(r.stderr, /--out \S+x\.out: the folder \S+no-such-folder does not exist/, args[0]);
+      assert.doesNotMatch(r.stderr, /unexpected failure|Unhandled|\n\s+at /, args[0]);
+    }
+  });
+
+  it('parapet dns without an organization, or with an unknown one, says so plainly', () => {
+    const none = run({}, 'dns');
+    assert.equal(none.code, 2, none.stderr);
+    assert.match(none.stderr, /needs the organization: --org ID or PARAPET_DNS_ORG/);
+    const unknown = run({ PARAPET_DNS_PORT: '0' }, 'dns', '--org', 'org_nope');
+    assert.equal(unknown.code, 1, unknown.stderr);
+    assert.match(unknown.stderr, /^parapet: organization org_nope does not exist/m);
   });
 });

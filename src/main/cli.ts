@@ -1,5 +1,5 @@
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, existsSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Config, loadConfig } from '../platform/config/index.js';
 import { AppError } from '../platform/errors/index.js';
@@ -140,6 +140,25 @@ async function describeDatabase(config: Config): Promise<string> {
 let jsonOutput = false;
 
 /**
+ * `--out FILE` checked before any work: its folder must exist and be writable, and so must the file when
+ * it exists. A report built for minutes, or a scan of a large file, then failed at the last step as an
+ * "unexpected failure: ENOENT" (the scan with an unhandled stream error and a stack trace).
+ */
+function checkOut(path: string): string {
+  const exists = existsSync(path);
+  const target = exists ? path : dirname(resolve(path));
+  try {
+    accessSync(target, exists ? constants.W_OK : constants.W_OK | constants.X_OK);
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new UsageError(
+      `--out ${path}: ${exists ? 'the file' : 'the folder'} ${target} ${missing ? 'does not exist' : 'is not writable'}`,
+    );
+  }
+  return path;
+}
+
+/**
  * Refuses to go on when the embedded database does not exist yet. The long-running processes that only
  * serve an existing service (worker, proxy, dns) use it too: started from the wrong folder they would
  * otherwise create an empty database and run on it without a word.
@@ -203,6 +222,8 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
     case 'proxy ca':
       return proxyCa(values);
     case 'dns':
+      if (!values.org && !loadConfig().dnsOrg)
+        throw new UsageError('parapet dns needs the organization: --org ID or PARAPET_DNS_ORG');
       await existingDatabase();
       await (await import('./dns.js')).runDns(values.org);
       return null;
@@ -471,6 +492,7 @@ async function scan(file: string | undefined, values: Values): Promise<Output> {
   if (values.format !== undefined && !values.out) throw new UsageError('--format needs --out FILE');
   const format = values.format ?? (values.out?.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
   if (format !== 'jsonl' && format !== 'csv') throw new UsageError('--format must be jsonl or csv');
+  if (values.out) checkOut(values.out);
   const { scanFile, summaryTable, openOutput } = await import('./scan.js');
   const out = values.out ? openOutput(values.out) : undefined;
   const summary = await scanFile({
@@ -503,6 +525,7 @@ async function report(values: Values): Promise<Output> {
   if (period !== undefined && !(period in PERIODS)) {
     throw new UsageError(`--period must be one of ${Object.keys(PERIODS).join(', ')}`);
   }
+  if (values.out) checkOut(values.out);
   const { reportCsv, reportPdf } = await import('../modules/reports/index.js');
   const { bytes, summary } = await withContext(async (ctx) => {
     const org = await requireOrg(ctx, orgId);
@@ -556,6 +579,7 @@ async function proxyCa(values: Values): Promise<Output> {
     };
   }
   if (caAction === 'export') {
+    if (values.out) checkOut(values.out);
     const certPem = readCaCert(config);
     if (values.out) {
       writeFileSync(values.out, certPem, { mode: 0o644 });

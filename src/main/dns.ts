@@ -1,4 +1,4 @@
-import { loadConfig } from '../platform/config/index.js';
+import { ConfigError, loadConfig } from '../platform/config/index.js';
 import { createDnsForwarder } from '../modules/endpoint/index.js';
 import { createContext, startOrClose } from './context.js';
 import { listenOrExplain, stopOnSignals } from './signals.js';
@@ -20,7 +20,7 @@ export async function runDns(orgArg?: string, out: (t: string) => void = (t) => 
   const ctx = await createContext(config, { serving: true });
   const { forwarder, timers, flush } = await startOrClose(ctx, async (opened) => {
     const org = await ctx.orgs.getOrg(orgId);
-    if (!org) throw new Error(`organization ${orgId} does not exist`);
+    if (!org) throw new ConfigError(`organization ${orgId} does not exist (--org or PARAPET_DNS_ORG)`);
     const pending = new Map<string, number>();
     const forwarder = createDnsForwarder({
       host: config.host,
