@@ -136,6 +136,20 @@ describe('serving commands that cannot start', () => {
     }
   });
 
+  it('parapet migrate says which database it migrates, and names an unreachable one', async () => {
+    const ok = run({}, 'migrate');
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.match(ok.stderr, /^database: (SQLite \S+parapet\.db|PostgreSQL \S+ \(schema t_\w+\))$/m);
+    const port = await closedPort();
+    const down = run({ DATABASE_URL: `postgres://u:s3cret-pw@127.0.0.1:${port}/db` }, 'migrate');
+    assert.equal(down.code, 1, down.stderr);
+    assert.match(
+      down.stderr,
+      new RegExp(`cannot use the PostgreSQL database of DATABASE_URL \\(127\\.0\\.0\\.1:${port}/db\\)`),
+    );
+    assert.doesNotMatch(down.stderr, /s3cret-pw/);
+  });
+
   it('print a bad setting as a configuration error, not an unexpected failure', () => {
     const r = run({ PORT: '99999' }, 'serve');
     assert.equal(r.code, 1);

@@ -290,14 +290,17 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
       return { json: { version: VERSION }, text: VERSION };
     case 'migrate': {
       const config = loadConfig();
-      const { openStorage, sqliteFileIn } = await import('../platform/storage/index.js');
+      if (!jsonOutput) process.stderr.write(`database: ${await describeDatabase(config)}\n`);
+      const { namedStorageFailure, openStorage, sqliteFileIn } = await import('../platform/storage/index.js');
+      // As at a server's start: a database that cannot be reached is named with the variable to fix.
+      const named = (err: unknown): unknown => namedStorageFailure(err, config.databaseUrl);
       const storage = await openStorage({
         databaseUrl: config.databaseUrl,
         schema: config.databaseSchema,
         ...(config.databaseUrl ? {} : { sqliteFile: sqliteFileIn(config.dataDir) }),
-      });
+      }).catch((err: unknown) => Promise.reject(named(err)));
       try {
-        const applied = await storage.migrate();
+        const applied = await storage.migrate().catch((err: unknown) => Promise.reject(named(err)));
         return {
           json: { applied, dialect: storage.dialect },
           text: applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date',

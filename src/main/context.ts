@@ -11,7 +11,7 @@ import {
   type Storage,
   createGroupCommit,
   openStorage,
-  postgresFailureMessage,
+  namedStorageFailure,
   sqliteFileIn,
 } from '../platform/storage/index.js';
 import { type AuthService, createAuthService } from '../modules/auth/index.js';
@@ -128,12 +128,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const logger = options.logger ?? createLogger(config.logLevel);
   const embedded = !config.databaseUrl;
   // A database that cannot be reached is the operator's setting to fix: say which one, and where it points.
-  const named = (err: unknown): unknown => {
-    const message = config.databaseUrl
-      ? postgresFailureMessage(err, config.databaseUrl, 'DATABASE_URL')
-      : null;
-    return message === null ? err : new ConfigError(message, { cause: err });
-  };
+  const named = (err: unknown): unknown => namedStorageFailure(err, config.databaseUrl);
   const storage = await openStorage({
     databaseUrl: config.databaseUrl,
     schema: config.databaseSchema,

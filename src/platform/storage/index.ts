@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, type Migration, type MigrationProvider, Migrator, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { ConfigError } from '../config/index.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { SchemaScopedPostgresDialect } from './schema-scoped-dialect.js';
@@ -119,15 +120,19 @@ export function postgresAddress(url: string): string {
 }
 
 /**
- * A failure to reach or log in to PostgreSQL, as a message naming the setting and where it points (never
- * the password); null for any other error (a migration's), which is reported as it is.
+ * A failure to reach or log in to PostgreSQL, as a ConfigError naming DATABASE_URL and where it points
+ * (never the password); any other error (a migration's, SQLite's) is returned as it is.
  */
-export function postgresFailureMessage(err: unknown, url: string, variable: string): string | null {
+export function namedStorageFailure(err: unknown, databaseUrl: string | undefined): unknown {
+  if (!databaseUrl) return err;
   const e = err as { code?: unknown; message?: unknown };
   const message = typeof e.message === 'string' ? e.message : String(err);
   const unreachable = /timeout exceeded when trying to connect|Connection terminated/i.test(message);
-  if (!unreachable && !(typeof e.code === 'string' && PG_CONNECTION_CODES.test(e.code))) return null;
-  return `cannot use the PostgreSQL database of ${variable} (${postgresAddress(url)}): ${message}`;
+  if (!unreachable && !(typeof e.code === 'string' && PG_CONNECTION_CODES.test(e.code))) return err;
+  return new ConfigError(
+    `cannot use the PostgreSQL database of DATABASE_URL (${postgresAddress(databaseUrl)}): ${message}`,
+    { cause: err },
+  );
 }
 
 export async function openStorage(options: StorageOptions): Promise<Storage> {
