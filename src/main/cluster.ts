@@ -70,13 +70,12 @@ const RESTART_DELAY_MS = 1_000;
 const MAX_RESTART_DELAY_MS = 60_000;
 /** A process that served this long before dying is not crash-looping: the delay starts over. */
 const STABLE_AFTER_MS = 60_000;
-const STOP_GRACE_MS = 10_000;
 
 /** Asks an API process to finish its requests and close; kills it if it has not exited after the grace. */
-function stopWorker(w: Worker): Promise<void> {
+function stopWorker(w: Worker, graceMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
     if (w.isDead()) return resolve();
-    const kill = setTimeout(() => w.kill('SIGKILL'), STOP_GRACE_MS);
+    const kill = setTimeout(() => w.kill('SIGKILL'), graceMs);
     w.once('exit', () => {
       clearTimeout(kill);
       resolve();
@@ -95,11 +94,11 @@ export async function servePrimary(config: Config, out: (text: string) => void):
   const lifecycle = stopOnSignals(async (signal) => {
     ctx.logger.info({ signal }, 'stopping');
     const live = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
-    await Promise.all(live.map(stopWorker));
+    await Promise.all(live.map((w) => stopWorker(w, config.stopGraceSeconds * 1000)));
     maintenance?.stop();
     await events?.close();
     await ctx.close();
-  }, STOP_GRACE_MS + 5_000);
+  }, config.stopGraceSeconds * 1000 + 5_000);
 
   // A process that dies soon after it started (a bad deployment, a port taken) would otherwise be
   // restarted every second forever: the delay doubles up to a minute while they keep dying young.
@@ -179,7 +178,7 @@ export async function serveWorker(config: Config): Promise<void> {
   let started: Promise<{ close(): Promise<void> }> | null = null;
   const lifecycle = stopOnSignals(async () => {
     await (await started?.catch(() => null))?.close();
-  }, STOP_GRACE_MS);
+  }, config.stopGraceSeconds * 1000);
   process.on('message', (m) => {
     if (isStop(m)) lifecycle.stop('primary');
   });

@@ -224,5 +224,5 @@ export async function runProxy(
     await intercept?.close();
     await app.close();
     await ctx.close();
-  }, 10_000);
+  }, config.stopGraceSeconds * 1000);
 }

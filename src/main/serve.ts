@@ -44,5 +44,5 @@ export async function serve(out: (text: string) => void = (t) => process.stdout.
     await app.close();
     await workers?.close();
     await ctx.close();
-  }, 10_000);
+  }, config.stopGraceSeconds * 1000);
 }

@@ -12,7 +12,13 @@ export function stopOnSignals(
   const stop = (reason: string) => {
     if (stopping) return;
     stopping = true;
-    setTimeout(() => process.exit(1), graceMs).unref();
+    setTimeout(() => {
+      // Said once, so that cut streams in the clients' logs have a cause in ours.
+      process.stderr.write(
+        `parapet: still closing ${Math.round(graceMs / 1000)} s after ${reason}; open requests and streams are cut (PARAPET_STOP_GRACE_SECONDS)\n`,
+      );
+      process.exit(1);
+    }, graceMs).unref();
     close(reason)
       .catch((err: unknown) => {
         // Logged, not rethrown: the process is leaving either way, but a failed close is worth knowing.

@@ -395,6 +395,13 @@ const SETTINGS = {
     // At most 10 minutes: the proof spool's sweep (one hour) must never meet an upload still being read.
     parse: int(1000, 600_000),
   },
+  stopGraceSeconds: {
+    env: 'PARAPET_STOP_GRACE_SECONDS',
+    description:
+      'time a stopping API or network proxy process (SIGTERM, SIGINT) gives open requests and streams to finish before it exits and cuts them',
+    default: '10',
+    parse: int(1, 3600),
+  },
   runWorkers: {
     env: 'PARAPET_RUN_WORKERS',
     description: 'run event delivery and retention jobs inside the API process',
