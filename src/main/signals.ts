@@ -65,7 +65,7 @@ export async function listenOrExplain<T>(
     const problem = LISTEN_PROBLEMS[code];
     if (!problem) throw err;
     throw new ConfigError(
-      `cannot listen on ${where.host}:${where.port} (HOST, ${where.portVariable}): ${problem}`,
+      `cannot listen on ${where.host}:${where.port} (HOST, ${where.portVariable}): ${problem} (${code})`,
       { cause: err },
     );
   }
