@@ -153,6 +153,11 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
       await admin.connect();
       try {
         await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      } catch (err) {
+        // IF NOT EXISTS is not atomic: replicas started together on a new schema fail with a unique
+        // violation on pg_namespace (or duplicate_schema) for every one but the first. The schema exists.
+        const code = (err as { code?: unknown }).code;
+        if (code !== '23505' && code !== '42P06') throw err;
       } finally {
         await admin.end();
       }
