@@ -161,6 +161,9 @@ export async function initCa(
   }
   const files = await createCa(options.name ?? 'Parapet network proxy CA', options.now ?? new Date());
   mkdirSync(config.proxyCaDir, { recursive: true, mode: 0o700 });
+  // mkdir's mode applies to a folder it creates only (and through the umask): one made beforehand, e.g.
+  // by a deployment script, kept its 0755 and let anyone list the key's folder.
+  chmodSync(config.proxyCaDir, 0o700);
   writeFileSync(keyPath, files.keyPem, { mode: 0o600 });
   chmodSync(keyPath, 0o600); // an existing file keeps its mode on write
   writeFileSync(certPath, files.certPem, { mode: 0o644 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -27,6 +27,14 @@ describe('the network proxy CA folder', () => {
     assert.equal(statSync(join(config.proxyCaDir, 'ca-key.pem')).mode & 0o777, 0o600);
     await assert.rejects(initCa(config, {}), /already exists/);
     assert.ok(readCa(config).certPem.includes('BEGIN CERTIFICATE'));
+  });
+
+  it('tightens a CA folder made beforehand to 0700', async () => {
+    const config = caDir();
+    mkdirSync(config.proxyCaDir, { mode: 0o755 });
+    chmodSync(config.proxyCaDir, 0o755);
+    await initCa(config, { name: 'Acme' });
+    assert.equal(statSync(config.proxyCaDir).mode & 0o777, 0o700);
   });
 
   it('refuses the key of another CA', async () => {
