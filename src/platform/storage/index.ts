@@ -127,7 +127,9 @@ export function namedStorageFailure(err: unknown, databaseUrl: string | undefine
   if (!databaseUrl) return err;
   const e = err as { code?: unknown; message?: unknown };
   const message = typeof e.message === 'string' ? e.message : String(err);
-  const unreachable = /timeout exceeded when trying to connect|Connection terminated/i.test(message);
+  const unreachable = /timeout exceeded when trying to connect|^timeout expired$|Connection terminated/i.test(
+    message,
+  );
   if (!unreachable && !(typeof e.code === 'string' && PG_CONNECTION_CODES.test(e.code))) return err;
   return new ConfigError(
     `cannot use the PostgreSQL database of DATABASE_URL (${postgresAddress(databaseUrl)}): ${message}`,
