@@ -91,14 +91,17 @@ export async function servePrimary(config: Config, out: (text: string) => void):
   const maintenance = config.runWorkers ? startMaintenance(ctx) : null;
   const sharesCounters = !config.redisUrl;
   // Installed first: a signal during start-up must still stop the API processes forked so far.
-  const lifecycle = stopOnSignals(async (signal) => {
-    ctx.logger.info({ signal }, 'stopping');
-    const live = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
-    await Promise.all(live.map((w) => stopWorker(w, config.stopGraceSeconds * 1000)));
-    maintenance?.stop();
-    await events?.close();
-    await ctx.close();
-  }, config.stopGraceSeconds * 1000 + 5_000);
+  const lifecycle = stopOnSignals(
+    async (signal) => {
+      ctx.logger.info({ signal }, 'stopping');
+      const live = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+      await Promise.all(live.map((w) => stopWorker(w, config.stopGraceSeconds * 1000)));
+      maintenance?.stop();
+      await events?.close();
+      await ctx.close();
+    },
+    config.stopGraceSeconds * 1000 + 5_000,
+  );
 
   // A process that dies soon after it started (a bad deployment, a port taken) would otherwise be
   // restarted every second forever: the delay doubles up to a minute while they keep dying young.

@@ -6,7 +6,6 @@ import { closedPort, type TestServer, startTestServer } from '../support/harness
 // 503 `service_unavailable` with `retryAfter` for a dependency that is down, and the health check must say
 // which one. Redis here is a port nothing listens on, so the test needs no Redis of its own.
 
-
 let t: TestServer;
 let key: string;
 before(async () => {
