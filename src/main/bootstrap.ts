@@ -15,6 +15,12 @@ const PENDING = 'bootstrapPending';
  * the next one (with a fresh password and fresh keys, since the first ones were never shown).
  */
 export async function bootstrapIfEmpty(ctx: Context): Promise<BootstrapResult | null> {
+  // Replicas started together on an empty database would each create an organization, or one would fail
+  // on the other's owner and revoke the keys the other printed: one start at a time bootstraps.
+  return ctx.storage.exclusive('bootstrap', () => bootstrapOnce(ctx));
+}
+
+async function bootstrapOnce(ctx: Context): Promise<BootstrapResult | null> {
   if ((await ctx.orgs.countOrgs()) === 0) {
     await ctx.orgs.createOrg({
       name: 'Default organization',

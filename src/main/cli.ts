@@ -1,5 +1,5 @@
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, existsSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Config, loadConfig } from '../platform/config/index.js';
 import { AppError } from '../platform/errors/index.js';
@@ -131,17 +131,32 @@ function need(values: Values, name: keyof Values): string {
 }
 
 /** Where the data lives, for the user to see; a PostgreSQL URL is shown without its credentials. */
-function describeDatabase(config: Config): string {
+async function describeDatabase(config: Config): Promise<string> {
   if (!config.databaseUrl) return `SQLite ${join(config.dataDir, 'parapet.db')}`;
-  try {
-    const u = new URL(config.databaseUrl);
-    return `PostgreSQL ${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname} (schema ${config.databaseSchema})`;
-  } catch {
-    return 'PostgreSQL (DATABASE_URL)';
-  }
+  const { postgresAddress } = await import('../platform/storage/index.js');
+  return `PostgreSQL ${postgresAddress(config.databaseUrl)} (schema ${config.databaseSchema})`;
 }
 
 let jsonOutput = false;
+
+/**
+ * `--out FILE` checked before any work: its folder must exist and be writable, and so must the file when
+ * it exists. A report built for minutes, or a scan of a large file, then failed at the last step as an
+ * "unexpected failure: ENOENT" (the scan with an unhandled stream error and a stack trace).
+ */
+function checkOut(path: string): string {
+  const exists = existsSync(path);
+  const target = exists ? path : dirname(resolve(path));
+  try {
+    accessSync(target, exists ? constants.W_OK : constants.W_OK | constants.X_OK);
+  } catch (err) {
+    const missing = (err as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new UsageError(
+      `--out ${path}: ${exists ? 'the file' : 'the folder'} ${target} ${missing ? 'does not exist' : 'is not writable'}`,
+    );
+  }
+  return path;
+}
 
 /**
  * Refuses to go on when the embedded database does not exist yet. The long-running processes that only
@@ -157,10 +172,10 @@ function requireDatabase(config: Config): void {
 }
 
 /** For worker, proxy and dns: the service's database must exist; say which one they run on. */
-function existingDatabase(): void {
+async function existingDatabase(): Promise<void> {
   const config = loadConfig();
   requireDatabase(config);
-  if (!jsonOutput) process.stderr.write(`database: ${describeDatabase(config)}\n`);
+  if (!jsonOutput) process.stderr.write(`database: ${await describeDatabase(config)}\n`);
 }
 
 /**
@@ -171,7 +186,7 @@ function existingDatabase(): void {
 async function withContext<T>(fn: (ctx: Context) => Promise<T>, opts: { create?: boolean } = {}): Promise<T> {
   const config = loadConfig();
   if (!opts.create) requireDatabase(config);
-  if (!jsonOutput) process.stderr.write(`database: ${describeDatabase(config)}\n`);
+  if (!jsonOutput) process.stderr.write(`database: ${await describeDatabase(config)}\n`);
   const { createContext } = await import('./context.js');
   const ctx = await createContext(config, { logger: undefined });
   try {
@@ -194,20 +209,22 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
   if (command === 'scan') return scan(sub, values);
   switch (`${command} ${sub ?? ''}`.trim()) {
     case 'worker':
-      existingDatabase();
+      await existingDatabase();
       await (await import('./worker.js')).runWorker();
       return null;
     case 'serve':
       await (await import('./serve.js')).serve();
       return null;
     case 'proxy':
-      existingDatabase();
+      await existingDatabase();
       await (await import('./proxy.js')).runProxy({ intercept: values.intercept === true });
       return null;
     case 'proxy ca':
       return proxyCa(values);
     case 'dns':
-      existingDatabase();
+      if (!values.org && !loadConfig().dnsOrg)
+        throw new UsageError('parapet dns needs the organization: --org ID or PARAPET_DNS_ORG');
+      await existingDatabase();
       await (await import('./dns.js')).runDns(values.org);
       return null;
     case 'license issue': {
@@ -273,14 +290,17 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
       return { json: { version: VERSION }, text: VERSION };
     case 'migrate': {
       const config = loadConfig();
-      const { openStorage, sqliteFileIn } = await import('../platform/storage/index.js');
+      if (!jsonOutput) process.stderr.write(`database: ${await describeDatabase(config)}\n`);
+      const { namedStorageFailure, openStorage, sqliteFileIn } = await import('../platform/storage/index.js');
+      // As at a server's start: a database that cannot be reached is named with the variable to fix.
+      const named = (err: unknown): unknown => namedStorageFailure(err, config.databaseUrl);
       const storage = await openStorage({
         databaseUrl: config.databaseUrl,
         schema: config.databaseSchema,
         ...(config.databaseUrl ? {} : { sqliteFile: sqliteFileIn(config.dataDir) }),
-      });
+      }).catch((err: unknown) => Promise.reject(named(err)));
       try {
-        const applied = await storage.migrate();
+        const applied = await storage.migrate().catch((err: unknown) => Promise.reject(named(err)));
         return {
           json: { applied, dialect: storage.dialect },
           text: applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date',
@@ -475,6 +495,7 @@ async function scan(file: string | undefined, values: Values): Promise<Output> {
   if (values.format !== undefined && !values.out) throw new UsageError('--format needs --out FILE');
   const format = values.format ?? (values.out?.toLowerCase().endsWith('.csv') ? 'csv' : 'jsonl');
   if (format !== 'jsonl' && format !== 'csv') throw new UsageError('--format must be jsonl or csv');
+  if (values.out) checkOut(values.out);
   const { scanFile, summaryTable, openOutput } = await import('./scan.js');
   const out = values.out ? openOutput(values.out) : undefined;
   const summary = await scanFile({
@@ -507,6 +528,7 @@ async function report(values: Values): Promise<Output> {
   if (period !== undefined && !(period in PERIODS)) {
     throw new UsageError(`--period must be one of ${Object.keys(PERIODS).join(', ')}`);
   }
+  if (values.out) checkOut(values.out);
   const { reportCsv, reportPdf } = await import('../modules/reports/index.js');
   const { bytes, summary } = await withContext(async (ctx) => {
     const org = await requireOrg(ctx, orgId);
@@ -547,7 +569,7 @@ let caAction: string | undefined;
 
 /** `parapet proxy ca init|export`: the CA whose certificate devices trust for transparent mode. */
 async function proxyCa(values: Values): Promise<Output> {
-  const { initCa, readCa } = await import('./proxy.js');
+  const { initCa, readCaCert } = await import('./proxy.js');
   const config = loadConfig();
   if (caAction === 'init') {
     const made = await initCa(config, {
@@ -560,7 +582,8 @@ async function proxyCa(values: Values): Promise<Output> {
     };
   }
   if (caAction === 'export') {
-    const { certPem } = readCa(config);
+    if (values.out) checkOut(values.out);
+    const certPem = readCaCert(config);
     if (values.out) {
       writeFileSync(values.out, certPem, { mode: 0o644 });
       return { json: { out: values.out }, text: `wrote the CA certificate to ${values.out}` };

@@ -7,7 +7,7 @@ import { bootstrapIfEmpty, formatBootstrap } from './bootstrap.js';
 import { createContext } from './context.js';
 import { startMaintenance } from './maintenance.js';
 import { listenProxy } from './proxy.js';
-import { shownUrl, stopOnSignals } from './signals.js';
+import { listenOn, shownUrl, stopOnSignals } from './signals.js';
 import { startEventWorkers } from './worker.js';
 
 /**
@@ -70,13 +70,12 @@ const RESTART_DELAY_MS = 1_000;
 const MAX_RESTART_DELAY_MS = 60_000;
 /** A process that served this long before dying is not crash-looping: the delay starts over. */
 const STABLE_AFTER_MS = 60_000;
-const STOP_GRACE_MS = 10_000;
 
 /** Asks an API process to finish its requests and close; kills it if it has not exited after the grace. */
-function stopWorker(w: Worker): Promise<void> {
+function stopWorker(w: Worker, graceMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
     if (w.isDead()) return resolve();
-    const kill = setTimeout(() => w.kill('SIGKILL'), STOP_GRACE_MS);
+    const kill = setTimeout(() => w.kill('SIGKILL'), graceMs);
     w.once('exit', () => {
       clearTimeout(kill);
       resolve();
@@ -92,14 +91,17 @@ export async function servePrimary(config: Config, out: (text: string) => void):
   const maintenance = config.runWorkers ? startMaintenance(ctx) : null;
   const sharesCounters = !config.redisUrl;
   // Installed first: a signal during start-up must still stop the API processes forked so far.
-  const lifecycle = stopOnSignals(async (signal) => {
-    ctx.logger.info({ signal }, 'stopping');
-    const live = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
-    await Promise.all(live.map(stopWorker));
-    maintenance?.stop();
-    await events?.close();
-    await ctx.close();
-  }, STOP_GRACE_MS + 5_000);
+  const lifecycle = stopOnSignals(
+    async (signal) => {
+      ctx.logger.info({ signal }, 'stopping');
+      const live = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+      await Promise.all(live.map((w) => stopWorker(w, config.stopGraceSeconds * 1000)));
+      maintenance?.stop();
+      await events?.close();
+      await ctx.close();
+    },
+    config.stopGraceSeconds * 1000 + 5_000,
+  );
 
   // A process that dies soon after it started (a bad deployment, a port taken) would otherwise be
   // restarted every second forever: the delay doubles up to a minute while they keep dying young.
@@ -179,7 +181,7 @@ export async function serveWorker(config: Config): Promise<void> {
   let started: Promise<{ close(): Promise<void> }> | null = null;
   const lifecycle = stopOnSignals(async () => {
     await (await started?.catch(() => null))?.close();
-  }, STOP_GRACE_MS);
+  }, config.stopGraceSeconds * 1000);
   process.on('message', (m) => {
     if (isStop(m)) lifecycle.stop('primary');
   });
@@ -203,7 +205,7 @@ export async function serveWorker(config: Config): Promise<void> {
       });
     });
     const app = await buildApi(ctx);
-    await app.listen({ port: config.port, host: config.host });
+    await listenOn(app, { host: config.host, port: config.port, portVariable: 'PORT' });
     const proxy = await listenProxy(ctx);
     const portOf = (a: App) => {
       const address = a.server.address();

@@ -3,11 +3,17 @@ import { join } from 'node:path';
 import { type Cache, createMemoryCache, createRedisCache } from '../platform/cache/index.js';
 import { type Clock, systemClock } from '../platform/clock/index.js';
 import { type Compute, createCompute } from '../platform/compute/index.js';
-import type { Config } from '../platform/config/index.js';
+import { type Config, ConfigError } from '../platform/config/index.js';
 import { type Sealer, createSealer } from '../platform/crypto/index.js';
 import { type Logger, createLogger } from '../platform/log/index.js';
 import { type AddressPolicy, createAddressPolicy, normalizeHost } from '../platform/net/index.js';
-import { type Storage, createGroupCommit, openStorage, sqliteFileIn } from '../platform/storage/index.js';
+import {
+  type Storage,
+  createGroupCommit,
+  openStorage,
+  namedStorageFailure,
+  sqliteFileIn,
+} from '../platform/storage/index.js';
 import { type AuthService, createAuthService } from '../modules/auth/index.js';
 import { type DetectionService, createDetectionService } from '../modules/detection/index.js';
 import { type DlpService, type Vault, createDlpService, createVault } from '../modules/dlp/index.js';
@@ -55,6 +61,30 @@ export function providerAddressPolicy(config: Config): AddressPolicy {
   });
 }
 
+/**
+ * A serving process's start once its context exists: when it fails (a port taken, a bad HOST, a missing
+ * CA), what it opened (`opened(close)`: servers already listening, workers) is closed, last first, then the
+ * context, before the failure is thrown on. Servers, the database pool, the Redis connection and the
+ * compute and checkpoint threads would otherwise keep the process alive after the failure was printed:
+ * an orchestrator would see it running and never restart it.
+ */
+export async function startOrClose<T>(
+  ctx: Context,
+  start: (opened: (close: () => unknown) => void) => Promise<T>,
+): Promise<T> {
+  const closers: Array<() => unknown> = [];
+  try {
+    return await start((close) => closers.push(close));
+  } catch (err) {
+    for (const close of closers.reverse())
+      await Promise.resolve()
+        .then(close)
+        .catch(() => undefined);
+    await ctx.close().catch(() => undefined);
+    throw err;
+  }
+}
+
 export interface Context {
   config: Config;
   logger: Logger;
@@ -97,20 +127,35 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const embedded = !config.databaseUrl;
+  // A database that cannot be reached is the operator's setting to fix: say which one, and where it points.
+  const named = (err: unknown): unknown => namedStorageFailure(err, config.databaseUrl);
   const storage = await openStorage({
     databaseUrl: config.databaseUrl,
     schema: config.databaseSchema,
     ...(embedded ? { sqliteFile: sqliteFileIn(config.dataDir) } : {}),
     backgroundCheckpoints: options.serving === true,
+  }).catch((err: unknown) => {
+    throw named(err);
   });
   let compute: Compute | undefined;
+  let opened: Cache | undefined;
   try {
-    if (options.migrate !== false) await storage.migrate();
+    if (options.migrate !== false)
+      await storage.migrate().catch((err: unknown) => Promise.reject(named(err)));
     const masterKey = loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, embedded });
     const sealer = createSealer(masterKey);
     const cache =
       options.cache ??
       (config.redisUrl ? createRedisCache(config.redisUrl, config.redisPrefix) : createMemoryCache(clock));
+    opened = options.cache ? undefined : cache;
+    // A serving process without its Redis would answer every request 503: it stops at start instead, and
+    // says which setting points where (never the URL's password).
+    if (options.serving && config.redisUrl && !options.cache && !(await cache.ping())) {
+      const u = new URL(config.redisUrl);
+      throw new ConfigError(
+        `Redis does not answer at REDIS_URL (${u.hostname}:${u.port || '6379'}${u.pathname}); start it or correct the variable`,
+      );
+    }
     const events = createEventPublisher({ clock });
     const pool = createCompute({
       threads: config.computeThreads,
@@ -274,6 +319,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
     };
   } catch (err) {
     await compute?.close();
+    await opened?.close();
     await storage.close();
     throw err;
   }

@@ -3,8 +3,10 @@ import type { LookupFunction } from 'node:net';
 import { join } from 'node:path';
 import type { SecureContext } from 'node:tls';
 import { createAuthenticator } from '../modules/auth/index.js';
+import { healthRoutes } from '../modules/health/index.js';
 import {
   type CaFiles,
+  caFilesProblem,
   createCa,
   createLeafIssuer,
   createNetProxy,
@@ -21,8 +23,8 @@ import { type Config, loadConfig } from '../platform/config/index.js';
 import { AppError } from '../platform/errors/index.js';
 import { type App, createHttpServer, installAuthHook } from '../platform/http/index.js';
 import { authDepsOf } from './api.js';
-import { type Context, createContext, providerAddressPolicy } from './context.js';
-import { shownUrl, stopOnSignals } from './signals.js';
+import { type Context, createContext, providerAddressPolicy, startOrClose } from './context.js';
+import { listenOn, shownUrl, stopOnSignals } from './signals.js';
 import { VERSION } from './version.js';
 
 /**
@@ -42,6 +44,11 @@ export async function buildProxy(
     title: 'Parapet network proxy',
   });
   await installAuthHook(app, createAuthenticator(authDepsOf(ctx)));
+  // What a load balancer or an orchestrator probes: the same answer as the API's, from this process, so a
+  // proxy that lost its database or Redis is taken out of rotation.
+  await app.register(
+    healthRoutes({ version: VERSION, startedAt: new Date(), database: ctx.storage, cache: ctx.cache }),
+  );
   const proxy = createNetProxy({
     protection: ctx.gateway.protection,
     assertAllowed: (orgId) => ctx.gateway.force.assertProxyAllowed(orgId),
@@ -99,17 +106,44 @@ export async function buildIntercept(ctx: Context, proxy: NetProxy, issuer: Leaf
 const CA_CERT = 'ca.pem';
 const CA_KEY = 'ca-key.pem';
 
-/** Reads the CA from PARAPET_PROXY_CA_DIR; a clear error when `parapet proxy ca init` was not run. */
-export function readCa(config: Pick<Config, 'proxyCaDir'>): CaFiles {
-  const certPath = join(config.proxyCaDir, CA_CERT);
-  const keyPath = join(config.proxyCaDir, CA_KEY);
-  if (!existsSync(certPath) || !existsSync(keyPath)) {
+/** A file of the CA folder, or an error naming what is missing and how to make it. */
+function readCaFile(config: Pick<Config, 'proxyCaDir'>, name: string): string {
+  const path = join(config.proxyCaDir, name);
+  if (!existsSync(path)) {
     throw new AppError(
       'not_found',
-      `no network proxy CA in ${config.proxyCaDir}: run \`parapet proxy ca init\` first (PARAPET_PROXY_CA_DIR)`,
+      `no ${name} in ${config.proxyCaDir}: run \`parapet proxy ca init\` first (PARAPET_PROXY_CA_DIR)`,
     );
   }
-  return { certPem: readFileSync(certPath, 'utf8'), keyPem: readFileSync(keyPath, 'utf8') };
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new AppError(
+      'invalid_request',
+      `${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'}): the proxy must run as the user that owns it (PARAPET_PROXY_CA_DIR)`,
+    );
+  }
+}
+
+/** The CA certificate alone (`parapet proxy ca export`: a machine without the key may export it). */
+export function readCaCert(config: Pick<Config, 'proxyCaDir'>): string {
+  return readCaFile(config, CA_CERT);
+}
+
+/**
+ * Reads the CA from PARAPET_PROXY_CA_DIR and checks that it can issue (caFilesProblem); a clear error when
+ * `parapet proxy ca init` was not run, a file cannot be read, or the two files do not make one valid CA.
+ */
+export function readCa(config: Pick<Config, 'proxyCaDir'>, now = new Date()): CaFiles {
+  const files = { certPem: readCaFile(config, CA_CERT), keyPem: readCaFile(config, CA_KEY) };
+  const problem = caFilesProblem(files, now);
+  if (problem) {
+    throw new AppError(
+      'invalid_request',
+      `the network proxy CA in ${config.proxyCaDir} cannot be used: ${problem} (PARAPET_PROXY_CA_DIR; \`parapet proxy ca init --force\` makes a new one, which every device must then install)`,
+    );
+  }
+  return files;
 }
 
 /** `parapet proxy ca init`: a new CA, its key readable by the owner only; refuses to replace one unless forced. */
@@ -127,6 +161,9 @@ export async function initCa(
   }
   const files = await createCa(options.name ?? 'Parapet network proxy CA', options.now ?? new Date());
   mkdirSync(config.proxyCaDir, { recursive: true, mode: 0o700 });
+  // mkdir's mode applies to a folder it creates only (and through the umask): one made beforehand, e.g.
+  // by a deployment script, kept its 0755 and let anyone list the key's folder.
+  chmodSync(config.proxyCaDir, 0o700);
   writeFileSync(keyPath, files.keyPem, { mode: 0o600 });
   chmodSync(keyPath, 0o600); // an existing file keeps its mode on write
   writeFileSync(certPath, files.certPem, { mode: 0o644 });
@@ -139,7 +176,12 @@ export async function listenProxy(
   options: { lookup?: LookupFunction } = {},
 ): Promise<{ app: App; proxy: NetProxy; url: string }> {
   const { app, proxy } = await buildProxy(ctx, options);
-  await app.listen({ port: ctx.config.proxyPort, host: ctx.config.host });
+  try {
+    await listenOn(app, { host: ctx.config.host, port: ctx.config.proxyPort, portVariable: 'PROXY_PORT' });
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : ctx.config.proxyPort;
   return { app, proxy, url: shownUrl(ctx.config.host, port) };
@@ -157,26 +199,33 @@ export async function runProxy(
   // Read before anything starts, so a missing CA is a clear error and not a half-started proxy.
   const ca = options.intercept ? readCa(config) : undefined;
   const ctx = await createContext(config, { serving: true });
-  const lookup = ca ? createUpstreamLookup(config.interceptDns) : undefined;
-  const { app, proxy, url } = await listenProxy(ctx, lookup ? { lookup } : {});
-  out(
-    `Parapet network proxy listening on ${url}/proxy/<provider>/ (${ctx.storage.dialect}, ${ctx.cache.kind} cache)\n`,
-  );
-  let intercept: App | undefined;
-  if (ca) {
+  const { app, intercept } = await startOrClose(ctx, async (opened) => {
+    const lookup = ca ? createUpstreamLookup(config.interceptDns) : undefined;
+    const { app, proxy, url } = await listenProxy(ctx, lookup ? { lookup } : {});
+    opened(() => app.close());
+    out(
+      `Parapet network proxy listening on ${url}/proxy/<provider>/ (${ctx.storage.dialect}, ${ctx.cache.kind} cache)\n`,
+    );
+    if (!ca) return { app, intercept: undefined };
     const issuer = await createLeafIssuer(ca, () => ctx.clock.now());
-    intercept = await buildIntercept(ctx, proxy, issuer);
-    await intercept.listen({ port: config.interceptPort, host: config.host });
+    const intercept = await buildIntercept(ctx, proxy, issuer);
+    opened(() => intercept.close());
+    await listenOn(intercept, {
+      host: config.host,
+      port: config.interceptPort,
+      portVariable: 'PARAPET_INTERCEPT_PORT',
+    });
     const address = intercept.server.address();
     const port = typeof address === 'object' && address ? address.port : config.interceptPort;
     out(
       `Parapet transparent proxy listening on ${config.host}:${port} (TLS for the providers' host names; CA ${describeCa(ca.certPem).fingerprint256})\n`,
     );
-  }
+    return { app, intercept };
+  });
   stopOnSignals(async (signal) => {
     ctx.logger.info({ signal }, 'stopping');
     await intercept?.close();
     await app.close();
     await ctx.close();
-  }, 10_000);
+  }, config.stopGraceSeconds * 1000);
 }

@@ -15,7 +15,7 @@ import {
   type SiemForwarder,
   siemRoutes,
 } from '../modules/siem/index.js';
-import { type Context, createContext } from './context.js';
+import { type Context, createContext, startOrClose } from './context.js';
 import { stopOnSignals } from './signals.js';
 
 /** Pause of an idle delivery loop; new events wake the loops at once, so this only bounds retry lateness. */
@@ -146,7 +146,7 @@ export async function startEventWorkers(ctx: Context): Promise<EventWorkers> {
 /** `parapet worker`: event delivery alone, for deployments that run it apart from the API servers. */
 export async function runWorker(out: (text: string) => void = (t) => process.stdout.write(t)): Promise<void> {
   const ctx = await createContext(loadConfig(), { serving: true });
-  const workers = await startEventWorkers(ctx);
+  const workers = await startOrClose(ctx, async () => startEventWorkers(ctx));
   // The loops' timers are unref'd; this keeps the process alive until a signal arrives.
   const alive = setInterval(() => undefined, 1 << 30);
   out(`Parapet worker delivering events (${ctx.storage.dialect})\n`);

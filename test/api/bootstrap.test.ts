@@ -44,3 +44,36 @@ describe('first-start bootstrap', () => {
     assert.equal((await t.ctx.orgs.listOrgs()).length, 1);
   });
 });
+
+describe('first-start bootstrap by processes started together', () => {
+  let fresh: TestServer;
+  let replica: TestServer;
+  before(async () => {
+    fresh = await startTestServer();
+    replica = await startTestServer({ shareWith: fresh });
+  });
+  after(async () => {
+    await replica.close();
+    await fresh.close();
+  });
+
+  it('creates one organization, and the secrets printed by any start keep working', async () => {
+    // Two `parapet serve` processes started at once on an empty database (a deployment's replicas): two
+    // contexts, each with its own connections, as two processes have.
+    const results = await Promise.all([
+      bootstrapIfEmpty(fresh.ctx),
+      bootstrapIfEmpty(replica.ctx),
+      bootstrapIfEmpty(fresh.ctx),
+    ]);
+    assert.equal((await fresh.ctx.orgs.listOrgs()).length, 1, 'one first organization');
+    const shown = results.filter((r) => r !== null);
+    assert.equal(shown.length, 1, 'the secrets are printed by one start only');
+    for (const r of shown) {
+      assert.equal((await fresh.request('GET', '/api/v1/stats', { key: r.keys.al })).status, 200);
+      const login = await fresh.request('POST', '/api/dashboard/auth/login', {
+        body: { email: BOOTSTRAP_OWNER_EMAIL, password: r.owner.password },
+      });
+      assert.equal(login.status, 200);
+    }
+  });
+});

@@ -196,3 +196,13 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   shared.set(server, { env });
   return server;
 }
+
+/** A loopback port nothing listens on (bound, read, released): for a dependency that refuses connections. */
+export async function closedPort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}

@@ -47,6 +47,7 @@ function applyRate(reply: FastifyReply, state: RateState): void {
 }
 
 const LOGIN_PATH = '/api/dashboard/auth/login';
+const HEALTH_PATH = '/api/health';
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
@@ -95,7 +96,15 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
       if (need && request.routeOptions.url === LOGIN_PATH) refuseCrossSite(request);
       // Public routes (health, pattern count, docs) and unknown routes: counted per client address, and
       // refused with 429 past the limit like everything else (SPEC: every response carries the headers).
-      applyRate(reply, await deps.limits.hitWindow(`rl:anon:${request.ip}`, deps.anonymousPerMinute));
+      const counted = deps.limits.hitWindow(`rl:anon:${request.ip}`, deps.anonymousPerMinute);
+      // The health check answers even when the shared counters (Redis) are down, without the headers it
+      // could not count: it is what tells the operator that they are down (503 `degraded`).
+      if (request.routeOptions.url === HEALTH_PATH) {
+        const state = await counted.catch(() => null);
+        if (state) applyRate(reply, state);
+        return;
+      }
+      applyRate(reply, await counted);
       return;
     }
 

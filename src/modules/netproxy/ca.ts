@@ -1,6 +1,6 @@
 // @peculiar/x509 resolves its algorithm classes through tsyringe, which needs the Reflect metadata API.
 import 'reflect-metadata';
-import { webcrypto, X509Certificate as NodeX509 } from 'node:crypto';
+import { createPrivateKey, webcrypto, X509Certificate as NodeX509 } from 'node:crypto';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import * as x509 from '@peculiar/x509';
 import { INTERCEPTED_HOSTS } from './hosts.js';
@@ -90,6 +90,33 @@ export async function createCa(name: string, now: Date): Promise<CaFiles> {
 export function describeCa(certPem: string): { subject: string; fingerprint256: string; validTo: string } {
   const c = new NodeX509(certPem);
   return { subject: c.subject.replace(/\n/g, ', '), fingerprint256: c.fingerprint256, validTo: c.validTo };
+}
+
+/**
+ * Why a CA's two files cannot serve, or null: the certificate must be a CA certificate valid at `now` and
+ * the key must be its key. A key of another CA (files from two `ca init` runs mixed up) started the
+ * proxy and made every client refuse every leaf ("certificate signature failure"), and an expired CA
+ * likewise: both are refused before anything listens. The messages name the files, never the key.
+ */
+export function caFilesProblem(files: CaFiles, now: Date): string | null {
+  let cert: NodeX509;
+  try {
+    cert = new NodeX509(files.certPem);
+  } catch {
+    return 'ca.pem is not a PEM certificate';
+  }
+  if (!cert.ca) return 'ca.pem is not a CA certificate';
+  let key: ReturnType<typeof createPrivateKey>;
+  try {
+    key = createPrivateKey(files.keyPem);
+  } catch {
+    return 'ca-key.pem is not a PEM private key';
+  }
+  if (!cert.checkPrivateKey(key))
+    return 'ca-key.pem is not the private key of ca.pem (files of two CAs mixed up?)';
+  if (Date.parse(cert.validTo) <= now.getTime()) return `ca.pem expired on ${cert.validTo}`;
+  if (Date.parse(cert.validFrom) > now.getTime()) return `ca.pem is not valid before ${cert.validFrom}`;
+  return null;
 }
 
 export interface LeafIssuer {

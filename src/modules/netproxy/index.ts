@@ -5,7 +5,14 @@ export type { NetProxy, NetProxyDeps, NetUsage } from './netproxy.service.js';
 export { interceptRoutes, netproxyRoutes, netproxySettingsRoutes } from './netproxy.routes.js';
 export { NETPROXY_PROVIDERS, type NetProvider } from './formats.js';
 export { HOST_PROVIDERS, INTERCEPTED_HOSTS, providerOfHost } from './hosts.js';
-export { type CaFiles, createCa, createLeafIssuer, describeCa, type LeafIssuer } from './ca.js';
+export {
+  type CaFiles,
+  caFilesProblem,
+  createCa,
+  createLeafIssuer,
+  describeCa,
+  type LeafIssuer,
+} from './ca.js';
 export { createUpstreamLookup } from './resolver.js';
 export { createNetworkDirectory, type NetworkDirectory, parseCidr } from './networks.js';
 export { createNetproxySettings, type NetproxySettingsService } from './settings.service.js';

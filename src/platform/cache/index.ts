@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Clock } from '../clock/index.js';
+import { AppError } from '../errors/index.js';
 
 /**
  * Counters shared by every API process when Redis is configured, or kept in this process otherwise.
@@ -74,12 +75,40 @@ export function createMemoryCache(clock: Clock): Cache {
   };
 }
 
+const REDIS_COMMAND_TIMEOUT_MS = 5_000;
+/** Seconds a client is asked to wait when Redis cannot be reached (ioredis reconnects meanwhile). */
+const REDIS_RETRY_AFTER_S = 5;
+
+/**
+ * A Redis command that failed (Redis down, unreachable, refusing): 503 `service_unavailable` with
+ * `retryAfter`, as docs/errors.md promises for a dependency that is down, instead of a 500 that reads as a
+ * bug. The cause (ioredis's error) is logged; the client reads only that the shared cache is unreachable.
+ */
+function unavailable(err: unknown): AppError {
+  return new AppError(
+    'service_unavailable',
+    'The shared cache (Redis) cannot be reached; try again shortly.',
+    { retryAfter: REDIS_RETRY_AFTER_S, cause: err },
+  );
+}
+
+async function orUnavailable<T>(command: Promise<T>): Promise<T> {
+  try {
+    return await command;
+  } catch (err) {
+    throw unavailable(err);
+  }
+}
+
 export function createRedisCache(url: string, prefix: string): Cache {
   const redis = new Redis(url, {
     keyPrefix: prefix,
     maxRetriesPerRequest: 2,
     enableOfflineQueue: true,
     lazyConnect: false,
+    // A peer that accepts and never answers (a wrong port, a dropped route) fails each command after this
+    // long instead of holding the request, and the start-up check, forever.
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
   });
   // Connection errors surface on the commands that fail; the event is handled so it does not crash the process.
   redis.on('error', () => {});
@@ -88,27 +117,29 @@ export function createRedisCache(url: string, prefix: string): Cache {
     async incr(key, n, ttlMs) {
       // PEXPIRE with NX keeps the first expiry, so a window never slides. The TTL is relative because
       // the caller's clock may be a test clock that Redis does not share.
-      const res = await redis
-        .multi()
-        .incrby(key, n)
-        .pexpire(key, Math.max(1, Math.ceil(ttlMs)), 'NX')
-        .exec();
+      const res = await orUnavailable(
+        redis
+          .multi()
+          .incrby(key, n)
+          .pexpire(key, Math.max(1, Math.ceil(ttlMs)), 'NX')
+          .exec(),
+      );
       const first = res?.[0];
-      if (!first || first[0]) throw first?.[0] ?? new Error('redis transaction failed');
+      if (!first || first[0]) throw unavailable(first?.[0] ?? new Error('redis transaction failed'));
       return Number(first[1]);
     },
     async get(key) {
-      return redis.get(key);
+      return orUnavailable(redis.get(key));
     },
     async set(key, value, ttlMs) {
-      await redis.set(key, value, 'PX', Math.max(1, Math.ceil(ttlMs)));
+      await orUnavailable(redis.set(key, value, 'PX', Math.max(1, Math.ceil(ttlMs))));
     },
     async setIfAbsent(key, value, ttlMs) {
-      const r = await redis.set(key, value, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX');
+      const r = await orUnavailable(redis.set(key, value, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX'));
       return r === 'OK';
     },
     async del(key) {
-      await redis.del(key);
+      await orUnavailable(redis.del(key));
     },
     async ping() {
       try {

@@ -33,6 +33,25 @@ describe('configuration', () => {
     );
   });
 
+  it('checks PARAPET_TRUST_PROXY entries at start, as Fastify reads them', () => {
+    const ok = '10.0.0.1, 10.0.0.0/8, 2001:db8::/32, 192.168.0.0/255.255.0.0, loopback, uniquelocal';
+    assert.deepEqual(loadConfig({ PARAPET_TRUST_PROXY: ok }).trustProxy, ok.split(', '));
+    assert.equal(loadConfig({ PARAPET_TRUST_PROXY: '2' }).trustProxy, 2);
+    for (const bad of [
+      'garbage!!',
+      '10.0.0.1, lb.internal',
+      '10.0.0.0/33',
+      '::1/255.0.0.0',
+      '10.0.0.1/8/1',
+    ]) {
+      assert.throws(
+        () => loadConfig({ PARAPET_TRUST_PROXY: bad }),
+        (err: Error) => err instanceof ConfigError && /PARAPET_TRUST_PROXY: '/.test(err.message),
+        bad,
+      );
+    }
+  });
+
   it('collects provider base URLs', () => {
     const c = loadConfig({
       PARAPET_PROVIDER_OPENAI_BASE_URL: 'http://127.0.0.1:9999/v1/',

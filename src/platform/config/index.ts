@@ -65,15 +65,37 @@ const dnsServers: Parser<string[]> = (raw, name) =>
         throw new Error(`${name}: '${s}' is not a DNS server address (ip, ip:port or [ipv6]:port)`);
       return s;
     });
-const trustProxy: Parser<boolean | number | string[]> = (raw) => {
+/** The names Fastify's proxy-addr accepts for address ranges, besides addresses and CIDRs. */
+const TRUST_PROXY_NAMES: ReadonlySet<string> = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** An address, `address/prefix`, IPv4 `address/netmask` or a range name, as proxy-addr compiles them. */
+function trustedProxyEntry(entry: string): boolean {
+  if (TRUST_PROXY_NAMES.has(entry)) return true;
+  const [address = '', range, extra] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  if (range === undefined) return true;
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (version === 4 ? 32 : 128);
+  return version === 4 && isIP(range) === 4;
+}
+
+// Checked here, not when the server is built: a bad entry failed after the migrations, as an "unexpected
+// failure: invalid IP address" that named no variable.
+const trustProxy: Parser<boolean | number | string[]> = (raw, name) => {
   const v = raw.trim();
   if (v === '' || v === 'false') return false;
   if (v === 'true') return true;
   if (/^\d+$/.test(v)) return Number(v);
-  return v
+  const entries = v
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+  const bad = entries.find((e) => !trustedProxyEntry(e));
+  if (bad !== undefined)
+    throw new Error(
+      `${name}: '${bad.slice(0, 60)}' is not an address, a CIDR or loopback/linklocal/uniquelocal (or use false, true or a hop count)`,
+    );
+  return entries;
 };
 
 const SETTINGS = {
@@ -381,6 +403,13 @@ const SETTINGS = {
     // At most 10 minutes: the proof spool's sweep (one hour) must never meet an upload still being read.
     parse: int(1000, 600_000),
   },
+  stopGraceSeconds: {
+    env: 'PARAPET_STOP_GRACE_SECONDS',
+    description:
+      'time a stopping API or network proxy process (SIGTERM, SIGINT) gives open requests and streams to finish before it exits and cuts them',
+    default: '10',
+    parse: int(1, 3600),
+  },
   runWorkers: {
     env: 'PARAPET_RUN_WORKERS',
     description: 'run event delivery and retention jobs inside the API process',
@@ -395,7 +424,14 @@ export type Config = { [K in keyof Settings]: ReturnType<Settings[K]['parse']> }
   providerBaseUrls: Record<string, string>;
 };
 
-export class ConfigError extends Error {}
+/**
+ * A setting the process cannot start with: a value that does not parse, or one that fails when used at
+ * start (a port taken, a database that cannot be reached). The message names the variable; the CLI prints
+ * it as it is (`name` is how it tells these from unexpected failures).
+ */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
 
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,

@@ -270,6 +270,18 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
     ajv: { customOptions: { coerceTypes: false } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
+  // A stop (app.close) waits for every connection to end. Idle ones are closed once, when it starts; a
+  // connection whose request was still running then (a stream) stayed open on keep-alive after its answer
+  // (72 s), so a stop with any request in flight ran out its grace and exited 1, every request answered.
+  // While closing, connections are closed as they turn idle.
+  app.addHook('preClose', (done) => {
+    const server = app.server as { closeIdleConnections?: () => void } & typeof app.server;
+    const sweep = setInterval(() => server.closeIdleConnections?.(), 100);
+    sweep.unref();
+    app.server.once('close', () => clearInterval(sweep));
+    done();
+  });
+
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ErrorBodySchema);
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, type Migration, type MigrationProvider, Migrator, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { ConfigError } from '../config/index.js';
 import { type Checkpointer, startCheckpointer } from './checkpointer.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { SchemaScopedPostgresDialect } from './schema-scoped-dialect.js';
@@ -40,7 +41,33 @@ export interface Storage {
   dialect: DialectName;
   migrate(): Promise<string[]>;
   ping(): Promise<boolean>;
+  /**
+   * Runs `fn` while holding the lock named `name`, waiting for it first: one holder at a time among the
+   * processes on one PostgreSQL schema (an advisory lock on a connection of its own, released when that
+   * connection ends, so a process that dies holding it frees it), and among the callers in this process on
+   * an SQLite file. For one-off work that several processes started together must not do twice (the
+   * first-start bootstrap).
+   */
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** SQLite: the holders of each lock in this process, by file and name (a chain of promises). */
+const localLocks = new Map<string, Promise<unknown>>();
+
+async function exclusiveLocally<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const before = localLocks.get(key) ?? Promise.resolve();
+  const run = before.then(fn, fn);
+  const settled = run.then(
+    () => undefined,
+    () => undefined,
+  );
+  localLocks.set(key, settled);
+  try {
+    return await run;
+  } finally {
+    if (localLocks.get(key) === settled) localLocks.delete(key);
+  }
 }
 
 class StaticMigrations implements MigrationProvider {
@@ -71,6 +98,45 @@ export function restrictFile(file: string): void {
   if (existsSync(file)) chmodSync(file, 0o600);
 }
 
+/**
+ * How long opening a PostgreSQL connection may take. node-postgres waits forever by default: a DATABASE_URL
+ * naming a port that accepts and never answers (a wrong port, a dropped route) held the start, and every
+ * request that needed a new connection, without a word.
+ */
+const PG_CONNECT_TIMEOUT_MS = 10_000;
+
+/** SQLSTATE classes and socket errors that mean "this database cannot be reached or used as configured". */
+const PG_CONNECTION_CODES =
+  /^(08|28|3D|57P0[1-3])|^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH)$/;
+
+/** Where a PostgreSQL URL points (host:port/database), for messages: never its user or password. */
+export function postgresAddress(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
+/**
+ * A failure to reach or log in to PostgreSQL, as a ConfigError naming DATABASE_URL and where it points
+ * (never the password); any other error (a migration's, SQLite's) is returned as it is.
+ */
+export function namedStorageFailure(err: unknown, databaseUrl: string | undefined): unknown {
+  if (!databaseUrl) return err;
+  const e = err as { code?: unknown; message?: unknown };
+  const message = typeof e.message === 'string' ? e.message : String(err);
+  const unreachable = /timeout exceeded when trying to connect|^timeout expired$|Connection terminated/i.test(
+    message,
+  );
+  if (!unreachable && !(typeof e.code === 'string' && PG_CONNECTION_CODES.test(e.code))) return err;
+  return new ConfigError(
+    `cannot use the PostgreSQL database of DATABASE_URL (${postgresAddress(databaseUrl)}): ${message}`,
+    { cause: err },
+  );
+}
+
 export async function openStorage(options: StorageOptions): Promise<Storage> {
   let db: Db;
   let dialect: DialectName;
@@ -82,16 +148,25 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
     migrationSchema = schema;
     if (schema !== 'public') {
       // The schema must exist before a pooled connection can put it on its search_path.
-      const admin = new pg.Client({ connectionString: options.databaseUrl });
+      const admin = new pg.Client({
+        connectionString: options.databaseUrl,
+        connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      });
       await admin.connect();
       try {
         await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      } catch (err) {
+        // IF NOT EXISTS is not atomic: replicas started together on a new schema fail with a unique
+        // violation on pg_namespace (or duplicate_schema) for every one but the first. The schema exists.
+        const code = (err as { code?: unknown }).code;
+        if (code !== '23505' && code !== '42P06') throw err;
       } finally {
         await admin.end();
       }
     }
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
+      connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
       max: 10,
       // The schema name was validated as a plain lower-case identifier, so it needs no quoting here.
       options: schema === 'public' ? undefined : `-c search_path=${schema}`,
@@ -145,6 +220,24 @@ export async function openStorage(options: StorageOptions): Promise<Storage> {
         return true;
       } catch {
         return false;
+      }
+    },
+    async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+      if (!options.databaseUrl) return exclusiveLocally(`${options.sqliteFile ?? ':memory:'}\0${name}`, fn);
+      // A client of its own, not one of the pool's: the lock belongs to the session, and fn's queries must
+      // not wait for the connection that holds it.
+      const client = new pg.Client({
+        connectionString: options.databaseUrl,
+        connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+      });
+      await client.connect();
+      try {
+        const key = `${migrationSchema ?? 'public'}:${name}`;
+        await client.query('SELECT pg_advisory_lock(hashtext($1))', [key]);
+        return await fn();
+      } finally {
+        // Ending the session releases the lock.
+        await client.end();
       }
     },
     async close() {
