@@ -52,6 +52,21 @@ describe('configuration', () => {
     }
   });
 
+  it('refuses a licence-signing secret short enough to guess, naming it and never printing it', () => {
+    for (const bad of ['x', 'correct horse battery staple']) {
+      assert.throws(
+        () => loadConfig({ PARAPET_LICENSE_SECRET: bad }),
+        (err: Error) =>
+          err instanceof ConfigError &&
+          /PARAPET_LICENSE_SECRET must be at least 32/.test(err.message) &&
+          !err.message.includes(bad),
+        bad,
+      );
+    }
+    assert.equal(loadConfig({ PARAPET_LICENSE_SECRET: 'a'.repeat(32) }).licenseSecret, 'a'.repeat(32));
+    assert.equal(loadConfig({}).licenseSecret, '');
+  });
+
   it('collects provider base URLs', () => {
     const c = loadConfig({
       PARAPET_PROVIDER_OPENAI_BASE_URL: 'http://127.0.0.1:9999/v1/',

@@ -18,6 +18,15 @@ interface Setting<T> {
 }
 
 const str: Parser<string> = (raw) => raw;
+/** A signing secret: unset (derived elsewhere) or long enough that it cannot be guessed offline. */
+const signingSecret =
+  (min: number): Parser<string> =>
+  (raw, name) => {
+    if (raw === '' || raw.length >= min) return raw;
+    throw new Error(
+      `${name} must be at least ${min} characters (it signs what it verifies; a short one can be guessed), or unset`,
+    );
+  };
 const int =
   (min: number, max: number): Parser<number> =>
   (raw, name) => {
@@ -293,10 +302,11 @@ const SETTINGS = {
   },
   licenseSecret: {
     env: 'PARAPET_LICENSE_SECRET',
-    description: 'key signing and verifying licences (HMAC-SHA256); derived from the master key when unset',
+    description:
+      'key signing and verifying licences (HMAC-SHA256), at least 32 characters; derived from the master key when unset',
     default: '',
     secret: true,
-    parse: str,
+    parse: signingSecret(32),
   },
   deviceRatePerMinute: {
     env: 'PARAPET_DEVICE_RATE_PER_MINUTE',
