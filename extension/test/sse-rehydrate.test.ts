@@ -194,3 +194,33 @@ describe('SSE rehydration: one rehydrator per field', () => {
     assert.equal(view.get('chatgpt:/message/content/parts/1'), 'b DE89 3704 0044 0532 0130 00');
   });
 });
+
+describe('SSE rehydration reads each character a bounded number of times', () => {
+  it('an event arriving in many small reads is searched for its end once, not again at every read', () => {
+    // Counted, not timed: the length of every string the event-end search is given (a few times the body's
+    // length when only new text is searched). Searching the whole buffer again at each read made this
+    // quadratic (200 KB in 8-character reads took seconds).
+    const exec = RegExp.prototype.exec;
+    let searched = 0;
+    RegExp.prototype.exec = function (this: RegExp, s: string) {
+      if (this.source === '\\r?\\n\\r?\\n') searched += s.length;
+      return exec.call(this, s);
+    };
+    const text = 'x'.repeat(20_000);
+    const raw =
+      sse({ choices: [{ index: 0, delta: { role: 'assistant' } }] }) +
+      sse({ choices: [{ index: 0, delta: { content: text } }] }) +
+      sse({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }) +
+      sse('[DONE]');
+    const cuts: number[] = [];
+    for (let i = 8; i < raw.length; i += 8) cuts.push(i);
+    let out: string;
+    try {
+      out = run(raw, cuts);
+    } finally {
+      RegExp.prototype.exec = exec;
+    }
+    assert.equal(pageView(out).get('choice:0'), text);
+    assert.ok(searched <= 5 * raw.length, `searched ${searched} characters for a body of ${raw.length}`);
+  });
+});

@@ -179,8 +179,17 @@ export class SseRehydrator {
   private format: Format | null = null;
   private readonly fields = new Map<string, Field>();
   private done = 0;
-  private buffer = '';
+  /**
+   * The unfinished event, as read: kept as a list and joined once when it ends, and only each new read (and
+   * the last characters before it) is searched, so an event arriving in many small reads stays linear
+   * (appending to one string and searching it would copy the whole of it at every read).
+   */
+  private parts: string[] = [];
+  private pending = 0;
+  private tail = '';
   private eol = '\n';
+  /** The end of an event: a blank line (the longest separator is \r\n\r\n, so a rescan backs up 3). */
+  private readonly eventEnd = /\r?\n\r?\n/g;
   /** null until the first line is seen; true when the body is not SSE (it then passes as it comes) */
   private passThrough: boolean | null = null;
 
@@ -194,34 +203,50 @@ export class SseRehydrator {
 
   push(chunk: string): string {
     if (this.passThrough) return chunk;
-    this.buffer += chunk;
     if (this.passThrough === null) {
       // A body labelled text/event-stream that is not SSE (Le Chat's numbered JSON lines, for one) has no
       // blank line between events: held here, it would reach the page only at its end. Its first line says.
-      const nl = this.buffer.search(/\r?\n/);
-      if (nl < 0) return '';
-      this.passThrough = !SSE_LINE.test(this.buffer.slice(0, nl));
-      if (this.passThrough) {
-        const all = this.buffer;
-        this.buffer = '';
-        return all;
+      const nl = chunk.indexOf('\n');
+      if (nl < 0) {
+        this.parts.push(chunk);
+        return '';
       }
+      const before = this.parts.join('');
+      this.parts = [];
+      this.passThrough = !SSE_LINE.test((before + chunk.slice(0, nl)).replace(/\r$/, ''));
+      if (this.passThrough) return before + chunk;
+      chunk = before + chunk;
     }
+    // A separator (at most \r\n\r\n) may begin in the last 3 characters already read.
+    const scan = this.tail + chunk;
+    this.eventEnd.lastIndex = 0;
+    if (!this.eventEnd.test(scan)) {
+      this.parts.push(chunk);
+      this.pending += chunk.length;
+      this.tail = scan.slice(-3);
+      return '';
+    }
+    const text = [...this.parts, chunk].join('');
     let out = '';
-    for (;;) {
-      const m = /\r?\n\r?\n/.exec(this.buffer);
-      if (!m) break;
+    let start = 0;
+    this.eventEnd.lastIndex = this.pending - this.tail.length;
+    for (let m = this.eventEnd.exec(text); m; m = this.eventEnd.exec(text)) {
       if (m[0].startsWith('\r')) this.eol = '\r\n';
-      const raw = this.buffer.slice(0, m.index);
-      this.buffer = this.buffer.slice(m.index + m[0].length);
-      out += this.event(raw);
+      out += this.event(text.slice(start, m.index));
+      start = m.index + m[0].length;
     }
+    const rest = text.slice(start);
+    this.parts = rest.length > 0 ? [rest] : [];
+    this.pending = rest.length;
+    this.tail = rest.slice(-3);
     return out;
   }
 
   flush(): string {
-    const rest = this.buffer;
-    this.buffer = '';
+    const rest = this.parts.join('');
+    this.parts = [];
+    this.pending = 0;
+    this.tail = '';
     return (rest.length > 0 ? this.event(rest, false) : '') + this.release('all', null);
   }
 
