@@ -1,6 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createTokenMap } from '../../src/engines/dlp/token-map.js';
+import {
+  chance,
+  fuzzCases,
+  fuzzSeed,
+  genText,
+  int,
+  partialToken,
+  pick,
+  rngOf,
+  splitDeltas,
+  splitReads,
+  vaultOf,
+} from '../../test/support/stream-fuzz.js';
 import { SseRehydrator } from '../src/shared/sse-rehydrate.js';
 
 // What a chat page does with the rehydrated stream: each field (ChatGPT path, Anthropic content block,
@@ -222,5 +235,106 @@ describe('SSE rehydration reads each character a bounded number of times', () =>
     }
     assert.equal(pageView(out).get('choice:0'), text);
     assert.ok(searched <= 5 * raw.length, `searched ${searched} characters for a body of ${raw.length}`);
+  });
+});
+
+// A seeded fuzz like the network proxy's (src/modules/netproxy/streams.test.ts): random answers with
+// tokens in every form models give them, cut into deltas anywhere, one or two fields side by side, events
+// that end nothing (pings, citations, metadata patches, heartbeats, comments) between any two deltas, and
+// the body cut into reads anywhere (inside UTF-8 sequences and CRLFs too), decoded as the page hook does.
+describe('SSE rehydration fuzz', () => {
+  type Kind = 'anthropic' | 'chatgpt' | 'openai';
+  const KINDS: Kind[] = ['anthropic', 'chatgpt', 'openai'];
+  const CASES = fuzzCases(300);
+  const SEED = fuzzSeed(1);
+
+  function genCase(seed: number) {
+    const rng = rngOf(seed);
+    const vault = vaultOf(Math.floor(seed / 50));
+    const kind = pick(rng, KINDS);
+    const eol = chance(rng, 0.3) ? '\r\n' : '\n';
+    const ev = (d: unknown, name?: string) =>
+      `${name && kind === 'anthropic' ? `event: ${name}${eol}` : ''}data: ${typeof d === 'string' ? d : JSON.stringify(d)}${eol}${eol}`;
+    const n = kind === 'anthropic' ? 1 + (chance(rng, 0.2) ? 1 : 0) : int(rng, 1, 2);
+    const texts = Array.from({ length: n }, () => genText(rng, vault, int(rng, 1, 200)));
+    const queues = texts.map((t) => splitDeltas(rng, t.model, t.cuts));
+    const fieldKey = (i: number) =>
+      kind === 'anthropic'
+        ? `block:${i}`
+        : kind === 'openai'
+          ? `choice:${i}`
+          : `chatgpt:/message/content/parts/${i}`;
+    let sticky = '';
+    const delta = (i: number, text: string): string => {
+      if (kind === 'anthropic')
+        return ev(
+          { type: 'content_block_delta', index: i, delta: { type: 'text_delta', text } },
+          'content_block_delta',
+        );
+      if (kind === 'openai') return ev({ choices: [{ index: i, delta: { content: text } }] });
+      const p = `/message/content/parts/${i}`;
+      if (sticky === p && chance(rng, 0.8)) return ev({ v: text });
+      sticky = p;
+      return ev({ p, o: 'append', v: text });
+    };
+    const noise = (): string => {
+      const r = rng();
+      if (r < 0.2) return `: keep-alive${eol}${eol}`;
+      if (kind === 'anthropic') {
+        if (r < 0.6) return ev({ type: 'ping' }, 'ping');
+        if (r < 0.8)
+          return ev(
+            { type: 'content_block_delta', index: 0, delta: { type: 'citations_delta', citation: { n: 1 } } },
+            'content_block_delta',
+          );
+        return ev({ type: 'message_limit', message_limit: { type: 'within_limit' } }, 'message_limit');
+      }
+      if (kind === 'openai') {
+        if (r < 0.6) return ev({ choices: [{ index: int(rng, 0, n - 1), delta: {} }] });
+        return ev({ type: 'heartbeat' });
+      }
+      if (r < 0.6) {
+        sticky = '/message/metadata/content_references';
+        return ev({ p: sticky, o: 'append', v: [{ n: 1 }] });
+      }
+      return ev({ type: 'server_ste_metadata', metadata: { type: 'sender' } });
+    };
+    let raw = kind === 'chatgpt' ? ev('"v1"') : '';
+    if (kind === 'anthropic') raw += ev({ type: 'message_start', message: { id: 'm' } }, 'message_start');
+    for (;;) {
+      const open = queues.map((q, i) => (q.length > 0 ? i : -1)).filter((i) => i >= 0);
+      if (open.length === 0) break;
+      const i = pick(rng, open);
+      raw += delta(i, queues[i]!.shift()!);
+      while (chance(rng, 0.25)) raw += noise();
+    }
+    if (kind === 'anthropic') {
+      for (let i = 0; i < n; i++) raw += ev({ type: 'content_block_stop', index: i }, 'content_block_stop');
+      raw += ev({ type: 'message_stop' }, 'message_stop');
+    } else if (kind === 'openai') {
+      for (let i = 0; i < n; i++) raw += ev({ choices: [{ index: i, delta: {}, finish_reason: 'stop' }] });
+      raw += ev('[DONE]');
+    } else raw += ev({ type: 'message_stream_complete' }) + ev('[DONE]');
+    const expected = new Map(texts.map((t, i) => [fieldKey(i), t.expected] as [string, string]));
+    return { rng, raw, expected, tokens: vault.tokens, map: vault.map };
+  }
+
+  it(`${CASES} seeded cases from seed ${SEED}: each field whole, restored, never a part of a token`, () => {
+    for (let seed = SEED; seed < SEED + CASES; seed++) {
+      const c = genCase(seed);
+      const r = new SseRehydrator(c.map);
+      const decoder = new TextDecoder();
+      let out = '';
+      for (const read of splitReads(c.rng, new TextEncoder().encode(c.raw)))
+        out += r.push(decoder.decode(read, { stream: true }));
+      out += r.push(decoder.decode()) + r.flush();
+      const { fields, pieces } = render(out, false);
+      const label = `seed ${seed} (STREAM_FUZZ_SEED=${seed} to replay)`;
+      for (const [key, text] of c.expected) {
+        if (text === '') continue;
+        assert.equal(fields.get(key), text, `${label}: ${key}`);
+        assert.equal(partialToken(pieces.get(key) ?? [], c.tokens), null, `${label}: ${key} split a token`);
+      }
+    }
   });
 });
