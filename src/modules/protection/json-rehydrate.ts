@@ -1,4 +1,5 @@
 import { rehydrate, StreamingRehydrator, type TokenMap } from '../../engines/dlp/index.js';
+import { copyWithOnly, getAt, setAt } from '../../engines/dlp/json-path.js';
 
 // Reasoning the provider signs is sent back verbatim in the next turn: left as it came, tokens included.
 const SKIP_KEYS = new Set(['thinking', 'signature', 'thoughtSignature', 'encrypted_content', 'data']);
@@ -91,18 +92,6 @@ export interface DeltaFormat {
   ends?(event: Json): 'all' | readonly string[];
 }
 
-function getAt(root: unknown, path: ReadonlyArray<string | number>): unknown {
-  let v = root as Record<string | number, unknown> | undefined;
-  for (const p of path) v = v?.[p] as Record<string | number, unknown> | undefined;
-  return v;
-}
-
-function setAt(root: unknown, path: ReadonlyArray<string | number>, value: string): void {
-  let v = root as Record<string | number, unknown>;
-  for (let i = 0; i < path.length - 1; i++) v = v[path[i]!] as Record<string | number, unknown>;
-  v[path[path.length - 1]!] = value;
-}
-
 interface Open {
   r: StreamingRehydrator;
   /** The last event that carried this field: the template of an event that releases the rest. */
@@ -186,23 +175,8 @@ export class DeltaRehydrator {
     return out;
   }
 
-  /**
-   * A copy of the field's last delta event carrying only `rest`: the other entries of each array on the
-   * field's path (another Gemini candidate, the text parts before it, a function call) went out already.
-   */
+  /** A copy of the field's last delta event carrying only `rest`. */
   private restEvent(o: Open, rest: string): Json {
-    const copy = structuredClone(o.template);
-    const path = [...o.path];
-    let v: unknown = copy;
-    for (let i = 0; i < path.length - 1; i++) {
-      const step = path[i]!;
-      if (Array.isArray(v) && typeof step === 'number') {
-        v.splice(0, v.length, v[step]);
-        path[i] = 0;
-      }
-      v = (v as Record<string | number, unknown>)[path[i]!];
-    }
-    setAt(copy, path, rest);
-    return copy;
+    return copyWithOnly(o.template, o.path, rest);
   }
 }
