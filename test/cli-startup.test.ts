@@ -92,6 +92,25 @@ describe('serving commands that cannot start', () => {
     }
   });
 
+  it('stop with PARAPET_DATA_DIR named when the proof folders cannot be written (serve, two processes)', () => {
+    // A file where the spool folder belongs: refused whoever runs the test (root may write anywhere else).
+    const spool = join(cwd, 'data', 'proofs-spool');
+    rmSync(spool, { recursive: true, force: true });
+    writeFileSync(spool, 'not a folder');
+    try {
+      const envs: Array<Record<string, string>> = [{}, { PARAPET_HTTP_WORKERS: '2' }];
+      for (const env of envs) {
+        const r = run(env, 'serve');
+        assert.equal(r.code, 1, `${JSON.stringify(env)}: ${r.stderr}`);
+        assert.match(r.stderr, /cannot write .*proofs-spool \(PARAPET_DATA_DIR\): EEXIST; PDF proof uploads/);
+        // (Two processes: the primary adds that an API process exited on start, as for a taken port.)
+        if (!('PARAPET_HTTP_WORKERS' in env)) assert.doesNotMatch(r.stderr, /unexpected failure/);
+      }
+    } finally {
+      rmSync(spool, { force: true });
+    }
+  });
+
   it('stop with the variable named when HOST does not resolve', () => {
     const r = run({ HOST: 'no-such-host.invalid' }, 'proxy');
     assert.equal(r.code, 1, r.stderr);

@@ -3,6 +3,7 @@ import { createIpcCacheClient, type IpcChannel, serveIpcCache } from '../platfor
 import type { Config } from '../platform/config/index.js';
 import type { App } from '../platform/http/index.js';
 import { buildApi } from './api.js';
+import { checkDataFolders } from './data-folders.js';
 import { bootstrapIfEmpty, formatBootstrap } from './bootstrap.js';
 import { createContext } from './context.js';
 import { startMaintenance } from './maintenance.js';
@@ -204,6 +205,7 @@ export async function serveWorker(config: Config): Promise<void> {
         toPrimary.send({ parapet: 'wake' } satisfies WakeMessage);
       });
     });
+    checkDataFolders(config);
     const app = await buildApi(ctx);
     await listenOn(app, { host: config.host, port: config.port, portVariable: 'PORT' });
     const proxy = await listenProxy(ctx);

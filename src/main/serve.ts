@@ -1,5 +1,6 @@
 import { loadConfig } from '../platform/config/index.js';
 import { buildApi } from './api.js';
+import { checkDataFolders } from './data-folders.js';
 import { bootstrapIfEmpty, formatBootstrap } from './bootstrap.js';
 import { isClusterWorker, servePrimary, serveWorker } from './cluster.js';
 import { createContext, startOrClose } from './context.js';
@@ -16,6 +17,7 @@ export async function serve(out: (text: string) => void = (t) => process.stdout.
   }
   const ctx = await createContext(config, { serving: true });
   const { app, proxy, workers, maintenance } = await startOrClose(ctx, async (opened) => {
+    checkDataFolders(config);
     const app = await buildApi(ctx);
     opened(() => app.close());
     await listenOn(app, { host: config.host, port: config.port, portVariable: 'PORT' });
