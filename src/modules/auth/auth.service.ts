@@ -66,6 +66,11 @@ export function acceptsAdminKey(need: AuthRequirement | undefined, url: string):
 /** The role an admin key stands for in a route's roles list. */
 export const ADMIN_KEY_ROLE: Role = 'admin';
 
+/** The role a caller acts with: a session's user's, an admin-scope key's (an admin's), else none. */
+export function callerRole(caller: Pick<Caller, 'user' | 'key'>): Role | undefined {
+  return caller.user?.role ?? (caller.key?.scope === 'admin' ? ADMIN_KEY_ROLE : undefined);
+}
+
 // The caller and requirement types of the authentication hook in platform/http (which imports no module).
 declare module '../../platform/http/auth.js' {
   // Spelled as imports: inside this block a bare name would mean the augmented module's own alias.
@@ -198,7 +203,7 @@ export function createAuthService(deps: {
           );
         }
       }
-      const role = caller.user?.role ?? (caller.key?.scope === 'admin' ? ADMIN_KEY_ROLE : undefined);
+      const role = callerRole(caller);
       if (need.roles && (!role || !need.roles.includes(role))) {
         throw new AppError('forbidden', `This operation needs one of the roles: ${need.roles.join(', ')}.`);
       }

@@ -3,6 +3,7 @@ export {
   PRODUCT_KEY_KINDS,
   acceptsAdminKey,
   apiKeyFromHeaders,
+  callerRole,
   createAuthService,
   reenrollError,
 } from './auth.service.js';

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
 import { invalid } from '../../platform/errors/index.js';
+import { callerRole } from '../auth/index.js';
 import type { EventType } from './event-types.js';
 import {
   AttemptView,
@@ -34,9 +35,8 @@ const TAGS = ['webhooks'];
  * or automation webhook (Slack, Teams, Zapier) are its credential: whoever holds them can post to it.
  */
 function shownTo(request: Parameters<typeof callerOf>[0], view: Webhook): Webhook {
-  const { user, key } = callerOf(request);
-  const manages = key ? key.scope === 'admin' : (MANAGE as readonly string[]).includes(user?.role ?? '');
-  if (manages) return view;
+  const role = callerRole(callerOf(request));
+  if (role && (MANAGE as readonly string[]).includes(role)) return view;
   let origin: string;
   try {
     const u = new URL(view.url);
