@@ -48,8 +48,7 @@ const cohere: DeltaFormat = {
   },
   // With documents, citations stream along with the text they cite: they end no field.
   ends(e) {
-    if (e['type'] === 'citation-start' || e['type'] === 'citation-end') return [];
-    return this.deltas(e).length > 0 ? [] : 'all';
+    return e['type'] === 'citation-start' || e['type'] === 'citation-end' ? [] : undefined;
   },
 };
 
@@ -69,8 +68,7 @@ const responses: DeltaFormat = {
   },
   // Web search adds its citations while the text streams: they end no field.
   ends(e) {
-    if (e['type'] === 'response.output_text.annotation.added') return [];
-    return this.deltas(e).length > 0 ? [] : 'all';
+    return e['type'] === 'response.output_text.annotation.added' ? [] : undefined;
   },
 };
 
@@ -91,17 +89,16 @@ const gemini: DeltaFormat = {
   },
   // Candidates stream side by side (candidateCount > 1): each one's text ends with its own finish reason,
   // or when a chunk of it carries no text (a function call); a chunk without candidates (usage) ends all.
-  ends(e) {
+  ends(e, refs) {
     const candidates = Array.isArray(e['candidates']) ? e['candidates'] : [];
     if (candidates.length === 0) return 'all';
+    // The candidates with text in this chunk are the keys of its deltas, just read by `deltas`.
+    const withText = new Set(refs.map((r) => r.key));
     const keys: string[] = [];
     candidates.forEach((c: unknown, i) => {
       if (!isObj(c)) return;
-      const parts = isObj(c['content']) && Array.isArray(c['content']['parts']) ? c['content']['parts'] : [];
-      const text = parts.some(
-        (p: unknown) => isObj(p) && typeof p['text'] === 'string' && p['thought'] !== true,
-      );
-      if (c['finishReason'] || !text) keys.push(String(c['index'] ?? i));
+      const key = String(c['index'] ?? i);
+      if (c['finishReason'] || !withText.has(key)) keys.push(key);
     });
     return keys;
   },

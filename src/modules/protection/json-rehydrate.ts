@@ -87,9 +87,10 @@ export interface DeltaFormat {
    * Which open fields this event ends ('all', or their keys): their held-back text is released into it (or
    * just before it). Without it, an event without deltas ends every field. An event that passes between two
    * deltas of a field (a keep-alive ping, another candidate finishing) must not end it: the start of a token
-   * held back would be released, and the token never restored.
+   * held back would be released, and the token never restored. `refs` are the event's deltas, as
+   * `deltas` just gave them. `undefined`: the default (an event without deltas ends every field).
    */
-  ends?(event: Json): 'all' | readonly string[];
+  ends?(event: Json, refs: readonly DeltaRef[]): 'all' | readonly string[] | undefined;
 }
 
 interface Open {
@@ -146,7 +147,7 @@ export class DeltaRehydrator {
       skip.set(holder, set);
     }
     const out: Json[] = [];
-    const ends = this.format.ends ? this.format.ends(event) : refs.length === 0 ? 'all' : [];
+    const ends = this.format.ends?.(event, refs) ?? (refs.length === 0 ? 'all' : []);
     if (ends === 'all' || ends.length > 0) {
       for (const [key, o] of this.open) {
         if (ends !== 'all' && !ends.includes(key)) continue;
