@@ -44,9 +44,22 @@ function walk(value: unknown, map: TokenMap, count: { n: number }, skip: Skip | 
 /** Restores the tokens in an object's keys, keeping their order (rare: only objects with such a key). */
 function restoreKeys(obj: Json, map: TokenMap, count: { n: number }): void {
   const entries = Object.entries(obj);
-  const before = count.n;
-  const names = entries.map(([key]) => restoreString(key, map, false, count));
-  if (count.n === before) return;
+  const restored = entries.map(([key]) => {
+    const one = { n: 0 };
+    return { name: restoreString(key, map, false, one), n: one.n };
+  });
+  if (!restored.some((r) => r.n > 0)) return;
+  // A restored name that another key already has (the model wrote the value in clear beside its token,
+  // or two tokens of one value) keeps its token: overwriting would drop one of the two values.
+  const taken = new Set(entries.filter((_, i) => restored[i]?.n === 0).map(([key]) => key));
+  const names = entries.map(([key], i) => {
+    const r = restored[i] as { name: string; n: number };
+    if (r.n === 0) return key;
+    if (taken.has(r.name)) return key;
+    taken.add(r.name);
+    count.n += r.n;
+    return r.name;
+  });
   for (const [key] of entries) delete obj[key];
   // Defined, not assigned: a restored key is the caller's data and never reaches a prototype setter.
   entries.forEach(([, value], i) => {

@@ -141,6 +141,15 @@ describe('rehydrateJson: keys', () => {
     assert.equal(event.response.output, output);
   });
 
+  it('a key whose restored name another key already has keeps its token: no value is dropped', () => {
+    const obj: Record<string, unknown> = { [VALUE]: 'written in clear', [TOKEN]: 'from the token' };
+    assert.equal(rehydrateJson(obj, map()), 0);
+    assert.deepEqual(Object.entries(obj), [
+      [VALUE, 'written in clear'],
+      [TOKEN, 'from the token'],
+    ]);
+  });
+
   it('a key restored to __proto__-like text is an own property, never a prototype', () => {
     const proto = createTokenMap([{ token: TOKEN, type: 'NAME', value: '__proto__' }]);
     const obj: Record<string, unknown> = { [TOKEN]: { polluted: true } };
