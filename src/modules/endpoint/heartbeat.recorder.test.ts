@@ -45,6 +45,7 @@ describe('heartbeat recorder', () => {
       clock: systemClock,
       publish: async () => null,
       sessionTtlHours: 1,
+      revokeAdminKeysBy: async () => () => {},
     });
     bad = (await orgs.createOrg({ name: 'Bad', plan: 'business' })).id;
     good = (await orgs.createOrg({ name: 'Good', plan: 'business' })).id;

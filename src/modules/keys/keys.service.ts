@@ -81,6 +81,23 @@ export function createKeysService(deps: { db: Db; clock: Clock; emit: KeyEventFn
   const cache = new Map<string, { row: KeyRow | null; until: number }>();
   const touched = new Map<string, number>();
 
+  /** Revokes one key in `trx` with its `api_key.revoked` event; false when it was revoked already. */
+  async function revokeIn(
+    trx: Db,
+    key: KeyRow,
+    at: string,
+    why: { revokedBy: string | null; reason?: string },
+  ): Promise<boolean> {
+    if (!(await createKeysRepo(trx).revoke(key.org_id, key.id, at))) return false;
+    await deps.emit(trx, key.org_id, 'api_key.revoked', {
+      keyId: key.id,
+      name: key.name,
+      prefix: key.prefix,
+      ...why,
+    });
+    return true;
+  }
+
   return {
     async create(input: {
       orgId: string;
@@ -139,14 +156,7 @@ export function createKeysService(deps: { db: Db; clock: Clock; emit: KeyEventFn
         const r = createKeysRepo(trx);
         const existing = await r.get(orgId, id);
         if (!existing) return undefined;
-        if (await r.revoke(orgId, id, now)) {
-          await deps.emit(trx, orgId, 'api_key.revoked', {
-            keyId: id,
-            name: existing.name,
-            prefix: existing.prefix,
-            revokedBy: by,
-          });
-        }
+        await revokeIn(trx, existing, now, { revokedBy: by });
         return (await r.get(orgId, id)) ?? existing;
       });
       if (!row) throw new AppError('not_found', 'API key was not found.');
@@ -165,15 +175,8 @@ export function createKeysService(deps: { db: Db; clock: Clock; emit: KeyEventFn
       const now = clock.now().toISOString();
       const hashes: string[] = [];
       for (const key of await r.activeAdminKeysBy(orgId, userId)) {
-        if (!(await r.revoke(orgId, key.id, now))) continue;
-        hashes.push(key.hash);
-        await deps.emit(trx, orgId, 'api_key.revoked', {
-          keyId: key.id,
-          name: key.name,
-          prefix: key.prefix,
-          revokedBy: by,
-          reason: 'creator_no_longer_admin',
-        });
+        if (await revokeIn(trx, key, now, { revokedBy: by, reason: 'creator_no_longer_admin' }))
+          hashes.push(key.hash);
       }
       return () => {
         for (const h of hashes) cache.delete(h);

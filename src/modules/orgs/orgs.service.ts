@@ -99,7 +99,7 @@ export function createOrgsService(deps: {
    * owner or admin (demoted to member or viewer, or removed): those keys stand for an admin (docs/auth.md).
    * Resolves to what to run after the commit. Passed in (the keys module's) so orgs does not import keys.
    */
-  revokeAdminKeysBy?: (trx: Db, orgId: string, userId: string, by: string | null) => Promise<() => void>;
+  revokeAdminKeysBy: (trx: Db, orgId: string, userId: string, by: string | null) => Promise<() => void>;
 }) {
   const { db, clock } = deps;
   const repo = createOrgsRepo(db);
@@ -276,7 +276,7 @@ export function createOrgsService(deps: {
           throw new AppError('conflict', 'The user changed meanwhile; read the list again.');
         await r.deleteUserSessions(userId);
         await deps.publish(trx, org, 'user.removed', { userId });
-        return (await deps.revokeAdminKeysBy?.(trx, org.id, userId, by?.id ?? null)) ?? (() => {});
+        return deps.revokeAdminKeysBy(trx, org.id, userId, by?.id ?? null);
       });
       if (!removed) throw new AppError('not_found', 'User was not found.');
       removed();
@@ -322,7 +322,7 @@ export function createOrgsService(deps: {
         const stillManager = role === 'owner' || role === 'admin';
         const afterCommit = stillManager
           ? () => {}
-          : ((await deps.revokeAdminKeysBy?.(trx, org.id, userId, by.id)) ?? (() => {}));
+          : await deps.revokeAdminKeysBy(trx, org.id, userId, by.id);
         return { user: toUser({ ...user, role }), afterCommit };
       });
       if (!updated) throw new AppError('not_found', 'User was not found.');
