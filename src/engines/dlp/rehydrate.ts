@@ -62,11 +62,21 @@ export const BOUNDARY_CONTEXT = 16;
 export function boundaryBefore(before: string, json: boolean): boolean {
   const last = before[before.length - 1];
   if (!json) return !isAlnum(last);
-  const unicode = /\\u([0-9a-fA-F]{4})$/.exec(before);
+  // Only a text ending in \uXXXX needs the escape read (the common case is one character compared).
+  const unicode = before[before.length - 5] === 'u' ? /\\u([0-9a-fA-F]{4})$/.exec(before) : null;
   if (unicode && escaping(before, unicode.index))
     return !isAlnum(String.fromCharCode(Number.parseInt(unicode[1]!, 16)));
   if (!isAlnum(last)) return true;
   return /[nrtbf]/.test(last!) && before[before.length - 2] === '\\' && escaping(before, before.length - 2);
+}
+
+/**
+ * What boundaryBefore reads before `at` in `text` (`prev`: what came before `text`): the last character
+ * outside JSON, BOUNDARY_CONTEXT characters in it (an escape to decode). Sliced only as far as needed.
+ */
+export function contextBefore(text: string, at: number, prev: string, json: boolean): string {
+  if (!json) return at > 0 ? (text[at - 1] as string) : prev.slice(-1);
+  return at >= BOUNDARY_CONTEXT ? text.slice(at - BOUNDARY_CONTEXT, at) : prev + text.slice(0, at);
 }
 
 /** Whether the backslash at `at` starts an escape: an even number of backslashes precedes it. */
@@ -134,11 +144,7 @@ export function rehydrateSegment(
   const unknown: string[] = [];
   const re = new RegExp(CANDIDATE_RE.source, 'gi');
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const before =
-      m.index >= BOUNDARY_CONTEXT
-        ? text.slice(m.index - BOUNDARY_CONTEXT, m.index)
-        : prev + text.slice(0, m.index);
-    if (!boundaryBefore(before, json)) {
+    if (!boundaryBefore(contextBefore(text, m.index, prev, json), json)) {
       re.lastIndex = m.index + 1;
       continue;
     }

@@ -2,6 +2,7 @@ import {
   BOUNDARY_CONTEXT,
   boundaryBefore,
   buildIndex,
+  contextBefore,
   canonicalToken,
   MAX_GLUED_LETTERS,
   rehydrateSegment,
@@ -70,9 +71,7 @@ export class StreamingRehydrator {
     for (let i = Math.max(0, text.length - window); i < text.length; i++) {
       const ch = text[i]!;
       if (ch !== 'T' && ch !== 't') continue;
-      const before =
-        i >= BOUNDARY_CONTEXT ? text.slice(i - BOUNDARY_CONTEXT, i) : this.lastEmitted + text.slice(0, i);
-      if (!boundaryBefore(before, this.json)) continue;
+      if (!boundaryBefore(contextBefore(text, i, this.lastEmitted, this.json), this.json)) continue;
       if (this.couldBeToken(text.slice(i))) return i;
     }
     return text.length;
