@@ -221,17 +221,13 @@ const isLowerCode = (c: number): boolean => c >= 97 && c <= 122;
  * patterns it cannot match ("a" in "a:a:a…"); read once per view, not per letter walked.
  */
 function liveOpenings(plan: PatternPlan, ok: Uint8Array): Uint8Array {
-  const { patterns } = plan.openings;
-  const live = new Uint8Array(patterns.length);
-  for (let node = 0; node < patterns.length; node++) {
-    const opened = patterns[node];
-    if (!opened) continue;
-    for (let k = 0; k < opened.length; k++) {
-      if (ok[opened[k] as number] === 1) {
-        live[node] = 1;
-        break;
-      }
-    }
+  // From the patterns still in (few in a short text) to their nodes, not from every node of the trie to
+  // its patterns: the same marks, at a cost that follows what the text may match.
+  const live = new Uint8Array(plan.openings.patterns.length);
+  for (let p = 0; p < ok.length; p++) {
+    if (ok[p] !== 1) continue;
+    const nodes = plan.openingNodes[p] as Int32Array;
+    for (let k = 0; k < nodes.length; k++) live[nodes[k] as number] = 1;
   }
   return live;
 }

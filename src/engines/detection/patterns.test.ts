@@ -224,4 +224,28 @@ describe('required later words (the whole-text pre-filter)', () => {
     const ok = mayMatchIn('ignore ignore forget disregard ignore', plan, false);
     assert.ok(ok.reduce((a, b) => a + b, 0) < plan.all.length / 4);
   });
+
+  it('counts from the literals found exactly what checking every set of every pattern gives', () => {
+    // mayMatchIn counts satisfied sets from the literals a text holds; the definition reads each pattern's
+    // sets against the literals present. Both must agree on every text, short, long and joined up.
+    const plan = patternPlan();
+    const texts = ['', 'hi', 'ignore ignore forget disregard ignore'];
+    for (const p of PATTERNS.slice(0, 60)) texts.push(normalise(p.example).plain.text);
+    texts.push(texts.join(' '), texts.join('').replace(/[^a-z]+/g, ''));
+    for (const text of texts) {
+      const present = plan.literals.scan(text);
+      for (const compact of [false, true]) {
+        const ok = mayMatchIn(text, plan, compact);
+        for (const p of plan.all) {
+          const sets = compact ? p.compactRequired : p.required;
+          const expected = sets.every((set) => [...set].some((id) => present[id] === 1)) ? 1 : 0;
+          assert.equal(
+            ok[p.index],
+            expected,
+            `${p.def.id} (${compact ? 'compact' : 'plain'}) on ${text.slice(0, 60)}`,
+          );
+        }
+      }
+    }
+  });
 });

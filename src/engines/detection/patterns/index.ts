@@ -73,6 +73,10 @@ export interface PatternPlan {
   openings: OpeningTrie;
   /** Every required literal of every pattern, found in a text in one pass. */
   literals: LiteralScanner;
+  /** mayMatchIn's tables: from a literal to the required sets it satisfies, plain and compact. */
+  needs: { plain: SetNeeds; compact: SetNeeds; counted: Int32Array };
+  /** Per pattern, the trie nodes of `openings` where one of its opening words ends. */
+  openingNodes: Int32Array[];
 }
 
 /**
@@ -80,21 +84,67 @@ export interface PatternPlan {
  * when it cannot match anywhere in it; `compact` picks the sets of the joined-up-letter expressions.
  */
 export function mayMatchIn(text: string, plan: PatternPlan, compact: boolean): Uint8Array {
-  const present = plan.literals.scan(text);
-  const ok = new Uint8Array(plan.all.length);
-  for (const p of plan.all) {
-    let all = true;
-    for (const set of compact ? p.compactRequired : p.required) {
-      let any = false;
-      for (let k = 0; k < set.length && !any; k++) any = present[set[k] as number] === 1;
-      if (!any) {
-        all = false;
-        break;
-      }
+  const found = plan.literals.found(text);
+  const need = compact ? plan.needs.compact : plan.needs.plain;
+  // Counted from the literals the text holds (a handful in a short text), not by reading every pattern's
+  // sets: a set counts once however many of its literals occur, and a pattern may match when all of its
+  // sets counted. The same answer as checking each set, at a cost that follows the text.
+  const stamp = ++need.stamp;
+  const counted = plan.needs.counted;
+  counted.fill(0);
+  for (let k = 0; k < found.n; k++) {
+    const sets = need.setsOf[found.ids[k] as number] as Int32Array;
+    for (let j = 0; j < sets.length; j++) {
+      const set = sets[j] as number;
+      if (need.seen[set] === stamp) continue;
+      need.seen[set] = stamp;
+      const p = need.owner[set] as number;
+      counted[p] = (counted[p] as number) + 1;
     }
-    ok[p.index] = all ? 1 : 0;
   }
+  const ok = new Uint8Array(plan.all.length);
+  for (let p = 0; p < ok.length; p++) ok[p] = counted[p] === need.count[p] ? 1 : 0;
   return ok;
+}
+
+/** What mayMatchIn counts with, for the sets of one kind of expression (plain or compact). */
+interface SetNeeds {
+  /** Per literal id, the sets (numbered over every pattern) it is one of the literals of. */
+  setsOf: Int32Array[];
+  /** Per set, the index of its pattern. */
+  owner: Int32Array;
+  /** Per pattern, how many sets it has (0: nothing required, it may match anywhere). */
+  count: Int32Array;
+  /** Per set, the stamp of the last call that counted it (no table to clear per call). */
+  seen: Int32Array;
+  stamp: number;
+}
+
+function setNeeds(
+  all: CompiledPattern[],
+  literalCount: number,
+  setsOfPattern: (p: CompiledPattern) => Int32Array[],
+): SetNeeds {
+  const lists: number[][] = Array.from({ length: literalCount }, () => []);
+  const owner: number[] = [];
+  const count = new Int32Array(all.length);
+  for (const p of all) {
+    const sets = setsOfPattern(p);
+    count[p.index] = sets.length;
+    for (const set of sets) {
+      const id = owner.length;
+      owner.push(p.index);
+      // A literal listed twice in one set still counts the set once (the stamp), so no dedupe is needed.
+      for (let k = 0; k < set.length; k++) (lists[set[k] as number] as number[]).push(id);
+    }
+  }
+  return {
+    setsOf: lists.map((l) => Int32Array.from(l)),
+    owner: Int32Array.from(owner),
+    count,
+    seen: new Int32Array(owner.length),
+    stamp: 0,
+  };
 }
 
 /**
@@ -221,6 +271,25 @@ export function patternPlan(): PatternPlan {
     }
   }
   const literals = new LiteralScanner([...(literalIds ?? new Map<string, number>()).keys()]);
-  plan = { all, unanchored, exact, prefix, openings: openingTrie(all), literals };
+  const count = literals.literals.length;
+  const openings = openingTrie(all);
+  const openingNodes: number[][] = all.map(() => []);
+  openings.patterns.forEach((opened, node) => {
+    if (opened) for (const i of opened) (openingNodes[i] as number[]).push(node);
+  });
+  plan = {
+    all,
+    unanchored,
+    exact,
+    prefix,
+    openings,
+    literals,
+    needs: {
+      plain: setNeeds(all, count, (p) => p.required),
+      compact: setNeeds(all, count, (p) => p.compactRequired),
+      counted: new Int32Array(all.length),
+    },
+    openingNodes: openingNodes.map((nodes) => Int32Array.from(nodes)),
+  };
   return plan;
 }

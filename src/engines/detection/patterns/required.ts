@@ -201,6 +201,7 @@ export class LiteralScanner {
     this.ends = ends.map((e) => (e.length > 0 ? Int32Array.from(e) : null));
     this.outLink = outLink;
     this.reached = new Int32Array(states);
+    this.foundScratch = { ids: new Int32Array(literals.length), n: 0 };
   }
   /**
    * Marks of the states reached, by scan: a state is reached in this scan when its mark is the scan's
@@ -211,6 +212,17 @@ export class LiteralScanner {
   /** present[id] = 1 for every literal that occurs in `text`. */
   scan(text: string): Uint8Array {
     const present = new Uint8Array(this.literals.length);
+    const found = this.found(text);
+    for (let k = 0; k < found.n; k++) present[found.ids[k] as number] = 1;
+    return present;
+  }
+  /**
+   * The ids of the literals that occur in `text`, each once, in a list shared by every call (valid until
+   * the next): a short text holds a handful of the literals, and its callers then touch only those.
+   */
+  found(text: string): { ids: Int32Array; n: number } {
+    const out = this.foundScratch;
+    out.n = 0;
     const reached = this.reached;
     if (this.scans === 0x7fffffff) {
       reached.fill(0);
@@ -230,9 +242,12 @@ export class LiteralScanner {
       for (let x = s; x > 0 && reached[x] !== mark; x = outLink[x] as number) {
         reached[x] = mark;
         const e = ends[x];
-        if (e) for (let k = 0; k < e.length; k++) present[e[k] as number] = 1;
+        // A state is reported once per scan, and each literal ends at one state only: no id twice.
+        if (e) for (let k = 0; k < e.length; k++) out.ids[out.n++] = e[k] as number;
       }
     }
-    return present;
+    return out;
   }
+  /** Room for every literal at once (each is listed at most once per scan). */
+  private readonly foundScratch: { ids: Int32Array; n: number };
 }
