@@ -361,7 +361,11 @@ describe('commands a newcomer runs', () => {
     const key = cli(cwd, 'key', '--help');
     assert.equal(key.code, 0, key.stderr);
     assert.match(key.stdout, /key create --org ID --kind al\|sw/);
-    assert.match(key.stdout, /--admin: may also manage webhooks/, 'continuation lines come with their command');
+    assert.match(
+      key.stdout,
+      /--admin: may also manage webhooks/,
+      'continuation lines come with their command',
+    );
     assert.match(key.stdout, /key revoke/);
     assert.doesNotMatch(key.stdout, /org create|license issue|verifier init/);
     const verifier = cli(cwd, 'verifier', '-h');
@@ -374,6 +378,29 @@ describe('commands a newcomer runs', () => {
     assert.equal(unknown.code, 0);
     assert.match(unknown.stdout, /org create/, 'an unknown command gets the whole list');
     assert.equal(existsSync(join(cwd, 'data')), false, 'help creates no database');
+  });
+
+  it("refuses an option the command does not take instead of ignoring it, naming the command's options", () => {
+    const cwd = tempDir();
+    const serve = cli(cwd, 'serve', '--port', '80');
+    assert.equal(serve.code, 2, serve.stdout);
+    assert.match(serve.stderr, /--port is not an option of 'parapet serve' \(it takes no options/);
+    const key = cli(cwd, 'key', 'create', '--org', 'o', '--kind', 'al', '--role', 'admin');
+    assert.equal(key.code, 2);
+    assert.match(
+      key.stderr,
+      /--role is not an option of 'parapet key create' \(its options: --org, --kind, --name, --expires, --admin/,
+    );
+    // The longest command wins, and two commands on one usage line keep their own options.
+    const init = cli(cwd, 'proxy', 'ca', 'init', '--intercept');
+    assert.match(init.stderr, /--intercept is not an option of 'parapet proxy ca init'/);
+    const revoke = cli(cwd, 'verifier', 'key', 'revoke', '--id', 'k', '--name', 'n', '--json');
+    assert.equal(revoke.code, 2);
+    assert.match(JSON.parse(revoke.stderr).error, /--name is not an option of 'parapet verifier key revoke'/);
+    // Options the usage names pass on to the command (here to its own error about the missing database).
+    const report = cli(cwd, 'report', '--org', 'o', '--period', '7d', '--format', 'csv');
+    assert.doesNotMatch(report.stderr, /is not an option/);
+    assert.equal(existsSync(join(cwd, 'data')), false, 'a refused command creates no database');
   });
 
   it('prints the OpenAPI document without a database', () => {

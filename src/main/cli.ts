@@ -77,6 +77,60 @@ function commandUsage(command: string): string {
   return `Usage: parapet ${command} ...        (every command accepts --json; parapet --help lists all)\n\n${picked.join('\n')}\n`;
 }
 
+/**
+ * Per command ("org create", "proxy ca init", "verifier key revoke"), the options its usage lines name:
+ * read from USAGE itself, so the help and the check cannot drift apart. An option of another command
+ * (`parapet serve --port 80`, `parapet key create --role admin`) was accepted and silently ignored: the
+ * operator believed it applied.
+ */
+function optionsByCommand(usage: string): Map<string, Set<string>> {
+  const byCommand = new Map<string, Set<string>>();
+  let current: Set<string>[] = [];
+  for (const line of usage.split('\n')) {
+    if (/^ {2}[a-z]/.test(line)) {
+      current = [];
+      // "verifier key list | verifier key revoke --id ID": two commands on one line; "| --from" is not one.
+      for (const segment of line.trim().split(/\s\|\s(?=[a-z])/)) {
+        const command = segment.split(/\s{2,}/)[0] ?? '';
+        const words: string[] = [];
+        for (const token of command.split(' ')) {
+          if (!/^[a-z]+$/.test(token)) break;
+          words.push(token);
+        }
+        const options = byCommand.get(words.join(' ')) ?? new Set<string>();
+        byCommand.set(words.join(' '), options);
+        current.push(options);
+      }
+    } else if (!/^ {3,}\S/.test(line)) {
+      current = [];
+      continue;
+    }
+    // A command's continuation lines may name more of its options ("--admin: may also manage…").
+    for (const m of line.matchAll(/--([a-z][a-z-]*)/g))
+      for (const options of current) options.add(m[1] as string);
+  }
+  return byCommand;
+}
+
+/**
+ * The message for an option the command does not take, or null. Commands are matched longest first
+ * ("proxy ca init" before "proxy"); an unknown command is left to the command's own error.
+ */
+function misplacedOption(positionals: string[], values: Record<string, unknown>): string | null {
+  const byCommand = optionsByCommand(`${USAGE}\n${VERIFIER_USAGE}`);
+  for (let n = Math.min(3, positionals.length); n > 0; n--) {
+    const command = positionals.slice(0, n).join(' ');
+    const options = byCommand.get(command);
+    if (!options) continue;
+    const given = Object.keys(values).filter((k) => k !== 'json' && k !== 'help' && values[k] !== undefined);
+    const wrong = given.find((k) => !options.has(k));
+    if (wrong === undefined) return null;
+    const takes = [...options].map((o) => `--${o}`).join(', ');
+    return `--${wrong} is not an option of 'parapet ${command}' (${takes ? `its options: ${takes}` : 'it takes no options'}, and --json)`;
+  }
+  return null;
+}
+
 const OPTIONS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -605,6 +659,12 @@ export async function main(argv: string[]): Promise<number> {
   if (values.help || positionals.length === 0) {
     process.stdout.write(values.help && positionals[0] ? commandUsage(positionals[0]) : USAGE);
     return values.help ? 0 : 2;
+  }
+  const misplaced = misplacedOption(positionals, values);
+  if (misplaced) {
+    if (values.json) process.stderr.write(`${JSON.stringify({ error: misplaced })}\n`);
+    else process.stderr.write(`parapet: ${misplaced}\n${commandUsage(positionals[0] as string)}`);
+    return 2;
   }
   const [command = '', sub] = positionals;
   caAction = positionals[2];
