@@ -31,7 +31,8 @@ interface Format extends DeltaFormat {
   fix?(d: Obj): Obj | null;
 }
 
-const restCopy = (template: Obj, delta: DeltaRef, text: string): Obj => copyWithOnly(template, delta.path, text);
+const restCopy = (template: Obj, delta: DeltaRef, text: string): Obj =>
+  copyWithOnly(template, delta.path, text);
 
 const PART = /\/message\/content\/parts\/\d+$/;
 

@@ -85,7 +85,12 @@ export class DeltaFields<M = undefined> {
     if (typeof text !== 'string') return false;
     let o = this.open.get(ref.key);
     if (!o) {
-      o = { r: new StreamingRehydrator(this.map, ref.json ? { json: true } : {}), template: event, ref, meta };
+      o = {
+        r: new StreamingRehydrator(this.map, ref.json ? { json: true } : {}),
+        template: event,
+        ref,
+        meta,
+      };
       this.open.set(ref.key, o);
     }
     o.template = event;
@@ -130,7 +135,8 @@ export const anthropicDeltas: DeltaFormat = {
     if (e['type'] !== 'content_block_delta' || typeof delta !== 'object' || delta === null) return [];
     const d = delta as Obj;
     const key = String(e['index'] ?? 0);
-    if (d['type'] === 'text_delta' && typeof d['text'] === 'string') return [{ key, path: ['delta', 'text'] }];
+    if (d['type'] === 'text_delta' && typeof d['text'] === 'string')
+      return [{ key, path: ['delta', 'text'] }];
     if (d['type'] === 'input_json_delta' && typeof d['partial_json'] === 'string')
       return [{ key, path: ['delta', 'partial_json'], json: true }];
     return [];
