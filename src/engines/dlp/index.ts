@@ -12,7 +12,6 @@ export {
   DeltaFields,
   type DeltaFormat,
   type DeltaRef,
-  type Ends,
   endsOf,
   type Released,
 } from './delta-fields.js';
