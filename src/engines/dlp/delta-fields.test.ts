@@ -95,3 +95,18 @@ describe('anthropicDeltas: the rule the network proxy and the extension share', 
     assert.deepEqual(JSON.parse(out.join('')), { to: 'a"b@example.ch' });
   });
 });
+
+describe('DeltaFields: release by what the caller attached', () => {
+  it('releases the fields whose attachment matches, and lists the open ones in the order they opened', () => {
+    const f = new DeltaFields<{ choice: number }>(map());
+    f.push(ev('A TKN_EM'), ref('1:content'), { choice: 1 });
+    f.push(ev('B TKN_EMAIL'), ref('0:content'), { choice: 0 });
+    assert.deepEqual(f.held(), [{ choice: 1 }, { choice: 0 }]);
+    const out = f.release((m) => m.choice === 0, null);
+    assert.deepEqual(
+      out.map((r) => [r.key, r.rest]),
+      [['0:content', 'TKN_EMAIL']],
+    );
+    assert.deepEqual(f.held(), [{ choice: 1 }]);
+  });
+});

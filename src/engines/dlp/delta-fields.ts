@@ -100,16 +100,22 @@ export class DeltaFields<M = undefined> {
     return true;
   }
 
+  /** What the caller attached to each open field, in the order the fields opened. */
+  held(): M[] {
+    return [...this.open.values()].map((o) => o.meta);
+  }
+
   /**
-   * Releases the held text of the fields `ends` names (`event` null: at the end of the stream). A field
-   * whose last delta is `event` itself gets its text appended there; the others are returned, in the order
-   * the fields opened, for the caller to send just before `event`.
+   * Releases the held text of the fields `ends` names, or of those whose attachment it accepts (`event`
+   * null: at the end of the stream). A field whose last delta is `event` itself gets its text appended
+   * there; the others are returned, in the order the fields opened, for the caller to send with or just
+   * before `event`.
    */
-  release(ends: Ends, event: Obj | null): Released<M>[] {
+  release(ends: Ends | ((meta: M) => boolean), event: Obj | null): Released<M>[] {
     const out: Released<M>[] = [];
-    if (ends !== 'all' && ends.length === 0) return out;
+    if (Array.isArray(ends) && ends.length === 0) return out;
     for (const [key, o] of this.open) {
-      if (ends !== 'all' && !ends.includes(key)) continue;
+      if (typeof ends === 'function' ? !ends(o.meta) : ends !== 'all' && !ends.includes(key)) continue;
       const rest = o.r.flush();
       this.done += o.r.restored;
       this.open.delete(key);
