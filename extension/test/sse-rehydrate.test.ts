@@ -208,6 +208,28 @@ describe('SSE rehydration: one rehydrator per field', () => {
   });
 });
 
+// The Anthropic rule is the engine's, shared with the network proxy, which also restores a tool's input
+// (input_json_delta, JSON text). The page does not: the input passes as the site sent it (see anthropic in
+// sse-rehydrate.ts), while the text blocks around it are restored.
+describe('SSE rehydration: Anthropic tool input', () => {
+  it('an input_json_delta passes as the site sent it, token and all; the text block is restored', () => {
+    const json = (partial_json: string) =>
+      sse(
+        { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json } },
+        'content_block_delta',
+      );
+    const raw =
+      sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'To TKN_EMAIL_01' } }) +
+      json('{"to":"TKN_EMAIL_01') +
+      json('23456g"}') +
+      sse({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: '23456g.' } }) +
+      sse({ type: 'message_stop' }, 'message_stop');
+    const out = run(raw);
+    assert.ok(out.includes(json('{"to":"TKN_EMAIL_01')) && out.includes(json('23456g"}')), out);
+    assert.deepEqual([...pageView(out)], [['block:0', 'To anna@example.com.']]);
+  });
+});
+
 describe('SSE rehydration reads each character a bounded number of times', () => {
   it('an event arriving in many small reads is searched for its end once, not again at every read', () => {
     // Counted, not timed: the length of every string the event-end search is given (a few times the body's

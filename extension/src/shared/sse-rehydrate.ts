@@ -1,36 +1,38 @@
-import { StreamingRehydrator } from '../../../src/engines/dlp/streaming.js';
-import { copyWithOnly, getAt, type JsonPath, setAt } from '../../../src/engines/dlp/json-path.js';
+import {
+  anthropicDeltas,
+  DeltaFields,
+  type DeltaFormat,
+  type DeltaRef,
+  type Ends,
+  endsOf,
+} from '../../../src/engines/dlp/delta-fields.js';
+import { copyWithOnly } from '../../../src/engines/dlp/json-path.js';
 import type { TokenMap } from '../../../src/engines/dlp/token-map.js';
 
 // Rehydrates a site's Server-Sent Events stream in the page. Each text field of the answer (a ChatGPT
-// content part, an Anthropic content block, an OpenAI choice) has its own StreamingRehydrator, so a token
-// split across events is held back until it is whole and never shown half replaced, and fields streamed
-// side by side never mix their held-back text. A field's held text is released only by the event that ends
-// that field (its format says which) or by the end of the stream: pings, citations, metadata and heartbeats
-// end nothing. Events that carry no text delta pass byte for byte.
+// content part, an Anthropic content block, an OpenAI choice) is held by the DLP engine's DeltaFields (one
+// StreamingRehydrator per field, the same holding as the network proxy's), so a token split across events
+// is held back until it is whole and never shown half replaced, and fields streamed side by side never mix
+// their held-back text. A field's held text is released only by the event that ends that field (its format
+// says which) or by the end of the stream: pings, citations, metadata and heartbeats end nothing. Events
+// that carry no text delta pass byte for byte.
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** One text delta of an event: the field it extends and where its text sits in the event's data. */
-interface Delta {
-  key: string;
-  path: JsonPath;
-}
-
-interface Format {
-  deltas(d: Obj): Delta[];
+interface Format extends DeltaFormat {
   /** The fields this event ends (their held text goes out with or before it). */
-  ends(d: Obj): string[] | 'all';
+  ends(d: Obj, refs: readonly DeltaRef[]): Ends;
   /** An event carrying only `text` for a field, built from the last event that carried that field. */
-  rest(template: Obj, delta: Delta, text: string): Obj;
+  rest(template: Obj, delta: DeltaRef, text: string): Obj;
   /** Sees every event of the stream after its deltas were read (formats with state across events). */
   seen?(d: Obj): void;
   /** The data to write for a site event that passes (after rest events the page may need it explicit). */
   fix?(d: Obj): Obj | null;
 }
 
-const restCopy = (template: Obj, delta: Delta, text: string): Obj => copyWithOnly(template, delta.path, text);
+const restCopy = (template: Obj, delta: DeltaRef, text: string): Obj =>
+  copyWithOnly(template, delta.path, text);
 
 const PART = /\/message\/content\/parts\/\d+$/;
 
@@ -53,7 +55,7 @@ function chatgpt(): Format {
       const o = explicit(d) ? d['o'] : site.o;
       if (textOp(p, o, d['v'])) return [{ key: p ?? '', path: ['v'] }];
       if (o !== 'patch' || !Array.isArray(d['v'])) return [];
-      const out: Delta[] = [];
+      const out: DeltaRef[] = [];
       (d['v'] as unknown[]).forEach((op, i) => {
         if (isObj(op) && typeof op['p'] === 'string' && textOp(op['p'], op['o'], op['v']))
           out.push({ key: op['p'], path: ['v', i, 'v'] });
@@ -97,28 +99,17 @@ function chatgpt(): Format {
   };
 }
 
-/** Anthropic (Claude web and API): text_delta per content block index, ended by its content_block_stop. */
+/**
+ * Anthropic (Claude web and API): the engine's rule, shared with the network proxy (a content block per
+ * index, ended by its content_block_stop, or by message_delta, message_stop or error), text only: a tool's
+ * input (input_json_delta) passes as the site sent it, as it always has here. Restoring it would hand the
+ * page's own tools (which may run it, or send it back to the site in a later request the extension does not
+ * tokenize there) the values in clear; that is a change of what the extension does, not of where the
+ * rehydration lives.
+ */
 const anthropic: Format = {
-  deltas(d) {
-    if (d['type'] !== 'content_block_delta' || !isObj(d['delta'])) return [];
-    const delta = d['delta'];
-    return delta['type'] === 'text_delta' && typeof delta['text'] === 'string'
-      ? [{ key: String(d['index'] ?? 0), path: ['delta', 'text'] }]
-      : [];
-  },
-  ends(d) {
-    switch (d['type']) {
-      case 'content_block_stop':
-        return [String(d['index'] ?? 0)];
-      case 'message_delta':
-      case 'message_stop':
-      case 'error':
-        return 'all';
-      default:
-        // pings, citations and thinking deltas, a block starting, the web app's own metadata
-        return [];
-    }
-  },
+  deltas: (d) => anthropicDeltas.deltas(d).filter((ref) => !ref.json),
+  ends: (d, refs) => endsOf(anthropicDeltas, d, refs),
   rest: restCopy,
 };
 
@@ -126,7 +117,7 @@ const anthropic: Format = {
 const openaiChat: Format = {
   deltas(d) {
     if (!Array.isArray(d['choices'])) return [];
-    const out: Delta[] = [];
+    const out: DeltaRef[] = [];
     (d['choices'] as unknown[]).forEach((c, i) => {
       if (isObj(c) && isObj(c['delta']) && typeof c['delta']['content'] === 'string')
         out.push({ key: String(c['index'] ?? i), path: ['choices', i, 'delta', 'content'] });
@@ -145,13 +136,6 @@ const openaiChat: Format = {
   },
   rest: restCopy,
 };
-
-interface Field {
-  r: StreamingRehydrator;
-  template: Obj;
-  lines: string[];
-  delta: Delta;
-}
 
 interface ParsedEvent {
   lines: string[];
@@ -177,8 +161,8 @@ export class SseRehydrator {
   private readonly formats: Format[] = [chatgpt(), anthropic, openaiChat];
   /** the format of this stream, known from its first text delta */
   private format: Format | null = null;
-  private readonly fields = new Map<string, Field>();
-  private done = 0;
+  /** the open fields, each with the SSE lines of its last event (a released rest goes out under them) */
+  private readonly fields: DeltaFields<string[]>;
   /**
    * The unfinished event, as read: kept as a list and joined once when it ends, and only each new read (and
    * the last characters before it) is searched, so an event arriving in many small reads stays linear
@@ -193,12 +177,12 @@ export class SseRehydrator {
   /** null until the first line is seen; true when the body is not SSE (it then passes as it comes) */
   private passThrough: boolean | null = null;
 
-  constructor(private readonly map: TokenMap) {}
+  constructor(map: TokenMap) {
+    this.fields = new DeltaFields(map);
+  }
 
   get restored(): number {
-    let n = this.done;
-    for (const f of this.fields.values()) n += f.r.restored;
-    return n;
+    return this.fields.restored;
   }
 
   push(chunk: string): string {
@@ -263,22 +247,14 @@ export class SseRehydrator {
   }
 
   /** Releases the held text of the fields `ends` names: into `event` when it carries the field. */
-  private release(ends: string[] | 'all', event: Obj | null): string {
+  private release(ends: Ends, event: Obj | null): string {
     let out = '';
-    for (const [key, f] of this.fields) {
-      if (ends !== 'all' && !ends.includes(key)) continue;
-      const held = f.r.flush();
-      this.done += f.r.restored;
-      this.fields.delete(key);
-      if (held.length === 0) continue;
-      if (f.template === event) setAt(event, f.delta.path, `${getAt(event, f.delta.path) as string}${held}`);
-      else
-        out += this.write(
-          f.lines.filter((l) => !l.startsWith('id:')),
-          this.format!.rest(f.template, f.delta, held),
-          null,
-        );
-    }
+    for (const f of this.fields.release(ends, event))
+      out += this.write(
+        f.meta.filter((l) => !l.startsWith('id:')),
+        this.format!.rest(f.template, f.ref, f.rest),
+        null,
+      );
     return out;
   }
 
@@ -297,7 +273,7 @@ export class SseRehydrator {
       // No JSON object: a comment, a keep-alive, plain text. It ends the fields only when named an end.
       return (named ? this.release('all', null) : '') + passed;
     }
-    let deltas: Delta[] = [];
+    let deltas: DeltaRef[] = [];
     if (this.format) deltas = this.format.deltas(data);
     else
       for (const f of this.formats) {
@@ -315,19 +291,8 @@ export class SseRehydrator {
       }
       return passed;
     }
-    for (const delta of deltas) {
-      let f = this.fields.get(delta.key);
-      if (!f) {
-        f = { r: new StreamingRehydrator(this.map), template: data, lines: ev.lines, delta };
-        this.fields.set(delta.key, f);
-      }
-      f.template = data;
-      f.lines = ev.lines;
-      f.delta = delta;
-      setAt(data, delta.path, f.r.push(getAt(data, delta.path) as string));
-    }
-    const ends = named ? 'all' : format.ends(data);
-    const before = ends === 'all' || ends.length > 0 ? this.release(ends, data) : '';
+    for (const delta of deltas) this.fields.push(data, delta, ev.lines);
+    const before = this.release(named ? 'all' : format.ends(data, deltas), data);
     format.seen?.(data);
     return before + this.write(ev.lines, data, deltas.length > 0 ? null : passed);
   }

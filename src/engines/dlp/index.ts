@@ -7,3 +7,11 @@ export { createTokenMap, type TokenMap } from './token-map.js';
 export { tokenize, tokenizeEntities, listEntityTypes, type TokenizeResult } from './tokens.js';
 export { rehydrate } from './rehydrate.js';
 export { StreamingRehydrator } from './streaming.js';
+export {
+  anthropicDeltas,
+  DeltaFields,
+  type DeltaFormat,
+  type DeltaRef,
+  endsOf,
+  type Released,
+} from './delta-fields.js';

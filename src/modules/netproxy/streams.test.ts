@@ -155,3 +155,57 @@ describe('network proxy streams: minimized fuzz findings', () => {
     assert.equal(partialToken(fromCohere, [TOKEN]), null);
   });
 });
+
+// The Anthropic rule the proxy shares with the extension (engines/dlp/delta-fields.ts). Where the two copies
+// differed, the extension's was kept; each of these failed on the proxy's own copy before.
+describe('network proxy streams: the Anthropic rule shared with the extension', () => {
+  const TOKEN = 'TKN_EMAIL_0123456g';
+  const map = createTokenMap([{ token: TOKEN, type: 'EMAIL', value: 'anna@example.ch' }]);
+  const run = (events: object[]) => {
+    const r = new StreamRelay('anthropic-messages', map, { sse: true, crlf: '\n' });
+    const upstream = events
+      .map((e) => `event: ${(e as { type: string }).type}\ndata: ${JSON.stringify(e)}\n\n`)
+      .join('');
+    let out = '';
+    for (const piece of r.push(Buffer.from(upstream))) out += piece;
+    for (const piece of r.end()) out += piece;
+    return sseFrames(out).map((f) => JSON.parse(f.data) as { type: string; delta?: { text?: string } });
+  };
+  const text = (t: string, index?: number) => ({
+    type: 'content_block_delta',
+    ...(index === undefined ? {} : { index }),
+    delta: { type: 'text_delta', text: t },
+  });
+  const texts = (events: ReturnType<typeof run>) =>
+    events.flatMap((e) => (typeof e.delta?.text === 'string' && e.delta.text !== '' ? [e.delta.text] : []));
+
+  it('an event of a kind the rule does not list (claude.ai message_limit) ends no block', () => {
+    // Before: every event other than a ping or a delta ended all blocks, releasing "TKN_EM" in clear.
+    const events = run([
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      text('Mail TKN_EM', 0),
+      { type: 'message_limit', message_limit: { type: 'within_limit' } },
+      text('AIL_0123456g now', 0),
+      { type: 'content_block_stop', index: 0 },
+      { type: 'message_stop' },
+    ]);
+    assert.equal(texts(events).join(''), 'Mail anna@example.ch now');
+    assert.equal(partialToken(texts(events), [TOKEN]), null);
+    assert.ok(events.some((e) => e.type === 'message_limit'));
+  });
+
+  it('a delta without an index is block 0: its held text goes out before block 0 stops', () => {
+    // Before: the delta's field was "undefined", which content_block_stop {index: 0} did not end.
+    const events = run([
+      text('Mail TKN_EMAIL_0123'),
+      { type: 'content_block_stop', index: 0 },
+      { type: 'message_delta', delta: { stop_reason: 'end_turn' } },
+      { type: 'message_stop' },
+    ]);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['content_block_delta', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop'],
+    );
+    assert.equal(texts(events).join(''), 'Mail TKN_EMAIL_0123');
+  });
+});

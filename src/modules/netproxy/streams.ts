@@ -1,35 +1,10 @@
-import type { TokenMap } from '../../engines/dlp/index.js';
+import { anthropicDeltas, type DeltaFormat, type DeltaRef, type TokenMap } from '../../engines/dlp/index.js';
 import { type ChatChunk, SseParser, type SseEvent } from '../providers/index.js';
-import { ChunkRehydrator, type DeltaFormat, type DeltaRef, DeltaRehydrator } from '../protection/index.js';
+import { ChunkRehydrator, DeltaRehydrator } from '../protection/index.js';
 import type { Operation } from './formats.js';
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Anthropic Messages: content_block_delta events, per content block index. */
-const anthropic: DeltaFormat = {
-  deltas(e) {
-    if (e['type'] !== 'content_block_delta' || !isObj(e['delta'])) return [];
-    const key = String(e['index']);
-    if (e['delta']['type'] === 'text_delta') return [{ key, path: ['delta', 'text'] }];
-    if (e['delta']['type'] === 'input_json_delta')
-      return [{ key, path: ['delta', 'partial_json'], json: true }];
-    return [];
-  },
-  // Pings may come at any point of a stream, between two deltas of a block too; other deltas (thinking,
-  // citations) do not end a text block either. A block ends at its content_block_stop.
-  ends(e) {
-    switch (e['type']) {
-      case 'ping':
-      case 'content_block_delta':
-        return [];
-      case 'content_block_stop':
-        return [String(e['index'])];
-      default:
-        return 'all';
-    }
-  },
-};
 
 /** Cohere v2 chat: content-delta, tool-plan-delta and tool-call-delta events. */
 const cohere: DeltaFormat = {
@@ -145,7 +120,7 @@ export function rewriterFor(op: Operation, map: TokenMap): EventRewriter {
     case 'openai-responses':
       return new DeltaRehydrator(map, responses);
     case 'anthropic-messages':
-      return new DeltaRehydrator(map, anthropic);
+      return new DeltaRehydrator(map, anthropicDeltas);
     case 'gemini-generate':
       return new DeltaRehydrator(map, gemini);
     case 'cohere-chat':

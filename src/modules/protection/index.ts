@@ -11,4 +11,4 @@ export { KEEP_ALIVE_MS, openSse, type SseSink } from './sse.js';
 export { chatUserText, type TextField } from './text-fields.js';
 export { type BodyFormat, requestFields } from './rules.js';
 export { foundCacheStats, type FieldsOutcome, redactedPreview } from './tokenize.js';
-export { type DeltaFormat, type DeltaRef, DeltaRehydrator, rehydrateJson } from './json-rehydrate.js';
+export { DeltaRehydrator, rehydrateJson } from './json-rehydrate.js';

@@ -1,5 +1,12 @@
-import { rehydrate, StreamingRehydrator, type TokenMap } from '../../engines/dlp/index.js';
-import { copyWithOnly, getAt, setAt } from '../../engines/dlp/json-path.js';
+import {
+  DeltaFields,
+  type DeltaFormat,
+  endsOf,
+  type Released,
+  rehydrate,
+  type TokenMap,
+} from '../../engines/dlp/index.js';
+import { copyWithOnly, getAt } from '../../engines/dlp/json-path.js';
 
 // Reasoning the provider signs is sent back verbatim in the next turn: left as it came, tokens included.
 const SKIP_KEYS = new Set(['thinking', 'signature', 'thoughtSignature', 'encrypted_content', 'data']);
@@ -83,55 +90,27 @@ export function rehydrateJson(value: unknown, map: TokenMap, skip?: Skip): numbe
   return count.n;
 }
 
-/** A text fragment of a streamed event that continues in later events (a delta). */
-export interface DeltaRef {
-  /** Which logical field it continues (per content block, choice or tool call). */
-  key: string;
-  /** Where the fragment is in the event. */
-  path: ReadonlyArray<string | number>;
-  /** JSON text (tool-call arguments): restored values are escaped. */
-  json?: boolean;
-}
-
-/** How one native stream format carries its deltas. */
-export interface DeltaFormat {
-  deltas(event: Json): DeltaRef[];
-  /**
-   * Which open fields this event ends ('all', or their keys): their held-back text is released into it (or
-   * just before it). Without it, an event without deltas ends every field. An event that passes between two
-   * deltas of a field (a keep-alive ping, another candidate finishing) must not end it: the start of a token
-   * held back would be released, and the token never restored. `refs` are the event's deltas, as
-   * `deltas` just gave them. `undefined`: the default (an event without deltas ends every field).
-   */
-  ends?(event: Json, refs: readonly DeltaRef[]): 'all' | readonly string[] | undefined;
-}
-
-interface Open {
-  r: StreamingRehydrator;
-  /** The last event that carried this field: the template of an event that releases the rest. */
-  template: Json;
-  path: ReadonlyArray<string | number>;
-}
-
 /**
- * Restores tokens in a stream of JSON events in a native format. Each delta field has its own streaming
- * rehydrator, so a token split across events is restored whole and never released in part. Held-back text
- * is released when the field's block ends (DeltaFormat.ends): into the closing event when it carries the same field, else as
- * a copy of the field's last delta event placed before it. Events without deltas are restored whole.
+ * Restores tokens in a stream of JSON events in a native format. Each delta field is held by the DLP
+ * engine's DeltaFields (one streaming rehydrator per field, shared with the browser extension), so a token
+ * split across events is restored whole and never released in part. Held-back text is released when the
+ * field's block ends (DeltaFormat.ends): into the closing event when it carries the same field, else as a
+ * copy of the field's last delta event placed before it. Every other string of an event is restored whole.
  */
 export class DeltaRehydrator {
-  private readonly open = new Map<string, Open>();
+  private readonly fields: DeltaFields;
+  /** tokens restored outside the delta fields */
   private done = 0;
 
   constructor(
     private readonly map: TokenMap,
     private readonly format: DeltaFormat,
-  ) {}
+  ) {
+    this.fields = new DeltaFields(map);
+  }
 
   get restored(): number {
-    let n = this.done;
-    for (const o of this.open.values()) n += o.r.restored;
-    return n;
+    return this.done + this.fields.restored;
   }
 
   /** The events to send in place of `event`, in order (empty deltas are kept: they may carry ids). */
@@ -139,39 +118,15 @@ export class DeltaRehydrator {
     const refs = this.format.deltas(event);
     let skip: Skip | undefined;
     for (const ref of refs) {
-      const text = getAt(event, ref.path);
-      if (typeof text !== 'string') continue;
-      let o = this.open.get(ref.key);
-      if (!o) {
-        o = {
-          r: new StreamingRehydrator(this.map, ref.json ? { json: true } : {}),
-          template: event,
-          path: ref.path,
-        };
-        this.open.set(ref.key, o);
-      }
-      o.template = event;
-      o.path = ref.path;
-      setAt(event, ref.path, o.r.push(text));
+      if (!this.fields.push(event, ref, undefined)) continue;
+      // Restored by its field's rehydrator: the whole-event walk below leaves it alone.
       skip ??= new WeakMap();
       const holder = getAt(event, ref.path.slice(0, -1)) as object;
       const set = skip.get(holder) ?? new Set<string>();
       set.add(String(ref.path[ref.path.length - 1]));
       skip.set(holder, set);
     }
-    const out: Json[] = [];
-    const ends = this.format.ends?.(event, refs) ?? (refs.length === 0 ? 'all' : []);
-    if (ends === 'all' || ends.length > 0) {
-      for (const [key, o] of this.open) {
-        if (ends !== 'all' && !ends.includes(key)) continue;
-        const rest = o.r.flush();
-        this.done += o.r.restored;
-        this.open.delete(key);
-        if (!rest) continue;
-        if (o.template === event) setAt(event, o.path, `${getAt(event, o.path) as string}${rest}`);
-        else out.push(this.restEvent(o, rest));
-      }
-    }
+    const out = this.fields.release(endsOf(this.format, event, refs), event).map(restEvent);
     this.done += rehydrateJson(event, this.map, skip);
     out.push(event);
     return out;
@@ -179,18 +134,9 @@ export class DeltaRehydrator {
 
   /** Whatever is still held back when the stream ends without closing its fields. */
   end(): Json[] {
-    const out: Json[] = [];
-    for (const [key, o] of this.open) {
-      const rest = o.r.flush();
-      this.done += o.r.restored;
-      this.open.delete(key);
-      if (rest) out.push(this.restEvent(o, rest));
-    }
-    return out;
-  }
-
-  /** A copy of the field's last delta event carrying only `rest`. */
-  private restEvent(o: Open, rest: string): Json {
-    return copyWithOnly(o.template, o.path, rest);
+    return this.fields.release('all', null).map(restEvent);
   }
 }
+
+/** A copy of the field's last delta event carrying only its held-back text. */
+const restEvent = (f: Released<undefined>): Json => copyWithOnly(f.template, f.ref.path, f.rest);

@@ -43,7 +43,7 @@ export interface TokenizeOptions {
  * The protection pipeline every transport shares (the protected chat, the provider proxy, the network
  * proxy): 1. injection check of what the user wrote, 2. tokenization of every text field into the vault,
  * then, after the caller's upstream call, 3. rehydration of whole bodies (rehydrate.ts) and of streams
- * (ChunkRehydrator, stream-fields.ts). Events come from their owners' builders: detection events from the
+ * (ChunkRehydrator, DeltaRehydrator in json-rehydrate.ts, both over the DLP engine's DeltaFields). Events come from their owners' builders: detection events from the
  * detection module, DLP events from the DLP module.
  */
 export function createProtection(deps: {

@@ -1,4 +1,4 @@
-import { rehydrate, StreamingRehydrator, type TokenMap } from '../../engines/dlp/index.js';
+import { DeltaFields, rehydrate, type TokenMap } from '../../engines/dlp/index.js';
 import type { ChatChunk, ChatResponse, ChunkDelta, ToolCallDelta } from '../providers/index.js';
 
 /** Restores tokens in a whole response: message text, refusals and tool-call arguments (JSON-escaped). */
@@ -31,48 +31,29 @@ export function rehydrateResponse(res: ChatResponse, map: TokenMap): number {
 /** The text fields of a chunk's delta that continue from chunk to chunk. */
 const DELTA_TEXTS = ['content', 'refusal'] as const;
 type DeltaText = (typeof DELTA_TEXTS)[number];
+/** Where a tool call's argument fragment is in its delta. */
+const ARGUMENTS = ['function', 'arguments'];
+type Json = Record<string, unknown>;
+
+/** A held field of a choice: one of its delta texts, or one tool call's arguments. */
+type Held = { choice: number; field: DeltaText } | { choice: number; call: number };
 
 /**
  * Restores tokens in a stream of chunks, per choice: content, refusal and each tool call's argument fragments
- * have their own streaming rehydrator (arguments in JSON mode, so a value with quotes stays valid JSON). What a
- * rehydrator holds back (the start of a possible token) is released in the choice's finishing chunk.
- * Chunks whose only text was held back are dropped; every other field of a chunk is kept as it came.
+ * are fields of the DLP engine's DeltaFields (each with its own streaming rehydrator; arguments in JSON mode,
+ * so a value with quotes stays valid JSON). What a rehydrator holds back (the start of a possible token) is
+ * released in the choice's finishing chunk. Chunks whose only text was held back are dropped; every other
+ * field of a chunk is kept as it came.
  */
 export class ChunkRehydrator {
-  private readonly map: TokenMap;
-  private readonly text = new Map<string, { choice: number; field: DeltaText; r: StreamingRehydrator }>();
-  private readonly args = new Map<string, { choice: number; index: number; r: StreamingRehydrator }>();
-  private done = 0;
+  private readonly fields: DeltaFields<Held>;
 
   constructor(map: TokenMap) {
-    this.map = map;
+    this.fields = new DeltaFields(map);
   }
 
   get restored(): number {
-    let n = this.done;
-    for (const t of this.text.values()) n += t.r.restored;
-    for (const a of this.args.values()) n += a.r.restored;
-    return n;
-  }
-
-  private textOf(choice: number, field: DeltaText): StreamingRehydrator {
-    const key = `${choice}:${field}`;
-    let t = this.text.get(key);
-    if (!t) {
-      t = { choice, field, r: new StreamingRehydrator(this.map) };
-      this.text.set(key, t);
-    }
-    return t.r;
-  }
-
-  private argsOf(choice: number, index: number): StreamingRehydrator {
-    const key = `${choice}:${index}`;
-    let a = this.args.get(key);
-    if (!a) {
-      a = { choice, index, r: new StreamingRehydrator(this.map, { json: true }) };
-      this.args.set(key, a);
-    }
-    return a.r;
+    return this.fields.restored;
   }
 
   /** Rewrites the chunk in place; returns false when nothing is left worth sending. */
@@ -86,14 +67,16 @@ export class ChunkRehydrator {
       for (const field of DELTA_TEXTS) {
         const piece = delta[field];
         if (typeof piece !== 'string' || piece === '') continue;
-        delta[field] = this.textOf(choice.index, field).push(piece);
+        const key = `${choice.index}:${field}`;
+        this.fields.push(delta as Json, { key, path: [field] }, { choice: choice.index, field });
         if (delta[field] === '') emptied.add(field);
       }
       if (delta.tool_calls) {
         delta.tool_calls = delta.tool_calls.filter((tc) => {
           const fragment = tc.function?.arguments;
           if (typeof fragment === 'string' && fragment !== '' && tc.function) {
-            tc.function.arguments = this.argsOf(choice.index, tc.index).push(fragment);
+            const ref = { key: `${choice.index}:call:${tc.index}`, path: ARGUMENTS, json: true };
+            this.fields.push(tc as unknown as Json, ref, { choice: choice.index, call: tc.index });
             return tc.function.arguments !== '' || tc.id !== undefined || tc.function.name !== undefined;
           }
           return true;
@@ -114,11 +97,13 @@ export class ChunkRehydrator {
 
   /** Whatever is still held back at the end of a stream that never sent a finish reason. */
   finish(template: ChatChunk | undefined): ChatChunk | null {
-    if (this.text.size === 0 && this.args.size === 0) return null;
+    const held = this.fields.held();
+    if (held.length === 0) return null;
     const choices: ChatChunk['choices'] = [];
+    // The choices with text held, then those with only arguments held.
     const indexes = new Set<number>([
-      ...[...this.text.values()].map((t) => t.choice),
-      ...[...this.args.values()].map((a) => a.choice),
+      ...held.filter((h) => 'field' in h).map((h) => h.choice),
+      ...held.filter((h) => 'call' in h).map((h) => h.choice),
     ]);
     for (const index of indexes) {
       const delta: ChunkDelta = {};
@@ -137,25 +122,17 @@ export class ChunkRehydrator {
   }
 
   private release(choice: number, delta: ChunkDelta): void {
-    for (const [key, t] of this.text) {
-      if (t.choice !== choice) continue;
-      const rest = t.r.flush();
-      this.done += t.r.restored;
-      this.text.delete(key);
-      if (rest) delta[t.field] = (delta[t.field] ?? '') + rest;
-    }
-    for (const [key, a] of this.args) {
-      if (a.choice !== choice) continue;
-      const rest = a.r.flush();
-      this.done += a.r.restored;
-      this.args.delete(key);
-      if (!rest) continue;
+    for (const { rest, meta } of this.fields.release((h) => h.choice === choice, null)) {
+      if ('field' in meta) {
+        delta[meta.field] = (delta[meta.field] ?? '') + rest;
+        continue;
+      }
       delta.tool_calls ??= [];
-      const existing = delta.tool_calls.find((t: ToolCallDelta) => t.index === a.index);
+      const existing = delta.tool_calls.find((t: ToolCallDelta) => t.index === meta.call);
       if (existing) {
         existing.function ??= {};
         existing.function.arguments = (existing.function.arguments ?? '') + rest;
-      } else delta.tool_calls.push({ index: a.index, function: { arguments: rest } });
+      } else delta.tool_calls.push({ index: meta.call, function: { arguments: rest } });
     }
   }
 }
