@@ -58,7 +58,7 @@ const WORDS = [
   '中文',
   '🙂',
 ];
-const GLUE = [
+export const GLUE = [
   '',
   '',
   '',

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { detectEntities } from '../../src/engines/dlp/index.js';
-import { mulberry32 } from './corpus/random.js';
-import { fuzzText } from './fuzz-texts.js';
+import { mulberry32, pick } from './corpus/random.js';
+import { fuzzText, GLUE } from './fuzz-texts.js';
 import { roundTrip } from './roundtrip.js';
 
 // The suite's share of `npm run fuzz:dlp` (100,000 cases): a few thousand random texts full of personal
@@ -29,4 +29,31 @@ test('no detection starts or ends inside a word or against one', () => {
       assert.ok(!word.test(text[e.end] ?? ''), `${JSON.stringify(text)} ends inside: ${e.value}`);
     }
   }
+});
+
+// The spellings a trial found passing the engine (dotted card groups, encoded, full-width and small at signs,
+// full-width and encoded dots), glued to the same characters as the random texts and to each other.
+const TRIAL_SPELLINGS = [
+  '4111.1111.1111.1111',
+  '3782.822463.10005',
+  'ann%40example.com',
+  'ann\uFF20example.com',
+  'ann\uFE6Bexample.com',
+  'ann\uFF20example\uFF0Ecom',
+  'ann%40example%2Ecom',
+  'u%3Fto%3Dann%40example.com',
+];
+
+test('the trial spellings come back byte for byte, glued to anything', () => {
+  const rng = mulberry32(20261128);
+  const texts = Array.from({ length: 1000 }, () => {
+    let s = pick(rng, GLUE);
+    for (let k = 0; k < 3; k++) s += pick(rng, TRIAL_SPELLINGS) + pick(rng, GLUE);
+    return s;
+  });
+  const failures: string[] = [];
+  const r = roundTrip(texts, 7, (text) => failures.push(text));
+  assert.deepEqual(failures.slice(0, 5), []);
+  assert.equal(r.whole, texts.length);
+  assert.ok(r.tokens >= texts.length, 'every text holds at least one finding');
 });

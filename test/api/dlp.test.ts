@@ -17,6 +17,17 @@ before(async () => {
 });
 after(async () => t.close());
 
+// The dlp.violation event written for one analysed session.
+async function violationOf(sessionId: string) {
+  const events = await t.ctx.storage.db
+    .selectFrom('events')
+    .selectAll()
+    .where('org_id', '=', tenant.org.id)
+    .where('type', '=', 'dlp.violation')
+    .execute();
+  return events.map((e) => JSON.parse(e.data)).find((d) => d.sessionId === sessionId);
+}
+
 describe('POST /api/v1/dlp/analyze', () => {
   it('tokenizes, never returns originals, and rehydrates exactly', async () => {
     const res = await t.request('POST', '/api/v1/dlp/analyze', { key: tenant.al, body: { text: TEXT } });
@@ -84,13 +95,7 @@ describe('POST /api/v1/dlp/analyze', () => {
     // hex hashes and base64 ciphertext (this test failed once in CI that way), which proves nothing.
     for (const secret of ['Meier', 'CH93 0076', 'example.com', '668 18'])
       assert.equal(dump.includes(secret), false);
-    const events = await t.ctx.storage.db
-      .selectFrom('events')
-      .selectAll()
-      .where('org_id', '=', tenant.org.id)
-      .where('type', '=', 'dlp.violation')
-      .execute();
-    const ev = events.map((e) => JSON.parse(e.data)).find((d) => d.sessionId === res.body.sessionId);
+    const ev = await violationOf(res.body.sessionId);
     assert.ok(ev, 'dlp.violation written');
     assert.equal(ev.findingsCount, 4);
     assert.equal(ev.action, 'REDACTED');
@@ -100,6 +105,30 @@ describe('POST /api/v1/dlp/analyze', () => {
     assert.match(ev.apiKeyId, /^key_/);
     for (const secret of ['Meier', 'CH93', 'anna.meier', '668 18'])
       assert.equal(JSON.stringify(ev).includes(secret), false);
+  });
+
+  it('tokenizes the spellings a trial found passing: a dotted card, encoded and full-width at signs', async () => {
+    const text =
+      'Card 4111.1111.1111.1111, write to ann%40example.com or to bea\uFF20example.org or cleo\uFE6Bexample.net.';
+    const res = await t.request('POST', '/api/v1/dlp/analyze', { key: tenant.al, body: { text } });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(
+      res.body.tokens.map((x: { type: string }) => x.type),
+      ['card', 'email', 'email', 'email'],
+    );
+    for (const secret of ['4111', 'ann%40', 'bea', 'cleo']) {
+      assert.equal(res.text.includes(secret), false, `${secret} must not appear in the response`);
+    }
+    const ev = await violationOf(res.body.sessionId);
+    assert.equal(ev.findingsCount, 4);
+    for (const secret of ['4111', 'ann%40', 'bea', 'cleo'])
+      assert.equal(JSON.stringify(ev).includes(secret), false);
+    const back = await t.request('POST', '/api/v1/dlp/rehydrate', {
+      key: tenant.al,
+      body: { text: res.body.tokenized, sessionId: res.body.sessionId },
+    });
+    assert.equal(back.body.rehydrated, text);
+    assert.equal(back.body.count, 4);
   });
 
   it('answers text without personal data unchanged and writes no event', async () => {

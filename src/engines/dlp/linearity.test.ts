@@ -32,6 +32,17 @@ const MANY_FINDINGS: HostileInput[] = [
   },
   // National numbers that one region claims and others would read as valid: each window is read once.
   { name: 'British drama numbers', make: repeated('Call Tom on 07700 900893 or 01632 960123 please. ') },
+  // The trial's spellings: dotted card groups beside dotted look-alikes (one long dotted run too), and e-mail
+  // addresses with encoded or full-width at signs and dots, each beside an encoded link it must not read again.
+  {
+    name: 'dotted cards and dotted numbers',
+    make: repeated('Card 4111.1111.1111.1111, v1.2.3.4 1.2.3.4.5.6.7.8 '),
+  },
+  { name: 'one dotted run', make: repeated('4111.') },
+  {
+    name: 'encoded and full-width addresses',
+    make: repeated('to ann%40example.com u%3Fto%3Dbea%40example%2Eorg cleo\uFF20example\uFF0Enet 50%40 '),
+  },
 ];
 
 // Imported inside the test, after the work meter has started block coverage.

@@ -40,39 +40,59 @@ export function detectIban(text: string): Candidate[] {
 }
 
 const CARD_RE = /\b\d(?:[ -]?\d){11,18}\b/g;
+// Dotted groups ("4111.1111.1111.1111") in a scan of their own, one whole run of dotted digits at a time: in
+// CARD_RE a dot would let a bare card swallow the decimals after it ("4111111111111111.00") and then fail
+// the grouping test. Decimals, dotted dates, versions and IPv4 addresses fail that test or Luhn and the
+// brand ranges; a run that continues into a decimal comma or a letter is no card either.
+const DOTTED_CARD_RE = /\d+(?:\.\d+)+/g;
 const CARD_CONTEXT =
   /(?:card|carte|karte|carta|visa|master ?card|amex|american express|kreditkarte|cb|pan|cc|numéro|nummer|numero)/i;
 
 export function detectCards(text: string): Candidate[] {
   const out: Candidate[] = [];
-  for (const m of matchesOf(CARD_RE, text)) {
-    const raw = m[0];
-    const digits = raw.replace(/[ -]/g, '');
-    if (digits.length < 12 || digits.length > 19) continue;
-    if (!luhnValid(digits) || cardBrand(digits) === null) continue;
-    // A separator run must look like card grouping (4-4-4-4, 4-6-5), not an arbitrary spaced number.
-    const groups = raw.split(/[ -]/).map((g) => g.length);
-    const grouped = groups.length > 1 && groups.slice(0, -1).every((g) => g === 4 || g === 6);
-    const separatorsMixed = /-/.test(raw) && / /.test(raw);
-    if (groups.length > 1 && (!grouped || separatorsMixed)) continue;
-    const context = contextBefore(text, m.index, CARD_CONTEXT, 60);
-    // Luhn alone accepts one random digit run in ten, and a brand's prefix and length cut that by ten again:
-    // a bare run of a brand's usual length counts unless a word before it names another kind of number
-    // (order, invoice, tracking…). A 12-digit Maestro run, which ids share, needs grouping or a card word.
-    const bare = !grouped && !context;
-    const otherNumber = bare && contextBefore(text, m.index, OTHER_NUMBER, 40);
-    const conf = grouped
-      ? context
-        ? 0.99
-        : 0.95
-      : context
-        ? 0.95
-        : digits.length >= 14 && !otherNumber
-          ? 0.6
-          : 0.45;
-    out.push(candidate('CARD', 'FINANCIAL', text, m.index, m.index + raw.length, conf, 'card'));
+  for (const m of matchesOf(CARD_RE, text)) pushCard(text, m.index, m[0], out);
+  for (const m of matchesOf(DOTTED_CARD_RE, text)) {
+    const before = text[m.index - 1];
+    const after = text[m.index + m[0].length];
+    if (isWordChar(before) || isWordChar(after)) continue;
+    // The run holds every dot between digits; a comma between digits makes it part of a larger number.
+    if (before === ',' && isDigit(text[m.index - 2])) continue;
+    if (after === ',' && isDigit(text[m.index + m[0].length + 1])) continue;
+    // Two groups are a decimal number ("1234.567890123456"); a card written with dots has three or more.
+    if (m[0].split('.').length < 3) continue;
+    pushCard(text, m.index, m[0], out);
   }
   return out;
+}
+
+const isDigit = (ch: string | undefined): boolean => ch !== undefined && ch >= '0' && ch <= '9';
+
+function pushCard(text: string, start: number, raw: string, out: Candidate[]): void {
+  const digits = raw.replace(/[ .-]/g, '');
+  if (digits.length < 12 || digits.length > 19) return;
+  if (!luhnValid(digits) || cardBrand(digits) === null) return;
+  // A separator run must look like card grouping (4-4-4-4, 4-6-5), not an arbitrary spaced number, and use
+  // one separator throughout.
+  const groups = raw.split(/[ .-]/).map((g) => g.length);
+  const grouped = groups.length > 1 && groups.slice(0, -1).every((g) => g === 4 || g === 6);
+  const separators = new Set(raw.replace(/\d/g, ''));
+  if (groups.length > 1 && (!grouped || separators.size > 1)) return;
+  const context = contextBefore(text, start, CARD_CONTEXT, 60);
+  // Luhn alone accepts one random digit run in ten, and a brand's prefix and length cut that by ten again:
+  // a bare run of a brand's usual length counts unless a word before it names another kind of number
+  // (order, invoice, tracking…). A 12-digit Maestro run, which ids share, needs grouping or a card word.
+  const bare = !grouped && !context;
+  const otherNumber = bare && contextBefore(text, start, OTHER_NUMBER, 40);
+  const conf = grouped
+    ? context
+      ? 0.99
+      : 0.95
+    : context
+      ? 0.95
+      : digits.length >= 14 && !otherNumber
+        ? 0.6
+        : 0.45;
+  out.push(candidate('CARD', 'FINANCIAL', text, start, start + raw.length, conf, 'card'));
 }
 
 const CVV_RE = /\b\d{3,4}\b/g;
