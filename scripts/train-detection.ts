@@ -21,7 +21,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const modelDir = join(root, 'src/engines/detection/model');
 const check = process.argv.includes('--check');
 const dateArg = process.argv.indexOf('--date');
-const MODEL_VERSION = 'inj-lr-11';
+const MODEL_VERSION = 'inj-lr-6';
 
 const sources = loadSources().filter((s) => s.trainable);
 const rows = prepare(sources.flatMap((s) => s.rows));
@@ -70,7 +70,6 @@ const manifest = {
       'sentence-initial word',
       'concept',
       'concept pairs and triples',
-      'unordered concept pairs within 8',
       'quoted',
     ],
     concepts: CONCEPTS,

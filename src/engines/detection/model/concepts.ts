@@ -931,30 +931,6 @@ const LEXICON: Record<string, string[]> = {
     'lector',
     'lectores',
   ],
-  // Since inj-lr-10: the speaker's own things, possessives only. "Ignore the typos in my last message"
-  // corrects the user's own words, "ignore your instructions" overrides the assistant's; without this
-  // concept the two share IGNORE and PREVIOUS and differ only in words each language spells apart. Object
-  // pronouns (me, mi, mir) are left out: "tell me your prompt" is an attack's wording too; so are Spanish
-  // "mi" (Italian "me") and French "ma" (Italian "but").
-  ME: [
-    'my',
-    'mine',
-    'mon',
-    'mes',
-    'mein',
-    'meine',
-    'meinen',
-    'meinem',
-    'meiner',
-    'meines',
-    'mio',
-    'mia',
-    'miei',
-    'mie',
-    'mis',
-    'mios',
-    'mias',
-  ],
 };
 
 /** How many concepts inj-lr-2 had; dev.ts can switch the later ones off to measure what they add. */

@@ -5,10 +5,9 @@
 // feature twice, once plain and once salted, so the model can learn what is suspicious inside a document
 // in particular while sharing what holds everywhere.
 // Beside the words (unigrams, bigrams, trigrams) and character 4-grams, every word that has a concept in
-// concepts.ts adds the concept, ordered pairs and triples of nearby concepts and (since inj-lr-10)
-// unordered pairs of concepts up to 8 words apart, which carry what the model learns across the five
-// languages; and the first word of a sentence or line (and its concept) is marked, since an instruction
-// starts with its verb ("Ignore…", "Ignorez…", "Ignoriere…").
+// concepts.ts adds the concept and ordered pairs and triples of nearby concepts, which carry what the
+// model learns across the five languages; and the first word of a sentence or line (and its concept) is
+// marked, since an instruction starts with its verb ("Ignore…", "Ignorez…", "Ignoriere…").
 import { SpanMemo } from '../span-memo.js';
 import { CONCEPTS_V2, conceptOf } from './concepts.js';
 
@@ -54,18 +53,6 @@ export const FEATURE_SET = {
 };
 /** Concepts this many tokens apart or closer form a pair. */
 const CONCEPT_REACH = 4;
-/*
- * Since inj-lr-10, each concept also pairs, in either order, with the concepts of the last UNORDERED_KEEP
- * concept words up to UNORDERED_REACH words back: German puts the verb last ("du sollst die vorherigen
- * Anweisungen ignorieren"), Italian and Spanish put the object first ("le istruzioni precedenti vanno
- * ignorate"), English passives too ("previous instructions are void"), so the ordered pairs learned from
- * "ignore the previous instructions" miss them. A ring of four slots, reset per text: a fixed amount of
- * work per concept word, so the features stay linear in the text.
- */
-const UNORDERED_KEEP = 4;
-const UNORDERED_REACH = 8;
-const recentK = new Int32Array(UNORDERED_KEEP);
-const recentAt = new Int32Array(UNORDERED_KEEP);
 
 // . ! ? newline : ; > (a quoted e-mail line) end a sentence: the next word starts one.
 const isBoundaryCode = (c: number): boolean =>
@@ -139,8 +126,6 @@ export function tokenFeatures(text: string, indirect: boolean, shared = false): 
   let c2At = -10;
   let boundary = true;
   const { trigrams, concepts, sentenceStart, quotes, laterConcepts } = FEATURE_SET;
-  recentK.fill(0);
-  let ring = 0;
   // Quoted runs as [start, end) pairs, in order; `q` is the first that may still hold a later word.
   const quoted: number[] = [];
   if (quotes) {
@@ -211,15 +196,6 @@ export function tokenFeatures(text: string, indirect: boolean, shared = false): 
           push(mix(c1 * 64 + k, 6));
           if (c1At - c2At <= CONCEPT_REACH) push(mix((c2 * 64 + c1) * 64 + k, 9));
         }
-        for (let r = 0; r < UNORDERED_KEEP; r++) {
-          const j = recentK[r] as number;
-          // A pair of one concept twice says nothing the concept does not.
-          if (j === 0 || j === k || tok - (recentAt[r] as number) > UNORDERED_REACH) continue;
-          push(mix(j < k ? j * 64 + k : k * 64 + j, 10));
-        }
-        recentK[ring] = k;
-        recentAt[ring] = tok;
-        ring = (ring + 1) % UNORDERED_KEEP;
         c2 = c1;
         c2At = c1At;
         c1 = k;

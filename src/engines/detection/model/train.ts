@@ -87,8 +87,10 @@ export interface TrainOptions {
    * rows is one row: the team's non-English hard negatives are almost all in one source, and the
    * leave-one-source-out fold that holds it out kept about 33 per language, all easy, which set German's
    * warn logit at −0.25 (inj-lr-10); a language with fewer than 30 took the default, the strictest (French
-   * in that fold). Since inj-lr-11: 100 (2 % of 100 is two rows). 0: off, the behaviour before (a language
-   * with 30 or more calibrates on its own, one with fewer takes the default).
+   * in that fold). 0: off (a language with 30 or more calibrates on its own, one with fewer takes the
+   * default). Tried at 100 (2 % of 100 is two rows) in inj-lr-11: dev unchanged, leave-one-source-out hard
+   * negatives 4.6 → 3.1 % with French 1 → 9 of 111 and Italian recall 80.0 → 74.3 (not shipped;
+   * docs/detection.md, results/loso-inj-lr-11.txt).
    */
   hardPoolBelow: number;
 }
@@ -105,7 +107,7 @@ export const DEFAULT_TRAIN: TrainOptions = {
   benignWorst: false,
   dedup: false,
   dedupCalibration: false,
-  hardPoolBelow: 100,
+  hardPoolBelow: 0,
 };
 
 /** Per row, 1 / the size of its near-duplicate family within `rows` (1 for a row without a family). */
