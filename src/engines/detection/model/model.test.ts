@@ -138,6 +138,62 @@ describe('learned signal', () => {
     assert.equal(Buffer.from(a.q.buffer).equals(Buffer.from(b.q.buffer)), false);
   });
 
+  it('holds a language with few hard negatives of its own to the pooled ones, moved into its scale', () => {
+    // English: 200 general prompts at logit 0 and 100 hard negatives at 0..2 (the top two, 1.98 and 2.0, are
+    // the 2 % budget). German: 200 general prompts at -2 and 40 easy hard negatives at -2, so alone its
+    // warn logit is set by nothing hard. Moved into German's scale (German's general warn logit minus
+    // English's), the English hard negatives keep German's warn logit about as far above its ordinary text as
+    // English's is above English's.
+    const mk = (lang: string, kind: string, z: number): { r: TrainRow; z: number } => ({
+      r: {
+        ...row(`a benign text of ordinary words long enough to count whole ${lang} ${kind}`, 0, `s ${lang}`),
+        lang,
+        calLang: lang,
+        kind,
+      },
+      z,
+    });
+    const xs = [
+      ...Array.from({ length: 200 }, () => mk('en', 'general', 0)),
+      ...Array.from({ length: 100 }, (_, i) => mk('en', 'hard_negative', i / 50)),
+      ...Array.from({ length: 200 }, () => mk('de', 'general', -2)),
+      ...Array.from({ length: 40 }, () => mk('de', 'hard_negative', -2)),
+    ];
+    const rows = xs.map((x) => x.r);
+    const logits = Float64Array.from(xs, (x) => x.z);
+    const off = calibrate(rows, logits, { ...DEFAULT_TRAIN, hardPoolBelow: 0 }).byLang;
+    const on = calibrate(rows, logits, { ...DEFAULT_TRAIN, hardPoolBelow: 100 }).byLang;
+    assert.equal(on.en, off.en, 'a language with enough hard negatives of its own is unchanged');
+    // English's margin above its general prompts, and German's warn logit from its general prompts alone.
+    const generalOnly = (l: string): number =>
+      calibrate(
+        rows.filter((r) => r.calLang === l && r.kind === 'general'),
+        Float64Array.from(
+          xs.filter((x) => x.r.calLang === l && x.r.kind === 'general'),
+          (x) => x.z,
+        ),
+      ).zWarn;
+    const gap = (off.en as number) - generalOnly('en');
+    assert.ok(gap > 1.5, `${gap}`);
+    assert.equal(off.de, generalOnly('de'), 'alone, nothing hard holds German up');
+    assert.ok((on.de as number) > (off.de as number) + 1, `${off.de} -> ${on.de}`);
+    assert.ok(Math.abs((on.de as number) - ((off.de as number) + gap)) < 0.3, `${off.de} ${on.de} ${gap}`);
+    // French with general prompts and no hard negatives: the default before, a pooled margin now.
+    const fr = [...xs, ...Array.from({ length: 200 }, () => mk('fr', 'general', -3))];
+    const frOff = calibrate(
+      fr.map((x) => x.r),
+      Float64Array.from(fr, (x) => x.z),
+      { ...DEFAULT_TRAIN, hardPoolBelow: 0 },
+    );
+    const frOn = calibrate(
+      fr.map((x) => x.r),
+      Float64Array.from(fr, (x) => x.z),
+      { ...DEFAULT_TRAIN, hardPoolBelow: 100 },
+    );
+    assert.equal(frOff.byLang.fr, undefined);
+    assert.ok((frOn.byLang.fr as number) < frOn.zWarn - 1, `${frOn.byLang.fr} ${frOn.zWarn}`);
+  });
+
   it('ships weights whose hash the manifest records', () => {
     const dir = new URL('./', import.meta.url);
     const manifest = JSON.parse(readFileSync(new URL('manifest.json', dir), 'utf8')) as {

@@ -79,6 +79,20 @@ export interface TrainOptions {
    * results/loso-inj-lr-8.txt).
    */
   dedupCalibration: boolean;
+  /**
+   * A language with fewer hard negatives of its own than this (none included) is also held to the hard
+   * negatives of the languages that have enough, each moved into its scale by the difference of the two
+   * languages' general-prompt warn logits (what the model does with a hard negative, relative to ordinary
+   * text, is taken to carry over between languages), within the hard-negative budget. A 2 % tail of 30-odd
+   * rows is one row: the team's non-English hard negatives are almost all in one source, and the
+   * leave-one-source-out fold that holds it out kept about 33 per language, all easy, which set German's
+   * warn logit at −0.25 (inj-lr-10); a language with fewer than 30 took the default, the strictest (French
+   * in that fold). 0: off (a language with 30 or more calibrates on its own, one with fewer takes the
+   * default). Tried at 100 (2 % of 100 is two rows) in inj-lr-11: dev unchanged, leave-one-source-out hard
+   * negatives 4.6 → 3.1 % with French 1 → 9 of 111 and Italian recall 80.0 → 74.3 (not shipped;
+   * docs/detection.md, results/loso-inj-lr-11.txt).
+   */
+  hardPoolBelow: number;
 }
 
 export const DEFAULT_TRAIN: TrainOptions = {
@@ -93,6 +107,7 @@ export const DEFAULT_TRAIN: TrainOptions = {
   benignWorst: false,
   dedup: false,
   dedupCalibration: false,
+  hardPoolBelow: 0,
 };
 
 /** Per row, 1 / the size of its near-duplicate family within `rows` (1 for a row without a family). */
@@ -386,11 +401,32 @@ export function calibrate(
 ): Calibration {
   const zWarn = smallestZ(calibrationGroups(rows, logits, o));
   const byLang: Record<string, number> = {};
+  const perLang = new Map(LANGS.map((l) => [l, calibrationGroups(rows, logits, o, l)]));
+  // The general prompts' own warn logit per language: the scale the pooled hard negatives are moved by.
+  const generalZ = new Map<string, number>();
+  for (const [l, groups] of perLang) {
+    const general = groups.find((g) => g.name.startsWith('general'));
+    if (general) generalZ.set(l, smallestZ([general]));
+  }
+  // The hard negatives lent by the languages that have enough of their own (read before any language gets
+  // its pooled group).
+  const lent = [...perLang].flatMap(([l, gs]) => {
+    const own = gs.find((g) => g.name.startsWith('hard'));
+    return own && generalZ.has(l) && own.members.length >= o.hardPoolBelow ? own.members : [];
+  });
   for (const lang of LANGS) {
-    const groups = calibrationGroups(rows, logits, o, lang);
-    // A language without enough general prompts and hard negatives of its own keeps the default.
-    if (groups.some((g) => g.name.startsWith('general')) && groups.some((g) => g.name.startsWith('hard')))
-      byLang[lang] = smallestZ(groups);
+    const groups = [...(perLang.get(lang) as CalGroup[])];
+    const hard = groups.find((g) => g.name.startsWith('hard'));
+    if (!groups.some((g) => g.name.startsWith('general'))) continue;
+    const n = hard?.members.length ?? 0;
+    if (n < o.hardPoolBelow) {
+      const to = generalZ.get(lang) as number;
+      const members = lent.map((x) => ({ ...x, z: x.z - (generalZ.get(x.r.calLang) as number) + to }));
+      if (members.length)
+        groups.push({ name: `hard negatives pooled into ${lang}`, members, ceiling: o.maxFpHard });
+    }
+    // A language without enough general prompts, or without hard negatives of its own or pooled, keeps the default.
+    if (groups.some((g) => g.name.startsWith('hard'))) byLang[lang] = smallestZ(groups);
   }
   return { zWarn, byLang };
 }
