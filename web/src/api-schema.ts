@@ -1327,7 +1327,7 @@ export interface paths {
         };
         /**
          * The organization's stored chat conversations, newest first
-         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session; counts against the chat quota
+         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session (rate limit only, no product quota)
          */
         get: operations["gatewayConversationsList"];
         put?: never;
@@ -1347,14 +1347,14 @@ export interface paths {
         };
         /**
          * One conversation as stored (tokenized), with the vault session that can rehydrate it
-         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session; counts against the chat quota
+         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session (rate limit only, no product quota)
          */
         get: operations["gatewayConversationGet"];
         put?: never;
         post?: never;
         /**
          * Erase a conversation together with its vault session and the originals it holds
-         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session with one of the roles owner, admin, member; counts against the chat quota
+         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session with one of the roles owner, admin, member (rate limit only, no product quota)
          */
         delete: operations["gatewayConversationDelete"];
         options?: never;
@@ -1371,7 +1371,7 @@ export interface paths {
         };
         /**
          * Provider calls, tokens and cost of the chat and the proxy over a period (to exclusive)
-         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session; counts against the chat quota
+         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session (rate limit only, no product quota)
          */
         get: operations["gatewayUsage"];
         put?: never;

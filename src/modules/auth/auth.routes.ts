@@ -129,7 +129,7 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
         ...(need.sessionRoles ? { roles: need.sessionRoles } : {}),
       });
       deps.auth.checkAccess(callerOf(request), { product: need.product });
-      await deps.limits.checkQuota(callerOf(request).org, need.product);
+      if (need.readOut !== true) await deps.limits.checkQuota(callerOf(request).org, need.product);
       return;
     }
     if (need.mode === 'apiKeyOrSession') {
@@ -210,6 +210,7 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
       product: need.product,
       ...(need.feature ? { feature: need.feature } : {}),
     });
+    if (need.mode === 'apiKey' && need.readOut === true) return;
     await deps.limits.checkQuota(caller.org, need.product);
   };
 
@@ -277,6 +278,7 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
   return {
     authenticate,
     async admitted(request, need) {
+      if (need.mode === 'apiKey' && need.readOut === true) return;
       if (need.mode === 'apiKey' || need.mode === 'serviceKey' || need.mode === 'serviceKeyOrNetwork') {
         // counted whether the caller came with a key or with a dashboard session
         await deps.limits.consume(callerOf(request).org, need.product);
