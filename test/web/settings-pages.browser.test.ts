@@ -126,6 +126,37 @@ describe('users, settings and SIEM pages in Chromium', () => {
     await owner.context.close();
   });
 
+  it('a new add clears the previous initial password, and a too long name is refused before posting', async () => {
+    const { context, page } = await signedIn('owner');
+    await visit(page, '/users', 'Users and roles');
+    const secret = page.getByRole('region', { name: 'Initial password of the new user' });
+    const add = async (email: string, name: string) => {
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByLabel('Name (optional)').fill(name);
+      await page.getByRole('button', { name: 'Add user' }).click();
+    };
+    await add('first@settings.acme.example', 'First');
+    await secret.waitFor();
+
+    // The same e-mail again: the server refuses it, and the first user's password is no longer shown
+    // above the refusal as if it were this one's.
+    await add('first@settings.acme.example', 'Again');
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /already exists/ })
+      .waitFor();
+    assert.equal(await secret.count(), 0, 'the previous initial password is gone');
+
+    await add('second@settings.acme.example', 'N'.repeat(201));
+    await page.getByText('At most 200 characters.').waitFor();
+    const listed = await t.request('GET', '/api/dashboard/users', { cookie: await acme.session('viewer') });
+    assert.ok(
+      !listed.body.users.some((u: { email: string }) => u.email === 'second@settings.acme.example'),
+      'nothing was posted',
+    );
+    await context.close();
+  });
+
   it('saves a detection setting and reads it back; adds a custom DLP pattern and has an unsafe one refused', async () => {
     const { context, page } = await signedIn('owner');
     await visit(page, '/settings', 'Detection and DLP');
