@@ -36,7 +36,7 @@ before(async () => {
   // not started: the SIEM test drains the queue once, when it chooses to
   workers = createEventWorkers(t.ctx);
   acme = await t.tenant({ name: 'Acme Settings' });
-  users = await dashboardUsers(t, acme, 'settings.acme.example', ['owner', 'admin']);
+  users = await dashboardUsers(t, acme, 'settings.acme.example', ['owner', 'admin', 'member', 'viewer']);
   browser = await launchChromium();
 });
 
@@ -155,6 +155,27 @@ describe('users, settings and SIEM pages in Chromium', () => {
       'nothing was posted',
     );
     await context.close();
+  });
+
+  it('tells a member that proofs are for admins, without a refused request; a viewer cannot generate a report', async () => {
+    const { context, page } = await signedIn('member');
+    const refused: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() === 403) refused.push(r.url());
+    });
+    await visit(page, '/proofs', 'Proofs');
+    await page.getByText('Proofs are for owners and admins only').waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0, 'no error box');
+    assert.equal(await page.getByRole('table').count(), 0);
+    assert.deepEqual(refused, [], 'the page does not call the admin-only proofs API');
+    await assertAccessible(page, 'proofs (member)');
+    await context.close();
+
+    const viewer = await signedIn('viewer');
+    await visit(viewer.page, '/reports', 'Reports');
+    await viewer.page.getByText('A viewer reads the reports').waitFor();
+    assert.equal(await viewer.page.getByRole('form', { name: 'Generate a report' }).count(), 0);
+    await viewer.context.close();
   });
 
   it('saves a detection setting and reads it back; adds a custom DLP pattern and has an unsafe one refused', async () => {
