@@ -178,6 +178,39 @@ describe('users, settings and SIEM pages in Chromium', () => {
     await viewer.context.close();
   });
 
+  it('changes one’s own password: checked before posting, a wrong current one refused, other sessions ended', async () => {
+    const { email, password } = users.get('member')!;
+    const elsewhere = await t.request('POST', '/api/dashboard/auth/login', { body: { email, password } });
+    const otherCookie = (elsewhere.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const { context, page } = await signedIn('member');
+    await visit(page, '/account', 'Your account');
+    const fill = async (current: string, next: string, again: string) => {
+      await page.getByLabel('Current password').fill(current);
+      await page.getByLabel('New password', { exact: true }).fill(next);
+      await page.getByLabel('New password again').fill(again);
+      await page.getByRole('button', { name: 'Change password' }).click();
+    };
+    await fill(password, 'short', 'short');
+    await page.getByText('At least 12 characters.').waitFor();
+    await fill(password, 'a-new-password-42', 'a-new-password-43');
+    await page.getByText('The two new passwords differ.').waitFor();
+    await fill('not-my-password', 'a-new-password-42', 'a-new-password-42');
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /current password is wrong/ })
+      .waitFor();
+    await fill(password, 'a-new-password-42', 'a-new-password-42');
+    // the other sign-in above, and the member's sessions of earlier tests (closed browsers, never signed out)
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Password changed; [1-9]\d* other sessions? signed out\.$/ })
+      .waitFor();
+    await assertAccessible(page, 'account');
+    assert.equal((await t.request('GET', '/api/dashboard/auth/me', { cookie: otherCookie })).status, 401);
+    users.set('member', { email, password: 'a-new-password-42' });
+    await context.close();
+  });
+
   it('saves a detection setting and reads it back; adds a custom DLP pattern and has an unsafe one refused', async () => {
     const { context, page } = await signedIn('owner');
     await visit(page, '/settings', 'Detection and DLP');
