@@ -211,6 +211,31 @@ describe('users, settings and SIEM pages in Chromium', () => {
     await context.close();
   });
 
+  it('declares an icon that loads, and the DNS page asks for nothing missing before a first save', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${t.url}/login`);
+    await page.getByRole('heading', { name: 'Sign in to Parapet' }).waitFor();
+    const href = await page.locator('link[rel="icon"]').getAttribute('href');
+    assert.ok(href, 'an icon is declared, so browsers do not ask for /favicon.ico');
+    if (!href.startsWith('data:image/')) {
+      const icon = await page.request.get(new URL(href, t.url).href);
+      assert.equal(icon.status(), 200);
+      assert.match(icon.headers()['content-type'] ?? '', /^image\//);
+    }
+    await context.close();
+
+    const owner = await signedIn('owner');
+    const missing: string[] = [];
+    owner.page.on('response', (r) => {
+      if (r.status() === 404) missing.push(r.url());
+    });
+    await visit(owner.page, '/dns', 'DNS filtering');
+    await owner.page.getByText('No DNS filtering configured yet').waitFor();
+    assert.deepEqual(missing, [], 'no 404 before a DNS configuration is saved');
+    await owner.context.close();
+  });
+
   it('saves a detection setting and reads it back; adds a custom DLP pattern and has an unsafe one refused', async () => {
     const { context, page } = await signedIn('owner');
     await visit(page, '/settings', 'Detection and DLP');

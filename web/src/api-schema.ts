@@ -744,7 +744,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The DNS filtering configuration
+         * The DNS filtering configuration; until one is saved, the default in effect (off, updatedAt null)
          * @description Authentication: a dashboard session (any role), or an API key of the admin scope (it stands for an admin); needs a plan with the endpoint feature (403 plan_required)
          */
         get: operations["dnsConfig"];
@@ -9131,19 +9131,6 @@ export interface operations {
             };
             /** @description Authenticated but not allowed: key kind, role, or plan */
             403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found, or a resource of another organization */
-            404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
