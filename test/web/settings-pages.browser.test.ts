@@ -236,6 +236,16 @@ describe('users, settings and SIEM pages in Chromium', () => {
     await owner.context.close();
   });
 
+  it('the sign-in page speaks to the employees force mode sends there, not to the operator of a first start', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${t.url}/login`);
+    await page.getByRole('heading', { name: 'Sign in to Parapet' }).waitFor();
+    assert.equal(await page.getByText('npm start').count(), 0);
+    await page.getByText('Use the account your organization').waitFor();
+    await context.close();
+  });
+
   it('saves a detection setting and reads it back; adds a custom DLP pattern and has an unsafe one refused', async () => {
     const { context, page } = await signedIn('owner');
     await visit(page, '/settings', 'Detection and DLP');
