@@ -927,8 +927,11 @@ describe('DNS configuration', () => {
     });
     assert.match(ag.text, /^\|\|assistant\.example\^$/m);
     assert.match(ag.text, /^@@\|\|docs\.chat\.example\^$/m);
+    // before a first save: the default in effect (filtering off), not a 404
     const none = await t.request('GET', '/api/saas/endpoint/dns-config', { key: b.admin });
-    assert.equal(none.status, 404);
+    assert.equal(none.status, 200, none.text);
+    assert.equal(none.body.enabled, false);
+    assert.deepEqual([none.body.blockedDomains, none.body.updatedAt], [[], null]);
     const bad = await t.request('POST', '/api/saas/endpoint/dns-config', {
       key: a.admin,
       body: { ...validDns(), integration: { type: 'dns_forwarder', forwarders: [] } },

@@ -36,7 +36,7 @@ before(async () => {
   // not started: the SIEM test drains the queue once, when it chooses to
   workers = createEventWorkers(t.ctx);
   acme = await t.tenant({ name: 'Acme Settings' });
-  users = await dashboardUsers(t, acme, 'settings.acme.example', ['owner', 'admin']);
+  users = await dashboardUsers(t, acme, 'settings.acme.example', ['owner', 'admin', 'member', 'viewer']);
   browser = await launchChromium();
 });
 
@@ -124,6 +124,126 @@ describe('users, settings and SIEM pages in Chromium', () => {
       false,
     );
     await owner.context.close();
+  });
+
+  it('a new add clears the previous initial password, and a too long name is refused before posting', async () => {
+    const { context, page } = await signedIn('owner');
+    await visit(page, '/users', 'Users and roles');
+    const secret = page.getByRole('region', { name: 'Initial password of the new user' });
+    const add = async (email: string, name: string) => {
+      await page.getByLabel('E-mail').fill(email);
+      await page.getByLabel('Name (optional)').fill(name);
+      await page.getByRole('button', { name: 'Add user' }).click();
+    };
+    await add('first@settings.acme.example', 'First');
+    await secret.waitFor();
+
+    // The same e-mail again: the server refuses it, and the first user's password is no longer shown
+    // above the refusal as if it were this one's.
+    await add('first@settings.acme.example', 'Again');
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /already exists/ })
+      .waitFor();
+    assert.equal(await secret.count(), 0, 'the previous initial password is gone');
+
+    await add('second@settings.acme.example', 'N'.repeat(201));
+    await page.getByText('At most 200 characters.').waitFor();
+    const listed = await t.request('GET', '/api/dashboard/users', { cookie: await acme.session('viewer') });
+    assert.ok(
+      !listed.body.users.some((u: { email: string }) => u.email === 'second@settings.acme.example'),
+      'nothing was posted',
+    );
+    await context.close();
+  });
+
+  it('tells a member that proofs are for admins, without a refused request; a viewer cannot generate a report', async () => {
+    const { context, page } = await signedIn('member');
+    const refused: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() === 403) refused.push(r.url());
+    });
+    await visit(page, '/proofs', 'Proofs');
+    await page.getByText('Proofs are for owners and admins only').waitFor();
+    assert.equal(await page.getByRole('alert').count(), 0, 'no error box');
+    assert.equal(await page.getByRole('table').count(), 0);
+    assert.deepEqual(refused, [], 'the page does not call the admin-only proofs API');
+    await assertAccessible(page, 'proofs (member)');
+    await context.close();
+
+    const viewer = await signedIn('viewer');
+    await visit(viewer.page, '/reports', 'Reports');
+    await viewer.page.getByText('A viewer reads the reports').waitFor();
+    assert.equal(await viewer.page.getByRole('form', { name: 'Generate a report' }).count(), 0);
+    await viewer.context.close();
+  });
+
+  it('changes one’s own password: checked before posting, a wrong current one refused, other sessions ended', async () => {
+    const { email, password } = users.get('member')!;
+    const elsewhere = await t.request('POST', '/api/dashboard/auth/login', { body: { email, password } });
+    const otherCookie = (elsewhere.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const { context, page } = await signedIn('member');
+    await visit(page, '/account', 'Your account');
+    const fill = async (current: string, next: string, again: string) => {
+      await page.getByLabel('Current password').fill(current);
+      await page.getByLabel('New password', { exact: true }).fill(next);
+      await page.getByLabel('New password again').fill(again);
+      await page.getByRole('button', { name: 'Change password' }).click();
+    };
+    await fill(password, 'short', 'short');
+    await page.getByText('At least 12 characters.').waitFor();
+    await fill(password, 'a-new-password-42', 'a-new-password-43');
+    await page.getByText('The two new passwords differ.').waitFor();
+    await fill('not-my-password', 'a-new-password-42', 'a-new-password-42');
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /current password is wrong/ })
+      .waitFor();
+    await fill(password, 'a-new-password-42', 'a-new-password-42');
+    // the other sign-in above, and the member's sessions of earlier tests (closed browsers, never signed out)
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Password changed; [1-9]\d* other sessions? signed out\.$/ })
+      .waitFor();
+    await assertAccessible(page, 'account');
+    assert.equal((await t.request('GET', '/api/dashboard/auth/me', { cookie: otherCookie })).status, 401);
+    users.set('member', { email, password: 'a-new-password-42' });
+    await context.close();
+  });
+
+  it('declares an icon that loads, and the DNS page asks for nothing missing before a first save', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${t.url}/login`);
+    await page.getByRole('heading', { name: 'Sign in to Parapet' }).waitFor();
+    const href = await page.locator('link[rel="icon"]').getAttribute('href');
+    assert.ok(href, 'an icon is declared, so browsers do not ask for /favicon.ico');
+    if (!href.startsWith('data:image/')) {
+      const icon = await page.request.get(new URL(href, t.url).href);
+      assert.equal(icon.status(), 200);
+      assert.match(icon.headers()['content-type'] ?? '', /^image\//);
+    }
+    await context.close();
+
+    const owner = await signedIn('owner');
+    const missing: string[] = [];
+    owner.page.on('response', (r) => {
+      if (r.status() === 404) missing.push(r.url());
+    });
+    await visit(owner.page, '/dns', 'DNS filtering');
+    await owner.page.getByText('No DNS filtering configured yet').waitFor();
+    assert.deepEqual(missing, [], 'no 404 before a DNS configuration is saved');
+    await owner.context.close();
+  });
+
+  it('the sign-in page speaks to the employees force mode sends there, not to the operator of a first start', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${t.url}/login`);
+    await page.getByRole('heading', { name: 'Sign in to Parapet' }).waitFor();
+    assert.equal(await page.getByText('npm start').count(), 0);
+    await page.getByText('Use the account your organization').waitFor();
+    await context.close();
   });
 
   it('saves a detection setting and reads it back; adds a custom DLP pattern and has an unsafe one refused', async () => {

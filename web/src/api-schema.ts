@@ -60,6 +60,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dashboard/auth/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the signed-in user’s own password (the current one is checked); ends their other sessions
+         * @description Authentication: a dashboard session (any role)
+         */
+        post: operations["changeOwnPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/dashboard/detection/settings": {
         parameters: {
             query?: never;
@@ -724,7 +744,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The DNS filtering configuration
+         * The DNS filtering configuration; until one is saved, the default in effect (off, updatedAt null)
          * @description Authentication: a dashboard session (any role), or an API key of the admin scope (it stands for an admin); needs a plan with the endpoint feature (403 plan_required)
          */
         get: operations["dnsConfig"];
@@ -1327,7 +1347,7 @@ export interface paths {
         };
         /**
          * The organization's stored chat conversations, newest first
-         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session; counts against the chat quota
+         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session (rate limit only, no product quota)
          */
         get: operations["gatewayConversationsList"];
         put?: never;
@@ -1347,14 +1367,14 @@ export interface paths {
         };
         /**
          * One conversation as stored (tokenized), with the vault session that can rehydrate it
-         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session; counts against the chat quota
+         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session (rate limit only, no product quota)
          */
         get: operations["gatewayConversationGet"];
         put?: never;
         post?: never;
         /**
          * Erase a conversation together with its vault session and the originals it holds
-         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session with one of the roles owner, admin, member; counts against the chat quota
+         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session with one of the roles owner, admin, member (rate limit only, no product quota)
          */
         delete: operations["gatewayConversationDelete"];
         options?: never;
@@ -1371,7 +1391,7 @@ export interface paths {
         };
         /**
          * Provider calls, tokens and cost of the chat and the proxy over a period (to exclusive)
-         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session; counts against the chat quota
+         * @description Authentication: an API key of the sw_live_ kind, or a dashboard session (rate limit only, no product quota)
          */
         get: operations["gatewayUsage"];
         put?: never;
@@ -1557,7 +1577,7 @@ export interface paths {
         put?: never;
         /**
          * Generate an analysis report (201 when ready; 202 while a long period is built in the background)
-         * @description Authentication: an API key of either kind (rate limit only, no product quota), or a dashboard session with one of the roles owner, admin, member, viewer
+         * @description Authentication: an API key of either kind (rate limit only, no product quota), or a dashboard session with one of the roles owner, admin, member
          */
         post: operations["createReport"];
         delete?: never;
@@ -2193,6 +2213,145 @@ export interface operations {
             };
             /** @description Request path and query too long */
             414: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited; see Retry-After and X-RateLimit-* */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error; quote the request id */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    changeOwnPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    currentPassword: string;
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        otherSessionsEnded: number;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON or a field that does not validate (the message names it) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not authenticated: missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not allowed: key kind, role, or plan */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request path and query too long */
+            414: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -8972,19 +9131,6 @@ export interface operations {
             };
             /** @description Authenticated but not allowed: key kind, role, or plan */
             403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
-            /** @description Not found, or a resource of another organization */
-            404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

@@ -81,7 +81,7 @@ export function describeSecurity(route: DocumentedRoute): OperationSecurity {
           { apiKeyHeader: [] },
           ...(need.session ? [{ session: [] }] : []),
         ],
-        summary: `an API key of the ${kinds.map((k) => `${k}_live_`).join(' or ')} kind${need.session ? `, or a dashboard session${need.sessionRoles ? roleNote(need.sessionRoles) : ''}` : ''}; counts against the ${need.product} quota${planNote(need)}`,
+        summary: `an API key of the ${kinds.map((k) => `${k}_live_`).join(' or ')} kind${need.session ? `, or a dashboard session${need.sessionRoles ? roleNote(need.sessionRoles) : ''}` : ''}${need.readOut ? ' (rate limit only, no product quota)' : `; counts against the ${need.product} quota`}${planNote(need)}`,
         authenticated: true,
       };
     }

@@ -129,7 +129,7 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
         ...(need.sessionRoles ? { roles: need.sessionRoles } : {}),
       });
       deps.auth.checkAccess(callerOf(request), { product: need.product });
-      await deps.limits.checkQuota(callerOf(request).org, need.product);
+      if (need.readOut !== true) await deps.limits.checkQuota(callerOf(request).org, need.product);
       return;
     }
     if (need.mode === 'apiKeyOrSession') {
@@ -210,6 +210,7 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
       product: need.product,
       ...(need.feature ? { feature: need.feature } : {}),
     });
+    if (need.mode === 'apiKey' && need.readOut === true) return;
     await deps.limits.checkQuota(caller.org, need.product);
   };
 
@@ -277,6 +278,7 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
   return {
     authenticate,
     async admitted(request, need) {
+      if (need.mode === 'apiKey' && need.readOut === true) return;
       if (need.mode === 'apiKey' || need.mode === 'serviceKey' || need.mode === 'serviceKeyOrNetwork') {
         // counted whether the caller came with a key or with a dashboard session
         await deps.limits.consume(callerOf(request).org, need.product);
@@ -295,6 +297,16 @@ const LoginBody = Type.Object(
   {
     email: Type.String({ minLength: 3, maxLength: 320 }),
     password: Type.String({ minLength: 1, maxLength: 1024 }),
+  },
+  { additionalProperties: false },
+);
+
+const PASSWORD_PATH = '/api/dashboard/auth/me/password';
+const PasswordBody = Type.Object(
+  {
+    currentPassword: Type.String({ minLength: 1, maxLength: 1024 }),
+    // The rule of user creation (orgs' checkPasswordStrength): at least 12 characters.
+    newPassword: Type.String({ minLength: 12, maxLength: 1024 }),
   },
   { additionalProperties: false },
 );
@@ -370,6 +382,40 @@ export function authRoutes(
         if (token) await deps.orgs.logout(token);
         reply.clearCookie(SESSION_COOKIE, { path: '/' });
         return { success: true };
+      },
+    );
+
+    app.post(
+      PASSWORD_PATH,
+      {
+        config: { auth: { mode: 'session' } },
+        schema: {
+          operationId: 'changeOwnPassword',
+          tags: ['dashboard-auth'],
+          summary:
+            'Change the signed-in user’s own password (the current one is checked); ends their other sessions',
+          body: PasswordBody,
+          response: {
+            200: Type.Object({ success: Type.Boolean(), otherSessionsEnded: Type.Integer({ minimum: 0 }) }),
+            ...errorResponses(400, 401, 403, 429),
+          },
+        },
+      },
+      async (request, reply) => {
+        const { user } = callerOf(request);
+        const token = request.cookies[SESSION_COOKIE];
+        // The session hook let only a session through; a key never reaches here (dashboard-only path).
+        if (!user || !token)
+          throw new AppError('unauthorized', 'Log in first: this operation needs a dashboard session.');
+        // Counted like logins, per user: a session left open must not become a way to guess the password.
+        const tries = await deps.limits.hitWindow(`rl:password:${user.id}`, LOGIN_FAILURES_PER_MINUTE);
+        if (tries.exceeded) return sendError(request, reply, rateLimitedError(tries));
+        const ua = request.headers['user-agent'];
+        const out = await deps.orgs.changeOwnPassword(user, token, request.body, {
+          sourceIp: request.ip,
+          ...(typeof ua === 'string' ? { userAgent: ua } : {}),
+        });
+        return { success: true, ...out };
       },
     );
 

@@ -21,8 +21,18 @@ export type AuthRequirement =
   /**
    * `session: true`: a dashboard session is accepted too when no key is sent (the dashboard's chat page).
    * `sessionRoles`: the roles such a session needs (a viewer only reads; docs/auth.md); any role when unset.
+   * `readOut: true`: the route reads back (or erases) what the product kept, and is no use of the product:
+   * it takes the product's key kinds and counts against the rate limit, but neither needs nor spends the
+   * monthly quota (docs/auth.md), so reading one's usage neither costs a request nor fails once it is spent.
    */
-  | { mode: 'apiKey'; product: Product; feature?: Feature; session?: true; sessionRoles?: readonly Role[] }
+  | {
+      mode: 'apiKey';
+      product: Product;
+      feature?: Feature;
+      session?: true;
+      sessionRoles?: readonly Role[];
+      readOut?: true;
+    }
   /** The provider proxy: the service key travels in X-Service-Key, Authorization carries the provider's key. */
   | { mode: 'serviceKey'; product: Product; feature?: Feature }
   /**

@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError, invalid, notFound } from '../../platform/errors/index.js';
-import type { Db } from '../../platform/storage/index.js';
+import { type Db, isUniqueViolation } from '../../platform/storage/index.js';
 import { normalizeHost } from './domains.js';
 import { type Actor, type EndpointPublish, auditData } from './endpoint.events.js';
 import { createEndpointRepo, type PolicyRow } from './endpoint.repo.js';
@@ -17,6 +17,13 @@ import type {
 import type { StoredPolicy } from './policy-merge.js';
 import type { OrgRef } from './devices.service.js';
 import type { OrgStateStore } from './state.js';
+
+/** Group names are unique per organization whatever their case (migration 0061): a clash is a 409. */
+function groupNameTaken(err: unknown): never {
+  if (isUniqueViolation(err))
+    throw new AppError('conflict', 'A group of this name already exists (names are compared without case).');
+  throw err;
+}
 
 export function toPolicy(row: PolicyRow): StoredPolicy & { createdAt: string } {
   return {
@@ -238,12 +245,15 @@ export function createAdminService(deps: {
       const now = clock.now().toISOString();
       const id = newId('grp');
       const userIds = [...new Set(body.userIds ?? [])];
-      await db.transaction().execute(async (trx) => {
-        const r = createEndpointRepo(trx);
-        await checkMembers(r, org.id, userIds);
-        await r.insertGroup(org.id, id, body.name.trim(), now, userIds);
-        await auditGroup(trx, org, 'group_created', id, by, { members: userIds.length });
-      });
+      await db
+        .transaction()
+        .execute(async (trx) => {
+          const r = createEndpointRepo(trx);
+          await checkMembers(r, org.id, userIds);
+          await r.insertGroup(org.id, id, body.name.trim(), now, userIds);
+          await auditGroup(trx, org, 'group_created', id, by, { members: userIds.length });
+        })
+        .catch(groupNameTaken);
       return { id, name: body.name.trim(), userIds, createdAt: now };
     },
 
@@ -252,24 +262,27 @@ export function createAdminService(deps: {
       const userIds = patch.userIds ? [...new Set(patch.userIds)] : undefined;
       const name = patch.name?.trim();
       if (name === '') throw invalid('name must not be blank.');
-      return db.transaction().execute(async (trx) => {
-        const r = createEndpointRepo(trx);
-        const existing = await r.group(org.id, id);
-        if (!existing) throw notFound('Group');
-        if (userIds) await checkMembers(r, org.id, userIds);
-        await r.updateGroup(org.id, id, name, userIds);
-        await auditGroup(trx, org, 'group_updated', id, by, {
-          changed: Object.keys(patch),
-          ...(userIds ? { members: userIds.length } : {}),
-        });
-        const after = (await r.groups(org.id)).find((g) => g.id === id);
-        return {
-          id,
-          name: after?.name ?? existing.name,
-          userIds: after?.userIds ?? [],
-          createdAt: existing.created_at,
-        };
-      });
+      return db
+        .transaction()
+        .execute(async (trx) => {
+          const r = createEndpointRepo(trx);
+          const existing = await r.group(org.id, id);
+          if (!existing) throw notFound('Group');
+          if (userIds) await checkMembers(r, org.id, userIds);
+          await r.updateGroup(org.id, id, name, userIds);
+          await auditGroup(trx, org, 'group_updated', id, by, {
+            changed: Object.keys(patch),
+            ...(userIds ? { members: userIds.length } : {}),
+          });
+          const after = (await r.groups(org.id)).find((g) => g.id === id);
+          return {
+            id,
+            name: after?.name ?? existing.name,
+            userIds: after?.userIds ?? [],
+            createdAt: existing.created_at,
+          };
+        })
+        .catch(groupNameTaken);
     },
 
     /**

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { AppError } from '../../platform/errors/index.js';
 import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
 import { type LicenseView, LicenseViewSchema } from '../licensing/index.js';
@@ -35,6 +35,21 @@ const E = (...s: number[]) => errorResponses(401, 403, 429, ...s);
 export type LicenseSummary = (orgId: string) => Promise<LicenseView[]>;
 
 /** Endpoint dashboard and administration (docs/endpoint.md). */
+/** What GET dns-config answers before a first save: filtering off, nothing listed (docs/endpoint.md). */
+const defaultDnsConfig = (): Static<typeof DnsConfigView> => ({
+  enabled: false,
+  mode: 'blocklist',
+  blockedDomains: [],
+  allowedDomains: [],
+  blockPage: {
+    enabled: true,
+    message: 'This AI service is not approved by your organization.',
+    contactEmail: '',
+  },
+  integration: { type: 'dns_forwarder', forwarders: [] },
+  updatedAt: null,
+});
+
 export function endpointAdminRoutes(deps: {
   endpoint: Endpoint;
   licenses: LicenseSummary;
@@ -353,15 +368,14 @@ export function endpointAdminRoutes(deps: {
         schema: {
           operationId: 'dnsConfig',
           tags: TAGS,
-          summary: 'The DNS filtering configuration',
-          response: { 200: DnsConfigView, ...E(404) },
+          summary:
+            'The DNS filtering configuration; until one is saved, the default in effect (off, updatedAt null)',
+          response: { 200: DnsConfigView, ...E() },
         },
       },
-      async (request) => {
-        const cfg = await endpoint.admin.dnsConfig(callerOf(request).org.id);
-        if (!cfg) throw new AppError('not_found', 'No DNS filtering configuration was set yet.');
-        return cfg;
-      },
+      // Before a first save the configuration in effect is "no filtering": answered as such rather than 404, so
+      // every reader (the DNS page, a script) reads one shape, and updatedAt null says nothing was saved.
+      async (request) => (await endpoint.admin.dnsConfig(callerOf(request).org.id)) ?? defaultDnsConfig(),
     );
 
     app.post(

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { compileBodyCheck, mapOf, oneOf, RejectedPartSchema } from '../../platform/http/index.js';
+import { compileBodyCheck, mapOf, nameText, oneOf, RejectedPartSchema } from '../../platform/http/index.js';
 
 /** Host names as typed by admins: labels, an optional `*.` prefix for "this domain and its subdomains". */
 const HOST =
@@ -71,7 +71,7 @@ export const PolicyRules = Type.Object(
               Type.Object(
                 {
                   domain: Domain,
-                  name: Type.Optional(Text(200)),
+                  name: Type.Optional(nameText(200)),
                   conditions: Type.Optional(
                     Type.Object(
                       {
@@ -152,7 +152,7 @@ export type PolicyScope = Static<typeof PolicyScope>;
 
 export const PolicyBody = Type.Object(
   {
-    name: Text(200),
+    name: nameText(200),
     scope: PolicyScope,
     rules: PolicyRules,
     enforcement: Enforcement,
@@ -252,7 +252,7 @@ const DeviceFacts = {
 
 export const RegisterBody = Type.Object(
   {
-    name: Text(200),
+    name: nameText(200),
     ...DeviceFacts,
     userId: Type.Optional(Id),
     email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
@@ -263,7 +263,7 @@ export const RegisterBody = Type.Object(
 export type RegisterBody = Static<typeof RegisterBody>;
 
 export const EnrollBody = Type.Object(
-  { code: Type.String({ minLength: 10, maxLength: 100 }), name: Text(200), ...DeviceFacts },
+  { code: Type.String({ minLength: 10, maxLength: 100 }), name: nameText(200), ...DeviceFacts },
   strict,
 );
 export type EnrollBody = Static<typeof EnrollBody>;
@@ -440,7 +440,7 @@ export const LogPartialReply = Type.Object({
 
 export const EnrollmentBody = Type.Object(
   {
-    name: Type.Optional(Text(200)),
+    name: Type.Optional(nameText(200)),
     maxUses: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 1 })),
     expiresInHours: Type.Optional(Type.Integer({ minimum: 1, maximum: 24 * 365, default: 72 })),
     groupId: Type.Optional(Id),
@@ -464,14 +464,14 @@ export const EnrollmentView = Type.Object({
 });
 
 export const GroupBody = Type.Object(
-  { name: Text(200), userIds: Type.Optional(Type.Array(Id, { maxItems: 10_000 })) },
+  { name: nameText(200), userIds: Type.Optional(Type.Array(Id, { maxItems: 10_000 })) },
   strict,
 );
 export type GroupBody = Static<typeof GroupBody>;
 
 export const GroupPatch = Type.Object(
   {
-    name: Type.Optional(Text(200)),
+    name: Type.Optional(nameText(200)),
     userIds: Type.Optional(
       Type.Array(Id, { maxItems: 10_000, description: 'the new member list; replaces the old one' }),
     ),

@@ -22,6 +22,7 @@ export const AUDIT_EVENT_TYPES = [
   'audit.provider_key',
   'audit.login',
   'audit.login_failed',
+  'audit.password_changed',
   'audit.settings',
   'audit.user_role',
   'audit.endpoint_policy',

@@ -15,10 +15,13 @@ import {
 export const CHAT_SESSION_ROLES = ['owner', 'admin', 'member'] as const;
 
 // The same key as the chat that produced the data: whoever may chat for the organization may read it back.
-// session too: the dashboard's chat page lists and reads conversations with its cookie.
-const AUTH = { auth: { mode: 'apiKey', product: 'chat', session: true } } as const;
+// session too: the dashboard's chat page lists and reads conversations with its cookie. Reading and erasing
+// are no chat requests (readOut): they count against the rate limit, not the chat quota, so the Overview's
+// usage read neither spends a paid request nor shows up in the chat request chart, and an organization
+// whose quota is spent can still read its usage and erase a conversation.
+const AUTH = { auth: { mode: 'apiKey', product: 'chat', session: true, readOut: true } } as const;
 const ERASE = {
-  auth: { mode: 'apiKey', product: 'chat', session: true, sessionRoles: CHAT_SESSION_ROLES },
+  auth: { mode: 'apiKey', product: 'chat', session: true, sessionRoles: CHAT_SESSION_ROLES, readOut: true },
 } as const;
 
 /**

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
+import { type App, errorResponses, callerOf, nameText } from '../../platform/http/index.js';
 import type { KeysService } from './keys.service.js';
 
 const ApiKeyView = Type.Object({
@@ -20,9 +20,10 @@ const ApiKeyView = Type.Object({
 
 const CreateKeyBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: nameText(200),
     kind: Type.Union([Type.Literal('al'), Type.Literal('sw')], {
-      description: 'al: detection, tokenization, hallucination, network proxy; sw: protected chat and everything else',
+      description:
+        'al: detection, tokenization, hallucination, network proxy; sw: protected chat and everything else',
     }),
     scope: Type.Optional(
       Type.Union([Type.Literal('products'), Type.Literal('admin')], {

@@ -115,6 +115,15 @@ export function createOrgsRepo(db: Db) {
     async deleteUserSessions(userId: string): Promise<void> {
       await db.deleteFrom('dashboard_sessions').where('user_id', '=', userId).execute();
     },
+    /** Ends every session of the user but one (the one that changed the password stays signed in). */
+    async deleteOtherSessions(userId: string, keepId: string): Promise<number> {
+      const r = await db
+        .deleteFrom('dashboard_sessions')
+        .where('user_id', '=', userId)
+        .where('id', '<>', keepId)
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
     async deleteExpiredSessions(now: string): Promise<number> {
       const r = await db.deleteFrom('dashboard_sessions').where('expires_at', '<=', now).executeTakeFirst();
       return Number(r.numDeletedRows);

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { AppError } from '../../platform/errors/index.js';
-import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
+import { type App, errorResponses, callerOf, nameText } from '../../platform/http/index.js';
 import type { OrgsService } from './orgs.service.js';
 import { ROLES } from '../plans/index.js';
 
@@ -15,7 +15,7 @@ const UserView = Type.Object({
 const CreateUserBody = Type.Object(
   {
     email: Type.String({ minLength: 3, maxLength: 320, format: 'email' }),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(nameText(200)),
     role: Type.Enum([...ROLES]),
     password: Type.Optional(Type.String({ minLength: 12, maxLength: 1024 })),
   },
@@ -72,12 +72,9 @@ export function orgsRoutes(orgs: OrgsService, deps: { forgetOrg(id: string): voi
           summary: 'Rename the organization of the session (the plan and products are set by the operator)',
           body: Type.Object(
             {
-              name: Type.String({
-                minLength: 1,
-                maxLength: 200,
-                // a visible character and no control characters (PostgreSQL refuses U+0000 in text)
-                pattern: '^[^\\u0000-\\u001f\\u007f]*[^\\s\\u0000-\\u001f\\u007f][^\\u0000-\\u001f\\u007f]*$',
-              }),
+              // the shared name rule (no control characters: PostgreSQL refuses U+0000 in text; no bidi
+              // overrides); a name of blanks only is refused below
+              name: nameText(200),
             },
             { additionalProperties: false },
           ),
@@ -88,6 +85,8 @@ export function orgsRoutes(orgs: OrgsService, deps: { forgetOrg(id: string): voi
         const caller = callerOf(request);
         if (!caller.user) throw new AppError('forbidden', 'A dashboard user renames the organization.');
         const name = request.body.name.trim();
+        if (!name)
+          throw new AppError('invalid_request', "The body field 'name' must hold a visible character.");
         await orgs.rename(caller.org, name, { userId: caller.user.id });
         deps.forgetOrg(caller.org.id);
         return view({ ...caller.org, name });

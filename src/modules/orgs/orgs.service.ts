@@ -35,7 +35,8 @@ export type PublishFn = (
     | 'audit.user_role'
     | 'audit.settings'
     | 'audit.login'
-    | 'audit.login_failed',
+    | 'audit.login_failed'
+    | 'audit.password_changed',
   data: Record<string, unknown>,
 ) => Promise<unknown>;
 
@@ -64,6 +65,16 @@ export function toUser(row: UserRow): User {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** The one password rule of dashboard users (docs/auth.md): created, reset by the CLI, or changed. */
+export const PASSWORD_MIN = 12;
+export function checkPasswordStrength(password: string, field: string): void {
+  if (password.length < PASSWORD_MIN)
+    throw new AppError(
+      'invalid_request',
+      `${field}: the password must be at least ${PASSWORD_MIN} characters long.`,
+    );
+}
 
 /** Refuses (409) to take away the organization's last owner; run under the owner lock. */
 async function keepAnOwner(r: ReturnType<typeof createOrgsRepo>, orgId: string, what: string): Promise<void> {
@@ -103,6 +114,29 @@ export function createOrgsService(deps: {
 }) {
   const { db, clock } = deps;
   const repo = createOrgsRepo(db);
+
+  /**
+   * An AUTHENTICATION audit event about one user's sign-in or credentials, in the given transaction: ids, the
+   * client address and user agent (200 characters at most), never an e-mail address or a password.
+   */
+  async function publishUserAudit(
+    trx: Db,
+    user: { id: string; orgId: string },
+    type: 'audit.login' | 'audit.login_failed' | 'audit.password_changed',
+    data: { action: string; severity: 'LOW' | 'MEDIUM' } & Record<string, unknown>,
+    from: { sourceIp?: string; userAgent?: string },
+  ): Promise<void> {
+    const orgRow = await createOrgsRepo(trx).getOrg(user.orgId);
+    if (!orgRow) return;
+    await deps.publish(trx, toOrganization(orgRow), type, {
+      targetType: 'user',
+      targetId: user.id,
+      userId: user.id,
+      ...data,
+      ...(from.sourceIp ? { sourceIp: from.sourceIp } : {}),
+      ...(from.userAgent ? { userAgent: from.userAgent.slice(0, 200) } : {}),
+    });
+  }
 
   return {
     async createOrg(input: {
@@ -213,8 +247,7 @@ export function createOrgsService(deps: {
       const email = input.email.trim().toLowerCase();
       if (!EMAIL.test(email)) throw new AppError('invalid_request', 'The e-mail address is not valid.');
       const password = input.password ?? randomBase62(20);
-      if (password.length < 12)
-        throw new AppError('invalid_request', 'The password must be at least 12 characters long.');
+      checkPasswordStrength(password, 'password');
       const row: UserRow = {
         id: newId('usr'),
         org_id: input.org.id,
@@ -240,6 +273,41 @@ export function createOrgsService(deps: {
         throw err;
       }
       return { user: toUser(row), password };
+    },
+
+    /**
+     * A signed-in user changes their own password (docs/auth.md): the current one must be right (403
+     * otherwise, not 401, which would read as the session having ended), the new one follows the rule of user
+     * creation and differs from it. The user's other sessions end, in the transaction of the change, with an
+     * `audit.password_changed` event (ids and the client address only, never a password).
+     */
+    async changeOwnPassword(
+      user: User,
+      keepSessionToken: string,
+      input: { currentPassword: string; newPassword: string },
+      from: { sourceIp?: string; userAgent?: string } = {},
+    ): Promise<{ otherSessionsEnded: number }> {
+      checkPasswordStrength(input.newPassword, 'newPassword');
+      const row = await repo.getUser(user.orgId, user.id);
+      if (!row) throw new AppError('unauthorized', 'Log in first: this operation needs a dashboard session.');
+      if (!(await verifyPassword(input.currentPassword, row.password_hash)))
+        throw new AppError('forbidden', 'currentPassword: the current password is wrong.');
+      if (input.newPassword === input.currentPassword)
+        throw new AppError('invalid_request', 'newPassword: choose a password other than the current one.');
+      const hash = await hashPassword(input.newPassword);
+      return db.transaction().execute(async (trx) => {
+        const r = createOrgsRepo(trx);
+        await r.setPasswordHash(user.orgId, user.id, hash);
+        const ended = await r.deleteOtherSessions(user.id, sha256Hex(keepSessionToken));
+        await publishUserAudit(
+          trx,
+          user,
+          'audit.password_changed',
+          { action: 'password_changed', otherSessionsEnded: ended, severity: 'MEDIUM' },
+          from,
+        );
+        return { otherSessionsEnded: ended };
+      });
     },
 
     /** Sets a new generated password and ends the user's sessions; returns the password once. */
@@ -346,28 +414,20 @@ export function createOrgsService(deps: {
       const ok = row
         ? await verifyPassword(password, row.password_hash)
         : await verifyPassword(password, DUMMY_HASH).then(() => false);
-      const client = {
-        ...(from.sourceIp ? { sourceIp: from.sourceIp } : {}),
-        ...(from.userAgent ? { userAgent: from.userAgent.slice(0, 200) } : {}),
-      };
       if (row && !ok) {
         // Written after the answer, not before it: awaiting the write would make a wrong password slower
         // than an unknown e-mail, which tells a guesser which addresses have accounts.
         setImmediate(() => {
           db.transaction()
-            .execute(async (trx) => {
-              const orgRow = await createOrgsRepo(trx).getOrg(row.org_id);
-              if (!orgRow) return;
-              await deps.publish(trx, toOrganization(orgRow), 'audit.login_failed', {
-                action: 'login_failed',
-                targetType: 'user',
-                targetId: row.id,
-                userId: row.id,
-                reason: 'wrong_password',
-                ...client,
-                severity: 'MEDIUM',
-              });
-            })
+            .execute((trx) =>
+              publishUserAudit(
+                trx,
+                { id: row.id, orgId: row.org_id },
+                'audit.login_failed',
+                { action: 'login_failed', reason: 'wrong_password', severity: 'MEDIUM' },
+                from,
+              ),
+            )
             .catch((err: unknown) => from.onFailedAudit?.(err));
         });
       }
@@ -384,18 +444,13 @@ export function createOrgsService(deps: {
           created_at: now.toISOString(),
           expires_at: expiresAt,
         });
-        const orgRow = await r.getOrg(row.org_id);
-        if (orgRow) {
-          await deps.publish(trx, toOrganization(orgRow), 'audit.login', {
-            action: 'login',
-            targetType: 'user',
-            targetId: row.id,
-            userId: row.id,
-            role: row.role,
-            ...client,
-            severity: 'LOW',
-          });
-        }
+        await publishUserAudit(
+          trx,
+          { id: row.id, orgId: row.org_id },
+          'audit.login',
+          { action: 'login', role: row.role, severity: 'LOW' },
+          from,
+        );
       });
       return { sessionToken: token, user: toUser(row), expiresAt };
     },

@@ -15,6 +15,8 @@ import type { ReportOrg, ReportView, ReportsService } from './reports.service.js
 
 // Any key kind, or a dashboard session of a role that may read the organization's activity.
 const AUTH = { auth: { mode: 'apiKeyOrSession', roles: ['owner', 'admin', 'member', 'viewer'] } } as const;
+// Generating a report writes a record and may run a long job: not for a viewer, who only reads (docs/auth.md).
+const CREATE = { auth: { mode: 'apiKeyOrSession', roles: ['owner', 'admin', 'member'] } } as const;
 
 function withLinks(v: ReportView) {
   return { ...v, links: { self: `/api/v1/report/${v.id}`, download: `/api/v1/report/${v.id}/download` } };
@@ -34,7 +36,7 @@ export function reportsRoutes(reports: ReportsService) {
     app.post(
       '/api/v1/report',
       {
-        config: AUTH,
+        config: CREATE,
         schema: {
           operationId: 'createReport',
           tags: ['reports'],

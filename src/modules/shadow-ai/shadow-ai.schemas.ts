@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { oneOf } from '../../platform/http/index.js';
+import { nameText, oneOf } from '../../platform/http/index.js';
 
 /** The spec's catalog categories, and the Shadow-AI service category each maps to (docs/shadow-ai.md). */
 export const CATALOG_CATEGORIES = [
@@ -237,7 +237,7 @@ const Residency = Type.String({ pattern: '^([A-Z]{2}|EU|Multi)$', description: '
 
 export const OwnEntryBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
+    name: nameText(200),
     domains: Type.Array(Host, { minItems: 1, maxItems: 50, uniqueItems: true }),
     category: oneOf(CATALOG_CATEGORIES),
     dataResidency: Type.Optional(Residency),

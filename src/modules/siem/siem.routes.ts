@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
+import { type App, errorResponses, callerOf, nameText } from '../../platform/http/index.js';
 import type { IntegrationBody } from './integration-secrets.js';
 import { SiemIntegrationCreateSchema } from './siem.schemas.js';
 import type { SiemChange, SiemService } from './siem.service.js';
@@ -54,7 +54,7 @@ const IntegrationView = Type.Object({
 
 const UpdateBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(nameText(200)),
     platform: Type.Optional(Type.String()),
     type: Type.Optional(Type.String()),
     enabled: Type.Optional(Type.Boolean()),

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { mapOf } from '../../platform/http/index.js';
+import { mapOf, nameText } from '../../platform/http/index.js';
 
 /**
  * Create bodies of SIEM integrations (POST /api/saas/siem/integrations), one shape per platform in the spec.
@@ -24,7 +24,7 @@ export const SiemSeveritySchema = Type.Union(
 );
 
 const common = {
-  name: Type.String({ minLength: 1, maxLength: 200 }),
+  name: nameText(200),
   enabled: Type.Optional(Type.Boolean({ default: true })),
   // Empty would forward nothing without saying so: omit the field to forward every category.
   eventTypes: Type.Optional(

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { mapOf } from '../../platform/http/index.js';
+import { mapOf, nameText } from '../../platform/http/index.js';
 
 export const SOURCE_TYPES = ['website', 'api', 'file', 'database'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];
@@ -30,7 +30,7 @@ export const SourceBody = Type.Object(
       description:
         'website or api: an http(s) URL; file: a path the server can read; database: a connection string (postgres://, mysql://, sqlite:/path)',
     }),
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(nameText(200)),
     crawlDepth: Type.Optional(
       Type.Integer({
         minimum: 0,

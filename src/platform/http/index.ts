@@ -15,6 +15,8 @@ export {
   ErrorBodySchema,
   errorResponses,
   mapOf,
+  NAME_PATTERN,
+  nameText,
   oneOf,
   RejectedPartSchema,
 } from './schemas.js';

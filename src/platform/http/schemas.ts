@@ -72,3 +72,20 @@ export function mapOf<V extends TSchema>(
 ) {
   return Type.Record(Type.String(), value, { ...options, propertyNames: { type: 'string', ...key } });
 }
+
+/**
+ * What no user-visible name may hold (docs/conventions.md, "Names"): C0 and C1 control characters, which
+ * break lines, logs and CSV cells, and the bidirectional embeddings, overrides (U+202A–U+202E) and isolates
+ * (U+2066–U+2069), which make a name read differently from what it is ("\u202Eexe.pdf"). A JSON-Schema
+ * pattern, so Ajv, TypeBox's own checks and the OpenAPI document all carry the same rule.
+ */
+export const NAME_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u2066-\\u2069]*$';
+
+/** The rule in words, for the 400 that names the field (validation.ts). */
+export const NAME_RULE =
+  'free of control characters (U+0000–U+001F, U+007F–U+009F) and bidirectional overrides or isolates (U+202A–U+202E, U+2066–U+2069)';
+
+/** A user-visible name (keys, users, the organization, groups, policies, integrations…): 1 to `max` characters. */
+export function nameText(max = 200, options: Record<string, unknown> = {}) {
+  return Type.String({ minLength: 1, maxLength: max, pattern: NAME_PATTERN, ...options });
+}

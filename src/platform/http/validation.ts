@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { NAME_PATTERN, NAME_RULE } from './schemas.js';
 
 // ajv-formats is published as CommonJS with a default export that NodeNext sees one level down.
 const addFormats =
@@ -179,6 +180,11 @@ export function describeValidationError(errors: ErrorObject[] | undefined, part:
     }
     case 'maxItems':
       return `The ${where(path)} must have at most ${(e.params as { limit: number }).limit} items.`;
+    case 'pattern':
+      // The shared name rule in words; other patterns keep Ajv's sentence, which quotes them.
+      if ((e.params as { pattern: string }).pattern === NAME_PATTERN)
+        return `The ${where(path)} must be ${NAME_RULE}.`;
+      return `The ${where(path)} ${e.message ?? 'is invalid'}.`;
     default:
       return `The ${where(path)} ${e.message ?? 'is invalid'}.`;
   }

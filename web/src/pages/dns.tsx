@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { ApiError, type Result, api } from '../api';
+import { type Result, api } from '../api';
 import { canManage } from '../session';
 import {
   Async,
@@ -174,15 +174,11 @@ function DnsForm(props: { config: DnsConfig | null; manage: boolean; onSaved(): 
 }
 
 export default function Dns() {
-  // No configuration yet answers 404: that is the empty state here, not an error.
-  const state = useLoad(
-    () =>
-      api('get', '/api/saas/endpoint/dns-config').catch((e: unknown) => {
-        if (e instanceof ApiError && e.status === 404) return null;
-        throw e;
-      }),
-    [],
-  );
+  // Before a first save the server answers its default (filtering off, updatedAt null): the empty state.
+  const state = useLoad(async () => {
+    const cfg = await api('get', '/api/saas/endpoint/dns-config');
+    return cfg.updatedAt === null ? null : cfg;
+  }, []);
   const manage = canManage();
   return (
     <>

@@ -29,9 +29,9 @@ export default function Login() {
   return (
     <>
       <h1>Sign in to Parapet</h1>
-      <p class="muted">
-        First start: use the owner e-mail and password that <code>npm start</code> printed.
-      </p>
+      {/* Everyone sent here by force mode sees this page: it speaks to them, not to the operator of a
+          first start (whose banner in the terminal already says which account to use). */}
+      <p class="muted">Use the account your organization's Parapet administrator gave you.</p>
       <form onSubmit={submit} noValidate>
         <Field label="E-mail" error={errors.email}>
           {(a) => (

@@ -8,7 +8,6 @@ import {
   ErrorBox,
   type PageMeta,
   QueryPager,
-  ReadOnlyNote,
   fmtDate,
   useAction,
   useLoad,
@@ -22,7 +21,34 @@ function kb(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
 }
 
+const INTRO = (
+  <p>
+    PDF proofs the extension made when a user validated a protected send: the prompt with its tokens, the risk
+    score and the SHA-256 the server checked on upload. They are kept for 90 days.
+  </p>
+);
+
+/**
+ * The proofs API is an administration API (owner, admin or an admin key: docs/proofs.md): a member or viewer
+ * is told so instead of being sent to it for a 403 shown as an error.
+ */
 export default function Proofs() {
+  if (!canManage()) {
+    return (
+      <>
+        <h1>Proofs</h1>
+        {INTRO}
+        <p class="note" role="status">
+          Proofs are for owners and admins only: they hold what people sent. Ask an owner or admin of the
+          organization if you need one.
+        </p>
+      </>
+    );
+  }
+  return <ProofList />;
+}
+
+function ProofList() {
   const q = route.value.searchParams;
   const deviceId = q.get('device') ?? '';
   const page = Math.max(1, Number(q.get('page') ?? '1') || 1);
@@ -38,15 +64,10 @@ export default function Proofs() {
     await api('delete', '/api/v1/eps/proof/{id}', { path: { id: p.id } });
     list.reload();
   });
-  const manage = canManage();
   return (
     <>
       <h1>Proofs</h1>
-      <p>
-        PDF proofs the extension made when a user validated a protected send: the prompt with its tokens, the
-        risk score and the SHA-256 the server checked on upload. They are kept for 90 days.
-      </p>
-      {!manage && <ReadOnlyNote />}
+      {INTRO}
       <form
         class="row"
         aria-label="Proofs of a device"
@@ -118,9 +139,7 @@ export default function Proofs() {
                       >
                         Download<span class="visually-hidden"> {p.id}</span>
                       </a>
-                      {manage && (
-                        <ConfirmButton label="Delete" name={p.id} onConfirm={() => void remove.run(p)} />
-                      )}
+                      <ConfirmButton label="Delete" name={p.id} onConfirm={() => void remove.run(p)} />
                     </td>
                   </tr>
                 ))}

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { type Result, api } from '../api';
+import { session } from '../session';
 import { Async, ErrorBox, Field, type PageMeta, fmtDate, useAction, useLoad } from '../ui';
 
 export const meta: PageMeta = { title: 'Reports', order: 90 };
@@ -143,7 +144,11 @@ export default function Reports() {
   return (
     <>
       <h1>Reports</h1>
-      <CreateReport onCreated={() => (cursor ? setCursor(undefined) : list.reload())} />
+      {session.value?.user.role === 'viewer' ? (
+        <p class="note">A viewer reads the reports; an owner, admin or member generates them.</p>
+      ) : (
+        <CreateReport onCreated={() => (cursor ? setCursor(undefined) : list.reload())} />
+      )}
       <h2>Reports</h2>
       <Async state={list} isEmpty={(d) => d.reports.length === 0 && !cursor} empty="No report yet.">
         {(d) => (

@@ -27,11 +27,14 @@ const roleOptions = () =>
     </option>
   ));
 
-function Invite(props: { onDone(password?: string): void }) {
+/** The server's limit of a user's name (orgs.routes CreateUserBody). */
+const NAME_MAX = 200;
+
+function Invite(props: { onStart(): void; onDone(password?: string): void }) {
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('member');
-  const [error, setError] = useState<string>();
+  const [errors, setErrors] = useState<{ email?: string; name?: string }>({});
   const create = useAction(async () => {
     const res = await api('post', '/api/dashboard/users', {
       body: { email: email.trim(), role, ...(name.trim() ? { name: name.trim() } : {}) },
@@ -47,21 +50,24 @@ function Invite(props: { onDone(password?: string): void }) {
       aria-label="Add a user"
       onSubmit={(e) => {
         e.preventDefault();
-        const bad = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())
-          ? undefined
-          : 'Enter a valid e-mail address.';
-        setError(bad);
-        if (!bad) void create.run();
+        // A new add starts: the previous user's initial password goes, so it never stands above this
+        // add's refusal as if it were the new user's.
+        props.onStart();
+        const found: typeof errors = {};
+        if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) found.email = 'Enter a valid e-mail address.';
+        if (name.trim().length > NAME_MAX) found.name = `At most ${NAME_MAX} characters.`;
+        setErrors(found);
+        if (Object.keys(found).length === 0) void create.run();
       }}
     >
       <h2>Add a user</h2>
       <div class="grid2">
-        <Field label="E-mail" error={error}>
+        <Field label="E-mail" error={errors.email}>
           {(a) => (
             <input {...a} type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
           )}
         </Field>
-        <Field label="Name (optional)">
+        <Field label="Name (optional)" error={errors.name}>
           {(a) => <input {...a} value={name} onInput={(e) => setName(e.currentTarget.value)} />}
         </Field>
         <Field label="Role">
@@ -113,6 +119,7 @@ export default function Users() {
       )}
       {manage && (
         <Invite
+          onStart={() => setPassword(undefined)}
           onDone={(p) => {
             setPassword(p);
             state.reload();

@@ -12,6 +12,7 @@ import * as m0021 from './0021-proofs.js';
 import * as m0030 from './0030-key-scope.js';
 import * as m0050 from './0050-dashboard-breakdowns.js';
 import * as m0060 from './0060-conversation-owner.js';
+import * as m0061 from './0061-endpoint-group-names.js';
 
 /** Ordered by name; a migration, once released, is never edited: add a new one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0030-key-scope': m0030,
   '0050-dashboard-breakdowns': m0050,
   '0060-conversation-owner': m0060,
+  '0061-endpoint-group-names': m0061,
 };
