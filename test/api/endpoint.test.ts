@@ -395,6 +395,31 @@ describe('policies: validation and precedence', () => {
     assert.equal(await count('endpoint_policies', t3.org.id), 0);
   });
 
+  it('a policy names self-hosted services by IP address, one-label name or [IPv6]; not a malformed address', async () => {
+    const t5 = await t.tenant({ plan: 'business' });
+    const cookie = await t5.session('admin');
+    const blocked = ['10.0.0.5', 'ollama', '[fd00::5]', '*.llm.corp'].map((domain) => ({ domain }));
+    const res = await t.request('POST', '/api/dashboard/endpoint/policies', {
+      cookie,
+      body: { ...validPolicy(), rules: { aiServices: { mode: 'blocklist', blocked } } },
+    });
+    assert.equal(res.status, 201, res.text);
+    const dev = await register(t5);
+    const cfg = await t.request('GET', '/api/v1/endpoint/config', { key: dev.deviceToken });
+    assert.deepEqual(
+      cfg.body.policy.rules.aiServices.blocked.map((b: { domain: string }) => b.domain),
+      ['10.0.0.5', 'ollama', '[fd00::5]', '*.llm.corp'],
+    );
+    for (const domain of ['999.1.1.1', '*.10.0.0.5', '10.0.0.5:8080', 'http://ollama']) {
+      const bad = await t.request('POST', '/api/dashboard/endpoint/policies', {
+        cookie,
+        body: { ...validPolicy(), rules: { aiServices: { mode: 'blocklist', blocked: [{ domain }] } } },
+      });
+      assert.equal(bad.status, 400, domain);
+      assert.match(bad.body.message, /rules\.aiServices\.blocked\[0\]\.domain/);
+    }
+  });
+
   it('organization → group → user: the most specific policy decides', async () => {
     const t4 = await t.tenant({ plan: 'enterprise' });
     const cookie = await t4.session('owner');

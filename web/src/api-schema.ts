@@ -1205,7 +1205,9 @@ export interface paths {
         put?: never;
         /**
          * Batched shadow-AI detections of the calling device; idempotent per reportId
-         * @description Authentication: a device token (device operations have their own rate limit)
+         * @description Each detection is checked on its own. 200: every detection was taken. 207: some were refused and are listed in `rejected` (index, error, message); the others were applied. 400 with `rejected`: none could be applied (the report id stays unused). A refused detection is refused for good.
+         *
+         *     Authentication: a device token (device operations have their own rate limit)
          */
         post: operations["reportShadowAi"];
         delete?: never;
@@ -1833,7 +1835,7 @@ export interface components {
             message: string;
             /** @description device operations: the device token is unknown or revoked; enroll again */
             reenroll?: boolean;
-            /** @description batches (POST /api/v1/endpoint/log): why each entry was refused, when none could be stored */
+            /** @description batches (endpoint logs, shadow-AI reports): why each part was refused, when none could be stored */
             rejected?: {
                 /**
                  * @description machine code, see docs/errors.md
@@ -4172,12 +4174,12 @@ export interface operations {
                                     maxInputLength?: number;
                                     requireDlp?: boolean;
                                 };
-                                /** @description host name; *.x.y for x.y and its subdomains */
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
                                 domain: string;
                                 name?: string;
                             }[];
                             blocked?: {
-                                /** @description host name; *.x.y for x.y and its subdomains */
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
                                 domain: string;
                                 except?: string[];
                             }[];
@@ -4490,12 +4492,12 @@ export interface operations {
                                     maxInputLength?: number;
                                     requireDlp?: boolean;
                                 };
-                                /** @description host name; *.x.y for x.y and its subdomains */
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
                                 domain: string;
                                 name?: string;
                             }[];
                             blocked?: {
-                                /** @description host name; *.x.y for x.y and its subdomains */
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
                                 domain: string;
                                 except?: string[];
                             }[];
@@ -9342,12 +9344,12 @@ export interface operations {
                                     maxInputLength?: number;
                                     requireDlp?: boolean;
                                 };
-                                /** @description host name; *.x.y for x.y and its subdomains */
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
                                 domain: string;
                                 name?: string;
                             }[];
                             blocked?: {
-                                /** @description host name; *.x.y for x.y and its subdomains */
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
                                 domain: string;
                                 except?: string[];
                             }[];
@@ -13244,7 +13246,7 @@ export interface operations {
                     detections: {
                         /** @description interactions seen */
                         count: number;
-                        /** @description host name */
+                        /** @description host of the page: a host name (one label allowed), an IPv4 address or [IPv6] */
                         domain: string;
                         /** Format: date-time */
                         firstSeen: string;
@@ -13274,6 +13276,46 @@ export interface operations {
                         duplicate: boolean;
                         /** @description unknown domains reported without any heuristic signal */
                         ignored: number;
+                        reportId: string;
+                        services: {
+                            domain: string;
+                            /** @description the domain is in the catalog */
+                            known: boolean;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            207: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accepted: number;
+                        /** @description true when this report id was received before (nothing applied) */
+                        duplicate: boolean;
+                        /** @description unknown domains reported without any heuristic signal */
+                        ignored: number;
+                        /** @description detections refused (permanently: sending them again gets the same answer); the others were applied */
+                        rejected: {
+                            /**
+                             * @description machine code, see docs/errors.md
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "unauthorized" | "forbidden" | "plan_required" | "entitlement_missing" | "quota_exceeded" | "gateway_force_blocked" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "analysis_budget_exceeded" | "rate_limit_exceeded" | "headers_too_large" | "internal_error" | "upstream_error" | "service_unavailable" | "upstream_timeout";
+                            /** @description the entry's own id, when it had a valid one */
+                            id?: string;
+                            /** @description position of the entry in the batch, from 0 */
+                            index: number;
+                            /** @description what is wrong with the entry, naming the field */
+                            message: string;
+                        }[];
                         reportId: string;
                         services: {
                             domain: string;
