@@ -1636,8 +1636,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Injection-detection usage of the current quota period
-         * @description Authentication: an API key of the al_live_ or sw_live_ kind; counts against the detection quota
+         * Injection-detection usage of the current quota period (rate limit only: reading spends no quota)
+         * @description Authentication: an API key of either kind (rate limit only, no product quota), or a dashboard session (any role)
          */
         get: operations["detectionStats"];
         put?: never;
