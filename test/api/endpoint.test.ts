@@ -962,6 +962,37 @@ describe('DNS configuration', () => {
   });
 });
 
+describe('DNS forwarders', () => {
+  it('refuses entries no resolver answers at, naming the entry; takes LAN, loopback and IPv6 resolvers', async () => {
+    const t6 = await t.tenant({ plan: 'business' });
+    const set = (forwarders: string[]) =>
+      t.request('POST', '/api/saas/endpoint/dns-config', {
+        key: t6.admin,
+        body: { ...validDns(), integration: { type: 'dns_forwarder', forwarders } },
+      });
+    for (const [entry, why] of [
+      ['999.1.1.1:99999', /IPv4 address or an IPv6 address/],
+      ['10.0.0.53:99999', /port from 1 to 65535/],
+      ['0.0.0.0:0', /port from 1 to 65535/],
+      ['0.0.0.0', /unspecified/],
+      ['::', /unspecified/],
+      ['[::]:53', /unspecified/],
+      ['169.254.169.254:53', /metadata/],
+      ['169.254.1.1', /link-local/],
+      ['[fe80::1]:53', /link-local/],
+    ] as const) {
+      const res = await set(['10.0.0.53', entry]);
+      assert.equal(res.status, 400, `${entry}: ${res.text}`);
+      assert.equal(res.body.error, 'invalid_request');
+      assert.ok(res.body.message.includes(`integration.forwarders[1] ('${entry}')`), res.body.message);
+      assert.match(res.body.message, why);
+    }
+    assert.equal((await t.request('GET', '/api/saas/endpoint/dns-config', { key: t6.admin })).status, 404);
+    const ok = await set(['10.0.0.53', '10.0.0.54:53', '127.0.0.1:5353', '[2001:db8::53]:53', 'fd00::53']);
+    assert.equal(ok.status, 200, ok.text);
+  });
+});
+
 describe('administration changes are audit events', () => {
   it('every policy, settings and DNS change is audited (SIEM AUDIT) and moves the config version; links and devices are audited', async () => {
     const t6 = await t.tenant({ plan: 'business' });
