@@ -420,6 +420,54 @@ describe('policies: validation and precedence', () => {
     }
   });
 
+  it('PATCH …/policies names the policy in the body (SPEC); an admin key lists, changes and deletes under /api/saas', async () => {
+    const t7 = await t.tenant({ plan: 'business' });
+    const cookie = await t7.session('admin');
+    const made = await t.request('POST', '/api/saas/endpoint/policies', {
+      key: t7.admin,
+      body: validPolicy(),
+    });
+    assert.equal(made.status, 201, made.text);
+    const id = made.body.policy.id;
+    const viaSpec = await t.request('PATCH', '/api/dashboard/endpoint/policies', {
+      cookie,
+      body: { id, enforcement: 'log' },
+    });
+    assert.equal(viaSpec.status, 200, viaSpec.text);
+    assert.equal(viaSpec.body.policy.enforcement, 'log');
+    const unknown = await t.request('PATCH', '/api/dashboard/endpoint/policies', {
+      cookie,
+      body: { id: 'pol_nothing', enforcement: 'log' },
+    });
+    assert.equal(unknown.status, 404);
+
+    const list = await t.request('GET', '/api/saas/endpoint/policies', { key: t7.admin });
+    assert.equal(list.status, 200, list.text);
+    assert.deepEqual(
+      list.body.policies.map((p: { id: string }) => p.id),
+      [id],
+    );
+    const byKey = await t.request('PATCH', `/api/saas/endpoint/policies/${id}`, {
+      key: t7.admin,
+      body: { enforcement: 'block' },
+    });
+    assert.equal(byKey.status, 200, byKey.text);
+    assert.equal(byKey.body.policy.enforcement, 'block');
+    const byKeyInBody = await t.request('PATCH', '/api/saas/endpoint/policies', {
+      key: t7.admin,
+      body: { id, enabled: false },
+    });
+    assert.equal(byKeyInBody.body.policy.enabled, false);
+    // A key of the products scope manages nothing; another organization's admin key finds nothing.
+    const products = await t.request('GET', '/api/saas/endpoint/policies', { key: t7.sw });
+    assert.equal(products.status, 403);
+    const other = await t.request('DELETE', `/api/saas/endpoint/policies/${id}`, { key: b.admin });
+    assert.equal(other.status, 404);
+    const gone = await t.request('DELETE', `/api/saas/endpoint/policies/${id}`, { key: t7.admin });
+    assert.equal(gone.status, 200, gone.text);
+    assert.equal(await count('endpoint_policies', t7.org.id), 0);
+  });
+
   it('organization → group → user: the most specific policy decides', async () => {
     const t4 = await t.tenant({ plan: 'enterprise' });
     const cookie = await t4.session('owner');

@@ -176,6 +176,14 @@ export type PolicyBody = Static<typeof PolicyBody>;
 
 export const PolicyPatch = Type.Partial(PolicyBody, strict);
 export type PolicyPatch = Static<typeof PolicyPatch>;
+/** The SPEC's `PATCH /api/dashboard/endpoint/policies`: the policy's id in the body with the changes. */
+export const PolicyPatchWithId = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 100, description: 'the policy to change (pol_…)' }),
+    ...PolicyPatch.properties,
+  },
+  strict,
+);
 
 export const PolicyView = Type.Object({
   id: Type.String({ description: 'prefix pol_' }),
