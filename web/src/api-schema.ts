@@ -13639,7 +13639,8 @@ export interface operations {
                             seats: number;
                             status: "active" | "expired" | "revoked";
                         } | null;
-                        reason?: "malformed" | "bad_signature" | "expired" | "revoked" | "unknown";
+                        /** @description unknown: signed with this secret but not issued by this server; product_not_licensed: a licence of the organization that lacks the product asked about (endpoint validation) */
+                        reason?: "malformed" | "bad_signature" | "expired" | "revoked" | "unknown" | "product_not_licensed";
                         valid: boolean;
                     };
                 };
@@ -16747,7 +16748,8 @@ export interface operations {
                             seats: number;
                             status: "active" | "expired" | "revoked";
                         } | null;
-                        reason?: "malformed" | "bad_signature" | "expired" | "revoked" | "unknown";
+                        /** @description unknown: signed with this secret but not issued by this server; product_not_licensed: a licence of the organization that lacks the product asked about (endpoint validation) */
+                        reason?: "malformed" | "bad_signature" | "expired" | "revoked" | "unknown" | "product_not_licensed";
                         valid: boolean;
                     };
                 };
