@@ -1206,6 +1206,14 @@ describe('device listing', () => {
     const bad = await t.request('GET', '/api/dashboard/endpoint?lastSeenAfter=yesterday', { cookie });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.error, 'invalid_request');
+    // A reversed range is refused as reports refuse one, not answered with an empty page.
+    const reversed = await t.request(
+      'GET',
+      '/api/dashboard/endpoint?lastSeenAfter=2026-12-01T00:00:00Z&lastSeenBefore=2026-11-01T00:00:00Z',
+      { cookie },
+    );
+    assert.equal(reversed.status, 400, reversed.text);
+    assert.match(reversed.body.message, /lastSeenBefore must be later than lastSeenAfter/);
   });
 });
 
