@@ -395,6 +395,79 @@ describe('policies: validation and precedence', () => {
     assert.equal(await count('endpoint_policies', t3.org.id), 0);
   });
 
+  it('a policy names self-hosted services by IP address, one-label name or [IPv6]; not a malformed address', async () => {
+    const t5 = await t.tenant({ plan: 'business' });
+    const cookie = await t5.session('admin');
+    const blocked = ['10.0.0.5', 'ollama', '[fd00::5]', '*.llm.corp'].map((domain) => ({ domain }));
+    const res = await t.request('POST', '/api/dashboard/endpoint/policies', {
+      cookie,
+      body: { ...validPolicy(), rules: { aiServices: { mode: 'blocklist', blocked } } },
+    });
+    assert.equal(res.status, 201, res.text);
+    const dev = await register(t5);
+    const cfg = await t.request('GET', '/api/v1/endpoint/config', { key: dev.deviceToken });
+    assert.deepEqual(
+      cfg.body.policy.rules.aiServices.blocked.map((b: { domain: string }) => b.domain),
+      ['10.0.0.5', 'ollama', '[fd00::5]', '*.llm.corp'],
+    );
+    for (const domain of ['999.1.1.1', '*.10.0.0.5', '10.0.0.5:8080', 'http://ollama']) {
+      const bad = await t.request('POST', '/api/dashboard/endpoint/policies', {
+        cookie,
+        body: { ...validPolicy(), rules: { aiServices: { mode: 'blocklist', blocked: [{ domain }] } } },
+      });
+      assert.equal(bad.status, 400, domain);
+      assert.match(bad.body.message, /rules\.aiServices\.blocked\[0\]\.domain/);
+    }
+  });
+
+  it('PATCH …/policies names the policy in the body (SPEC); an admin key lists, changes and deletes under /api/saas', async () => {
+    const t7 = await t.tenant({ plan: 'business' });
+    const cookie = await t7.session('admin');
+    const made = await t.request('POST', '/api/saas/endpoint/policies', {
+      key: t7.admin,
+      body: validPolicy(),
+    });
+    assert.equal(made.status, 201, made.text);
+    const id = made.body.policy.id;
+    const viaSpec = await t.request('PATCH', '/api/dashboard/endpoint/policies', {
+      cookie,
+      body: { id, enforcement: 'log' },
+    });
+    assert.equal(viaSpec.status, 200, viaSpec.text);
+    assert.equal(viaSpec.body.policy.enforcement, 'log');
+    const unknown = await t.request('PATCH', '/api/dashboard/endpoint/policies', {
+      cookie,
+      body: { id: 'pol_nothing', enforcement: 'log' },
+    });
+    assert.equal(unknown.status, 404);
+
+    const list = await t.request('GET', '/api/saas/endpoint/policies', { key: t7.admin });
+    assert.equal(list.status, 200, list.text);
+    assert.deepEqual(
+      list.body.policies.map((p: { id: string }) => p.id),
+      [id],
+    );
+    const byKey = await t.request('PATCH', `/api/saas/endpoint/policies/${id}`, {
+      key: t7.admin,
+      body: { enforcement: 'block' },
+    });
+    assert.equal(byKey.status, 200, byKey.text);
+    assert.equal(byKey.body.policy.enforcement, 'block');
+    const byKeyInBody = await t.request('PATCH', '/api/saas/endpoint/policies', {
+      key: t7.admin,
+      body: { id, enabled: false },
+    });
+    assert.equal(byKeyInBody.body.policy.enabled, false);
+    // A key of the products scope manages nothing; another organization's admin key finds nothing.
+    const products = await t.request('GET', '/api/saas/endpoint/policies', { key: t7.sw });
+    assert.equal(products.status, 403);
+    const other = await t.request('DELETE', `/api/saas/endpoint/policies/${id}`, { key: b.admin });
+    assert.equal(other.status, 404);
+    const gone = await t.request('DELETE', `/api/saas/endpoint/policies/${id}`, { key: t7.admin });
+    assert.equal(gone.status, 200, gone.text);
+    assert.equal(await count('endpoint_policies', t7.org.id), 0);
+  });
+
   it('organization → group → user: the most specific policy decides', async () => {
     const t4 = await t.tenant({ plan: 'enterprise' });
     const cookie = await t4.session('owner');
@@ -940,6 +1013,37 @@ describe('DNS configuration', () => {
   });
 });
 
+describe('DNS forwarders', () => {
+  it('refuses entries no resolver answers at, naming the entry; takes LAN, loopback and IPv6 resolvers', async () => {
+    const t6 = await t.tenant({ plan: 'business' });
+    const set = (forwarders: string[]) =>
+      t.request('POST', '/api/saas/endpoint/dns-config', {
+        key: t6.admin,
+        body: { ...validDns(), integration: { type: 'dns_forwarder', forwarders } },
+      });
+    for (const [entry, why] of [
+      ['999.1.1.1:99999', /IPv4 address or an IPv6 address/],
+      ['10.0.0.53:99999', /port from 1 to 65535/],
+      ['0.0.0.0:0', /port from 1 to 65535/],
+      ['0.0.0.0', /unspecified/],
+      ['::', /unspecified/],
+      ['[::]:53', /unspecified/],
+      ['169.254.169.254:53', /metadata/],
+      ['169.254.1.1', /link-local/],
+      ['[fe80::1]:53', /link-local/],
+    ] as const) {
+      const res = await set(['10.0.0.53', entry]);
+      assert.equal(res.status, 400, `${entry}: ${res.text}`);
+      assert.equal(res.body.error, 'invalid_request');
+      assert.ok(res.body.message.includes(`integration.forwarders[1] ('${entry}')`), res.body.message);
+      assert.match(res.body.message, why);
+    }
+    assert.equal((await t.request('GET', '/api/saas/endpoint/dns-config', { key: t6.admin })).status, 404);
+    const ok = await set(['10.0.0.53', '10.0.0.54:53', '127.0.0.1:5353', '[2001:db8::53]:53', 'fd00::53']);
+    assert.equal(ok.status, 200, ok.text);
+  });
+});
+
 describe('administration changes are audit events', () => {
   it('every policy, settings and DNS change is audited (SIEM AUDIT) and moves the config version; links and devices are audited', async () => {
     const t6 = await t.tenant({ plan: 'business' });
@@ -1105,6 +1209,14 @@ describe('device listing', () => {
     const bad = await t.request('GET', '/api/dashboard/endpoint?lastSeenAfter=yesterday', { cookie });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.error, 'invalid_request');
+    // A reversed range is refused as reports refuse one, not answered with an empty page.
+    const reversed = await t.request(
+      'GET',
+      '/api/dashboard/endpoint?lastSeenAfter=2026-12-01T00:00:00Z&lastSeenBefore=2026-11-01T00:00:00Z',
+      { cookie },
+    );
+    assert.equal(reversed.status, 400, reversed.text);
+    assert.match(reversed.body.message, /lastSeenBefore must be later than lastSeenAfter/);
   });
 });
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { newDevice } from '../support/endpoint-cases.js';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
 
 let t: TestServer;
@@ -99,6 +100,25 @@ describe('the error body everywhere', () => {
       headers: { 'content-type': 'application/json' },
     });
     assertError(post, 400, 'invalid_request');
+  });
+
+  it('a POST action that takes no body, sent with Content-Type: application/json and no body, is that action', async () => {
+    const business = await t.tenant({ plan: 'business' });
+    const device = await newDevice(t, business);
+    const res = await t.request('POST', '/api/v1/endpoint/token/rotate', {
+      key: device.deviceToken,
+      rawBody: '',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.match(res.body.deviceToken, /^dt_live_/);
+    // A body sent to such a route is still read, and refused when it is not JSON.
+    const bad = await t.request('POST', '/api/v1/endpoint/token/rotate', {
+      key: res.body.deviceToken,
+      rawBody: '{',
+      headers: { 'content-type': 'application/json' },
+    });
+    assertError(bad, 400, 'invalid_request');
   });
 
   it('body over the limit: 413', async () => {

@@ -83,6 +83,9 @@ describe('licences', () => {
       body: { licenseKey: onprem.key },
     });
     assert.equal(own.body.valid, false);
+    // Issued by this server and signed, so not "unknown": it lacks the product (docs/endpoint.md).
+    assert.equal(own.body.reason, 'product_not_licensed');
+    assert.deepEqual(own.body.license.products, ['onprem']);
   });
 });
 

@@ -54,7 +54,7 @@ describe('per-minute rate limit by plan', () => {
 
   it('sets the headers on error responses of authenticated routes too', async () => {
     const tenant = await t.tenant({ plan: 'pro', products: ['tokenization'] });
-    const res = await t.request('GET', '/api/v1/stats', { key: tenant.al });
+    const res = await t.request('POST', '/api/v1/detect', { key: tenant.al, body: { text: 'hello' } });
     assert.equal(res.status, 403);
     assert.equal(res.body.error, 'entitlement_missing');
     assert.equal(res.headers.get('x-ratelimit-limit'), '60');
@@ -68,15 +68,22 @@ describe('monthly quota per product', () => {
     const org = (await t.ctx.orgs.getOrg(tenant.org.id))!;
     // Spend 999 of the 1,000 requests directly, then the last over HTTP.
     for (let i = 0; i < 999; i++) await t.ctx.limits.consume(org, 'detection');
-    const last = await t.request('GET', '/api/v1/stats', { key: tenant.al });
-    assert.equal(last.status, 200);
-    assert.equal(last.body.requestsUsed, 1000);
-    assert.equal(last.body.requestsLimit, 1000);
+    const detect = () => t.request('POST', '/api/v1/detect', { key: tenant.al, body: { text: 'hello' } });
+    const last = await detect();
+    assert.equal(last.status, 200, last.text);
     clock.advance(61_000);
-    const over = await t.request('GET', '/api/v1/stats', { key: tenant.al });
+    const over = await detect();
     assert.equal(over.status, 403);
     assert.equal(over.body.error, 'quota_exceeded');
     assert.ok(over.headers.get('x-ratelimit-limit'));
+    // Reading the usage spends none of it, and still answers once the quota is gone (docs/auth.md).
+    for (let i = 0; i < 3; i++) {
+      const stats = await t.request('GET', '/api/v1/stats', { key: tenant.al });
+      assert.equal(stats.status, 200, stats.text);
+      assert.equal(stats.body.requestsUsed, 1000);
+      assert.equal(stats.body.requestsLimit, 1000);
+      assert.ok(stats.headers.get('x-ratelimit-limit'), 'it counts against the rate limit');
+    }
 
     const events = await t.ctx.storage.db
       .selectFrom('events')
@@ -90,8 +97,8 @@ describe('monthly quota per product', () => {
     assert.notEqual((await t.ctx.limits.usage(org, 'tokenization')).requestsUsed, 1000);
 
     clock.set(new Date(Date.UTC(2026, 4, org.renewalDay, 0, 0, 1)));
-    const renewed = await t.request('GET', '/api/v1/stats', { key: tenant.al });
+    const renewed = await detect();
     assert.equal(renewed.status, 200);
-    assert.equal(renewed.body.requestsUsed, 1);
+    assert.equal((await t.request('GET', '/api/v1/stats', { key: tenant.al })).body.requestsUsed, 1);
   });
 });

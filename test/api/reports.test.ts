@@ -128,6 +128,23 @@ describe('POST /api/v1/report', () => {
     }
   });
 
+  it('refuses a to later than now beyond the clock tolerance, and takes a to within it as now', async () => {
+    const iso = (ms: number) => new Date(Date.now() + ms).toISOString();
+    const ahead = await t.request('POST', '/api/v1/report', {
+      key: mine.al,
+      body: { from: iso(-30 * DAY), to: iso(30 * DAY) },
+    });
+    assert.equal(ahead.status, 400, ahead.text);
+    assert.equal(ahead.body.error, 'invalid_request');
+    assert.match(ahead.body.message, /to lies in the future/);
+    const skewed = await t.request('POST', '/api/v1/report', {
+      key: mine.al,
+      body: { from: iso(-DAY), to: iso(60_000) },
+    });
+    assert.equal(skewed.status, 201, skewed.text);
+    assert.ok(Date.parse(skewed.body.period.to) <= Date.now(), 'the stored period ends at the latest now');
+  });
+
   it('builds a long period in the background with its progress, then serves it', async () => {
     const res = await t.request('POST', '/api/v1/report', { key: mine.al, body: { period: '90d' } });
     assert.equal(res.status, 202, res.text);

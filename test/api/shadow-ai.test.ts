@@ -101,7 +101,7 @@ describe('detection reports', () => {
     assert.equal((await report(other.deviceToken, body)).body.duplicate, false);
   });
 
-  it('refuses an oversized batch and inconsistent times, storing nothing', async () => {
+  it('refuses an oversized batch, and a report none of whose detections can be applied, storing nothing', async () => {
     const dev = await newDevice(t, a);
     const before = (await services(a)).stats.totalServices;
     const big = Array.from({ length: 201 }, (_, i) => detection(`x${i}.batch.example`, ['chat_pattern']));
@@ -109,25 +109,68 @@ describe('detection reports', () => {
     assert.equal(res.status, 400);
     assert.equal(res.body.error, 'invalid_request');
     assert.match(res.body.message, /detections/);
+    assert.equal(res.body.rejected, undefined, 'an envelope error is not a refusal of detections');
     const bad = await report(dev.deviceToken, {
       reportId: 'rep-times',
       detections: [
-        detection('ok.batch.example', ['chat_pattern']),
         {
           ...detection('later.batch.example', ['chat_pattern'], 1, now()),
           firstSeen: '2026-06-11T00:00:00.000Z',
         },
+        { ...detection('https://ok.batch.example/path', ['chat_pattern']) },
       ],
     });
     assert.equal(bad.status, 400);
-    assert.match(bad.body.message, /detections\[1\]\.firstSeen/);
+    assert.equal(bad.body.rejected.length, 2);
+    assert.match(bad.body.rejected[0].message, /detections\[0\]\.firstSeen/);
+    assert.match(bad.body.rejected[1].message, /detections\[1\]\.domain/);
     assert.equal((await services(a)).stats.totalServices, before);
     // the refused report id was not consumed
     const retry = await report(dev.deviceToken, {
       reportId: 'rep-times',
       detections: [detection('ok.batch.example', ['chat_pattern'])],
     });
+    assert.equal(retry.status, 200, retry.text);
     assert.equal(retry.body.duplicate, false);
+  });
+
+  it('takes self-hosted services by IP address and one-label name, and one bad detection costs only itself', async () => {
+    const dev = await newDevice(t, a);
+    const res = await report(dev.deviceToken, {
+      reportId: 'rep-selfhosted',
+      detections: [
+        detection('chatgpt.com', [], 3, now()),
+        detection('10.0.0.5', ['streaming_response', 'request_shape'], 2, now()),
+        detection('ollama', ['streaming_response'], 2, now()),
+        detection('[FD00::5]', ['streaming_response', 'ai_headers'], 1, now()),
+        { ...detection('bad.example', ['chat_pattern'], 1, now()), firstSeen: '2026-06-11T00:00:00.000Z' },
+        detection('999.1.1.1', ['chat_pattern'], 1, now()),
+      ],
+    });
+    assert.equal(res.status, 207, res.text);
+    assert.equal(res.body.accepted, 4);
+    assert.deepEqual(
+      res.body.rejected.map((r: any) => [r.index, r.error]),
+      [
+        [4, 'invalid_request'],
+        [5, 'invalid_request'],
+      ],
+    );
+    assert.match(res.body.rejected[1].message, /detections\[5\]\.domain/);
+    const list = await services(a);
+    const ip = list.services.find((s: any) => s.domain === '10.0.0.5');
+    assert.equal(ip.status, 'discovered');
+    assert.equal(ip.riskLevel, 'high');
+    assert.ok(list.services.some((s: any) => s.domain === 'ollama'));
+    assert.ok(list.services.some((s: any) => s.domain === '[fd00::5]'));
+    assert.ok(!list.services.some((s: any) => s.domain === 'bad.example'));
+    // the applied part consumed the id: the same report again changes nothing
+    const again = await report(dev.deviceToken, {
+      reportId: 'rep-selfhosted',
+      detections: [detection('10.0.0.5', ['streaming_response'], 2, now())],
+    });
+    assert.equal(again.status, 200);
+    assert.equal(again.body.duplicate, true);
   });
 
   it('never creates a service in another organization', async () => {

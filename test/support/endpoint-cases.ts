@@ -258,38 +258,72 @@ addRouteCases(
       },
     }),
   },
-  {
-    method: 'PATCH',
-    route: '/api/dashboard/endpoint/policies/:id',
-    auth: 'session',
-    allowed: MANAGE,
-    happy: async (t, tenant) => ({
-      path: `/api/dashboard/endpoint/policies/${(await policyOf(t, tenant)).id}`,
-      body: { enforcement: 'warn' },
-    }),
-    happyStatus: 200,
-    bad: async (t, tenant) => ({
-      path: `/api/dashboard/endpoint/policies/${(await policyOf(t, tenant)).id}`,
-      body: { scope: { type: 'group', targets: ['grp_does_not_exist'] } },
-    }),
-    foreign: async (t, owner) => ({
-      path: `/api/dashboard/endpoint/policies/${(await policyOf(t, owner)).id}`,
-      body: { enforcement: 'log' },
-    }),
-  },
-  {
-    method: 'DELETE',
-    route: '/api/dashboard/endpoint/policies/:id',
-    auth: 'session',
-    allowed: MANAGE,
-    happy: async (t, tenant) => ({
-      path: `/api/dashboard/endpoint/policies/${(await policyOf(t, tenant)).id}`,
-    }),
-    happyStatus: 200,
-    foreign: async (t, owner) => ({
-      path: `/api/dashboard/endpoint/policies/${(await policyOf(t, owner)).id}`,
-    }),
-  },
+  // Policies are listed, changed and deleted under both prefixes (/api/saas/ also by an admin key).
+  ...(['/api/dashboard/endpoint', '/api/saas/endpoint'] as const).flatMap((prefix) => [
+    ...(prefix === '/api/saas/endpoint'
+      ? [
+          {
+            method: 'GET',
+            route: `${prefix}/policies`,
+            auth: 'session',
+            allowed: SESSION_READ,
+            happy: async () => ({ path: `${prefix}/policies` }),
+            happyStatus: 200,
+          } as const,
+        ]
+      : []),
+    {
+      method: 'PATCH',
+      route: `${prefix}/policies`,
+      auth: 'session',
+      allowed: MANAGE,
+      happy: async (t: TestServer, tenant: Tenant) => ({
+        path: `${prefix}/policies`,
+        body: { id: (await policyOf(t, tenant)).id, enforcement: 'warn' },
+      }),
+      happyStatus: 200,
+      bad: async (t: TestServer, tenant: Tenant) => ({
+        path: `${prefix}/policies`,
+        body: { id: (await policyOf(t, tenant)).id, enforcement: 'shout' },
+      }),
+      foreign: async (t: TestServer, owner: Tenant) => ({
+        path: `${prefix}/policies`,
+        body: { id: (await policyOf(t, owner)).id, enforcement: 'log' },
+      }),
+    } as const,
+    {
+      method: 'PATCH',
+      route: `${prefix}/policies/:id`,
+      auth: 'session',
+      allowed: MANAGE,
+      happy: async (t: TestServer, tenant: Tenant) => ({
+        path: `${prefix}/policies/${(await policyOf(t, tenant)).id}`,
+        body: { enforcement: 'warn' },
+      }),
+      happyStatus: 200,
+      bad: async (t: TestServer, tenant: Tenant) => ({
+        path: `${prefix}/policies/${(await policyOf(t, tenant)).id}`,
+        body: { scope: { type: 'group', targets: ['grp_does_not_exist'] } },
+      }),
+      foreign: async (t: TestServer, owner: Tenant) => ({
+        path: `${prefix}/policies/${(await policyOf(t, owner)).id}`,
+        body: { enforcement: 'log' },
+      }),
+    } as const,
+    {
+      method: 'DELETE',
+      route: `${prefix}/policies/:id`,
+      auth: 'session',
+      allowed: MANAGE,
+      happy: async (t: TestServer, tenant: Tenant) => ({
+        path: `${prefix}/policies/${(await policyOf(t, tenant)).id}`,
+      }),
+      happyStatus: 200,
+      foreign: async (t: TestServer, owner: Tenant) => ({
+        path: `${prefix}/policies/${(await policyOf(t, owner)).id}`,
+      }),
+    } as const,
+  ]),
   {
     method: 'GET',
     route: '/api/dashboard/endpoint/enrollment',

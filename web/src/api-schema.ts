@@ -281,7 +281,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the endpoint policy whose id the body names (the SPEC path); otherwise as PATCH …/policies/:id
+         * @description Authentication: a dashboard session with one of the roles owner, admin; needs a plan with the endpoint feature (403 plan_required)
+         */
+        patch: operations["updateEndpointPolicyNamedInBody"];
         trace?: never;
     };
     "/api/dashboard/endpoint/policies/{id}": {
@@ -787,7 +791,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Endpoint policies of the organization
+         * @description Authentication: a dashboard session (any role), or an API key of the admin scope (it stands for an admin); needs a plan with the endpoint feature (403 plan_required)
+         */
+        get: operations["listEndpointPoliciesByKey"];
         put?: never;
         /**
          * Create an endpoint policy (the spec Endpoint policy body)
@@ -797,7 +805,35 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change the endpoint policy whose id the body names (the SPEC path); otherwise as PATCH …/policies/:id
+         * @description Authentication: a dashboard session with one of the roles owner, admin, or an API key of the admin scope (it stands for an admin); needs a plan with the endpoint feature (403 plan_required)
+         */
+        patch: operations["updateEndpointPolicyNamedInBodyByKey"];
+        trace?: never;
+    };
+    "/api/saas/endpoint/policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an endpoint policy
+         * @description Authentication: a dashboard session with one of the roles owner, admin, or an API key of the admin scope (it stands for an admin); needs a plan with the endpoint feature (403 plan_required)
+         */
+        delete: operations["deleteEndpointPolicyByKey"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint policy (fields given replace the stored ones; the result is validated whole)
+         * @description Authentication: a dashboard session with one of the roles owner, admin, or an API key of the admin scope (it stands for an admin); needs a plan with the endpoint feature (403 plan_required)
+         */
+        patch: operations["updateEndpointPolicyByKey"];
         trace?: never;
     };
     "/api/saas/endpoint/stats": {
@@ -1225,7 +1261,9 @@ export interface paths {
         put?: never;
         /**
          * Batched shadow-AI detections of the calling device; idempotent per reportId
-         * @description Authentication: a device token (device operations have their own rate limit)
+         * @description Each detection is checked on its own. 200: every detection was taken. 207: some were refused and are listed in `rejected` (index, error, message); the others were applied. 400 with `rejected`: none could be applied (the report id stays unused). A refused detection is refused for good.
+         *
+         *     Authentication: a device token (device operations have their own rate limit)
          */
         post: operations["reportShadowAi"];
         delete?: never;
@@ -1654,8 +1692,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Injection-detection usage of the current quota period
-         * @description Authentication: an API key of the al_live_ or sw_live_ kind; counts against the detection quota
+         * Injection-detection usage of the current quota period (rate limit only: reading spends no quota)
+         * @description Authentication: an API key of either kind (rate limit only, no product quota), or a dashboard session (any role)
          */
         get: operations["detectionStats"];
         put?: never;
@@ -1853,7 +1891,7 @@ export interface components {
             message: string;
             /** @description device operations: the device token is unknown or revoked; enroll again */
             reenroll?: boolean;
-            /** @description batches (POST /api/v1/endpoint/log): why each entry was refused, when none could be stored */
+            /** @description batches (endpoint logs, shadow-AI reports): why each part was refused, when none could be stored */
             rejected?: {
                 /**
                  * @description machine code, see docs/errors.md
@@ -4331,12 +4369,12 @@ export interface operations {
                                     maxInputLength?: number;
                                     requireDlp?: boolean;
                                 };
-                                /** @description host name; *.x.y for x.y and its subdomains */
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
                                 domain: string;
                                 name?: string;
                             }[];
                             blocked?: {
-                                /** @description host name; *.x.y for x.y and its subdomains */
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
                                 domain: string;
                                 except?: string[];
                             }[];
@@ -4425,6 +4463,216 @@ export interface operations {
             };
             /** @description Authenticated but not allowed: key kind, role, or plan */
             403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request path and query too long */
+            414: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited; see Retry-After and X-RateLimit-* */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error; quote the request id */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateEndpointPolicyNamedInBody: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default true */
+                    enabled?: boolean;
+                    enforcement?: "block" | "warn" | "log";
+                    /** @description the policy to change (pol_…) */
+                    id: string;
+                    name?: string;
+                    rules?: {
+                        aiServices?: {
+                            allowed?: {
+                                conditions?: {
+                                    allowedDomains?: ("PERSONAL" | "FINANCIAL" | "CORPORATE" | "CREDENTIALS" | "HEALTH" | "IDENTITY")[];
+                                    maxInputLength?: number;
+                                    requireDlp?: boolean;
+                                };
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
+                                domain: string;
+                                name?: string;
+                            }[];
+                            blocked?: {
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
+                                domain: string;
+                                except?: string[];
+                            }[];
+                            mode: "allowlist" | "blocklist";
+                        };
+                        dataProtection?: {
+                            blockCopyPaste?: {
+                                enabled: boolean;
+                                patterns: ("CREDIT_CARD" | "SSN" | "API_KEY" | "PASSWORD" | "IBAN" | "EMAIL" | "PHONE")[];
+                            };
+                            preventScreenshot?: boolean;
+                            warnBeforeSubmit?: {
+                                enabled: boolean;
+                                threshold: number;
+                            };
+                        };
+                        logging?: {
+                            logAllInteractions?: boolean;
+                            logBlockedAttempts?: boolean;
+                            retentionDays: number;
+                        };
+                    };
+                    scope?: {
+                        targets: string[];
+                        type: "organization" | "group" | "user";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        policy: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            enabled: boolean;
+                            enforcement: string;
+                            /** @description prefix pol_ */
+                            id: string;
+                            name: string;
+                            rules: unknown;
+                            scope: {
+                                targets: string[];
+                                type: string;
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON or a field that does not validate (the message names it) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not authenticated: missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not allowed: key kind, role, or plan */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or a resource of another organization */
+            404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4649,12 +4897,12 @@ export interface operations {
                                     maxInputLength?: number;
                                     requireDlp?: boolean;
                                 };
-                                /** @description host name; *.x.y for x.y and its subdomains */
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
                                 domain: string;
                                 name?: string;
                             }[];
                             blocked?: {
-                                /** @description host name; *.x.y for x.y and its subdomains */
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
                                 domain: string;
                                 except?: string[];
                             }[];
@@ -9466,6 +9714,126 @@ export interface operations {
             };
         };
     };
+    listEndpointPoliciesByKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        policies: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            enabled: boolean;
+                            enforcement: string;
+                            /** @description prefix pol_ */
+                            id: string;
+                            name: string;
+                            rules: unknown;
+                            scope: {
+                                targets: string[];
+                                type: string;
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON or a field that does not validate (the message names it) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not authenticated: missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not allowed: key kind, role, or plan */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request path and query too long */
+            414: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited; see Retry-After and X-RateLimit-* */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error; quote the request id */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     createEndpointPolicyByKey: {
         parameters: {
             query?: never;
@@ -9488,12 +9856,12 @@ export interface operations {
                                     maxInputLength?: number;
                                     requireDlp?: boolean;
                                 };
-                                /** @description host name; *.x.y for x.y and its subdomains */
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
                                 domain: string;
                                 name?: string;
                             }[];
                             blocked?: {
-                                /** @description host name; *.x.y for x.y and its subdomains */
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
                                 domain: string;
                                 except?: string[];
                             }[];
@@ -9582,6 +9950,547 @@ export interface operations {
             };
             /** @description Authenticated but not allowed: key kind, role, or plan */
             403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request path and query too long */
+            414: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited; see Retry-After and X-RateLimit-* */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error; quote the request id */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateEndpointPolicyNamedInBodyByKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default true */
+                    enabled?: boolean;
+                    enforcement?: "block" | "warn" | "log";
+                    /** @description the policy to change (pol_…) */
+                    id: string;
+                    name?: string;
+                    rules?: {
+                        aiServices?: {
+                            allowed?: {
+                                conditions?: {
+                                    allowedDomains?: ("PERSONAL" | "FINANCIAL" | "CORPORATE" | "CREDENTIALS" | "HEALTH" | "IDENTITY")[];
+                                    maxInputLength?: number;
+                                    requireDlp?: boolean;
+                                };
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
+                                domain: string;
+                                name?: string;
+                            }[];
+                            blocked?: {
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
+                                domain: string;
+                                except?: string[];
+                            }[];
+                            mode: "allowlist" | "blocklist";
+                        };
+                        dataProtection?: {
+                            blockCopyPaste?: {
+                                enabled: boolean;
+                                patterns: ("CREDIT_CARD" | "SSN" | "API_KEY" | "PASSWORD" | "IBAN" | "EMAIL" | "PHONE")[];
+                            };
+                            preventScreenshot?: boolean;
+                            warnBeforeSubmit?: {
+                                enabled: boolean;
+                                threshold: number;
+                            };
+                        };
+                        logging?: {
+                            logAllInteractions?: boolean;
+                            logBlockedAttempts?: boolean;
+                            retentionDays: number;
+                        };
+                    };
+                    scope?: {
+                        targets: string[];
+                        type: "organization" | "group" | "user";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        policy: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            enabled: boolean;
+                            enforcement: string;
+                            /** @description prefix pol_ */
+                            id: string;
+                            name: string;
+                            rules: unknown;
+                            scope: {
+                                targets: string[];
+                                type: string;
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON or a field that does not validate (the message names it) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not authenticated: missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not allowed: key kind, role, or plan */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or a resource of another organization */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request path and query too long */
+            414: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited; see Retry-After and X-RateLimit-* */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error; quote the request id */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deleteEndpointPolicyByKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        success: boolean;
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON or a field that does not validate (the message names it) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not authenticated: missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not allowed: key kind, role, or plan */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or a resource of another organization */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request path and query too long */
+            414: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited; see Retry-After and X-RateLimit-* */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error; quote the request id */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    updateEndpointPolicyByKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default true */
+                    enabled?: boolean;
+                    enforcement?: "block" | "warn" | "log";
+                    name?: string;
+                    rules?: {
+                        aiServices?: {
+                            allowed?: {
+                                conditions?: {
+                                    allowedDomains?: ("PERSONAL" | "FINANCIAL" | "CORPORATE" | "CREDENTIALS" | "HEALTH" | "IDENTITY")[];
+                                    maxInputLength?: number;
+                                    requireDlp?: boolean;
+                                };
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
+                                domain: string;
+                                name?: string;
+                            }[];
+                            blocked?: {
+                                /** @description host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains */
+                                domain: string;
+                                except?: string[];
+                            }[];
+                            mode: "allowlist" | "blocklist";
+                        };
+                        dataProtection?: {
+                            blockCopyPaste?: {
+                                enabled: boolean;
+                                patterns: ("CREDIT_CARD" | "SSN" | "API_KEY" | "PASSWORD" | "IBAN" | "EMAIL" | "PHONE")[];
+                            };
+                            preventScreenshot?: boolean;
+                            warnBeforeSubmit?: {
+                                enabled: boolean;
+                                threshold: number;
+                            };
+                        };
+                        logging?: {
+                            logAllInteractions?: boolean;
+                            logBlockedAttempts?: boolean;
+                            retentionDays: number;
+                        };
+                    };
+                    scope?: {
+                        targets: string[];
+                        type: "organization" | "group" | "user";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        policy: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            enabled: boolean;
+                            enforcement: string;
+                            /** @description prefix pol_ */
+                            id: string;
+                            name: string;
+                            rules: unknown;
+                            scope: {
+                                targets: string[];
+                                type: string;
+                            };
+                            /** Format: date-time */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON or a field that does not validate (the message names it) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not authenticated: missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not allowed: key kind, role, or plan */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or a resource of another organization */
+            404: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -12876,7 +13785,8 @@ export interface operations {
                             seats: number;
                             status: "active" | "expired" | "revoked";
                         } | null;
-                        reason?: "malformed" | "bad_signature" | "expired" | "revoked" | "unknown";
+                        /** @description unknown: signed with this secret but not issued by this server; product_not_licensed: a licence of the organization that lacks the product asked about (endpoint validation) */
+                        reason?: "malformed" | "bad_signature" | "expired" | "revoked" | "unknown" | "product_not_licensed";
                         valid: boolean;
                     };
                 };
@@ -13390,7 +14300,7 @@ export interface operations {
                     detections: {
                         /** @description interactions seen */
                         count: number;
-                        /** @description host name */
+                        /** @description host of the page: a host name (one label allowed), an IPv4 address or [IPv6] */
                         domain: string;
                         /** Format: date-time */
                         firstSeen: string;
@@ -13420,6 +14330,46 @@ export interface operations {
                         duplicate: boolean;
                         /** @description unknown domains reported without any heuristic signal */
                         ignored: number;
+                        reportId: string;
+                        services: {
+                            domain: string;
+                            /** @description the domain is in the catalog */
+                            known: boolean;
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            207: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accepted: number;
+                        /** @description true when this report id was received before (nothing applied) */
+                        duplicate: boolean;
+                        /** @description unknown domains reported without any heuristic signal */
+                        ignored: number;
+                        /** @description detections refused (permanently: sending them again gets the same answer); the others were applied */
+                        rejected: {
+                            /**
+                             * @description machine code, see docs/errors.md
+                             * @enum {string}
+                             */
+                            error: "invalid_request" | "unauthorized" | "forbidden" | "plan_required" | "entitlement_missing" | "quota_exceeded" | "gateway_force_blocked" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "analysis_budget_exceeded" | "rate_limit_exceeded" | "headers_too_large" | "internal_error" | "upstream_error" | "service_unavailable" | "upstream_timeout";
+                            /** @description the entry's own id, when it had a valid one */
+                            id?: string;
+                            /** @description position of the entry in the batch, from 0 */
+                            index: number;
+                            /** @description what is wrong with the entry, naming the field */
+                            message: string;
+                        }[];
                         reportId: string;
                         services: {
                             domain: string;
@@ -15944,7 +16894,8 @@ export interface operations {
                             seats: number;
                             status: "active" | "expired" | "revoked";
                         } | null;
-                        reason?: "malformed" | "bad_signature" | "expired" | "revoked" | "unknown";
+                        /** @description unknown: signed with this secret but not issued by this server; product_not_licensed: a licence of the organization that lacks the product asked about (endpoint validation) */
+                        reason?: "malformed" | "bad_signature" | "expired" | "revoked" | "unknown" | "product_not_licensed";
                         valid: boolean;
                     };
                 };

@@ -16,6 +16,9 @@ import type { DetectionService, RequestInfo } from './detection.service.js';
 const ERRORS = errorResponses(401, 403, 413, 422, 429, 503);
 type TextInput = { text: string; context?: string | undefined };
 const AUTH = { auth: { mode: 'apiKey', product: 'detection' } } as const;
+// A read-out of the usage, not a use of the product: it counts against the rate limit only, so it spends
+// no detection request and still answers once the quota is gone (docs/auth.md).
+const READ_OUT = { auth: { mode: 'apiKeyOrSession' } } as const;
 
 function info(request: FastifyRequest): RequestInfo {
   const ua = request.headers['user-agent'];
@@ -78,11 +81,12 @@ export function detectionRoutes(deps: { limits: LimitsService; detection: Detect
     app.get(
       '/api/v1/stats',
       {
-        config: AUTH,
+        config: READ_OUT,
         schema: {
           operationId: 'detectionStats',
           tags: ['detection'],
-          summary: 'Injection-detection usage of the current quota period',
+          summary:
+            'Injection-detection usage of the current quota period (rate limit only: reading spends no quota)',
           response: { 200: UsageStatsSchema, ...errorResponses(401, 403, 429) },
         },
       },

@@ -1,7 +1,8 @@
 import type { Clock } from '../../platform/clock/index.js';
 import type { Compute } from '../../platform/compute/index.js';
 import { newId } from '../../platform/crypto/index.js';
-import { AppError, notFound } from '../../platform/errors/index.js';
+import { notFound } from '../../platform/errors/index.js';
+import { noValidPart } from '../../platform/http/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import { toPolicy } from './admin.service.js';
 import { alertEventData, type EndpointPublish } from './endpoint.events.js';
@@ -89,13 +90,7 @@ export function createActivityService(deps: {
     async log(org: OrgWithSettings, deviceId: string, body: LogEnvelope) {
       const orgId = org.id;
       const { valid, rejected } = checkLogEntries(body.entries);
-      if (valid.length === 0) {
-        throw new AppError(
-          'invalid_request',
-          `None of the ${rejected.length} entries can be stored; 'rejected' gives the reason for each. First: ${rejected[0]?.message ?? ''}`,
-          { fields: { rejected } },
-        );
-      }
+      if (valid.length === 0) throw noValidPart(rejected, 'entries', 'stored');
       const seen = new Set<string>();
       const entries = valid.filter((e) => !seen.has(e.id) && seen.add(e.id));
       const details = await blankDetails(

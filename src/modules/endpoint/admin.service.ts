@@ -3,6 +3,7 @@ import { newId } from '../../platform/crypto/index.js';
 import { AppError, invalid, notFound } from '../../platform/errors/index.js';
 import { type Db, isUniqueViolation } from '../../platform/storage/index.js';
 import { normalizeHost } from './domains.js';
+import { readForwarder } from './forwarders.js';
 import { type Actor, type EndpointPublish, auditData } from './endpoint.events.js';
 import { createEndpointRepo, type PolicyRow } from './endpoint.repo.js';
 import type {
@@ -338,6 +339,10 @@ export function createAdminService(deps: {
           'integration.forwarders must name at least one upstream resolver for the dns_forwarder type.',
         );
       }
+      body.integration.forwarders.forEach((text, i) => {
+        const f = readForwarder(text);
+        if ('problem' in f) throw invalid(`integration.forwarders[${i}] ('${text}') ${f.problem}.`);
+      });
       const dns: DnsConfig = {
         ...body,
         blockedDomains: [...new Set(body.blockedDomains.map(normalizeHost))],

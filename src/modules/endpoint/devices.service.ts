@@ -399,6 +399,14 @@ export function createDevicesService(deps: {
       const onlineSince = new Date(
         clock.now().getTime() - st.settings.offlineAfterMinutes * 60_000,
       ).toISOString();
+      if (
+        q.lastSeenBefore &&
+        q.lastSeenAfter &&
+        Date.parse(q.lastSeenBefore) <= Date.parse(q.lastSeenAfter)
+      ) {
+        // An empty page would read as "no device", not as the mistake it is (reports refuse it too).
+        throw invalid('lastSeenBefore must be later than lastSeenAfter.');
+      }
       const page = q.page ?? 1;
       const perPage = q.perPage ?? 20;
       const { rows, total } = await repo.listDevices(

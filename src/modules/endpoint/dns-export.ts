@@ -14,16 +14,21 @@ export const EXPORT_TYPES: Record<ExportFormat, string> = {
  * The DNS configuration as files other resolvers and firewalls load. Every blocked domain covers its
  * subdomains (as `parapet dns` does); allowed domains are exceptions, so they are written as
  * pass-through rules where the format has them (RPZ rpz-passthru, AdGuard @@) and left out of the hosts
- * and plain lists, which have no exceptions.
+ * and plain lists, which have no exceptions. A disabled configuration exports no rule at all (a comment
+ * line says so where the format has comments; the plain list is empty).
  */
 export function exportDnsConfig(
   cfg: DnsConfig,
   format: ExportFormat,
   opts: { serial: number; blockAddress: string; generatedAt: string },
 ): string {
-  const blocked = minimalBases(cfg.blockedDomains);
-  const allowed = minimalBases(cfg.allowedDomains);
-  const head = `Parapet DNS filtering, configuration of ${opts.generatedAt}; ${blocked.length} blocked, ${allowed.length} allowed`;
+  // Filtering switched off: `parapet dns` then forwards every name, so a resolver loading the export must
+  // block nothing either; the lists stay stored for when it is switched on again.
+  const blocked = cfg.enabled ? minimalBases(cfg.blockedDomains) : [];
+  const allowed = cfg.enabled ? minimalBases(cfg.allowedDomains) : [];
+  const head = cfg.enabled
+    ? `Parapet DNS filtering, configuration of ${opts.generatedAt}; ${blocked.length} blocked, ${allowed.length} allowed`
+    : `Parapet DNS filtering, configuration of ${opts.generatedAt}; filtering is disabled (enabled: false): nothing blocked`;
   switch (format) {
     case 'rpz': {
       const lines = [
@@ -44,7 +49,10 @@ export function exportDnsConfig(
         .join('\n')}\n`;
     case 'adguard':
       return `! ${head}\n${[...blocked.map((d) => `||${d}^`), ...allowed.map((d) => `@@||${d}^`)].join('\n')}\n`;
-    case 'domains':
-      return `${blocked.filter((d) => !allowed.includes(d)).join('\n')}\n`;
+    case 'domains': {
+      // No comment syntax here: an empty list is an empty file.
+      const names = blocked.filter((d) => !allowed.includes(d));
+      return names.length === 0 ? '' : `${names.join('\n')}\n`;
+    }
   }
 }

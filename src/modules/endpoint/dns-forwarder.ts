@@ -3,6 +3,7 @@ import net from 'node:net';
 import dnsPacket from 'dns-packet';
 import { createDomainSet } from './domains.js';
 import type { DnsConfig } from './endpoint.schemas.js';
+import { parseForwarder } from './forwarders.js';
 
 /**
  * The filtering DNS forwarder behind `parapet dns`: blocked names (and their subdomains) are answered
@@ -31,21 +32,12 @@ interface Rules {
 const BLOCK_TTL = 60;
 const MAX_TCP_MESSAGE = 65_535;
 
-/** `1.2.3.4`, `1.2.3.4:5353`, `[::1]:53` or a bare IPv6 address. */
-export function parseForwarder(text: string): { host: string; port: number } {
-  const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
-  if (v6?.[1]) return { host: v6[1], port: Number(v6[2] ?? 53) };
-  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3})(?::(\d+))?$/.exec(text);
-  if (v4?.[1]) return { host: v4[1], port: Number(v4[2] ?? 53) };
-  return { host: text, port: 53 };
-}
-
 function compile(cfg: DnsConfig | null): Rules {
   return {
     enabled: !!cfg?.enabled,
     blocked: createDomainSet(cfg?.blockedDomains ?? []),
     allowed: createDomainSet(cfg?.allowedDomains ?? []),
-    forwarders: (cfg?.integration.forwarders ?? []).map(parseForwarder),
+    forwarders: (cfg?.integration.forwarders ?? []).flatMap((f) => parseForwarder(f) ?? []),
   };
 }
 

@@ -33,4 +33,23 @@ describe('domain rules', () => {
     assert.doesNotMatch(exportDnsConfig(cfg, 'hosts', opts), /keep\.z$/m);
     assert.match(exportDnsConfig(cfg, 'rpz', opts), /\( 3 3600/);
   });
+
+  it('exports of a disabled configuration block nothing, and say why where the format has comments', () => {
+    const cfg = {
+      enabled: false,
+      mode: 'blocklist' as const,
+      blockedDomains: ['deepseek.com'],
+      allowedDomains: ['ok.deepseek.com'],
+      blockPage: { enabled: false, message: '', contactEmail: 'a@b.c' },
+      integration: { type: 'firewall' as const, forwarders: [] },
+    };
+    const opts = { serial: 3, blockAddress: '0.0.0.0', generatedAt: 't' };
+    for (const format of ['rpz', 'hosts', 'adguard', 'domains'] as const) {
+      const text = exportDnsConfig(cfg, format, opts);
+      assert.doesNotMatch(text, /deepseek/, format);
+      if (format !== 'domains') assert.match(text, /disabled/, format);
+    }
+    assert.equal(exportDnsConfig(cfg, 'domains', opts), '');
+    assert.match(exportDnsConfig(cfg, 'rpz', opts), /\( 3 3600/, 'still a loadable zone');
+  });
 });

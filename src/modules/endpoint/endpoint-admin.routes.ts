@@ -17,6 +17,7 @@ import {
   IdParams,
   PolicyBody,
   PolicyPatch,
+  PolicyPatchWithId,
   PolicyView,
   SettingsBody,
   SettingsView,
@@ -110,96 +111,102 @@ export function endpointAdminRoutes(deps: {
       },
     );
 
-    app.get(
-      '/api/dashboard/endpoint/policies',
-      {
-        config: { auth: READ },
-        schema: {
-          operationId: 'listEndpointPolicies',
-          tags: TAGS,
-          summary: 'Endpoint policies of the organization',
-          response: { 200: Type.Object({ policies: Type.Array(PolicyView) }), ...E() },
+    // Policies are managed under both prefixes: the dashboard's (a session) and /api/saas/ (a session or an
+    // API key of the admin scope, so an integration can list, change and delete what it creates).
+    for (const [prefix, by] of [
+      ['/api/dashboard/endpoint', ''],
+      ['/api/saas/endpoint', 'ByKey'],
+    ] as const) {
+      app.get(
+        `${prefix}/policies`,
+        {
+          config: { auth: READ },
+          schema: {
+            operationId: `listEndpointPolicies${by}`,
+            tags: TAGS,
+            summary: 'Endpoint policies of the organization',
+            response: { 200: Type.Object({ policies: Type.Array(PolicyView) }), ...E() },
+          },
         },
-      },
-      async (request) => ({ policies: await endpoint.admin.listPolicies(callerOf(request).org.id) }),
-    );
+        async (request) => ({ policies: await endpoint.admin.listPolicies(callerOf(request).org.id) }),
+      );
 
-    const createPolicy = {
-      schema: {
-        tags: TAGS,
-        summary: 'Create an endpoint policy (the spec Endpoint policy body)',
-        body: PolicyBody,
-        response: { 201: Type.Object({ policy: PolicyView }), ...E() },
-      },
-    };
-    app.post(
-      '/api/dashboard/endpoint/policies',
-      {
-        ...createPolicy,
-        config: { auth: MANAGE },
-        schema: { ...createPolicy.schema, operationId: 'createEndpointPolicy' },
-      },
-      async (request, reply) => {
-        const c = callerOf(request);
-        return reply
-          .status(201)
-          .send({ policy: await endpoint.admin.createPolicy(c.org, request.body, actorOf(c)) });
-      },
-    );
-    app.post(
-      '/api/saas/endpoint/policies',
-      {
-        ...createPolicy,
-        config: { auth: MANAGE },
-        schema: { ...createPolicy.schema, operationId: 'createEndpointPolicyByKey' },
-      },
-      async (request, reply) => {
-        const c = callerOf(request);
-        return reply
-          .status(201)
-          .send({ policy: await endpoint.admin.createPolicy(c.org, request.body, actorOf(c)) });
-      },
-    );
-
-    app.patch(
-      '/api/dashboard/endpoint/policies/:id',
-      {
-        config: { auth: MANAGE },
-        schema: {
-          operationId: 'updateEndpointPolicy',
-          tags: TAGS,
-          summary:
-            'Change an endpoint policy (fields given replace the stored ones; the result is validated whole)',
-          params: IdParams,
-          body: PolicyPatch,
-          response: { 200: Type.Object({ policy: PolicyView }), ...E(404) },
+      app.post(
+        `${prefix}/policies`,
+        {
+          config: { auth: MANAGE },
+          schema: {
+            operationId: by ? 'createEndpointPolicyByKey' : 'createEndpointPolicy',
+            tags: TAGS,
+            summary: 'Create an endpoint policy (the spec Endpoint policy body)',
+            body: PolicyBody,
+            response: { 201: Type.Object({ policy: PolicyView }), ...E() },
+          },
         },
-      },
-      async (request) => {
-        const c = callerOf(request);
-        return {
-          policy: await endpoint.admin.updatePolicy(c.org, request.params.id, request.body, actorOf(c)),
-        };
-      },
-    );
-
-    app.delete(
-      '/api/dashboard/endpoint/policies/:id',
-      {
-        config: { auth: MANAGE },
-        schema: {
-          operationId: 'deleteEndpointPolicy',
-          tags: TAGS,
-          summary: 'Delete an endpoint policy',
-          params: IdParams,
-          response: { 200: Type.Object({ success: Type.Boolean(), id: Type.String() }), ...E(404) },
+        async (request, reply) => {
+          const c = callerOf(request);
+          return reply
+            .status(201)
+            .send({ policy: await endpoint.admin.createPolicy(c.org, request.body, actorOf(c)) });
         },
-      },
-      async (request) => {
-        const c = callerOf(request);
-        return endpoint.admin.deletePolicy(c.org, request.params.id, actorOf(c));
-      },
-    );
+      );
+
+      const update = async (c: ReturnType<typeof callerOf>, id: string, patch: PolicyPatch) => ({
+        policy: await endpoint.admin.updatePolicy(c.org, id, patch, actorOf(c)),
+      });
+      app.patch(
+        `${prefix}/policies`,
+        {
+          config: { auth: MANAGE },
+          schema: {
+            operationId: `updateEndpointPolicyNamedInBody${by}`,
+            tags: TAGS,
+            summary:
+              'Change the endpoint policy whose id the body names (the SPEC path); otherwise as PATCH …/policies/:id',
+            body: PolicyPatchWithId,
+            response: { 200: Type.Object({ policy: PolicyView }), ...E(404) },
+          },
+        },
+        async (request) => {
+          const { id, ...patch } = request.body;
+          return update(callerOf(request), id, patch);
+        },
+      );
+      app.patch(
+        `${prefix}/policies/:id`,
+        {
+          config: { auth: MANAGE },
+          schema: {
+            operationId: `updateEndpointPolicy${by}`,
+            tags: TAGS,
+            summary:
+              'Change an endpoint policy (fields given replace the stored ones; the result is validated whole)',
+            params: IdParams,
+            body: PolicyPatch,
+            response: { 200: Type.Object({ policy: PolicyView }), ...E(404) },
+          },
+        },
+        async (request) => update(callerOf(request), request.params.id, request.body),
+      );
+
+      app.delete(
+        `${prefix}/policies/:id`,
+        {
+          config: { auth: MANAGE },
+          schema: {
+            operationId: `deleteEndpointPolicy${by}`,
+            tags: TAGS,
+            summary: 'Delete an endpoint policy',
+            params: IdParams,
+            response: { 200: Type.Object({ success: Type.Boolean(), id: Type.String() }), ...E(404) },
+          },
+        },
+        async (request) => {
+          const c = callerOf(request);
+          return endpoint.admin.deletePolicy(c.org, request.params.id, actorOf(c));
+        },
+      );
+    }
 
     app.get(
       '/api/dashboard/endpoint/enrollment',

@@ -1,29 +1,42 @@
 import { type Static, Type } from 'typebox';
-import { compileBodyCheck, mapOf, nameText, oneOf, RejectedPartSchema } from '../../platform/http/index.js';
+import {
+  compilePartsCheck,
+  mapOf,
+  nameText,
+  type RejectedPart,
+  oneOf,
+  RejectedPartSchema,
+  SITE_HOST_PATTERN,
+  SITE_HOST_RULE_PATTERN,
+} from '../../platform/http/index.js';
 
-/** Host names as typed by admins: labels, an optional `*.` prefix for "this domain and its subdomains". */
+/**
+ * Names of the DNS configuration as typed by admins: dotted host names, an optional `*.` prefix for "this
+ * domain and its subdomains" (a resolver filters names, so addresses have no place here).
+ */
 const HOST =
   '^(\\*\\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z][A-Za-z0-9-]{0,61}[A-Za-z0-9]$';
-const PLAIN_HOST = '^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z][A-Za-z0-9-]{0,61}[A-Za-z0-9]$';
 export const Domain = Type.String({
   pattern: HOST,
   maxLength: 253,
   description: 'host name; *.x.y for x.y and its subdomains',
 });
-export const PlainDomain = Type.String({
-  pattern: PLAIN_HOST,
+/**
+ * A host a policy allows or blocks: the hosts devices see (SITE_HOST_PATTERN), so a policy can name the
+ * self-hosted service at `10.0.0.5` or `ollama` that the radar and the alerts report.
+ */
+export const PolicyDomain = Type.String({
+  pattern: SITE_HOST_RULE_PATTERN,
   maxLength: 253,
-  description: 'host name (no wildcard)',
+  description: 'host name (one label allowed), IPv4 address or [IPv6]; *.x.y for x.y and its subdomains',
 });
 /**
  * Where a device saw something happen, as the browser names the page's host: besides public host names,
  * an intranet AI service reached by a one-label name (`chat`), an IPv4 address or a bracketed IPv6 address.
  * Refusing those lost the alerts and logs of exactly the self-hosted services a security team wants to see.
  */
-const SITE_HOST =
-  '^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^\\[[0-9A-Fa-f:.]{2,45}\\]$';
 export const SiteHost = Type.String({
-  pattern: SITE_HOST,
+  pattern: SITE_HOST_PATTERN,
   maxLength: 253,
   description: 'host of the page: a host name (one label for intranet names), an IPv4 address or [IPv6]',
 });
@@ -70,7 +83,7 @@ export const PolicyRules = Type.Object(
             Type.Array(
               Type.Object(
                 {
-                  domain: Domain,
+                  domain: PolicyDomain,
                   name: Type.Optional(nameText(200)),
                   conditions: Type.Optional(
                     Type.Object(
@@ -91,7 +104,7 @@ export const PolicyRules = Type.Object(
           blocked: Type.Optional(
             Type.Array(
               Type.Object(
-                { domain: Domain, except: Type.Optional(Type.Array(Domain, { maxItems: 100 })) },
+                { domain: PolicyDomain, except: Type.Optional(Type.Array(PolicyDomain, { maxItems: 100 })) },
                 strict,
               ),
               { maxItems: 1000 },
@@ -164,6 +177,14 @@ export type PolicyBody = Static<typeof PolicyBody>;
 
 export const PolicyPatch = Type.Partial(PolicyBody, strict);
 export type PolicyPatch = Static<typeof PolicyPatch>;
+/** The SPEC's `PATCH /api/dashboard/endpoint/policies`: the policy's id in the body with the changes. */
+export const PolicyPatchWithId = Type.Object(
+  {
+    id: Type.String({ minLength: 1, maxLength: 100, description: 'the policy to change (pol_…)' }),
+    ...PolicyPatch.properties,
+  },
+  strict,
+);
 
 export const PolicyView = Type.Object({
   id: Type.String({ description: 'prefix pol_' }),
@@ -295,9 +316,13 @@ export const HeartbeatBody = Type.Object(
       Type.Object(
         {
           interactions: Type.Optional(
-            mapOf({ pattern: SITE_HOST, maxLength: 253, description: 'host of the page (SiteHost)' }, Count, {
-              maxProperties: 500,
-            }),
+            mapOf(
+              { pattern: SITE_HOST_PATTERN, maxLength: 253, description: 'host of the page (SiteHost)' },
+              Count,
+              {
+                maxProperties: 500,
+              },
+            ),
           ),
           blocked: Type.Optional(
             Type.Object(
@@ -395,29 +420,15 @@ export const LogEnvelope = Type.Object(
 );
 export type LogEnvelope = Static<typeof LogEnvelope>;
 
-export type RejectedEntry = Static<typeof RejectedPartSchema>;
-
-const checkLogEntry = compileBodyCheck(LogEntry);
+const checkEntries = compilePartsCheck<LogEntry>(LogEntry, '/entries');
 
 /** The entries of a batch that pass LogEntry, and each refused one with its index and why. */
 export function checkLogEntries(entries: readonly unknown[]): {
   valid: LogEntry[];
-  rejected: RejectedEntry[];
+  rejected: RejectedPart[];
 } {
-  const valid: LogEntry[] = [];
-  const rejected: RejectedEntry[] = [];
-  entries.forEach((entry, index) => {
-    const message = checkLogEntry(entry, `/entries/${index}`);
-    if (message === null) {
-      valid.push(entry as LogEntry);
-      return;
-    }
-    // The entry's id is given back when it is one a client could have sent, so it can find the entry.
-    const id = (entry as { id?: unknown } | null)?.id;
-    const known = typeof id === 'string' && id.length > 0 && id.length <= 100;
-    rejected.push({ index, ...(known ? { id } : {}), error: 'invalid_request', message });
-  });
-  return { valid, rejected };
+  const { valid, rejected } = checkEntries(entries);
+  return { valid: valid.map((v) => v.part), rejected };
 }
 
 const LogCounts = {

@@ -27,7 +27,13 @@ const ValidateBody = Type.Object(
 
 const Validation = Type.Object({
   valid: Type.Boolean(),
-  reason: Type.Optional(oneOf(['malformed', 'bad_signature', 'expired', 'revoked', 'unknown'] as const)),
+  reason: Type.Optional(
+    oneOf(['malformed', 'bad_signature', 'expired', 'revoked', 'unknown', 'product_not_licensed'] as const, {
+      description:
+        'unknown: signed with this secret but not issued by this server; product_not_licensed: a licence of ' +
+        'the organization that lacks the product asked about (endpoint validation)',
+    }),
+  ),
   license: Type.Union([LicenseView, Type.Null()]),
 });
 
@@ -154,7 +160,8 @@ export function licensingRoutes(deps: {
         // Another organization's licence is not this caller's to learn about.
         if (out.license && out.license.organizationId !== callerOf(request).org.id) throw notFound('License');
         if (out.valid && !out.license.products.includes('endpoint')) {
-          return { valid: false, reason: 'unknown' as const, license: out.license };
+          // Issued here and genuine: "unknown" would send an admin looking for a forged or foreign key.
+          return { valid: false, reason: 'product_not_licensed' as const, license: out.license };
         }
         return out;
       },

@@ -73,6 +73,9 @@ function parseInstant(value: string, field: string): Date {
   return d;
 }
 
+/** How far a report's `to` may lie after the server's clock (a caller's clock ahead); taken as now. */
+export const TO_CLOCK_TOLERANCE_MS = 5 * 60_000;
+
 /** Resolves the requested period against now; every refusal names the field. */
 export function resolvePeriod(req: ReportRequest, now: Date): { from: Date; to: Date } {
   if (req.period && (req.from || req.to)) {
@@ -81,8 +84,17 @@ export function resolvePeriod(req: ReportRequest, now: Date): { from: Date; to: 
   if (req.period) return { from: new Date(now.getTime() - PERIODS[req.period] * DAY_MS), to: now };
   if (!req.from) throw new AppError('invalid_request', 'from is required when period is not given.');
   const from = parseInstant(req.from, 'from');
-  const to = req.to ? parseInstant(req.to, 'to') : now;
+  const asked = req.to ? parseInstant(req.to, 'to') : now;
   if (from.getTime() > now.getTime()) throw new AppError('invalid_request', 'from lies in the future.');
+  // `to` defaults to now, and nothing has happened after now: a later `to` would claim quota periods and
+  // days that have not begun. A caller's clock a little ahead is taken as now; beyond that it is refused.
+  if (asked.getTime() > now.getTime() + TO_CLOCK_TOLERANCE_MS) {
+    throw new AppError(
+      'invalid_request',
+      `to lies in the future (more than ${TO_CLOCK_TOLERANCE_MS / 60_000} minutes after the server's clock).`,
+    );
+  }
+  const to = asked.getTime() > now.getTime() ? now : asked;
   if (to.getTime() <= from.getTime()) throw new AppError('invalid_request', 'to must be later than from.');
   if (to.getTime() - from.getTime() > MAX_PERIOD_DAYS * DAY_MS) {
     throw new AppError('invalid_request', `A report covers at most ${MAX_PERIOD_DAYS} days.`);

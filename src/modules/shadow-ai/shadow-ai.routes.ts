@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../platform/errors/index.js';
-import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
+import { type App, bodyCheckedAs, callerOf, errorResponses } from '../../platform/http/index.js';
 import {
   CatalogEntryView,
   CatalogQuery,
@@ -10,6 +10,8 @@ import {
   IdParams,
   OwnEntryBody,
   ReportBody,
+  ReportEnvelope,
+  ReportPartialReply,
   ReportReply,
   ServiceList,
   ServiceListQuery,
@@ -42,17 +44,25 @@ export function shadowAiRoutes(service: ShadowAiService) {
       '/api/v1/endpoint/shadow-ai/report',
       {
         config: { auth: DEVICE },
+        // Only the envelope is validated with the request; each detection is checked on its own.
+        validatorCompiler: bodyCheckedAs(ReportEnvelope),
         schema: {
           operationId: 'reportShadowAi',
           tags: DEVICE_TAGS,
           summary: 'Batched shadow-AI detections of the calling device; idempotent per reportId',
+          description:
+            'Each detection is checked on its own. 200: every detection was taken. 207: some were refused and ' +
+            'are listed in `rejected` (index, error, message); the others were applied. 400 with `rejected`: ' +
+            'none could be applied (the report id stays unused). A refused detection is refused for good.',
           body: ReportBody,
-          response: { 200: ReportReply, ...E(404) },
+          response: { 200: ReportReply, 207: ReportPartialReply, ...E(404) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const d = deviceOf(request);
-        return service.report(d.org, d.deviceId, request.body);
+        // The body was validated as its envelope (above), not as the documented ReportBody.
+        const out = await service.report(d.org, d.deviceId, request.body as unknown as ReportEnvelope);
+        return reply.status('rejected' in out ? 207 : 200).send(out);
       },
     );
 

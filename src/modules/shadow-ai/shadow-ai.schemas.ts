@@ -1,5 +1,11 @@
 import { type Static, Type } from 'typebox';
-import { nameText, oneOf } from '../../platform/http/index.js';
+import {
+  compilePartsCheck,
+  nameText,
+  oneOf,
+  RejectedPartSchema,
+  SITE_HOST_PATTERN,
+} from '../../platform/http/index.js';
 
 /** The spec's catalog categories, and the Shadow-AI service category each maps to (docs/shadow-ai.md). */
 export const CATALOG_CATEGORIES = [
@@ -51,39 +57,68 @@ export const MAX_REPORT_ITEMS = 200;
 const strict = { additionalProperties: false } as const;
 const PLAIN_HOST = '^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\\.)+[A-Za-z][A-Za-z0-9-]{0,61}[A-Za-z0-9]$';
 const Host = Type.String({ pattern: PLAIN_HOST, maxLength: 253, description: 'host name' });
+/**
+ * A reported host as the browser names it (a name, one label allowed, an IPv4 address or [IPv6]): the
+ * self-hosted LLMs at `10.0.0.5` or `ollama` are the most typical shadow AI and must be reportable.
+ */
+const SiteHost = Type.String({
+  pattern: SITE_HOST_PATTERN,
+  maxLength: 253,
+  description: 'host of the page: a host name (one label allowed), an IPv4 address or [IPv6]',
+});
 const Time = Type.String({ format: 'date-time' });
 
 // ---------- the detection report (device token) ----------
 
-export const ReportBody = Type.Object(
+const ReportId = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  pattern: '^[A-Za-z0-9._:-]+$',
+  description: "the client's id of this report; a retried report with the same id changes nothing",
+});
+
+export const Detection = Type.Object(
   {
-    reportId: Type.String({
-      minLength: 1,
-      maxLength: 100,
-      pattern: '^[A-Za-z0-9._:-]+$',
-      description: "the client's id of this report; a retried report with the same id changes nothing",
-    }),
-    detections: Type.Array(
-      Type.Object(
-        {
-          domain: Host,
-          signals: Type.Optional(
-            Type.Array(oneOf(HEURISTIC_SIGNALS), { maxItems: HEURISTIC_SIGNALS.length, uniqueItems: true }),
-          ),
-          count: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'interactions seen' }),
-          firstSeen: Time,
-          lastSeen: Time,
-        },
-        strict,
-      ),
-      { minItems: 1, maxItems: MAX_REPORT_ITEMS },
+    domain: SiteHost,
+    signals: Type.Optional(
+      Type.Array(oneOf(HEURISTIC_SIGNALS), { maxItems: HEURISTIC_SIGNALS.length, uniqueItems: true }),
     ),
+    count: Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'interactions seen' }),
+    firstSeen: Time,
+    lastSeen: Time,
   },
+  strict,
+);
+export type Detection = Static<typeof Detection>;
+
+/** The report as documented (OpenAPI): every detection a Detection. */
+export const ReportBody = Type.Object(
+  { reportId: ReportId, detections: Type.Array(Detection, { minItems: 1, maxItems: MAX_REPORT_ITEMS }) },
   strict,
 );
 export type ReportBody = Static<typeof ReportBody>;
 
-export const ReportReply = Type.Object({
+/**
+ * The report as validated with the request: its envelope only. Each detection is checked on its own
+ * (`checkDetections`), so one the server cannot take costs only itself and the others are applied.
+ */
+export const ReportEnvelope = Type.Object(
+  {
+    reportId: ReportId,
+    detections: Type.Array(Type.Unknown(), { minItems: 1, maxItems: MAX_REPORT_ITEMS }),
+  },
+  strict,
+);
+export type ReportEnvelope = Static<typeof ReportEnvelope>;
+
+/** The detections of a report that can be applied, and each refused one with its index and why. */
+export const checkDetections = compilePartsCheck<Detection>(Detection, '/detections', (d, field) =>
+  Date.parse(d.firstSeen) > Date.parse(d.lastSeen)
+    ? `The body field '${field}.firstSeen' must not be after its lastSeen.`
+    : null,
+);
+
+const ReportCounts = {
   reportId: Type.String(),
   duplicate: Type.Boolean({ description: 'true when this report id was received before (nothing applied)' }),
   accepted: Type.Integer(),
@@ -95,6 +130,14 @@ export const ReportReply = Type.Object({
       status: Type.String(),
     }),
   ),
+};
+export const ReportReply = Type.Object(ReportCounts);
+export const ReportPartialReply = Type.Object({
+  ...ReportCounts,
+  rejected: Type.Array(RejectedPartSchema, {
+    description:
+      'detections refused (permanently: sending them again gets the same answer); the others were applied',
+  }),
 });
 
 // ---------- services (dashboard) ----------

@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError, notFound } from '../../platform/errors/index.js';
+import { noValidPart } from '../../platform/http/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import { PLAN_LIMITS, type Plan, isPlan } from '../plans/index.js';
 import {
@@ -18,16 +19,17 @@ import {
   statusChangedEvent,
 } from './shadow-ai.events.js';
 import { type CatalogRow, createShadowAiRepo, type ServiceRow } from './shadow-ai.repo.js';
-import type {
-  CatalogCategory,
-  CatalogQuery,
-  CatalogStatus,
-  GdprStatus,
-  HeuristicSignal,
-  OwnEntryBody,
-  ReportBody,
-  ServiceListQuery,
-  ServiceStatus,
+import {
+  type CatalogCategory,
+  type CatalogQuery,
+  type CatalogStatus,
+  checkDetections,
+  type GdprStatus,
+  type HeuristicSignal,
+  type OwnEntryBody,
+  type ReportEnvelope,
+  type ServiceListQuery,
+  type ServiceStatus,
 } from './shadow-ai.schemas.js';
 
 export interface OrgRef {
@@ -153,12 +155,13 @@ export function createShadowAiService(deps: {
      * least one heuristic signal creates a `discovered` service. Everything happens in one transaction,
      * scoped to the device's organization.
      */
-    async report(org: OrgRef, deviceId: string, body: ReportBody) {
-      for (const [i, d] of body.detections.entries()) {
-        if (Date.parse(d.firstSeen) > Date.parse(d.lastSeen)) {
-          throw new AppError('invalid_request', `detections[${i}].firstSeen is after its lastSeen.`);
-        }
-      }
+    async report(org: OrgRef, deviceId: string, body: ReportEnvelope) {
+      // Each detection is judged on its own: one the server cannot take (a malformed host, inconsistent
+      // times) is named in `rejected` and the others are applied; when none can be, nothing is and the
+      // report id stays unused.
+      const { valid, rejected } = checkDetections(body.detections);
+      if (valid.length === 0) throw noValidPart(rejected, 'detections', 'applied');
+      const answer = <T extends object>(out: T) => (rejected.length === 0 ? out : { ...out, rejected });
       const userId = await deps.deviceUser(org.id, deviceId);
       if (userId === undefined) throw notFound('Device');
       const userKey = userId ?? `dev:${deviceId}`;
@@ -172,7 +175,7 @@ export function createShadowAiService(deps: {
         string,
         { count: number; signals: Set<HeuristicSignal>; firstSeen: string; lastSeen: string }
       >();
-      for (const d of body.detections) {
+      for (const { part: d } of valid) {
         const domain = normalizeDomain(d.domain);
         const first = clamp(d.firstSeen);
         const last = clamp(d.lastSeen);
@@ -195,7 +198,7 @@ export function createShadowAiService(deps: {
       return db.transaction().execute(async (trx) => {
         const repo = createShadowAiRepo(trx);
         if (!(await repo.claimReport(org.id, deviceId, body.reportId, now))) {
-          return { reportId: body.reportId, duplicate: true, accepted: 0, ignored: 0, services: [] };
+          return answer({ reportId: body.reportId, duplicate: true, accepted: 0, ignored: 0, services: [] });
         }
         const { find } = await orgCatalog(trx, org.id);
         const existing = new Map(
@@ -265,7 +268,13 @@ export function createShadowAiService(deps: {
             });
           }
         }
-        return { reportId: body.reportId, duplicate: false, accepted: out.length, ignored, services: out };
+        return answer({
+          reportId: body.reportId,
+          duplicate: false,
+          accepted: out.length,
+          ignored,
+          services: out,
+        });
       });
     },
 

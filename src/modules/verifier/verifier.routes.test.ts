@@ -104,6 +104,14 @@ describe('verification server routes', () => {
       assert.equal(res.status, 404, `${method} ${path}`);
       assert.equal(res.body.error, 'not_found');
     }
+    // A body-less action sent with Content-Type: application/json and no body (generated clients) reaches
+    // the route instead of a 400 "The request body is empty".
+    const refresh = await v.request('POST', '/api/sources/src_unknown/refresh', {
+      key: v.admin,
+      rawBody: '',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(refresh.status, 404, refresh.text);
   });
 
   it('indexes a file source, verifies against it, and validation raises a decided claim to 100', async () => {

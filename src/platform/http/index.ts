@@ -20,7 +20,14 @@ export {
   oneOf,
   RejectedPartSchema,
 } from './schemas.js';
-export { bodyCheckedAs, compileBodyCheck } from './validation.js';
+export { IPV4, SITE_HOST_PATTERN, SITE_HOST_RULE_PATTERN } from './hosts.js';
+export {
+  bodyCheckedAs,
+  compileBodyCheck,
+  compilePartsCheck,
+  noValidPart,
+  type RejectedPart,
+} from './validation.js';
 export { jsonBodyText, parseJsonBody, parseJsonText } from './json-body.js';
 export { addServerTiming, elapsedMs, formatMs } from './server-timing.js';
 export {

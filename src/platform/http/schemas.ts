@@ -1,7 +1,7 @@
 import { type TSchema, Type } from 'typebox';
 import { ERROR_STATUS, type ErrorCode } from '../errors/index.js';
 
-/** One part of a batch refused on its own (POST /api/v1/endpoint/log), the others being kept. */
+/** One part of a batch refused on its own (endpoint logs, shadow-AI detections), the others being kept. */
 export const RejectedPartSchema = Type.Object({
   index: Type.Integer({ description: 'position of the entry in the batch, from 0' }),
   id: Type.Optional(Type.String({ description: "the entry's own id, when it had a valid one" })),
@@ -23,7 +23,7 @@ export const ErrorBodySchema = Type.Object(
     rejected: Type.Optional(
       Type.Array(RejectedPartSchema, {
         description:
-          'batches (POST /api/v1/endpoint/log): why each entry was refused, when none could be stored',
+          'batches (endpoint logs, shadow-AI reports): why each part was refused, when none could be stored',
       }),
     ),
     requestId: Type.Optional(

@@ -287,9 +287,11 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
 
   app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
-    // Clients and generated SDKs send Content-Type: application/json on every call, DELETE included; a
-    // DELETE carries no body in this API, so an empty one is no body rather than malformed JSON.
-    if (req.method === 'DELETE' && (body as Buffer).length === 0) {
+    // Clients and generated SDKs send Content-Type: application/json on every call, DELETE and body-less
+    // POST actions (rotate a token, refresh a source) included. A DELETE carries no body in this API, nor
+    // does a route that declares no body schema: an empty one is no body rather than malformed JSON. A route
+    // with a body schema still needs its JSON object.
+    if ((body as Buffer).length === 0 && (req.method === 'DELETE' || !req.routeOptions.schema?.body)) {
       done(null, undefined);
       return;
     }

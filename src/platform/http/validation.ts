@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { AppError } from '../errors/index.js';
 import { NAME_PATTERN, NAME_RULE } from './schemas.js';
 
 // ajv-formats is published as CommonJS with a default export that NodeNext sees one level down.
@@ -102,6 +103,53 @@ export function compileBodyCheck(schema: unknown): (data: unknown, at: string) =
         );
 }
 
+/** One part of a batch refused on its own: its index, its own id when it had a valid one, and why. */
+export interface RejectedPart {
+  index: number;
+  id?: string;
+  error: 'invalid_request';
+  message: string;
+}
+
+/**
+ * The check of a batch whose parts are judged one by one (POST /api/v1/endpoint/log, the shadow-AI report):
+ * the parts that pass `schema` and `extra` (a rule a schema cannot say: a sentence given the part's field
+ * name such as `detections[1]`, or null), and each refused one with its index and the sentence. `at` is the JSON pointer of the array
+ * (`/entries`). A part's `id` is given back when it is one a client could have sent, so it can find it.
+ */
+export function compilePartsCheck<T>(
+  schema: unknown,
+  at: string,
+  extra?: (part: T, field: string) => string | null,
+): (parts: readonly unknown[]) => { valid: Array<{ index: number; part: T }>; rejected: RejectedPart[] } {
+  const check = compileBodyCheck(schema);
+  return (parts) => {
+    const valid: Array<{ index: number; part: T }> = [];
+    const rejected: RejectedPart[] = [];
+    parts.forEach((part, index) => {
+      const pointer = `${at}/${index}`;
+      const message = check(part, pointer) ?? extra?.(part as T, fieldOf(pointer)) ?? null;
+      if (message === null) {
+        valid.push({ index, part: part as T });
+        return;
+      }
+      const id = (part as { id?: unknown } | null)?.id;
+      const known = typeof id === 'string' && id.length > 0 && id.length <= 100;
+      rejected.push({ index, ...(known ? { id } : {}), error: 'invalid_request', message });
+    });
+    return { valid, rejected };
+  };
+}
+
+/** The refusal of a batch none of whose parts passed (400 with every reason in `rejected`). */
+export function noValidPart(rejected: readonly RejectedPart[], parts: string, taken: string): AppError {
+  return new AppError(
+    'invalid_request',
+    `None of the ${rejected.length} ${parts} can be ${taken}; 'rejected' gives the reason for each. First: ${rejected[0]?.message ?? ''}`,
+    { fields: { rejected } },
+  );
+}
+
 /** What a string `format` means, in words a caller can act on (Ajv says `must match format "date-time"`). */
 const FORMAT_NAMES: Record<string, string> = {
   'date-time': 'an ISO 8601 date and time such as 2026-01-31T12:00:00Z',
@@ -110,16 +158,21 @@ const FORMAT_NAMES: Record<string, string> = {
   uri: 'an absolute URL',
 };
 
-/** One readable sentence naming the field, from Ajv's first error. */
-export function describeValidationError(errors: ErrorObject[] | undefined, part: string): string {
-  const e = errors?.[0];
-  if (!e) return `The request ${part} is invalid.`;
-  const path = e.instancePath
+/** A JSON pointer as the field name sentences show: `/entries/1/kind` → `entries[1].kind`. */
+function fieldOf(pointer: string): string {
+  return pointer
     .split('/')
     .filter(Boolean)
     .map((seg) => (/^\d+$/.test(seg) ? `[${seg}]` : `.${seg}`))
     .join('')
     .replace(/^\./, '');
+}
+
+/** One readable sentence naming the field, from Ajv's first error. */
+export function describeValidationError(errors: ErrorObject[] | undefined, part: string): string {
+  const e = errors?.[0];
+  if (!e) return `The request ${part} is invalid.`;
+  const path = fieldOf(e.instancePath);
   const where = (name: string) => (name ? `${part} field '${name}'` : `request ${part}`);
   // A map key that failed its `propertyNames` schema (mapOf): Ajv reports the key's own keyword on the
   // map's path, which would read as if the map itself were too long or malformed. The key is not echoed:
