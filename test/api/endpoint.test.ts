@@ -1038,7 +1038,10 @@ describe('DNS forwarders', () => {
       assert.ok(res.body.message.includes(`integration.forwarders[1] ('${entry}')`), res.body.message);
       assert.match(res.body.message, why);
     }
-    assert.equal((await t.request('GET', '/api/saas/endpoint/dns-config', { key: t6.admin })).status, 404);
+    // Nothing refused was stored: the configuration read back is still the default, never saved.
+    const unsaved = await t.request('GET', '/api/saas/endpoint/dns-config', { key: t6.admin });
+    assert.equal(unsaved.status, 200, unsaved.text);
+    assert.equal(unsaved.body.updatedAt, null);
     const ok = await set(['10.0.0.53', '10.0.0.54:53', '127.0.0.1:5353', '[2001:db8::53]:53', 'fd00::53']);
     assert.equal(ok.status, 200, ok.text);
   });
