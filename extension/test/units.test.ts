@@ -386,6 +386,30 @@ describe('policy', () => {
     );
   });
 
+  it('an enrolled device is never less strict than the built-in defaults: tokens off, risky data is not sent in clear unasked', () => {
+    const decision = { blocked: false, requireDlp: false };
+    // risk 90 (NAME, IBAN, EMAIL), tokens switched off in the bar
+    const base = { decision, riskScore: 90, findings: 3, inputLength: 10, tokenizeChosen: false };
+    const unenrolled = sendAction({ ...base, config: DEFAULT_CONFIG }).action;
+    assert.equal(unenrolled, 'warn');
+    // a config whose policies leave warnBeforeSubmit out (a policy created by API without it, or none)
+    for (const enforcement of ['warn', 'block'] as const) {
+      const silent = cfg({ aiServices: { mode: 'blocklist', blocked: [] } }, enforcement);
+      assert.equal(sendAction({ ...base, config: silent }).action, enforcement, enforcement);
+      // below the built-in threshold of 50 it is sent (and logged), as before enrollment
+      assert.equal(sendAction({ ...base, config: silent, riskScore: 45 }).action, 'allow');
+    }
+    // under block the threshold holds even with the warning switched off: never sent in clear
+    const off = cfg({ dataProtection: { warnBeforeSubmit: { enabled: false, threshold: 60 } } }, 'block');
+    assert.equal(sendAction({ ...base, config: off }).action, 'block');
+    assert.equal(sendAction({ ...base, config: off, riskScore: 55 }).action, 'allow');
+    assert.equal(sendAction({ ...base, config: off, tokenizeChosen: true }).action, 'tokenize');
+    // under warn the organization's explicit choice to ask nothing holds; under log nothing is stopped
+    const warnOff = cfg({ dataProtection: { warnBeforeSubmit: { enabled: false, threshold: 60 } } }, 'warn');
+    assert.equal(sendAction({ ...base, config: warnOff }).action, 'allow');
+    assert.equal(sendAction({ ...base, config: cfg({}, 'log') }).action, 'allow');
+  });
+
   // The shipped catalog's categories, as the server sends them in shadowAi.categories.
   const shipped = catalogCategories();
   const withCatalog = (

@@ -2,6 +2,7 @@ import { canonicalType } from '../dlp/entity-types.js';
 import { DEFAULT_WEIGHT, RISK_WEIGHTS } from './weights.js';
 
 export { RISK_WEIGHTS } from './weights.js';
+export { DEFAULT_WARN_BEFORE_SUBMIT } from './warn-before-submit.js';
 
 export interface RiskBreakdown {
   /** distinct types found, each with its weight and how many times it occurred */
