@@ -2,10 +2,10 @@ import type { Status, ToBackground } from '../shared/messages.js';
 import { DEFAULT_CONFIG, type EndpointConfig } from '../shared/policy.js';
 import { serverOrigin } from '../shared/enrollment.js';
 import { buildProof } from '../shared/proof-pdf.js';
-import { syncAiSiteScripts } from './ai-sites.js';
 import { ApiError, call, raw } from './api.js';
 import { allowForSession, applyRules } from './dnr.js';
 import { extractText } from './extractor.js';
+import { applySites, resetToLocal } from './local.js';
 import { enqueue, flush } from './queue.js';
 import { queueRadarReport, startRadar } from './radar.js';
 import { read, update } from './store.js';
@@ -81,13 +81,6 @@ async function fetchConfig(): Promise<void> {
   await applyRules(config, s.serverUrl);
   await applySites(config);
   scheduleHeartbeat(config.settings?.heartbeatIntervalSeconds ?? 60);
-}
-
-/** The content scripts follow the config's AI sites; a failure is shown in the popup, not thrown. */
-async function applySites(config: EndpointConfig): Promise<void> {
-  await syncAiSiteScripts(config).catch(async (err) => {
-    await update(() => ({ lastError: `site scripts: ${err instanceof Error ? err.message : err}` }));
-  });
 }
 
 function scheduleHeartbeat(seconds: number): void {
@@ -290,16 +283,7 @@ async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): 
       await enroll(msg.serverUrl, msg.code, msg.name);
       return status();
     case 'unenroll':
-      await update(() => ({
-        deviceToken: undefined,
-        deviceId: undefined,
-        organizationId: undefined,
-        config: undefined,
-        configVersion: undefined,
-        etag: undefined,
-      }));
-      await applyRules(DEFAULT_CONFIG, undefined);
-      await applySites(DEFAULT_CONFIG);
+      await resetToLocal();
       return status();
     case 'sync':
       await fetchConfig().catch(() => undefined);
