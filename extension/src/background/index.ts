@@ -230,15 +230,20 @@ function senderOrigin(sender: chrome.runtime.MessageSender): string | undefined 
   }
 }
 
+/**
+ * Queues an alert or a log with its time and starts an upload at once, not at the next heartbeat (a refused
+ * paste must reach the organization as soon as the alert beside it). A burst stays batched: a flush asked
+ * while one runs joins the single run that follows it, which sends every log then queued as one request.
+ */
+async function upload(path: '/api/v1/endpoint/alert' | '/api/v1/endpoint/log', body: object): Promise<void> {
+  await enqueue(path, { ...body, occurredAt: new Date().toISOString() });
+  void flush();
+}
+
 async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): Promise<unknown> {
   switch (msg.kind) {
     case 'alert':
-      await enqueue('/api/v1/endpoint/alert', {
-        id: crypto.randomUUID(),
-        ...msg.alert,
-        occurredAt: new Date().toISOString(),
-      });
-      void flush();
+      await upload('/api/v1/endpoint/alert', { id: crypto.randomUUID(), ...msg.alert });
       return true;
     case 'log': {
       // logging.logBlockedAttempts: false keeps refusals off the server (the alerts still go).
@@ -248,11 +253,7 @@ async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): 
         (msg.log.kind === 'blocked' || msg.log.kind === 'paste_blocked')
       )
         return false;
-      await enqueue('/api/v1/endpoint/log', {
-        id: crypto.randomUUID(),
-        ...msg.log,
-        occurredAt: new Date().toISOString(),
-      });
+      await upload('/api/v1/endpoint/log', { id: crypto.randomUUID(), ...msg.log });
       return true;
     }
     case 'stat':
