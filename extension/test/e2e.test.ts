@@ -511,7 +511,7 @@ describe('enrolled through the options page', () => {
     await page.goto(`chrome-extension://${rig.extensionId}/popup.html`);
     await page.waitForFunction(() => /Enrolled/.test(document.body.textContent ?? ''));
     const text = (await page.textContent('body')) ?? '';
-    assert.match(text, new RegExp(tenant.org.id));
+    assert.match(text, new RegExp(`Organization${tenant.org.name}`));
     assert.match(text, /Policy version\d+/);
     await page.screenshot({ path: `${SCREENSHOTS}extension-popup.png` });
     await page.close();
@@ -1271,5 +1271,19 @@ describe('a log item', () => {
     assert.equal(JSON.parse(String(log.detail)).injection, true);
     // the heartbeat comes back for the tests after this one
     await rig.worker.evaluate(() => chrome.alarms.create('heartbeat', { periodInMinutes: 1 }));
+  });
+});
+
+describe('the popup', () => {
+  it('names the organization the device is enrolled in, not its id', async () => {
+    const org = await server.tenant({ plan: 'enterprise', name: 'Widgets & Sons GmbH' });
+    await enrollIn(org);
+    const page = await rig.context.newPage();
+    await page.goto(`chrome-extension://${rig.extensionId}/popup.html`);
+    await page.waitForFunction(() => /Enrolled/.test(document.body.textContent ?? ''));
+    const text = (await page.textContent('body')) ?? '';
+    assert.match(text, /OrganizationWidgets & Sons GmbH/);
+    assert.ok(!text.includes(org.org.id), 'the popup shows the id');
+    await page.close();
   });
 });

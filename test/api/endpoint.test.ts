@@ -113,6 +113,26 @@ describe('device lifecycle', () => {
     assert.equal((await eventsOf(a.org.id, 'audit.endpoint_policy')).length >= 1, true);
   });
 
+  it('the config names the organization (the popup shows it); a rename reaches the device with a new ETag', async () => {
+    const d = await register(a);
+    const cfg = await t.request('GET', '/api/v1/endpoint/config', { key: d.deviceToken });
+    assert.equal(cfg.status, 200, cfg.text);
+    const before = (await t.request('GET', '/api/dashboard/organization', { cookie: cookieA })).body.name;
+    assert.deepEqual(cfg.body.organization, { id: a.org.id, name: before });
+    const renamed = await t.request('PATCH', '/api/dashboard/organization', {
+      cookie: cookieA,
+      body: { name: `${before} (renamed)` },
+    });
+    assert.equal(renamed.status, 200, renamed.text);
+    const after = await t.request('GET', '/api/v1/endpoint/config', {
+      key: d.deviceToken,
+      headers: { 'if-none-match': cfg.headers.get('etag') ?? '' },
+    });
+    assert.equal(after.status, 200);
+    assert.deepEqual(after.body.organization, { id: a.org.id, name: `${before} (renamed)` });
+    await t.request('PATCH', '/api/dashboard/organization', { cookie: cookieA, body: { name: before } });
+  });
+
   it('a force-mode switch moves the config version, and the ETag a device holds no longer answers 304', async () => {
     const tenant = await t.tenant({ name: 'Force', plan: 'business' });
     const cookie = await tenant.session('admin');

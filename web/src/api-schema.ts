@@ -12264,6 +12264,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the organization the device is enrolled in (its name for the popup) */
+                        organization?: {
+                            id: string;
+                            name: string;
+                        };
+                    } & {
                         [key: string]: unknown;
                     };
                 };

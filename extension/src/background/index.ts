@@ -178,6 +178,7 @@ async function status(): Promise<Status> {
     enrolled: Boolean(s.deviceToken),
     ...(s.serverUrl ? { serverUrl: s.serverUrl } : {}),
     ...(s.organizationId ? { organizationId: s.organizationId } : {}),
+    ...(s.config?.organization?.name ? { organizationName: s.config.organization.name } : {}),
     ...(s.deviceId ? { deviceId: s.deviceId } : {}),
     configVersion: s.configVersion ?? 0,
     ...(s.lastSync ? { lastSync: s.lastSync } : {}),

@@ -62,6 +62,8 @@ export interface Status {
   enrolled: boolean;
   serverUrl?: string;
   organizationId?: string;
+  /** the organization's name, from the config (absent from an older server: the popup shows the id) */
+  organizationName?: string;
   deviceId?: string;
   configVersion: number;
   lastSync?: string;

@@ -15,6 +15,8 @@ export interface AllowedService {
 export interface EndpointConfig {
   configVersion: number;
   device?: { id: string; userId?: string | null };
+  /** The organization enrolled in (servers from 2026-11-28 on): its name is what the popup shows. */
+  organization?: { id: string; name: string };
   policy: {
     enforcement: Enforcement;
     rules: {
