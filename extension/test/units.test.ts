@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createTokenMap } from '../../src/engines/dlp/index.js';
+import { alertFindings, analyzePrompt } from '../src/shared/analysis.js';
 import { COMPOSER_SELECTOR, isComposerInputType } from '../src/shared/composer.js';
 import { parseEnrollment } from '../src/shared/enrollment.js';
 import { aiSitePatterns } from '../src/background/ai-sites.js';
@@ -843,5 +844,21 @@ describe('a log batch the server answers', () => {
     // One entry alone is final whatever the answer.
     assert.equal(resendOneByOne({ error: 'invalid_request' }, 1), false);
     assert.deepEqual(refusedEntries({ received: 3, stored: 3, duplicates: 0 }), []);
+  });
+});
+
+describe('alert findings', () => {
+  it('name the riskiest type and its domain, and list every type found, not only the first one found', () => {
+    const text =
+      'Mail anna.schmidt@example.com, IBAN DE89 3704 0044 0532 0130 00, phone +41 79 123 45 67, Anna Schmidt.';
+    const { entities } = analyzePrompt(text);
+    // the e-mail address comes first in the text; the IBAN weighs most
+    assert.equal(entities[0]!.type, 'EMAIL');
+    assert.deepEqual(alertFindings(entities), {
+      type: 'IBAN',
+      dlpDomain: 'FINANCIAL',
+      types: ['IBAN', 'PHONE', 'EMAIL', 'NAME'],
+    });
+    assert.equal(alertFindings([]), undefined);
   });
 });

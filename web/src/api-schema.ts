@@ -11838,8 +11838,10 @@ export interface operations {
                     occurredAt?: string;
                     redactedPreview: string;
                     severity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
-                    /** @description finding type, e.g. EMAIL or an own pattern name upper-cased */
+                    /** @description the riskiest finding type, e.g. IBAN, or an own pattern name upper-cased */
                     type: string;
+                    /** @description every type found, riskiest first (`type` among them); absent from older extensions */
+                    types?: string[];
                 };
             };
         };
