@@ -63,7 +63,7 @@ describe('enrollment by enterprise policy (chrome.storage.managed)', () => {
     const page = await rig.context.newPage();
     await page.goto(`chrome-extension://${rig.extensionId}/popup.html`);
     await page.waitForFunction(() => /Enrolled/.test(document.body.textContent ?? ''));
-    assert.match((await page.textContent('body')) ?? '', new RegExp(tenant.org.id));
+    assert.match((await page.textContent('body')) ?? '', new RegExp(`Organization${tenant.org.name}`));
     await page.close();
   });
 });

@@ -8,7 +8,7 @@ export interface TestResponse {
   text: string;
 }
 export interface Tenant {
-  org: { id: string };
+  org: { id: string; name: string };
   sw: string;
   al: string;
   /** a sw key of the admin scope: /api/saas/* and the administrators' routes by script */
@@ -19,7 +19,7 @@ export interface TestServer {
   url: string;
   // biome-ignore lint/suspicious/noExplicitAny: the Kysely instance, typed in the harness
   ctx: { storage: { db: any } };
-  tenant(input?: { plan?: string }): Promise<Tenant>;
+  tenant(input?: { plan?: string; name?: string }): Promise<Tenant>;
   request(
     method: string,
     path: string,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createTokenMap } from '../../src/engines/dlp/index.js';
+import { alertFindings, analyzePrompt } from '../src/shared/analysis.js';
 import { COMPOSER_SELECTOR, isComposerInputType } from '../src/shared/composer.js';
 import { parseEnrollment } from '../src/shared/enrollment.js';
 import { aiSitePatterns } from '../src/background/ai-sites.js';
@@ -384,6 +385,30 @@ describe('policy', () => {
       }).action,
       'block',
     );
+  });
+
+  it('an enrolled device is never less strict than the built-in defaults: tokens off, risky data is not sent in clear unasked', () => {
+    const decision = { blocked: false, requireDlp: false };
+    // risk 90 (NAME, IBAN, EMAIL), tokens switched off in the bar
+    const base = { decision, riskScore: 90, findings: 3, inputLength: 10, tokenizeChosen: false };
+    const unenrolled = sendAction({ ...base, config: DEFAULT_CONFIG }).action;
+    assert.equal(unenrolled, 'warn');
+    // a config whose policies leave warnBeforeSubmit out (a policy created by API without it, or none)
+    for (const enforcement of ['warn', 'block'] as const) {
+      const silent = cfg({ aiServices: { mode: 'blocklist', blocked: [] } }, enforcement);
+      assert.equal(sendAction({ ...base, config: silent }).action, enforcement, enforcement);
+      // below the built-in threshold of 50 it is sent (and logged), as before enrollment
+      assert.equal(sendAction({ ...base, config: silent, riskScore: 45 }).action, 'allow');
+    }
+    // under block the threshold holds even with the warning switched off: never sent in clear
+    const off = cfg({ dataProtection: { warnBeforeSubmit: { enabled: false, threshold: 60 } } }, 'block');
+    assert.equal(sendAction({ ...base, config: off }).action, 'block');
+    assert.equal(sendAction({ ...base, config: off, riskScore: 55 }).action, 'allow');
+    assert.equal(sendAction({ ...base, config: off, tokenizeChosen: true }).action, 'tokenize');
+    // under warn the organization's explicit choice to ask nothing holds; under log nothing is stopped
+    const warnOff = cfg({ dataProtection: { warnBeforeSubmit: { enabled: false, threshold: 60 } } }, 'warn');
+    assert.equal(sendAction({ ...base, config: warnOff }).action, 'allow');
+    assert.equal(sendAction({ ...base, config: cfg({}, 'log') }).action, 'allow');
   });
 
   // The shipped catalog's categories, as the server sends them in shadowAi.categories.
@@ -819,5 +844,21 @@ describe('a log batch the server answers', () => {
     // One entry alone is final whatever the answer.
     assert.equal(resendOneByOne({ error: 'invalid_request' }, 1), false);
     assert.deepEqual(refusedEntries({ received: 3, stored: 3, duplicates: 0 }), []);
+  });
+});
+
+describe('alert findings', () => {
+  it('name the riskiest type and its domain, and list every type found, not only the first one found', () => {
+    const text =
+      'Mail anna.schmidt@example.com, IBAN DE89 3704 0044 0532 0130 00, phone +41 79 123 45 67, Anna Schmidt.';
+    const { entities } = analyzePrompt(text);
+    // the e-mail address comes first in the text; the IBAN weighs most
+    assert.equal(entities[0]!.type, 'EMAIL');
+    assert.deepEqual(alertFindings(entities), {
+      type: 'IBAN',
+      dlpDomain: 'FINANCIAL',
+      types: ['IBAN', 'PHONE', 'EMAIL', 'NAME'],
+    });
+    assert.equal(alertFindings([]), undefined);
   });
 });

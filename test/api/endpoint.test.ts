@@ -113,6 +113,26 @@ describe('device lifecycle', () => {
     assert.equal((await eventsOf(a.org.id, 'audit.endpoint_policy')).length >= 1, true);
   });
 
+  it('the config names the organization (the popup shows it); a rename reaches the device with a new ETag', async () => {
+    const d = await register(a);
+    const cfg = await t.request('GET', '/api/v1/endpoint/config', { key: d.deviceToken });
+    assert.equal(cfg.status, 200, cfg.text);
+    const before = (await t.request('GET', '/api/dashboard/organization', { cookie: cookieA })).body.name;
+    assert.deepEqual(cfg.body.organization, { id: a.org.id, name: before });
+    const renamed = await t.request('PATCH', '/api/dashboard/organization', {
+      cookie: cookieA,
+      body: { name: `${before} (renamed)` },
+    });
+    assert.equal(renamed.status, 200, renamed.text);
+    const after = await t.request('GET', '/api/v1/endpoint/config', {
+      key: d.deviceToken,
+      headers: { 'if-none-match': cfg.headers.get('etag') ?? '' },
+    });
+    assert.equal(after.status, 200);
+    assert.deepEqual(after.body.organization, { id: a.org.id, name: `${before} (renamed)` });
+    await t.request('PATCH', '/api/dashboard/organization', { cookie: cookieA, body: { name: before } });
+  });
+
   it('a force-mode switch moves the config version, and the ETag a device holds no longer answers 304', async () => {
     const tenant = await t.tenant({ name: 'Force', plan: 'business' });
     const cookie = await tenant.session('admin');
@@ -628,6 +648,47 @@ describe('alerts and logs', () => {
       body: alert('x2', { action: 'warned' }),
     });
     assert.equal(warn.body.event, 'dlp.violation');
+  });
+
+  it('an alert names every type found: its event lists them and the report counts each, not only the first', async () => {
+    const tenant = await t.tenant({ plan: 'enterprise' });
+    const d = await register(tenant);
+    const sent = await t.request('POST', '/api/v1/endpoint/alert', {
+      key: d.deviceToken,
+      body: alert('multi-1', {
+        action: 'warned',
+        findingsCount: 4,
+        types: ['IBAN', 'PHONE', 'EMAIL', 'NAME'],
+        redactedPreview: '[NAME] [EMAIL] [IBAN] [PHONE]',
+      }),
+    });
+    assert.equal(sent.status, 201, sent.text);
+    const [event] = (await eventsOf(tenant.org.id, 'dlp.violation')).map((e) => JSON.parse(e.data));
+    assert.equal(event.type, 'IBAN');
+    assert.deepEqual(event.types, ['IBAN', 'PHONE', 'EMAIL', 'NAME']);
+    // an older extension sends `type` alone: the event lists it
+    await t.request('POST', '/api/v1/endpoint/alert', { key: d.deviceToken, body: alert('single-1') });
+    // the test clock stands still: a period ending just after now holds the events made at now
+    const now = clock.now().getTime();
+    const period = {
+      from: new Date(now - 86_400_000).toISOString(),
+      to: new Date(now + 60_000).toISOString(),
+    };
+    const report = await t.request('POST', '/api/v1/report', { key: tenant.sw, body: period });
+    assert.equal(report.status, 201, report.text);
+    const r = (await t.request('GET', `/api/v1/report/${report.body.id}/download`, { key: tenant.al })).body;
+    assert.deepEqual(
+      Object.fromEntries(r.dlp.byType.map((c: { name: string; count: number }) => [c.name, c.count])),
+      { IBAN: 2, PHONE: 1, EMAIL: 1, NAME: 1 },
+    );
+    // a type list is validated as `type` is: type names only, never a value
+    for (const types of [['IBAN', 'DE89370400440532013000'], [], ['EMAIL', 'EMAIL'], ['e-mail']]) {
+      const bad = await t.request('POST', '/api/v1/endpoint/alert', {
+        key: d.deviceToken,
+        body: alert(`bad-${JSON.stringify(types)}`, { types }),
+      });
+      assert.equal(bad.status, 400, JSON.stringify(types));
+    }
   });
 
   it('takes alerts and logs of intranet services named by one label, an IPv4 or an [IPv6] address', async () => {

@@ -151,6 +151,9 @@ describe('endpoint, DNS and report pages in Chromium', () => {
       ['chatgpt.com', '*.claude.ai'],
     );
     assert.deepEqual(policy.rules.dataProtection.blockCopyPaste, { enabled: true, patterns: ['IBAN'] });
+    // left untouched, the warning before a risky send is the extension's built-in one (on at 50), so a
+    // device enrolled under this policy is not less strict than one never enrolled
+    assert.deepEqual(policy.rules.dataProtection.warnBeforeSubmit, { enabled: true, threshold: 50 });
     // the editor opens with what is stored, and a group scope needs a group
     await page.getByRole('button', { name: 'Edit No unapproved AI' }).click();
     assert.equal(

@@ -12893,8 +12893,10 @@ export interface operations {
                     occurredAt?: string;
                     redactedPreview: string;
                     severity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
-                    /** @description finding type, e.g. EMAIL or an own pattern name upper-cased */
+                    /** @description the riskiest finding type, e.g. IBAN, or an own pattern name upper-cased */
                     type: string;
+                    /** @description every type found, riskiest first (`type` among them); absent from older extensions */
+                    types?: string[];
                 };
             };
         };
@@ -13319,6 +13321,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the organization the device is enrolled in (its name for the popup) */
+                        organization?: {
+                            id: string;
+                            name: string;
+                        };
+                    } & {
                         [key: string]: unknown;
                     };
                 };

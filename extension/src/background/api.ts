@@ -1,4 +1,5 @@
-import { read, update } from './store.js';
+import { resetToLocal } from './local.js';
+import { read } from './store.js';
 
 // The device operations of the endpoint backend (docs/endpoint.md), with the device token.
 
@@ -61,9 +62,10 @@ export async function raw(
   }
   if (res.status >= 400) {
     const err = new ApiError(res.status, parsed as ApiError['body']);
-    // The device token is gone (revoked, rotated elsewhere): drop it so the device enrolls again.
+    // The device token is gone (revoked, rotated elsewhere): back to the built-in local state, as when the
+    // user unenrolls (the organization's policy no longer applies), so the device enrolls again.
     if (res.status === 401 && err.body?.reenroll === true) {
-      await update(() => ({ deviceToken: undefined, lastError: 'The device must be enrolled again.' }));
+      await resetToLocal({ lastError: 'The device must be enrolled again.' });
     }
     throw err;
   }

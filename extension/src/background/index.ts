@@ -2,10 +2,10 @@ import type { Status, ToBackground } from '../shared/messages.js';
 import { DEFAULT_CONFIG, type EndpointConfig } from '../shared/policy.js';
 import { serverOrigin } from '../shared/enrollment.js';
 import { buildProof } from '../shared/proof-pdf.js';
-import { syncAiSiteScripts } from './ai-sites.js';
 import { ApiError, call, raw } from './api.js';
 import { allowForSession, applyRules } from './dnr.js';
 import { extractText } from './extractor.js';
+import { applySites, resetToLocal } from './local.js';
 import { enqueue, flush } from './queue.js';
 import { queueRadarReport, startRadar } from './radar.js';
 import { read, update } from './store.js';
@@ -81,13 +81,6 @@ async function fetchConfig(): Promise<void> {
   await applyRules(config, s.serverUrl);
   await applySites(config);
   scheduleHeartbeat(config.settings?.heartbeatIntervalSeconds ?? 60);
-}
-
-/** The content scripts follow the config's AI sites; a failure is shown in the popup, not thrown. */
-async function applySites(config: EndpointConfig): Promise<void> {
-  await syncAiSiteScripts(config).catch(async (err) => {
-    await update(() => ({ lastError: `site scripts: ${err instanceof Error ? err.message : err}` }));
-  });
 }
 
 function scheduleHeartbeat(seconds: number): void {
@@ -185,6 +178,7 @@ async function status(): Promise<Status> {
     enrolled: Boolean(s.deviceToken),
     ...(s.serverUrl ? { serverUrl: s.serverUrl } : {}),
     ...(s.organizationId ? { organizationId: s.organizationId } : {}),
+    ...(s.config?.organization?.name ? { organizationName: s.config.organization.name } : {}),
     ...(s.deviceId ? { deviceId: s.deviceId } : {}),
     configVersion: s.configVersion ?? 0,
     ...(s.lastSync ? { lastSync: s.lastSync } : {}),
@@ -237,15 +231,20 @@ function senderOrigin(sender: chrome.runtime.MessageSender): string | undefined 
   }
 }
 
+/**
+ * Queues an alert or a log with its time and starts an upload at once, not at the next heartbeat (a refused
+ * paste must reach the organization as soon as the alert beside it). A burst stays batched: a flush asked
+ * while one runs joins the single run that follows it, which sends every log then queued as one request.
+ */
+async function upload(path: '/api/v1/endpoint/alert' | '/api/v1/endpoint/log', body: object): Promise<void> {
+  await enqueue(path, { ...body, occurredAt: new Date().toISOString() });
+  void flush();
+}
+
 async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): Promise<unknown> {
   switch (msg.kind) {
     case 'alert':
-      await enqueue('/api/v1/endpoint/alert', {
-        id: crypto.randomUUID(),
-        ...msg.alert,
-        occurredAt: new Date().toISOString(),
-      });
-      void flush();
+      await upload('/api/v1/endpoint/alert', { id: crypto.randomUUID(), ...msg.alert });
       return true;
     case 'log': {
       // logging.logBlockedAttempts: false keeps refusals off the server (the alerts still go).
@@ -255,11 +254,7 @@ async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): 
         (msg.log.kind === 'blocked' || msg.log.kind === 'paste_blocked')
       )
         return false;
-      await enqueue('/api/v1/endpoint/log', {
-        id: crypto.randomUUID(),
-        ...msg.log,
-        occurredAt: new Date().toISOString(),
-      });
+      await upload('/api/v1/endpoint/log', { id: crypto.randomUUID(), ...msg.log });
       return true;
     }
     case 'stat':
@@ -290,16 +285,7 @@ async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): 
       await enroll(msg.serverUrl, msg.code, msg.name);
       return status();
     case 'unenroll':
-      await update(() => ({
-        deviceToken: undefined,
-        deviceId: undefined,
-        organizationId: undefined,
-        config: undefined,
-        configVersion: undefined,
-        etag: undefined,
-      }));
-      await applyRules(DEFAULT_CONFIG, undefined);
-      await applySites(DEFAULT_CONFIG);
+      await resetToLocal();
       return status();
     case 'sync':
       await fetchConfig().catch(() => undefined);

@@ -1,6 +1,6 @@
 import { createTokenMap, rehydrate, type TokenMap, tokenize } from '../../../src/engines/dlp/index.js';
 import { riskScore } from '../../../src/engines/risk/index.js';
-import { analyzePrompt, checkInjection, redactedPreview } from '../shared/analysis.js';
+import { alertFindings, analyzePrompt, checkInjection, redactedPreview } from '../shared/analysis.js';
 import {
   type FromPage,
   HANDSHAKE,
@@ -262,12 +262,12 @@ function checkFileText(text: string, name: string, method: string): boolean {
       'warn',
     );
   else bar.say(`File ${name} (${method}): no personal data found.`);
-  if (a.entities.length > 0) {
+  const found = alertFindings(a.entities);
+  if (found) {
     void send({
       kind: 'alert',
       alert: {
-        type: a.counts[0]!.type,
-        dlpDomain: a.entities[0]!.domain,
+        ...found,
         domain: host,
         action: 'warned',
         severity: a.risk >= 60 ? 'HIGH' : 'MEDIUM',
@@ -308,14 +308,13 @@ async function answer(req: SendRequest): Promise<void> {
         ? { action: 'block' as const, reason: 'The prompt would leave in a form Parapet cannot tokenize.' }
         : chosen;
     void send({ kind: 'stat', domain: host });
-    const first = entities[0];
+    const found = alertFindings(entities);
     const alert = (a: 'blocked' | 'warned' | 'redacted' | 'logged') =>
-      first &&
+      found &&
       send({
         kind: 'alert',
         alert: {
-          type: first.type,
-          dlpDomain: first.domain,
+          ...found,
           domain: host,
           action: a,
           severity: risk >= 60 ? 'HIGH' : risk >= 25 ? 'MEDIUM' : 'LOW',
@@ -344,7 +343,7 @@ async function answer(req: SendRequest): Promise<void> {
       return reply({ action: 'allow' });
     }
     if (action === 'allow') {
-      if (first) void alert('logged');
+      if (found) void alert('logged');
       if (config.policy.rules.logging?.logAllInteractions)
         void send({
           kind: 'log',

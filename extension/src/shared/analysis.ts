@@ -1,6 +1,6 @@
 import { analyze } from '../../../src/engines/detection/index.js';
 import { detectEntities, type Entity } from '../../../src/engines/dlp/index.js';
-import { riskScore } from '../../../src/engines/risk/index.js';
+import { riskiestFinding, riskScore } from '../../../src/engines/risk/index.js';
 
 // The DLP bar's reading of a prompt: the same engines as the server, run on the device.
 
@@ -44,4 +44,19 @@ export function redactedPreview(text: string, entities: Entity[], max = 200): st
   }
   out += text.slice(cursor);
   return out.length > max ? `${out.slice(0, max - 1)}…` : out;
+}
+
+/**
+ * What an alert says of its findings: the riskiest type and its data domain (an IBAN before an e-mail
+ * address, whatever was found first; the server names its own DLP events the same way) and every type
+ * found, riskiest first, so dashboards, reports, SIEMs and webhooks see the IBAN and the phone number too.
+ * Undefined when nothing was found.
+ */
+export function alertFindings(
+  entities: Entity[],
+): { type: string; dlpDomain: string; types: string[] } | undefined {
+  const top = riskiestFinding(entities);
+  if (!top) return undefined;
+  const types = riskScore(entities.map((e) => e.type)).breakdown.types.map((t) => t.type);
+  return { type: types[0]!, dlpDomain: top.domain, types };
 }

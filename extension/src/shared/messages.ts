@@ -1,7 +1,10 @@
 // Messages from content scripts and extension pages to the service worker (chrome.runtime.sendMessage).
 
 export interface AlertInput {
+  /** the riskiest type found */
   type: string;
+  /** every type found, riskiest first (alertFindings) */
+  types?: string[];
   dlpDomain: string;
   domain: string;
   action: 'blocked' | 'warned' | 'redacted' | 'logged';
@@ -62,6 +65,8 @@ export interface Status {
   enrolled: boolean;
   serverUrl?: string;
   organizationId?: string;
+  /** the organization's name, from the config (absent from an older server: the popup shows the id) */
+  organizationName?: string;
   deviceId?: string;
   configVersion: number;
   lastSync?: string;

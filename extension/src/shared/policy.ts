@@ -1,3 +1,4 @@
+import { DEFAULT_WARN_BEFORE_SUBMIT } from '../../../src/engines/risk/warn-before-submit.js';
 import { builtinSiteAt, CHAT_SITES, chatHosts, hostMatches } from './sites.js';
 
 // The device's view of GET /api/v1/endpoint/config (docs/endpoint.md) and the decisions taken from it.
@@ -14,6 +15,8 @@ export interface AllowedService {
 export interface EndpointConfig {
   configVersion: number;
   device?: { id: string; userId?: string | null };
+  /** The organization enrolled in (servers from 2026-11-28 on): its name is what the popup shows. */
+  organization?: { id: string; name: string };
   policy: {
     enforcement: Enforcement;
     rules: {
@@ -63,7 +66,7 @@ export const DEFAULT_CONFIG: EndpointConfig = {
     rules: {
       dataProtection: {
         blockCopyPaste: { enabled: false, patterns: [] },
-        warnBeforeSubmit: { enabled: true, threshold: 50 },
+        warnBeforeSubmit: { ...DEFAULT_WARN_BEFORE_SUBMIT },
       },
       logging: { logAllInteractions: false, logBlockedAttempts: true },
     },
@@ -372,8 +375,23 @@ export function pasteBlockedTypes(config: EndpointConfig): Set<string> {
 export type SendAction = 'allow' | 'tokenize' | 'warn' | 'block';
 
 /**
+ * The warn-before-submit rule in force: the policy's, or the built-in one when no policy sets it (a server
+ * config whose policies leave it out, or none applies). An enrolled device is never less strict than the
+ * unenrolled one for want of a field.
+ */
+export function warnRule(config: EndpointConfig): { enabled: boolean; threshold: number } {
+  const set = config.policy.rules.dataProtection?.warnBeforeSubmit;
+  return set === undefined
+    ? { ...DEFAULT_WARN_BEFORE_SUBMIT }
+    : { enabled: set.enabled, threshold: set.threshold ?? DEFAULT_WARN_BEFORE_SUBMIT.threshold };
+}
+
+/**
  * What happens to a send: tokens whenever personal data is present and tokenization is on (always when the
  * service requires DLP); otherwise the warnBeforeSubmit threshold with the policy's enforcement decides.
+ * Under `block` the threshold holds even where the policy switched the warning off: a prompt whose risk
+ * reaches it never leaves in clear (the user may switch tokens on and send it tokenized); `enabled` only
+ * says whether `warn` asks first.
  */
 export function sendAction(input: {
   config: EndpointConfig;
@@ -394,16 +412,19 @@ export function sendAction(input: {
     };
   if (input.findings > 0 && (input.tokenizeChosen || decision.requireDlp))
     return { action: 'tokenize', reason: 'Personal data leaves as tokens.' };
-  const warn = config.policy.rules.dataProtection?.warnBeforeSubmit;
+  const warn = warnRule(config);
   if (
     input.findings > 0 &&
-    warn?.enabled &&
-    input.riskScore >= (warn.threshold ?? 0) &&
+    (warn.enabled || enforcement === 'block') &&
+    input.riskScore >= warn.threshold &&
     enforcement !== 'log'
   )
     return {
       action: enforcement,
-      reason: `Risk ${input.riskScore} reaches the threshold of ${warn.threshold ?? 0}.`,
+      reason:
+        enforcement === 'block'
+          ? `Risk ${input.riskScore} reaches the threshold of ${warn.threshold}: switch tokens on to send it.`
+          : `Risk ${input.riskScore} reaches the threshold of ${warn.threshold}.`,
     };
   return { action: 'allow', reason: input.findings > 0 ? 'Sent as typed (logged).' : 'Nothing sensitive.' };
 }

@@ -28,7 +28,7 @@ async function render(): Promise<void> {
     s.enrolled ? 'Enrolled' : 'Not enrolled: local protection only',
     s.enrolled ? 'ok' : 'warn',
   );
-  if (s.organizationId) row(dl, 'Organization', s.organizationId);
+  if (s.organizationId) row(dl, 'Organization', s.organizationName ?? s.organizationId);
   if (s.serverUrl) row(dl, 'Server', s.serverUrl);
   row(dl, 'Policy version', String(s.configVersion));
   row(dl, 'Enforcement', s.enforcement);

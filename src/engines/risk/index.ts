@@ -2,6 +2,7 @@ import { canonicalType } from '../dlp/entity-types.js';
 import { DEFAULT_WEIGHT, RISK_WEIGHTS } from './weights.js';
 
 export { RISK_WEIGHTS } from './weights.js';
+export { DEFAULT_WARN_BEFORE_SUBMIT } from './warn-before-submit.js';
 
 export interface RiskBreakdown {
   /** distinct types found, each with its weight and how many times it occurred */
@@ -45,4 +46,14 @@ export function riskScore(types: string[]): { score: number; breakdown: RiskBrea
     score: Math.min(100, Math.round(uncapped)),
     breakdown: { types: rows, base, distinctTypes: rows.length, multiplier, uncapped },
   };
+}
+
+/**
+ * The finding of the riskiest type (the highest weight; at equal weight the type name first in order, as
+ * `riskScore` ranks them): what names an event or alert that carries several types (an IBAN before an
+ * e-mail address, whatever was found first). Undefined when there is none.
+ */
+export function riskiestFinding<T extends { type: string }>(findings: readonly T[]): T | undefined {
+  const top = riskScore(findings.map((f) => f.type)).breakdown.types[0];
+  return top === undefined ? undefined : findings.find((f) => normaliseRiskType(f.type) === top.type);
 }

@@ -1,5 +1,5 @@
 import { type DetectOptions, detectEntities, type Entity } from '../../engines/dlp/index.js';
-import { riskScore } from '../../engines/risk/index.js';
+import { riskiestFinding, riskScore } from '../../engines/risk/index.js';
 import type { Compute } from '../../platform/compute/index.js';
 import type { DlpSettings } from './dlp.settings.js';
 
@@ -30,8 +30,7 @@ export function dlpEventData(
   },
 ): Record<string, unknown> {
   const risk = riskScore(entities.map((e) => e.type));
-  const top = [...risk.breakdown.types].sort((a, b) => b.weight - a.weight)[0];
-  const topEntity = entities.find((e) => e.type === top?.type) ?? entities[0];
+  const topEntity = riskiestFinding(entities);
   return {
     domain: topEntity?.domain ?? 'PERSONAL',
     type: topEntity?.type ?? 'UNKNOWN',

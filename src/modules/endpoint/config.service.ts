@@ -47,7 +47,7 @@ export function createConfigService(deps: { db: Db; state: OrgStateStore }) {
     registerSection(name: string, section: ConfigSection): void {
       if (
         sections.has(name) ||
-        ['configVersion', 'plan', 'device', 'policy', 'settings', 'dns'].includes(name)
+        ['configVersion', 'plan', 'organization', 'device', 'policy', 'settings', 'dns'].includes(name)
       ) {
         throw new Error(`config section ${name} is already defined`);
       }
@@ -62,9 +62,13 @@ export function createConfigService(deps: { db: Db; state: OrgStateStore }) {
       orgId: string,
       deviceId: string,
       ifNoneMatch: readonly string[] = [],
-      /** The organization's plan: the extension prints it on proof documents (their "tier"). */
-      plan?: string,
+      /**
+       * The organization as the caller knows it: its plan (the extension prints it on proof documents, their
+       * "tier") and its name (the extension's popup shows it).
+       */
+      org: { plan?: string; name?: string } = {},
     ): Promise<{ etag: string; body: Record<string, unknown> | null }> {
+      const { plan, name } = org;
       const device = await repo.device(orgId, deviceId);
       if (!device || device.status === 'revoked') throw notFound('Device');
       const st = await deps.state.get(orgId);
@@ -73,11 +77,12 @@ export function createConfigService(deps: { db: Db; state: OrgStateStore }) {
         ...(device.group_id ? [device.group_id] : []),
         ...(user ? await repo.userGroups(orgId, user.id) : []),
       ];
-      // A plan change does not bump the config version, so the plan is one of the inputs.
+      // A plan change or a rename does not bump the config version, so both are inputs.
       const inputsKey = JSON.stringify([
         orgId,
         st.version,
         plan ?? null,
+        name ?? null,
         user?.id ?? null,
         user?.email ?? null,
         groupIds,
@@ -95,6 +100,7 @@ export function createConfigService(deps: { db: Db; state: OrgStateStore }) {
       const body: Record<string, unknown> = {
         configVersion: st.version,
         ...(plan ? { plan } : {}),
+        ...(name ? { organization: { id: orgId, name } } : {}),
         device: { id: device.id, userId: user?.id ?? null, groupIds },
         policy: effective,
         settings: st.settings,

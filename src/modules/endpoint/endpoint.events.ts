@@ -46,6 +46,8 @@ export function alertEventData(
       alertId,
       domain: a.dlpDomain ?? 'PERSONAL',
       type: a.type,
+      // every type found, as the proxy's DLP events list them (reports count each); `type` always among them
+      types: [...new Set([a.type, ...(a.types ?? [])])],
       severity: a.severity ?? SEVERITY_BY_ACTION[a.action],
       action: a.action.toUpperCase(),
       findingsCount: a.findingsCount,

@@ -179,7 +179,17 @@ export function endpointRoutes(deps: EndpointRouteDeps) {
           tags: TAGS,
           summary: 'Effective policies and settings of the calling device; ETag / If-None-Match answers 304',
           response: {
-            200: Type.Object({}, { additionalProperties: true }),
+            200: Type.Object(
+              {
+                organization: Type.Optional(
+                  Type.Object(
+                    { id: Type.String(), name: Type.String() },
+                    { description: 'the organization the device is enrolled in (its name for the popup)' },
+                  ),
+                ),
+              },
+              { additionalProperties: true },
+            ),
             304: Type.Null({ description: 'the config is the one named in If-None-Match' }),
             ...errorResponses(401, 403, 404, 429),
           },
@@ -190,12 +200,11 @@ export function endpointRoutes(deps: EndpointRouteDeps) {
         const match = request.headers['if-none-match'];
         const held =
           typeof match === 'string' ? match.split(',').map((m) => m.trim().replace(/^W\//, '')) : [];
-        const { etag, body } = await endpoint.config.forDevice(
-          d.orgId,
-          d.deviceId,
-          held,
-          callerOf(request).org.plan,
-        );
+        const { org } = callerOf(request);
+        const { etag, body } = await endpoint.config.forDevice(d.orgId, d.deviceId, held, {
+          plan: org.plan,
+          name: org.name,
+        });
         reply.header('etag', etag).header('cache-control', 'private, no-cache');
         if (body === null) return reply.status(304).send(null);
         return body;

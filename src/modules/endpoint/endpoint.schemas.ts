@@ -353,17 +353,25 @@ export const HeartbeatReply = Type.Object({
 
 export const ALERT_ACTIONS = ['blocked', 'warned', 'redacted', 'logged'] as const;
 
+/**
+ * A type name (EMAIL, an own pattern's name upper-cased: both start with a letter), never a value: no run
+ * of four digits, so a card or AVS number cannot ride in a field that is not blanked.
+ */
+const FindingType = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 64, pattern: '^(?!.*[0-9]{4})[A-Z][A-Z0-9_]*$', description });
+
 export const AlertBody = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 100, description: 'client id; a repeated id is stored once' }),
-    // A type name (EMAIL, an own pattern's name upper-cased: both start with a letter), never a value: no
-    // run of four digits, so a card or AVS number cannot ride in the one field that is not blanked.
-    type: Type.String({
-      minLength: 1,
-      maxLength: 64,
-      pattern: '^(?!.*[0-9]{4})[A-Z][A-Z0-9_]*$',
-      description: 'finding type, e.g. EMAIL or an own pattern name upper-cased',
-    }),
+    type: FindingType('the riskiest finding type, e.g. IBAN, or an own pattern name upper-cased'),
+    types: Type.Optional(
+      Type.Array(FindingType('a finding type'), {
+        minItems: 1,
+        maxItems: 64,
+        uniqueItems: true,
+        description: 'every type found, riskiest first (`type` among them); absent from older extensions',
+      }),
+    ),
     dlpDomain: Type.Optional(oneOf(DLP_DOMAINS)),
     domain: SiteHost,
     action: oneOf(ALERT_ACTIONS),

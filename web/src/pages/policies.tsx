@@ -1,4 +1,6 @@
 import { useState } from 'preact/hooks';
+// a pure constant shared with the extension (no server code): the editor starts where the device does
+import { DEFAULT_WARN_BEFORE_SUBMIT } from '../../../src/engines/risk/warn-before-submit';
 import { type Result, api } from '../api';
 import { canManage } from '../session';
 import {
@@ -77,8 +79,10 @@ function draftOf(p: Policy | null, orgId: string): Draft {
     requireDlp: allowed.some((a) => a.conditions?.requireDlp === true),
     pasteEnabled: r.dataProtection?.blockCopyPaste?.enabled ?? false,
     patterns: r.dataProtection?.blockCopyPaste?.patterns ?? [],
-    warnEnabled: r.dataProtection?.warnBeforeSubmit?.enabled ?? false,
-    threshold: String(r.dataProtection?.warnBeforeSubmit?.threshold ?? 70),
+    // A policy without the rule (new, or created by API without it) gets the extension's built-in one:
+    // saving it untouched must not leave devices less strict than before enrollment.
+    warnEnabled: r.dataProtection?.warnBeforeSubmit?.enabled ?? DEFAULT_WARN_BEFORE_SUBMIT.enabled,
+    threshold: String(r.dataProtection?.warnBeforeSubmit?.threshold ?? DEFAULT_WARN_BEFORE_SUBMIT.threshold),
     preventScreenshot: r.dataProtection?.preventScreenshot ?? false,
     logAll: r.logging?.logAllInteractions ?? false,
     logBlocked: r.logging?.logBlockedAttempts ?? true,

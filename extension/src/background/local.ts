@@ -1,0 +1,37 @@
+import { DEFAULT_CONFIG, type EndpointConfig } from '../shared/policy.js';
+import { syncAiSiteScripts } from './ai-sites.js';
+import { applyRules } from './dnr.js';
+import { type State, update } from './store.js';
+
+// The way back to the built-in local state (protection with default settings, nothing blocked, no force
+// mode, the shipped catalog's sites), taken when the user unenrolls and when the server says the device
+// token is gone (revoked in the dashboard, rotated elsewhere: 401 with reenroll). One function for both, so a
+// revoked device does not keep enforcing an organization's policy it no longer belongs to.
+
+/** The content scripts follow the config's AI sites; a failure is shown in the popup, not thrown. */
+export async function applySites(config: EndpointConfig): Promise<void> {
+  await syncAiSiteScripts(config).catch(async (err) => {
+    await update(() => ({ lastError: `site scripts: ${err instanceof Error ? err.message : err}` }));
+  });
+}
+
+/**
+ * Drops the enrollment (token, device, organization) and the organization's config, then puts the block
+ * rules and the AI-site scripts back to the built-in ones. `extra` is set in the same write (the reason
+ * shown in the popup). The server address, the queue and the counters stay: they belong to the
+ * organization and reach it if the device enrolls there again (docs/extension.md, "Uploads").
+ */
+export async function resetToLocal(extra: Partial<State> = {}): Promise<void> {
+  await update(() => ({
+    deviceToken: undefined,
+    deviceId: undefined,
+    organizationId: undefined,
+    config: undefined,
+    configVersion: undefined,
+    etag: undefined,
+    forceMode: undefined,
+    ...extra,
+  }));
+  await applyRules(DEFAULT_CONFIG, undefined);
+  await applySites(DEFAULT_CONFIG);
+}
