@@ -17,6 +17,30 @@ addRouteCases(
     happyStatus: 200,
   },
   {
+    method: 'POST',
+    route: '/api/dashboard/auth/me/password',
+    auth: 'session',
+    allowed: ALL_ROLES,
+    // a user of its own with a known password, because the change ends that user's other sessions
+    happy: async (t, tenant) => {
+      const email = `changer.${Math.random().toString(36).slice(2)}@example.test`;
+      const password = 'route-case-password-1';
+      await t.ctx.orgs.createUser({ org: tenant.org, email, role: 'member', password });
+      const login = await t.request('POST', '/api/dashboard/auth/login', { body: { email, password } });
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      return {
+        path: '/api/dashboard/auth/me/password',
+        body: { currentPassword: password, newPassword: 'route-case-password-2' },
+        headers: { cookie },
+      };
+    },
+    happyStatus: 200,
+    bad: async () => ({
+      path: '/api/dashboard/auth/me/password',
+      body: { currentPassword: 'whatever-it-is-now', newPassword: 'short' },
+    }),
+  },
+  {
     method: 'GET',
     route: '/api/dashboard/auth/me',
     auth: 'session',
