@@ -60,7 +60,10 @@ describe('gateway read-outs and the chat quota', () => {
     assert.equal(chat.status, 200, chat.text);
     const org = (await t.ctx.orgs.getOrg(tenant.org.id))!;
     for (let i = 1; i < 1_000; i++) await t.ctx.limits.consume(org, 'chat');
-    const refused = await t.request('POST', '/api/v1/gateway/chat', { key: tenant.sw, body: { message: 'hi' } });
+    const refused = await t.request('POST', '/api/v1/gateway/chat', {
+      key: tenant.sw,
+      body: { message: 'hi' },
+    });
     assert.equal(refused.status, 403, refused.text);
     assert.equal(refused.body.error, 'quota_exceeded');
     const usage = await t.request('GET', '/api/v1/gateway/usage', { key: tenant.sw });
@@ -77,5 +80,22 @@ describe('gateway read-outs and the chat quota', () => {
     const tenant = await t.tenant({ name: 'Kinds' });
     const res = await t.request('GET', '/api/v1/gateway/usage', { key: tenant.al });
     assert.equal(res.status, 403, res.text);
+  });
+});
+
+describe('read-outs of other products and their quota', () => {
+  it('listing the DLP types and the claim corrections spends no tokenization or claim request', async () => {
+    const tenant = await t.tenant({ name: 'Listers', plan: 'pro' });
+    const used = async (product: 'tokenization' | 'hallucination') =>
+      (await t.ctx.limits.usage((await t.ctx.orgs.getOrg(tenant.org.id))!, product)).requestsUsed;
+    for (let i = 0; i < 3; i++) {
+      const types = await t.request('GET', '/api/v1/dlp/types', { key: tenant.sw });
+      assert.equal(types.status, 200, types.text);
+      assert.ok(types.headers.get('x-ratelimit-limit'), 'counted against the rate limit');
+      const corrections = await t.request('GET', '/api/v1/hallucination/corrections', { key: tenant.al });
+      assert.equal(corrections.status, 200, corrections.text);
+    }
+    assert.equal(await used('tokenization'), 0);
+    assert.equal(await used('hallucination'), 0);
   });
 });

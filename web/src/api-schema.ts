@@ -1057,7 +1057,7 @@ export interface paths {
         };
         /**
          * The entity types the detectors know, with their DLP domain
-         * @description Authentication: an API key of the al_live_ or sw_live_ kind; counts against the tokenization quota
+         * @description Authentication: an API key of the al_live_ or sw_live_ kind (rate limit only, no product quota)
          */
         get: operations["dlpTypes"];
         put?: never;
@@ -1489,7 +1489,7 @@ export interface paths {
         };
         /**
          * The organization's corrections, newest first
-         * @description Authentication: an API key of the al_live_ or sw_live_ kind; counts against the hallucination quota
+         * @description Authentication: an API key of the al_live_ or sw_live_ kind (rate limit only, no product quota)
          */
         get: operations["hallucinationListCorrections"];
         put?: never;

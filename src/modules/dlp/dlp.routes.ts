@@ -62,7 +62,8 @@ export function dlpRoutes(dlp: DlpService) {
     app.get(
       '/api/v1/dlp/types',
       {
-        config: { auth: { mode: 'apiKey', product: 'tokenization' } },
+        // The list of types is a read-out, not a tokenization: rate limit only, no quota (docs/auth.md).
+        config: { auth: { mode: 'apiKey', product: 'tokenization', readOut: true } },
         schema: {
           operationId: 'dlpTypes',
           tags: ['dlp'],

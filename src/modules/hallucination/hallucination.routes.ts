@@ -15,6 +15,8 @@ import {
 import type { CheckMode, HallucinationService } from './hallucination.service.js';
 
 const AUTH = { auth: { mode: 'apiKey', product: 'hallucination' } } as const;
+/** Reading the corrections back is no claim check: rate limit only, no quota (docs/auth.md). */
+const READ_OUT = { auth: { mode: 'apiKey', product: 'hallucination', readOut: true } } as const;
 const TAGS = ['hallucination'];
 
 export function hallucinationRoutes(service: HallucinationService, options: { bodyLimit: number }) {
@@ -100,7 +102,7 @@ export function hallucinationRoutes(service: HallucinationService, options: { bo
     app.get(
       '/api/v1/hallucination/corrections',
       {
-        config: AUTH,
+        config: READ_OUT,
         schema: {
           operationId: 'hallucinationListCorrections',
           tags: TAGS,
