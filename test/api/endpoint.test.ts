@@ -792,6 +792,60 @@ describe('alerts and logs', () => {
   });
 });
 
+describe('times devices report', () => {
+  it('an alert or a log dated after the server received it is stored at the receipt time; earlier ones as sent', async () => {
+    const tenant = await t.tenant({ plan: 'business' });
+    const d = await register(tenant);
+    const now = clock.now().toISOString();
+    const ahead = new Date(clock.now().getTime() + 4 * 365 * 86_400_000).toISOString();
+    const before = new Date(clock.now().getTime() - 3_600_000).toISOString();
+    for (const [id, occurredAt] of [
+      ['late-clock', ahead],
+      ['hour-ago', before],
+    ] as const) {
+      const res = await t.request('POST', '/api/v1/endpoint/alert', {
+        key: d.deviceToken,
+        body: {
+          id,
+          type: 'EMAIL',
+          dlpDomain: 'PERSONAL',
+          domain: 'chat.example',
+          action: 'warned',
+          findingsCount: 1,
+          redactedPreview: 'write to [EMAIL_1]',
+          occurredAt,
+        },
+      });
+      assert.equal(res.status, 201, res.text);
+    }
+    const logged = await t.request('POST', '/api/v1/endpoint/log', {
+      key: d.deviceToken,
+      body: { entries: [{ id: 'late-log', kind: 'interaction', domain: 'chat.example', occurredAt: ahead }] },
+    });
+    assert.ok(logged.status < 300, logged.text);
+    const alerts = await t.ctx.storage.db
+      .selectFrom('endpoint_alerts')
+      .select(['client_id', 'occurred_at'])
+      .where('org_id', '=', tenant.org.id)
+      .orderBy('client_id')
+      .execute();
+    const at = (v: unknown) => new Date(String(v)).toISOString();
+    assert.deepEqual(
+      alerts.map((a) => [a.client_id, at(a.occurred_at)]),
+      [
+        ['hour-ago', before],
+        ['late-clock', now],
+      ],
+    );
+    const [log] = await t.ctx.storage.db
+      .selectFrom('endpoint_logs')
+      .select(['occurred_at'])
+      .where('org_id', '=', tenant.org.id)
+      .execute();
+    assert.equal(at(log?.occurred_at), now);
+  });
+});
+
 describe('a log batch with bad entries', () => {
   const entry = (id: string, extra: Record<string, unknown> = {}) => ({
     id,

@@ -27,6 +27,16 @@ export const DEFAULT_LOG_RETENTION_DAYS = 90;
 const TOP_USERS = 10;
 
 /** Alerts, activity logs, their retention, and the endpoint monitoring statistics. */
+/**
+ * When a device says something happened, never after the server received it: a device clock running ahead
+ * (an alert "of 2030") would otherwise sort first in every list and fall outside every report period. The
+ * same rule as shadow-AI reports' first and last sightings.
+ */
+function reportedAt(iso: string, now: string): string {
+  const t = Date.parse(iso);
+  return t > Date.parse(now) ? now : new Date(t).toISOString();
+}
+
 export function createActivityService(deps: {
   db: Db;
   clock: Clock;
@@ -69,7 +79,7 @@ export function createActivityService(deps: {
           severity: String(data['severity']),
           findings_count: body.findingsCount,
           redacted_preview: body.redactedPreview,
-          occurred_at: body.occurredAt ? new Date(body.occurredAt).toISOString() : now,
+          occurred_at: body.occurredAt ? reportedAt(body.occurredAt, now) : now,
           created_at: now,
         });
         if (!stored) {
@@ -106,7 +116,7 @@ export function createActivityService(deps: {
         kind: e.kind,
         service_domain: e.domain?.toLowerCase() ?? null,
         detail: JSON.stringify(details[i] ?? {}),
-        occurred_at: new Date(e.occurredAt).toISOString(),
+        occurred_at: reportedAt(e.occurredAt, now),
         created_at: now,
       }));
       const stored = await db.transaction().execute(async (trx) => {
