@@ -1,4 +1,4 @@
-import { classifyAddress, parseIPv4, parseIPv6 } from '../../platform/net/index.js';
+import { cidrContains, classifyAddress, parseCidr, parseIPv4, parseIPv6 } from '../../platform/net/index.js';
 
 /**
  * Reads a forwarder entry: `1.2.3.4`, `1.2.3.4:5353`, `[::1]:53` or a bare IPv6 address (port 53 when none
@@ -27,12 +27,9 @@ export function readForwarder(text: string): { host: string; port: number } | { 
   return { host, port };
 }
 
-function isLinkLocal(host: string): boolean {
-  const v4 = parseIPv4(host);
-  if (v4 !== null) return v4 >>> 16 === (169 << 8) + 254;
-  const v6 = parseIPv6(host);
-  return v6 !== null && (v6[0]! & 0xffc0) === 0xfe80;
-}
+// Link-local resolvers answer on one link only; the platform's CIDR reader, not bit arithmetic of our own.
+const LINK_LOCAL = ['169.254.0.0/16', 'fe80::/10'].map((c) => parseCidr(c)!);
+const isLinkLocal = (host: string): boolean => LINK_LOCAL.some((c) => cidrContains(c, host));
 
 /** The upstream of a stored entry; entries stored before they were validated and unusable are skipped. */
 export function parseForwarder(text: string): { host: string; port: number } | null {

@@ -24,4 +24,4 @@ export {
   targetHostProblem,
   targetUrlProblem,
 } from './target-url.js';
-export { parseIPv4, parseIPv6 } from './ip.js';
+export { cidrContains, parseCidr, parseIPv4, parseIPv6 } from './ip.js';
