@@ -32,7 +32,18 @@ if (chosen.length === 0) {
 const concurrency = process.env.TEST_CONCURRENCY ?? '2';
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...chosen],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    // TAP as before on stdout, and a list of the failed tests at the very end (CI shows the tail).
+    '--test-reporter=tap',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${join(root, 'scripts', 'test-failures-reporter.mjs')}`,
+    '--test-reporter-destination=stdout',
+    ...chosen,
+  ],
   { cwd: root, stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

@@ -72,6 +72,8 @@ const manifest = {
       'concept pairs and triples',
       'quoted',
     ],
+    // Concept forms that are false friends between languages read in the text's guessed language (inj-lr-12).
+    formLanguages: FEATURE_SET.formLanguages,
     concepts: CONCEPTS,
   },
   zWarn,

@@ -33,6 +33,9 @@ const shared: Record<string, string> = {
     : {}),
 };
 
+// The verification server on a port of its own (any free one) and its own store in the test folder.
+const VERIFIER_ENV = { VERIFIER_PORT: '0' };
+
 function run(env: Record<string, string>, ...args: string[]) {
   const base: NodeJS.ProcessEnv = {
     ...process.env,
@@ -117,17 +120,19 @@ describe('serving commands that cannot start', () => {
     assert.match(r.stderr, /cannot listen on no-such-host\.invalid:0 \(HOST, PROXY_PORT\)/);
   });
 
-  it('stop with REDIS_URL named when Redis does not answer (serve, proxy, worker)', async () => {
+  it('stop with REDIS_URL named when Redis does not answer (serve, proxy, worker, verifier)', async () => {
     const closed = await closedPort();
     // Refused, and accepted by something that never answers (a wrong port).
     const cases: Array<[number, string[]]> = [
       [closed, ['serve']],
       [closed, ['worker']],
       [takenPort, ['proxy']],
+      [closed, ['verifier']],
+      [takenPort, ['verifier']],
     ];
     for (const [port, args] of cases) {
       const url = `redis://user:s3cret-pw@127.0.0.1:${port}/2`;
-      const r = run({ REDIS_URL: url }, ...args);
+      const r = run({ REDIS_URL: url, ...VERIFIER_ENV }, ...args);
       assert.equal(r.code, 1, `${args[0]}: ${r.stderr}`);
       assert.match(
         r.stderr,
@@ -173,6 +178,64 @@ describe('serving commands that cannot start', () => {
     const r = run({ PORT: '99999' }, 'serve');
     assert.equal(r.code, 1);
     assert.match(r.stderr, /^parapet: invalid configuration: PORT must be an integer from 0 to 65535$/m);
+  });
+});
+
+describe('expected start failures are configuration errors, with exit 1 and one line', () => {
+  // Nothing listens there: the key is checked before the database is opened, so this needs no PostgreSQL
+  // (the test used to name a database that existed only on the machine it was written on).
+  const pg = 'postgres://postgres@127.0.0.1:1/nothing_here';
+  it('a missing or short master key with PostgreSQL, a verifier LLM list that is not JSON, a verifier port in use', () => {
+    const cases: Array<[Record<string, string>, string[], RegExp]> = [
+      [
+        { DATABASE_URL: pg, DATABASE_SCHEMA: `${schema}_k`, PARAPET_MASTER_KEY: '' },
+        ['serve'],
+        /^parapet: invalid configuration: PARAPET_MASTER_KEY is required with a PostgreSQL store/m,
+      ],
+      [
+        { DATABASE_URL: pg, DATABASE_SCHEMA: `${schema}_k`, PARAPET_MASTER_KEY: 'abc' },
+        ['serve'],
+        /^parapet: invalid configuration: PARAPET_MASTER_KEY must be 32 bytes/m,
+      ],
+      [
+        {
+          PARAPET_VERIFIER_DATA_DIR: join(cwd, 'vf1'),
+          PARAPET_VERIFIER_LLMS: 'not json',
+          VERIFIER_PORT: '0',
+        },
+        ['verifier'],
+        /^parapet: invalid configuration: PARAPET_VERIFIER_LLMS must be a JSON array$/m,
+      ],
+      [
+        { PARAPET_VERIFIER_DATA_DIR: join(cwd, 'vf2'), VERIFIER_PORT: String(takenPort) },
+        ['verifier'],
+        /^parapet: cannot listen on .*\(HOST, VERIFIER_PORT\)/m,
+      ],
+    ];
+    for (const [env, args, pattern] of cases) {
+      const r = run(env, ...args);
+      assert.equal(r.code, 1, `${JSON.stringify(env)} ${r.stderr}`);
+      assert.match(r.stderr, pattern);
+      assert.doesNotMatch(r.stderr, /unexpected failure|run parapet --help/);
+    }
+  });
+
+  it('worker, proxy and dns without a database, and an unknown organization or user: exit 1, no help hint', () => {
+    const empty = mkdtempSync(join(tmpdir(), 'parapet-nodb-'));
+    try {
+      for (const args of [['worker'], ['proxy'], ['dns', '--org', 'org_x']]) {
+        const r = run({ PARAPET_DATA_DIR: join(empty, 'data'), DATABASE_URL: '' }, ...args);
+        assert.equal(r.code, 1, `${args[0]} ${r.stderr}`);
+        assert.match(r.stderr, /^parapet: no Parapet database at /m);
+        assert.doesNotMatch(r.stderr, /run parapet --help/);
+      }
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+    const r = run({}, 'key', 'create', '--org', 'org_nope', '--kind', 'al');
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /^parapet: organization org_nope does not exist$/m);
+    assert.doesNotMatch(r.stderr, /run parapet --help/);
   });
 });
 

@@ -96,6 +96,13 @@ describe('parapet serve on an empty data folder', () => {
         body: JSON.stringify({ email: 'owner@parapet.local', password }),
       });
       assert.equal(login.status, 200);
+      // The printed password is in the terminal's scroll-back: the owner must replace it before anything else.
+      const signedIn = (await login.json()) as { user: { mustChangePassword: boolean } };
+      assert.equal(signedIn.user.mustChangePassword, true);
+      const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+      const held = await fetch(`${first.url}/api/dashboard/organization`, { headers: { cookie } });
+      assert.equal(held.status, 403);
+      assert.equal(((await held.json()) as { error: string }).error, 'password_change_required');
 
       const openapi = (await (await fetch(`${first.url}/api/openapi.json`)).json()) as {
         paths: Record<string, unknown>;
@@ -139,6 +146,7 @@ describe('administration commands', () => {
     );
     assert.equal(user.code, 0, user.stderr);
     assert.ok(JSON.parse(user.stdout).password.length >= 12);
+    assert.equal(JSON.parse(user.stdout).user.mustChangePassword, true, 'the operator saw the password');
 
     const key = cli(cwd, 'key', 'create', '--org', orgId, '--kind', 'sw', '--name', 'bot');
     assert.equal(key.code, 0, key.stderr);
@@ -169,12 +177,83 @@ describe('administration commands', () => {
       [['key', 'create', '--org', 'org_missing', '--kind', 'al'], /does not exist/],
       [['key', 'create', '--org', 'org_x', '--kind', 'zz'], /--kind must be al or sw/],
       [['org', 'create', '--name', 'X', '--bogus'], /Unknown option/],
+      // An impossible day rolled over silently (2027-02-30 became March 2); the report API's wording.
+      [
+        ['key', 'create', '--org', 'org_x', '--kind', 'al', '--expires', '2027-02-30'],
+        /--expires names a day that does not exist \(2027-02-30\)/,
+      ],
+      [
+        ['key', 'create', '--org', 'org_x', '--kind', 'al', '--expires', 'March 3 2027'],
+        /--expires must be an ISO 8601 date or date-time/,
+      ],
+      [
+        ['key', 'create', '--org', 'org_x', '--kind', 'al', '--expires', '2027-03-01T10:00'],
+        /--expires is a date-time without a time zone: end it with Z \(UTC\) or an offset/,
+      ],
+      [
+        ['license', 'issue', '--org', 'org_x', '--seats', '5', '--expires', '2027-02-30'],
+        /--expires names a day that does not exist/,
+      ],
+      // An organization without products can do nothing: refused as `org update` refuses it.
+      [['org', 'create', '--name', 'Empty', '--products='], /--products needs at least one of/],
+      [['org', 'create', '--name', 'Empty', '--products=,'], /--products needs at least one of/],
     ];
     for (const [args, pattern] of cases) {
       const r = cli(cwd, ...args);
       assert.notEqual(r.code, 0, args.join(' '));
       assert.match(r.stderr, pattern, args.join(' '));
     }
+    const orgs = JSON.parse(cli(cwd, 'org', 'list', '--json').stdout).organizations;
+    assert.deepEqual(
+      orgs.map((o: { name: string }) => o.name),
+      ['Seed'],
+    );
+  });
+});
+
+describe('names given on the command line', () => {
+  it('are held to the HTTP API name rule (no control or bidi characters): user create, org create and update, key create', () => {
+    const cwd = tempDir();
+    const org = JSON.parse(cli(cwd, 'org', 'create', '--name', 'Names', '--plan', 'pro', '--json').stdout);
+    // What POST /api/dashboard/users refuses with 400 (nameText): a line break, a C1 control, a right-to-left
+    // override that makes "Mallory\u202Egpj.exe" read as "Malloryexe.jpg", an isolate, blanks only. (A NUL
+    // cannot travel in an argument at all.)
+    const bad = ['Eve\nAdmin', 'C1\u0085x', 'Mallory\u202Egpj.exe', 'Iso\u2066late', '   '];
+    const userCreate = (email: string, name: string, ...more: string[]) =>
+      cli(cwd, 'user', 'create', '--org', org.id, '--email', email, '--name', name, ...more);
+    bad.forEach((name, i) => {
+      const user = userCreate(`bad${i}@names.test`, name);
+      assert.notEqual(user.code, 0, JSON.stringify(name));
+      assert.match(
+        user.stderr,
+        /--name must (be free of control characters \(U\+0000–U\+001F, U\+007F–U\+009F\) and bidirectional overrides or isolates|hold a visible character)/,
+        JSON.stringify(name),
+      );
+    });
+    // The other commands that take a name apply the same rule.
+    const override = 'Mallory\u202Egpj.exe';
+    for (const args of [
+      ['key', 'create', '--org', org.id, '--kind', 'al', '--name', override],
+      ['org', 'create', '--name', override],
+      ['org', 'update', '--id', org.id, '--name', override],
+    ]) {
+      const r = cli(cwd, ...args);
+      assert.notEqual(r.code, 0, args.slice(0, 2).join(' '));
+      assert.match(r.stderr, /--name must be free of control characters/, args.slice(0, 2).join(' '));
+    }
+    assert.match(
+      userCreate('long@names.test', 'x'.repeat(201)).stderr,
+      /--name must be at most 200 characters/,
+    );
+    const users = JSON.parse(cli(cwd, 'user', 'list', '--org', org.id, '--json').stdout).users;
+    assert.deepEqual(users, [], 'no user was created with a refused name');
+    const keys = JSON.parse(cli(cwd, 'key', 'list', '--org', org.id, '--json').stdout).keys;
+    assert.deepEqual(keys, [], 'no key was created with a refused name');
+
+    // A name of letters of any script, accents and spaces passes and is stored trimmed.
+    const ok = userCreate('zoe@names.test', ' Zoë Ω-Nakamura ', '--json');
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(JSON.parse(ok.stdout).user.name, 'Zoë Ω-Nakamura');
   });
 });
 
@@ -218,7 +297,7 @@ describe('parapet report', () => {
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--period must be one of/);
     const missing = cli(cwd, 'report', '--org', 'org_nope', '--period', '7d');
-    assert.equal(missing.code, 2);
+    assert.equal(missing.code, 1);
     assert.match(missing.stderr, /does not exist/);
   });
 });
@@ -227,7 +306,9 @@ describe('commands a newcomer runs', () => {
   it('refuses to start a new database from a read command, and says which database it uses', () => {
     const cwd = tempDir();
     const list = cli(cwd, 'org', 'list');
-    assert.equal(list.code, 2);
+    // The wrong folder, not a wrong command line: exit 1 without the "--help" hint (docs/deployment.md).
+    assert.equal(list.code, 1);
+    assert.doesNotMatch(list.stderr, /run parapet --help/);
     assert.match(list.stderr, /no Parapet database at .*parapet\.db/);
     // The advice is a whole sentence (it once ended on "to the service's").
     assert.match(
@@ -244,7 +325,8 @@ describe('commands a newcomer runs', () => {
     const cwd = tempDir();
     for (const args of [['worker'], ['proxy'], ['dns', '--org', 'org_missing']]) {
       const r = cli(cwd, ...args);
-      assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+      // A serving process that cannot start: exit 1 and one line (docs/deployment.md), not a usage error.
+      assert.equal(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stderr, /no Parapet database at .*parapet\.db/);
       assert.equal(existsSync(join(cwd, 'data', 'parapet.db')), false, `${args[0]} created nothing`);
     }
@@ -268,7 +350,7 @@ describe('commands a newcomer runs', () => {
     for (const name of ['   ', 'x'.repeat(201)])
       assert.match(
         cli(cwd, 'org', 'update', '--id', org.id, '--plan', 'pro', '--name', name).stderr,
-        /--name must hold a visible character/,
+        /--name must (hold a visible character|be at most 200 characters)/,
       );
   });
 
@@ -301,7 +383,11 @@ describe('commands a newcomer runs', () => {
     const pw = cli(cwd, 'user', 'password', '--org', orgId, '--email', 'A@ops.test');
     assert.equal(pw.code, 0, pw.stderr);
     assert.match(pw.stdout, /shown once\): \S{12,}/);
-    assert.equal(cli(cwd, 'user', 'password', '--org', orgId, '--email', 'nobody@ops.test').code, 2);
+    // Not a usage error: exit 1, one line, no help hint.
+    const nobody = cli(cwd, 'user', 'password', '--org', orgId, '--email', 'nobody@ops.test');
+    assert.equal(nobody.code, 1);
+    assert.match(nobody.stderr, /^parapet: no such user in organization \S+$/m);
+    assert.doesNotMatch(nobody.stderr, /run parapet --help/);
 
     const key = JSON.parse(cli(cwd, 'key', 'create', '--org', orgId, '--kind', 'al', '--json').stdout);
     assert.equal(cli(cwd, 'key', 'revoke', '--org', orgId, '--id', key.key.id).code, 0);
@@ -350,6 +436,13 @@ describe('commands a newcomer runs', () => {
     assert.equal(c.code, 0, c.stderr);
     assert.equal(JSON.parse(c.stdout).rows, 2);
     assert.equal(cli(cwd, 'scan', join(cwd, 'missing.txt')).code, 2);
+    // A field no row has: nothing was scanned, which is not a clean result (exit 1, said on stderr).
+    const noField = cli(cwd, 'scan', file, '--field', 'text');
+    assert.equal(noField.code, 1, noField.stderr);
+    assert.match(
+      noField.stderr,
+      /^parapet: no row of \S+ could be read \(4 unreadable; does every row have the field 'text'\?\)/m,
+    );
     // Rows go only to --out: a --format without it says so instead of printing the summary alone.
     const noOut = cli(cwd, 'scan', csv, '--format', 'csv');
     assert.equal(noOut.code, 2);

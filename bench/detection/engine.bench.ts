@@ -53,8 +53,15 @@ if (process.env['BENCH_HOSTILE_ONLY'] !== '1') {
 // Hostile 100 KB inputs: every line an attack, encoded blobs, obfuscation throughout, and every generator of
 // src/engines/hostile-inputs.ts (issue #15: each must cost at most 20 ms). Wall time on a shared machine
 // measures the load too, so the main thread's CPU time is printed beside it, with the load average.
-// BENCH_HOSTILE_ONLY=1 skips the latency part above.
-const cases = DETECTION_HOSTILE_CASES;
+// BENCH_HOSTILE_ONLY=1 skips the latency part above; BENCH_HOSTILE_FILTER keeps the hostile inputs whose name
+// contains one of its '|'-separated parts (BENCH_HOSTILE_FILTER='homoglyph|pair "a:"'), to profile or
+// compare a few of them without the rest.
+const filters = (process.env['BENCH_HOSTILE_FILTER'] ?? '').split('|').filter((f) => f !== '');
+const cases = DETECTION_HOSTILE_CASES.filter(
+  (c) => filters.length === 0 || filters.some((f) => c.name.includes(f)),
+);
+if (cases.length === 0)
+  throw new Error(`no hostile input matches BENCH_HOSTILE_FILTER=${process.env['BENCH_HOSTILE_FILTER']}`);
 const RUNS = Number(process.env['BENCH_HOSTILE_RUNS'] ?? 5);
 const rows: Array<{ name: string; wall: number; cpu: number; cpuMax: number; load: string }> = [];
 console.log(`hostile 100 KB inputs: median of ${RUNS} runs, wall and ${CPU_CLOCK} (target ≤ 20 ms CPU)`);
@@ -101,15 +108,17 @@ if (process.env['BENCH_HOSTILE_ONLY'] !== '1') {
     decimals: 2,
   });
 }
-chartPrinted('bench-detection-hostile', {
-  title: 'Injection detection of hostile 100 KB inputs, in process',
-  subtitle: `npm run bench:detection; median of ${RUNS} runs per generator; ${CPU_CLOCK} time`,
-  line: /^hostile 100 KB (?<label>.+?)\s+wall p50\s+(?<wall>[\d.]+) ms\s+cpu p50\s+(?<cpu>[\d.]+) ms\s+cpu max\s+(?<max>[\d.]+) ms/,
-  measures: [
-    ['wall p50', 'wall'],
-    ['CPU p50', 'cpu'],
-    ['CPU max', 'max'],
-  ],
-  unit: ' ms',
-  reference: { value: 20, label: 'target 20 ms CPU' },
-});
+// A filtered run charts nothing: the chart of every hostile input would be overwritten by a few of them.
+if (filters.length === 0)
+  chartPrinted('bench-detection-hostile', {
+    title: 'Injection detection of hostile 100 KB inputs, in process',
+    subtitle: `npm run bench:detection; median of ${RUNS} runs per generator; ${CPU_CLOCK} time`,
+    line: /^hostile 100 KB (?<label>.+?)\s+wall p50\s+(?<wall>[\d.]+) ms\s+cpu p50\s+(?<cpu>[\d.]+) ms\s+cpu max\s+(?<max>[\d.]+) ms/,
+    measures: [
+      ['wall p50', 'wall'],
+      ['CPU p50', 'cpu'],
+      ['CPU max', 'max'],
+    ],
+    unit: ' ms',
+    reference: { value: 20, label: 'target 20 ms CPU' },
+  });

@@ -186,6 +186,17 @@ async function run(label: string, env: Record<string, string>) {
     });
     await login.body.dump();
     const cookie = String(login.headers['set-cookie'] ?? '').split(';')[0] ?? '';
+    // The printed owner password must be replaced before the dashboard API answers (docs/auth.md).
+    const changed = await pool.request({
+      method: 'POST',
+      path: '/api/dashboard/auth/me/password',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        currentPassword: server.owner?.password,
+        newPassword: `bench-${server.owner?.password}`,
+      }),
+    });
+    await changed.body.dump();
     const policy = await pool.request({
       method: 'POST',
       path: '/api/dashboard/endpoint/policies',

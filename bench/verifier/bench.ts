@@ -29,7 +29,7 @@ const verifier = await startTestVerifier({ env: { PARAPET_VERIFIER_MAX_PAGES: St
 try {
   const sentences = shuffled(allSentences(), 7);
   const paras = benchParagraphs(sentences, PASSAGES);
-  const file = join(verifier.dataDir, 'bench-passages.txt');
+  const file = join(verifier.docsDir, 'bench-passages.txt');
   writeFileSync(file, paras.join('\n\n'));
 
   // ---- indexing 10,000 passages: time, CPU, store size, heap

@@ -76,7 +76,8 @@ try {
   }
 
   async function fileSource(name: string, paragraphs: string[]): Promise<string> {
-    const path = join(verifier.dataDir, name);
+    // An older checkout's harness has no docsDir, and its verifier reads its own data folder.
+    const path = join((verifier as { docsDir?: string }).docsDir ?? verifier.dataDir, name);
     writeFileSync(path, paragraphs.join('\n\n'));
     const created = await verifier.request('POST', '/api/sources', {
       key: verifier.admin,

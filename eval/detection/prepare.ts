@@ -16,7 +16,7 @@ export function prepare(rows: EvalRow[]): PreparedRow[] {
     const { parts } = analyzeFull(r.text, r.context ? { context: r.context } : {}, null);
     return {
       row: r,
-      tf: tokenFeatures(parts.normalised, parts.indirect),
+      tf: tokenFeatures(parts.normalised, parts.indirect, false, parts.language),
       label: r.label,
       source: r.source,
       ...(SPLIT_BY_LANGUAGE.has(r.source) ? { splitKey: `${r.source}:${r.lang}` } : {}),

@@ -1,5 +1,6 @@
 // Random texts full of personal data, glued together in the ways that break tokenizers: values directly
-// against letters, digits, underscores, backslashes, markdown and other values; context words before them;
+// against letters, digits, underscores, backslashes, markdown, no-break and thin spaces and other values,
+// some values' digit groups spaced with those spaces, some names in lower case; context words before them;
 // words of four languages; non-Latin letters and emoji. The round trip (tokenize, then rehydrate whole,
 // streamed and JSON-escaped) must give every text back exactly. Used by fuzz.test.ts (a few thousand cases)
 // and fuzz.ts (`npm run fuzz:dlp`, 100,000 cases).
@@ -97,7 +98,14 @@ export const GLUE = [
   '中',
   '🙂',
   '\u00a0',
+  '\u202f',
+  '\u2009',
+  '\u2007',
 ];
+
+// French and Swiss typography (and PDF copies) group digits with no-break, narrow no-break, thin and figure
+// spaces: some values have their spaces written so ("06\u202f12\u202f34…", "4111\u00a01111…").
+const GROUP_SPACES = ['\u00a0', '\u202f', '\u2009', '\u2007'];
 
 function value(rng: Rng, lang: Lang): string {
   switch (int(rng, 0, 15)) {
@@ -117,7 +125,9 @@ function value(rng: Rng, lang: Lang): string {
       return values.phone(rng, lang);
     case 7: {
       const p = values.person(rng, lang);
-      return rng() < 0.5 ? `${p.first} ${p.last}` : values.email(rng, p);
+      // Chat users type names without capitals too ("jean dupont").
+      if (rng() < 0.5) return rng() < 0.8 ? `${p.first} ${p.last}` : `${p.first} ${p.last}`.toLowerCase();
+      return values.email(rng, p);
     }
     case 8:
       return values.address(rng, lang);
@@ -144,7 +154,10 @@ export function fuzzText(rng: Rng): string {
   const n = int(rng, 1, 12);
   for (let i = 0; i < n; i++) {
     parts.push(pick(rng, GLUE));
-    parts.push(rng() < 0.55 ? value(rng, lang) : pick(rng, WORDS));
+    if (rng() < 0.55) {
+      const v = value(rng, lang);
+      parts.push(rng() < 0.2 ? v.replaceAll(' ', pick(rng, GROUP_SPACES)) : v);
+    } else parts.push(pick(rng, WORDS));
   }
   parts.push(pick(rng, GLUE));
   return parts.join('');

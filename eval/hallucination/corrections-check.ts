@@ -10,8 +10,7 @@ export interface CorrectionReport {
 }
 
 const viaCorrection = (r: CheckResult): boolean =>
-  r.verdict === 'contradicted' &&
-  r.evidence.some((e) => e.source_index === -1 && e.correctionId !== undefined);
+  r.verdict === 'contradicted' && r.corrections.some((e) => e.correctionId !== undefined);
 
 /**
  * For each test fact, a correction says the number-swapped claim is wrong and the paraphrase is right.

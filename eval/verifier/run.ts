@@ -68,7 +68,7 @@ try {
   for (const fileName of files) {
     const rows = shuffled(readRows(fileName), 23).slice(DEV ? PER_FILE : 0, DEV ? 2 * PER_FILE : PER_FILE);
     const evidence = [...new Set(rows.flatMap((r) => r.sources.map((s) => s.trim())).filter(Boolean))];
-    const path = join(verifier.dataDir, fileName.replace(/\.jsonl$/, '.txt'));
+    const path = join(verifier.docsDir, fileName.replace(/\.jsonl$/, '.txt'));
     // One evidence sentence per paragraph; the verifier joins short ones into passages as it does for any file.
     writeFileSync(path, evidence.join('\n\n'));
     const created = await verifier.request('POST', '/api/sources', {

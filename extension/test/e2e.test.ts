@@ -877,7 +877,7 @@ async function enrollIn(t: Tenant): Promise<void> {
     serverUrl: server.url,
     code: link.body.code,
   });
-  assert.equal(s.organizationId, t.org.id);
+  assert.equal(s.organizationId, t.org.id, JSON.stringify(s));
 }
 
 describe('one device, two organizations (unenrolled, then enrolled elsewhere)', () => {
@@ -920,7 +920,12 @@ describe('one device, two organizations (unenrolled, then enrolled elsewhere)', 
       },
     });
     await until(async () => (await queued()) >= 1, 'queued alert');
+    // Unenrolling tells the server first (refused while it is out of reach): the address comes back, with
+    // no heartbeat meanwhile that could upload the alert before the device leaves.
+    await rig.worker.evaluate(() => chrome.alarms.clear('heartbeat'));
+    await rig.worker.evaluate((url) => chrome.storage.local.set({ serverUrl: url }), server.url);
     await rig.message({ kind: 'unenroll' });
+    await rig.worker.evaluate(() => chrome.alarms.create('heartbeat', { periodInMinutes: 1 }));
     await enrollIn(second);
     await dueNow();
     await rig.message({ kind: 'sync' });
@@ -1052,6 +1057,26 @@ describe("a site's vault (the values behind its tokens)", () => {
     await page.close();
     // anyone else asking for that origin's vault gets nothing
     assert.deepEqual(await rig.message({ kind: 'vault-get', origin: 'https://chatgpt.com' }), []);
+  });
+
+  it('restores tokens the page shows as it loads, before the vault has arrived (a conversation from history)', async () => {
+    const token = 'TKN_EMAIL_5e6f7a8b';
+    const entries = [{ token, type: 'EMAIL', value: 'history.owner@example.com' }];
+    await rig.worker.evaluate((e) => chrome.storage.session.set({ 'vault:https://chatgpt.com': e }), entries);
+    const page = await rig.context.newPage();
+    // the token is in the HTML itself: parsed while the content script still waits for the vault
+    await page.route('https://chatgpt.com/c/earlier', (route) =>
+      route.fulfill({
+        contentType: 'text/html; charset=utf-8',
+        body: `<!doctype html><html><body><main><p id="old">You wrote to ${token} yesterday</p></main></body></html>`,
+      }),
+    );
+    await page.goto('https://chatgpt.com/c/earlier');
+    await page.waitForFunction(
+      () =>
+        document.getElementById('old')?.textContent === 'You wrote to history.owner@example.com yesterday',
+    );
+    await page.close();
   });
 });
 
@@ -1285,5 +1310,160 @@ describe('the popup', () => {
     assert.match(text, /OrganizationWidgets & Sons GmbH/);
     assert.ok(!text.includes(org.org.id), 'the popup shows the id');
     await page.close();
+  });
+});
+
+describe('leaving the organization (the options page)', () => {
+  const deviceEvents = async (orgId: string): Promise<Array<Record<string, unknown>>> =>
+    (
+      await server.ctx.storage.db
+        .selectFrom('events')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('type', '=', 'audit.endpoint_device')
+        .execute()
+    ).map((e: { data: unknown }) => JSON.parse(String(e.data)));
+  const activeDevices = async (t: Tenant) => {
+    const list = await server.request('GET', '/api/dashboard/endpoint?status=active', {
+      cookie: await t.session('owner'),
+    });
+    assert.equal(list.status, 200, list.text);
+    return list.body.devices.items.map((d: { id: string }) => d.id) as string[];
+  };
+  const held = () =>
+    rig.worker.evaluate(() => chrome.storage.local.get(['deviceToken', 'deviceId', 'config']));
+
+  async function forget(answer: 'accept' | 'dismiss'): Promise<{ dialog: string; result: string }> {
+    const page = await rig.context.newPage();
+    await page.goto(`chrome-extension://${rig.extensionId}/options.html`);
+    await page.waitForFunction(() => (document.getElementById('result')?.textContent ?? '') !== '');
+    let dialog = '';
+    page.once('dialog', (d) => {
+      dialog = d.message();
+      void (answer === 'accept' ? d.accept() : d.dismiss());
+    });
+    const before = (await page.textContent('#result')) ?? '';
+    await page.click('#unenroll');
+    if (answer === 'accept')
+      await page.waitForFunction((b) => {
+        const t = document.getElementById('result')?.textContent ?? '';
+        return t !== b && !/^Enrolled as/.test(t);
+      }, before);
+    const result = (await page.textContent('#result')) ?? '';
+    await page.close();
+    return { dialog, result };
+  }
+
+  it('asks first; once confirmed, the server is told (device revoked, audit unenrolled) before the policy is dropped', async () => {
+    const org = await server.tenant({ plan: 'enterprise', name: 'Leavers Ltd' });
+    await enrollIn(org);
+    const { deviceId } = await held();
+    // dismissed: nothing happens
+    const no = await forget('dismiss');
+    assert.match(no.dialog, /Leave the policy of Leavers Ltd\?.*administrators are told/);
+    assert.equal((await held())['deviceId'], deviceId);
+    assert.deepEqual(await activeDevices(org), [deviceId]);
+    // confirmed: the server first, then the local state
+    const yes = await forget('accept');
+    assert.match(yes.result, /Not enrolled/);
+    assert.deepEqual(await held(), {});
+    assert.deepEqual(await activeDevices(org), [], 'the device is still active on the server');
+    assert.deepEqual(
+      (await deviceEvents(org.org.id)).map((e) => [e.action, e.targetId]),
+      [['unenrolled', deviceId]],
+    );
+  });
+
+  it('while the server is out of reach, the device stays enrolled under its policy and says why', async () => {
+    const org = await server.tenant({ plan: 'enterprise' });
+    await enrollIn(org);
+    const before = await held();
+    await rig.worker.evaluate(() => chrome.storage.local.set({ serverUrl: 'http://127.0.0.1:9' }));
+    try {
+      const r = await forget('accept');
+      assert.match(r.result, /Unenrolling failed: Still enrolled: the server must be told/);
+      assert.deepEqual(await held(), before, 'the policy was dropped without telling the server');
+    } finally {
+      await rig.worker.evaluate((url) => chrome.storage.local.set({ serverUrl: url }), server.url);
+    }
+    assert.deepEqual(await activeDevices(org), [before['deviceId']]);
+    assert.deepEqual(await deviceEvents(org.org.id), []);
+  });
+
+  it("where the organization does not let users unenroll, the options page shows the organization's refusal and the device stays enrolled", async () => {
+    const org = await server.tenant({ plan: 'enterprise' });
+    const set = await server.request('POST', '/api/dashboard/endpoint/settings', {
+      cookie: await org.session('owner'),
+      body: { allowUserUnenroll: false },
+    });
+    assert.equal(set.status, 200, set.text);
+    await enrollIn(org);
+    const before = await held();
+    const r = await forget('accept');
+    assert.equal(
+      r.result,
+      'Unenrolling failed: Still enrolled: This organization does not let users unenroll their devices; ask an administrator to remove this device.',
+    );
+    assert.deepEqual(await held(), before);
+    assert.deepEqual(await activeDevices(org), [before['deviceId']]);
+    assert.deepEqual(await deviceEvents(org.org.id), []);
+  });
+
+  it('enrolling again retires the previous device on the server (audit replaced): one active device, not two, also when the licence has that one seat only', async () => {
+    const org = await server.tenant({ plan: 'enterprise' });
+    // the enrollment itself retires the device it replaces, so the seat it held is free for the new one
+    await server.ctx.licensing.issue({
+      orgId: org.org.id,
+      plan: 'enterprise',
+      seats: 1,
+      products: ['endpoint'],
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    await enrollIn(org);
+    const first = String((await held())['deviceId']);
+    await enrollIn(org);
+    const second = String((await held())['deviceId']);
+    assert.notEqual(first, second);
+    assert.deepEqual(await activeDevices(org), [second]);
+    assert.deepEqual(
+      (await deviceEvents(org.org.id)).map((e) => [e.action, e.targetId, e.replacedBy]),
+      [['replaced', first, second]],
+    );
+    // and moving to another organization retires it in the first, naming nothing of the second
+    const other = await server.tenant({ plan: 'enterprise' });
+    await enrollIn(other);
+    assert.deepEqual(await activeDevices(org), []);
+    assert.deepEqual(
+      (await deviceEvents(org.org.id)).map((e) => [e.action, e.targetId, e.replacedBy]),
+      [
+        ['replaced', first, second],
+        ['replaced', second, undefined],
+      ],
+    );
+  });
+
+  it("a short enrollment code gets the wrong-code words, not the API's field rule, and nothing is posted", async () => {
+    const posted: string[] = [];
+    const page = await rig.context.newPage();
+    page.on('request', (r) => {
+      if (r.url().includes('/api/v1/endpoint/enroll')) posted.push(r.url());
+    });
+    await page.goto(`chrome-extension://${rig.extensionId}/options.html`);
+    await page.fill('#link', `${server.url}/enroll`);
+    await page.fill('#code', 'enr_short');
+    await page.click('button[type=submit]');
+    await page.waitForFunction(() =>
+      /Enrollment failed/.test(document.getElementById('result')?.textContent ?? ''),
+    );
+    assert.equal(await page.textContent('#result'), 'Enrollment failed: The enrollment code is not valid.');
+    await page.close();
+    // the worker refuses it too (a managed configuration reaches it unchecked by the page)
+    const r = await rig.message<{ error?: string }>({
+      kind: 'enroll',
+      serverUrl: server.url,
+      code: 'enr_short',
+    });
+    assert.equal(r.error, 'The enrollment code is not valid.');
+    assert.deepEqual(posted, []);
   });
 });

@@ -59,6 +59,37 @@ describe('enrollment by enterprise policy (chrome.storage.managed)', () => {
     assert.equal(list.body.devices.items[0].id, stored['deviceId']);
   });
 
+  it("the person at the device cannot leave the deployment's enrollment: unenrolling and enrolling by hand are refused", async () => {
+    const before = await rig.worker.evaluate(() => chrome.storage.local.get(['deviceToken', 'deviceId']));
+    assert.match(String(before['deviceToken']), /^dt_live_/);
+    const page = await rig.context.newPage();
+    await page.goto(`chrome-extension://${rig.extensionId}/options.html`);
+    await page.waitForFunction(() =>
+      /Enrolled as/.test(document.getElementById('result')?.textContent ?? ''),
+    );
+    page.once('dialog', (d) => void d.accept());
+    await page.click('#unenroll');
+    await page.waitForFunction(() =>
+      /Unenrolling failed/.test(document.getElementById('result')?.textContent ?? ''),
+    );
+    assert.match((await page.textContent('#result')) ?? '', /enrolled by your organization's deployment/);
+    await page.close();
+    const link = await server.request('POST', '/api/dashboard/endpoint/enrollment', { cookie, body: {} });
+    const moved = await rig.message<{ error?: string }>({
+      kind: 'enroll',
+      serverUrl: server.url,
+      code: link.body.code,
+    });
+    assert.match(String(moved.error), /enrolled by your organization's deployment/);
+    const after = await rig.worker.evaluate(() => chrome.storage.local.get(['deviceToken', 'deviceId']));
+    assert.deepEqual(after, before);
+    const list = await server.request('GET', '/api/dashboard/endpoint?status=active', { cookie });
+    assert.deepEqual(
+      list.body.devices.items.map((d: { id: string }) => d.id),
+      [before['deviceId']],
+    );
+  });
+
   it('the popup shows the device enrolled in the organization', async () => {
     const page = await rig.context.newPage();
     await page.goto(`chrome-extension://${rig.extensionId}/popup.html`);

@@ -17,8 +17,20 @@ export interface Tenant {
 }
 export interface TestServer {
   url: string;
-  // biome-ignore lint/suspicious/noExplicitAny: the Kysely instance, typed in the harness
-  ctx: { storage: { db: any } };
+  ctx: {
+    // biome-ignore lint/suspicious/noExplicitAny: the Kysely instance, typed in the harness
+    storage: { db: any };
+    /** issues a licence (seats of the endpoint product) */
+    licensing: {
+      issue(input: {
+        orgId: string;
+        plan: string;
+        seats: number;
+        products: string[];
+        expiresAt: string;
+      }): Promise<unknown>;
+    };
+  };
   tenant(input?: { plan?: string; name?: string }): Promise<Tenant>;
   request(
     method: string,

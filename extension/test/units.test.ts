@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createTokenMap } from '../../src/engines/dlp/index.js';
-import { alertFindings, analyzePrompt } from '../src/shared/analysis.js';
+import { RISK_SEVERITY_FLOORS } from '../../src/engines/risk/index.js';
+import { severityOf as serverSeverity } from '../../src/modules/dlp/index.js';
+import { alertFindings, analyzePrompt, riskLevel } from '../src/shared/analysis.js';
 import { COMPOSER_SELECTOR, isComposerInputType } from '../src/shared/composer.js';
 import { parseEnrollment } from '../src/shared/enrollment.js';
 import { aiSitePatterns } from '../src/background/ai-sites.js';
 import { compileRules } from '../src/background/dnr.js';
-import { refusedEntries, resendOneByOne } from '../src/background/queue.js';
 import { catalogCategories } from '../build.js';
 import {
   aiCategoryOf,
@@ -636,35 +637,70 @@ describe('radar signals and enrollment links', () => {
   });
 
   it('parses an enrollment link with the code in its fragment or query', () => {
-    assert.deepEqual(parseEnrollment('https://p.example.com/enroll#enr_abc123', ''), {
-      serverUrl: 'https://p.example.com',
-      code: 'enr_abc123',
-    });
-    assert.deepEqual(parseEnrollment('https://p.example.com/?code=enr_x9', ''), {
-      serverUrl: 'https://p.example.com',
-      code: 'enr_x9',
-    });
+    assert.deepEqual(
+      parseEnrollment('https://p.example.com/enroll#enr_abc123AAAAAAAAAAAAAAAAAAAAAAAAAA', ''),
+      {
+        serverUrl: 'https://p.example.com',
+        code: 'enr_abc123AAAAAAAAAAAAAAAAAAAAAAAAAA',
+      },
+    );
+    assert.deepEqual(
+      parseEnrollment('https://p.example.com/?code=enr_x9BBBBBBBBBBBBBBBBBBBBBBBBBBBBBB', ''),
+      {
+        serverUrl: 'https://p.example.com',
+        code: 'enr_x9BBBBBBBBBBBBBBBBBBBBBBBBBBBBBB',
+      },
+    );
     assert.throws(() => parseEnrollment('https://p.example.com/', ''), /enrollment code/);
+  });
+
+  it('a code without the shape of one (enr_ and 32 letters or digits) gets the wrong-code words, before posting', () => {
+    for (const code of [
+      'enr_abc',
+      'enr_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+      'enr_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+      'abc_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+      'enr_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-',
+    ]) {
+      assert.throws(
+        () => parseEnrollment('https://p.example.com/', code),
+        { message: 'The enrollment code is not valid.' },
+        code,
+      );
+    }
+    assert.throws(() => parseEnrollment('https://p.example.com/#enr_short', ''), {
+      message: 'The enrollment code is not valid.',
+    });
+    assert.equal(
+      parseEnrollment('https://p.example.com/', ` enr_abc123AAAAAAAAAAAAAAAAAAAAAAAAAA `).code,
+      'enr_abc123AAAAAAAAAAAAAAAAAAAAAAAAAA',
+    );
   });
 
   it('refuses a server address that would carry the device token in clear, with a message that says why', () => {
     assert.throws(
-      () => parseEnrollment('http://parapet.example.com/enroll#enr_abc123', ''),
+      () => parseEnrollment('http://parapet.example.com/enroll#enr_abc123AAAAAAAAAAAAAAAAAAAAAAAAAA', ''),
       /must start with https:\/\//,
     );
-    assert.throws(() => parseEnrollment('http://10.0.0.7:3000/#enr_abc123', ''), /only for this computer/);
-    assert.throws(() => parseEnrollment('ftp://parapet.example.com/#enr_abc123', ''), /https:\/\/, not ftp:/);
     assert.throws(
-      () => parseEnrollment('parapet.example.com', 'enr_abc123'),
+      () => parseEnrollment('http://10.0.0.7:3000/#enr_abc123AAAAAAAAAAAAAAAAAAAAAAAAAA', ''),
+      /only for this computer/,
+    );
+    assert.throws(
+      () => parseEnrollment('ftp://parapet.example.com/#enr_abc123AAAAAAAAAAAAAAAAAAAAAAAAAA', ''),
+      /https:\/\/, not ftp:/,
+    );
+    assert.throws(
+      () => parseEnrollment('parapet.example.com', 'enr_abc123AAAAAAAAAAAAAAAAAAAAAAAAAA'),
       /not a server address.*https:\/\/parapet/,
     );
     // the device itself (tests, a pilot on one machine) may be plain http
     for (const local of [
-      'http://127.0.0.1:3000/#enr_a1',
-      'http://localhost:3000/#enr_a1',
-      'http://[::1]:3000/#enr_a1',
+      'http://127.0.0.1:3000/#enr_a1CCCCCCCCCCCCCCCCCCCCCCCCCCCCCC',
+      'http://localhost:3000/#enr_a1CCCCCCCCCCCCCCCCCCCCCCCCCCCCCC',
+      'http://[::1]:3000/#enr_a1CCCCCCCCCCCCCCCCCCCCCCCCCCCCCC',
     ])
-      assert.equal(parseEnrollment(local, '').code, 'enr_a1');
+      assert.equal(parseEnrollment(local, '').code, 'enr_a1CCCCCCCCCCCCCCCCCCCCCCCCCCCCCC');
   });
 });
 
@@ -824,30 +860,35 @@ describe('prompt boxes', () => {
   });
 });
 
-describe('a log batch the server answers', () => {
-  it('is sent again entry by entry only when refused whole without the refused entries named', () => {
-    const named = {
-      error: 'invalid_request',
-      rejected: [
-        { index: 1, id: 'b', error: 'invalid_request', message: "The body field 'entries[1].kind' …" },
-      ],
-    };
-    // 207 (the others stored) and 400 with `rejected` (none could be): the refusals are final.
-    assert.deepEqual(
-      refusedEntries(named).map((r) => r.index),
-      [1],
-    );
-    assert.equal(resendOneByOne(named, 3), false);
-    // A server before 2026-11-28 refused the whole batch for one entry, and 413 names none either.
-    assert.equal(resendOneByOne({ error: 'invalid_request', message: 'x' }, 3), true);
-    assert.equal(resendOneByOne(null, 3), true);
-    // One entry alone is final whatever the answer.
-    assert.equal(resendOneByOne({ error: 'invalid_request' }, 1), false);
-    assert.deepEqual(refusedEntries({ received: 3, stored: 3, duplicates: 0 }), []);
-  });
-});
-
 describe('alert findings', () => {
+  it("grade the risk with the server's levels (CRITICAL from 75, HIGH from 50, MEDIUM from 25)", () => {
+    assert.deepEqual(RISK_SEVERITY_FLOORS, { CRITICAL: 75, HIGH: 50, MEDIUM: 25 });
+    const cases: Array<[string, number, string, 'high' | 'mid' | 'low']> = [
+      ['Mail anna.schmidt@example.com please', 10, 'LOW', 'low'],
+      ['IBAN DE89 3704 0044 0532 0130 00 now', 30, 'MEDIUM', 'mid'],
+      // 50 to 59: HIGH for the server, where the extension said MEDIUM (its HIGH began at 60)
+      ['IBAN DE89 3704 0044 0532 0130 00 of Anna Schmidt.', 53, 'HIGH', 'high'],
+      ['Card 4111 1111 1111 1111, mail anna.schmidt@example.com', 68, 'HIGH', 'high'],
+      // 75 and up: CRITICAL for the server, which the extension never said
+      [
+        'IBAN DE89 3704 0044 0532 0130 00, phone +41 79 123 45 67, mail anna.schmidt@example.com',
+        100,
+        'CRITICAL',
+        'high',
+      ],
+    ];
+    for (const [text, risk, severity, level] of cases) {
+      const a = analyzePrompt(text);
+      assert.equal(a.risk, risk, text);
+      assert.equal(alertFindings(a.entities)?.severity, severity, text);
+      // the server's DLP events grade the same score the same way
+      assert.equal(serverSeverity(a.risk), severity, text);
+      assert.equal(riskLevel(a.risk), level, text);
+    }
+    for (let score = 0; score <= 100; score++)
+      assert.equal(riskLevel(score), score >= 50 ? 'high' : score >= 25 ? 'mid' : 'low', String(score));
+  });
+
   it('name the riskiest type and its domain, and list every type found, not only the first one found', () => {
     const text =
       'Mail anna.schmidt@example.com, IBAN DE89 3704 0044 0532 0130 00, phone +41 79 123 45 67, Anna Schmidt.';
@@ -858,6 +899,7 @@ describe('alert findings', () => {
       type: 'IBAN',
       dlpDomain: 'FINANCIAL',
       types: ['IBAN', 'PHONE', 'EMAIL', 'NAME'],
+      severity: 'CRITICAL',
     });
     assert.equal(alertFindings([]), undefined);
   });

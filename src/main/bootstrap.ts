@@ -34,8 +34,16 @@ async function bootstrapOnce(ctx: Context): Promise<BootstrapResult | null> {
   const existing = (await ctx.orgs.listUsers(org.id)).find((u) => u.email === BOOTSTRAP_OWNER_EMAIL);
   const password = existing
     ? await ctx.orgs.resetPassword(org.id, existing.id)
-    : (await ctx.orgs.createUser({ org, email: BOOTSTRAP_OWNER_EMAIL, name: 'Owner', role: 'owner' }))
-        .password;
+    : // printed on the terminal (and in its scroll-back and logs): the owner replaces it at first sign-in
+      (
+        await ctx.orgs.createUser({
+          org,
+          email: BOOTSTRAP_OWNER_EMAIL,
+          name: 'Owner',
+          role: 'owner',
+          mustChangePassword: true,
+        })
+      ).password;
   for (const key of await ctx.keys.list(org.id)) {
     if (key.status === 'active') await ctx.keys.revoke(org.id, key.id, null);
   }

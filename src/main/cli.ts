@@ -1,13 +1,16 @@
 import { accessSync, constants, existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { readIsoInstant } from '../platform/clock/index.js';
 import { type Config, loadConfig } from '../platform/config/index.js';
 import { AppError } from '../platform/errors/index.js';
+import { nameProblem } from '../platform/http/schemas.js';
 import type { KeyKind } from '../modules/keys/index.js';
 import { PLANS, PRODUCTS, type Product, ROLES, isPlan, isProduct, isRole } from '../modules/plans/index.js';
 import type { PeriodName } from '../modules/reports/index.js';
 import type { Context } from './context.js';
 import type { LicenseProduct } from '../modules/licensing/index.js';
+import { ExpectedFailure } from './cli-errors.js';
 import { VERSION } from './version.js';
 import { VERIFIER_USAGE, VerifierUsageError, verifierCommand } from './verifier-cli.js';
 
@@ -167,7 +170,10 @@ const OPTIONS = {
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
-/** `--products a,b`: the products named, each checked against the closed list; undefined when not given. */
+/**
+ * `--products a,b`: the products named, each checked against the closed list; undefined when not given.
+ * Given empty (`--products=`, `--products=,`) is refused: an organization without products can do nothing.
+ */
 function productsOption(values: Values): Product[] | undefined {
   const names = values.products
     ?.split(',')
@@ -175,7 +181,27 @@ function productsOption(values: Values): Product[] | undefined {
     .filter(Boolean);
   const bad = names?.find((p) => !isProduct(p));
   if (bad) throw new UsageError(`unknown product ${bad}; products are ${PRODUCTS.join(', ')}`);
+  if (names?.length === 0) throw new UsageError(`--products needs at least one of ${PRODUCTS.join(', ')}`);
   return names?.filter(isProduct);
+}
+
+/**
+ * `--name`, when given: held to the rule the HTTP API applies to every user-visible name (nameText: no
+ * control characters, no bidirectional overrides or isolates, at most 200), so a name the dashboard would
+ * refuse cannot enter through the CLI and reach lists, logs and CSV exports. Trimmed, as the services store it.
+ */
+function nameOption(values: Values): string | undefined {
+  if (values.name === undefined) return undefined;
+  const problem = nameProblem(values.name);
+  if (problem) throw new UsageError(`--name ${problem}`);
+  return values.name.trim();
+}
+
+/** An ISO 8601 date option (`--expires`): an impossible day or another form is refused, as the report API does. */
+function isoOption(value: string): Date {
+  const read = readIsoInstant(value, '--expires');
+  if ('problem' in read) throw new UsageError(read.problem);
+  return read.at;
 }
 
 function need(values: Values, name: keyof Values): string {
@@ -215,17 +241,21 @@ function checkOut(path: string): string {
 /**
  * Refuses to go on when the embedded database does not exist yet. The long-running processes that only
  * serve an existing service (worker, proxy, dns) use it too: started from the wrong folder they would
- * otherwise create an empty database and run on it without a word.
+ * otherwise create an empty database and run on it without a word. The command line was right, the folder
+ * was not: an expected failure (exit 1), not a usage error whose "--help" hint would mislead.
  */
 function requireDatabase(config: Config): void {
   if (!config.databaseUrl && !existsSync(join(config.dataDir, 'parapet.db'))) {
-    throw new UsageError(
+    throw new ExpectedFailure(
       `no Parapet database at ${join(config.dataDir, 'parapet.db')}; run this in the service's folder, or set PARAPET_DATA_DIR to the service's data folder (or DATABASE_URL to its database)`,
     );
   }
 }
 
-/** For worker, proxy and dns: the service's database must exist; say which one they run on. */
+/**
+ * For worker, proxy and dns: the service's database must exist; say which one they run on. A serving
+ * process that cannot start exits 1 with one line (docs/deployment.md), not as a usage error.
+ */
 async function existingDatabase(): Promise<void> {
   const config = loadConfig();
   requireDatabase(config);
@@ -252,7 +282,7 @@ async function withContext<T>(fn: (ctx: Context) => Promise<T>, opts: { create?:
 
 async function requireOrg(ctx: Context, id: string) {
   const org = await ctx.orgs.getOrg(id);
-  if (!org) throw new UsageError(`organization ${id} does not exist`);
+  if (!org) throw new ExpectedFailure(`organization ${id} does not exist`);
   return org;
 }
 
@@ -285,8 +315,7 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
       const orgId = need(values, 'org');
       const seats = Number(need(values, 'seats'));
       if (!Number.isInteger(seats) || seats < 1) throw new UsageError('--seats must be a positive integer');
-      const expires = new Date(need(values, 'expires'));
-      if (Number.isNaN(expires.getTime())) throw new UsageError('--expires must be an ISO 8601 date');
+      const expires = isoOption(need(values, 'expires'));
       const products = (values.products ?? 'endpoint,onprem')
         .split(',')
         .map((p) => p.trim())
@@ -364,7 +393,8 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
       }
     }
     case 'org create': {
-      const name = need(values, 'name');
+      need(values, 'name');
+      const name = nameOption(values) ?? '';
       const plan = values.plan ?? 'free';
       if (!isPlan(plan)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
       const products = productsOption(values);
@@ -380,12 +410,7 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
       if (plan !== undefined && !isPlan(plan))
         throw new UsageError(`--plan must be one of ${PLANS.join(', ')}`);
       const products = productsOption(values);
-      if (products?.length === 0)
-        throw new UsageError(`--products needs at least one of ${PRODUCTS.join(', ')}`);
-      const name = values.name?.trim();
-      // the dashboard's rename rules: a visible character, at most 200
-      if (name !== undefined && (name === '' || name.length > 200 || /[\u0000-\u001f\u007f]/.test(name)))
-        throw new UsageError('--name must hold a visible character, at most 200, and no control characters');
+      const name = nameOption(values);
       if (plan === undefined && products === undefined && !name) {
         throw new UsageError('org update needs --plan, --products or --name');
       }
@@ -413,12 +438,15 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
       const email = need(values, 'email');
       const role = values.role ?? 'member';
       if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+      const name = nameOption(values);
       const res = await withContext(async (ctx) =>
         ctx.orgs.createUser({
           org: await requireOrg(ctx, orgId),
           email,
           role,
-          ...(values.name ? { name: values.name } : {}),
+          // the operator saw the password (chosen or printed): the user replaces it at first sign-in
+          mustChangePassword: true,
+          ...(name ? { name } : {}),
           ...(values.password ? { password: values.password } : {}),
         }),
       );
@@ -434,16 +462,15 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
       if (!(KEY_KINDS as readonly string[]).includes(kind)) throw new UsageError('--kind must be al or sw');
       let expiresAt: string | null = null;
       if (values.expires) {
-        const d = new Date(values.expires);
-        if (Number.isNaN(d.getTime())) throw new UsageError('--expires must be an ISO 8601 date');
-        expiresAt = d.toISOString();
+        expiresAt = isoOption(values.expires).toISOString();
       }
+      const name = nameOption(values) ?? `${kind} key`;
       const res = await withContext(async (ctx) => {
         await requireOrg(ctx, orgId);
         return ctx.keys.create({
           orgId,
           kind: kind as KeyKind,
-          name: values.name ?? `${kind} key`,
+          name,
           scope: values.admin ? 'admin' : 'products',
           expiresAt,
         });
@@ -492,7 +519,7 @@ async function run(command: string, sub: string | undefined, values: Values): Pr
         const user = (await ctx.orgs.listUsers(orgId)).find((u) =>
           values.id ? u.id === values.id : u.email.toLowerCase() === values.email?.trim().toLowerCase(),
         );
-        if (!user) throw new UsageError(`no such user in organization ${orgId}`);
+        if (!user) throw new ExpectedFailure(`no such user in organization ${orgId}`);
         return { user, password: await ctx.orgs.resetPassword(orgId, user.id) };
       });
       return {
@@ -560,6 +587,12 @@ async function scan(file: string | undefined, values: Values): Promise<Output> {
     progress: process.stderr,
   });
   if (out) await new Promise<void>((r) => out.end(() => r()));
+  // Nothing read is no clean scan: a wrong --field or input format left every row unscanned (exit 1).
+  if (summary.rows > 0 && summary.errors === summary.rows) {
+    throw new ExpectedFailure(
+      `no row of ${file} could be read (${summary.errors} unreadable${values.field ? `; does every row have the field '${values.field}'?` : ''}): nothing was scanned`,
+    );
+  }
   return {
     json: summary,
     text: `${summaryTable(summary)}${values.out ? `\nrows written to ${values.out}` : ''}`,
@@ -683,6 +716,7 @@ export async function main(argv: string[]): Promise<number> {
       err instanceof UsageError ||
       err instanceof VerifierUsageError ||
       err instanceof AppError ||
+      err instanceof ExpectedFailure ||
       (err as Error).name === 'ConfigError'
         ? (err as Error).message
         : `unexpected failure: ${(err as Error).message}`;

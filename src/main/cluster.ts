@@ -165,7 +165,7 @@ export async function servePrimary(config: Config, out: (text: string) => void):
   const apiUrl = shownUrl(config.host, first.apiPort);
   if (boot) out(formatBootstrap(boot, apiUrl));
   out(
-    `Parapet API listening on ${apiUrl} (docs at ${apiUrl}/api/docs, ${ctx.storage.dialect}, ${ctx.cache.kind} cache, ${config.httpWorkers} processes)\n`,
+    `Parapet API listening on ${apiUrl} (dashboard at ${apiUrl}/, docs at ${apiUrl}/api/docs, ${ctx.storage.dialect}, ${ctx.cache.kind} cache, ${config.httpWorkers} processes)\n`,
   );
   out(`Parapet network proxy listening on ${shownUrl(config.host, first.proxyPort)}/proxy/<provider>/\n`);
 }

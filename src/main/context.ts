@@ -1,9 +1,14 @@
 import { isIP } from 'node:net';
 import { join } from 'node:path';
-import { type Cache, createMemoryCache, createRedisCache } from '../platform/cache/index.js';
+import {
+  assertRedisAnswers,
+  type Cache,
+  createMemoryCache,
+  createRedisCache,
+} from '../platform/cache/index.js';
 import { type Clock, systemClock } from '../platform/clock/index.js';
 import { type Compute, createCompute } from '../platform/compute/index.js';
-import { type Config, ConfigError } from '../platform/config/index.js';
+import type { Config } from '../platform/config/index.js';
 import { type Sealer, createSealer } from '../platform/crypto/index.js';
 import { type Logger, createLogger } from '../platform/log/index.js';
 import { type AddressPolicy, createAddressPolicy, normalizeHost } from '../platform/net/index.js';
@@ -129,6 +134,13 @@ export async function createContext(config: Config, options: ContextOptions = {}
   const embedded = !config.databaseUrl;
   // A database that cannot be reached is the operator's setting to fix: say which one, and where it points.
   const named = (err: unknown): unknown => namedStorageFailure(err, config.databaseUrl);
+  // A missing or malformed key is a setting to fix whatever the database's state: it is checked before the
+  // database is opened, so the operator hears about the key, not about an unrelated connection failure.
+  // (The embedded default without a configured key creates its key file in the data directory later.)
+  const earlyKey =
+    !embedded || config.masterKey
+      ? loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, embedded })
+      : undefined;
   const storage = await openStorage({
     databaseUrl: config.databaseUrl,
     schema: config.databaseSchema,
@@ -142,7 +154,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
   try {
     if (options.migrate !== false)
       await storage.migrate().catch((err: unknown) => Promise.reject(named(err)));
-    const masterKey = loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, embedded });
+    const masterKey =
+      earlyKey ?? loadMasterKey({ configured: config.masterKey, dataDir: config.dataDir, embedded });
     const sealer = createSealer(masterKey);
     const cache =
       options.cache ??
@@ -150,16 +163,13 @@ export async function createContext(config: Config, options: ContextOptions = {}
     opened = options.cache ? undefined : cache;
     // A serving process without its Redis would answer every request 503: it stops at start instead, and
     // says which setting points where (never the URL's password).
-    if (options.serving && config.redisUrl && !options.cache && !(await cache.ping())) {
-      const u = new URL(config.redisUrl);
-      throw new ConfigError(
-        `Redis does not answer at REDIS_URL (${u.hostname}:${u.port || '6379'}${u.pathname}); start it or correct the variable`,
-      );
-    }
+    if (options.serving && config.redisUrl && !options.cache)
+      await assertRedisAnswers(cache, config.redisUrl);
     const events = createEventPublisher({ clock });
     const pool = createCompute({
       threads: config.computeThreads,
       budgetMs: config.computeBudgetMs,
+      queueWaitMs: config.computeQueueWaitMs,
       minChars: config.computeMinChars,
       // A serving process starts a thread up front, so its first large request does not wait for one.
       warm: options.serving === true,
@@ -241,6 +251,8 @@ export async function createContext(config: Config, options: ContextOptions = {}
       compute: pool,
       onForceSwitch: (trx, orgId) => endpoint.bumpConfigVersion(trx, orgId),
     });
+    // A removed user leaves no binding behind in the endpoint product (docs/endpoint.md, "Removing a user").
+    orgs.onUserRemoved((trx, org, user, by) => endpoint.forgetUser(trx, org, user, by));
     // Force mode as the extension needs it (it redirects users to the protected chat while enabled).
     // Read from the database, not through the proxy's 1-second cache: a config built in that second after a
     // switch on another process would carry the old state under the new version, and be answered 304 after.

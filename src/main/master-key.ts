@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateMasterKey, parseMasterKey } from '../platform/crypto/index.js';
+import { ConfigError } from '../platform/config/index.js';
 import { restrictFile } from '../platform/storage/index.js';
 
 /**
@@ -14,10 +15,21 @@ export function loadMasterKey(opts: {
   /** The variable named in the error (the verification server has its own). */
   variable?: string;
 }): Buffer {
-  if (opts.configured) return parseMasterKey(opts.configured);
+  const variable = opts.variable ?? 'PARAPET_MASTER_KEY';
+  // Missing or malformed, the key is a setting the process cannot start with (ConfigError: the CLI prints
+  // the documented "invalid configuration: …" line, not an unexpected failure).
+  if (opts.configured) {
+    try {
+      return parseMasterKey(opts.configured);
+    } catch {
+      throw new ConfigError(
+        `invalid configuration: ${variable} must be 32 bytes, written as 64 hex characters or base64`,
+      );
+    }
+  }
   if (!opts.embedded) {
-    throw new Error(
-      `${opts.variable ?? 'PARAPET_MASTER_KEY'} is required with a PostgreSQL store (64 hex characters; see README).`,
+    throw new ConfigError(
+      `invalid configuration: ${variable} is required with a PostgreSQL store (64 hex characters; see README).`,
     );
   }
   const file = join(opts.dataDir, 'master.key');

@@ -10,6 +10,7 @@ import {
   register,
 } from '../modules/verifier/index.js';
 import { systemClock } from '../platform/clock/index.js';
+import { ExpectedFailure } from './cli-errors.js';
 import { loadMasterKey } from './master-key.js';
 import { openVerifierStorage, runVerifier, verifierDb } from './verifier.js';
 
@@ -113,9 +114,10 @@ export async function verifierCommand(args: string[], values: Values): Promise<O
       if (!Number.isInteger(apiPort) || apiPort < 1 || apiPort > 65535)
         throw new VerifierUsageError('--api-port must be a port number');
       const fp = str(values, 'fingerprint');
+      const host = need(values, 'host');
       const res = await withRepo((repo, key) =>
         register(repo, createSealer(key), {
-          host: need(values, 'host'),
+          host,
           port,
           username: need(values, 'user'),
           apiHost: need(values, 'api-host'),
@@ -123,7 +125,12 @@ export async function verifierCommand(args: string[], values: Values): Promise<O
           ...(fp ? { expectedFingerprint: fp } : {}),
           at: new Date().toISOString(),
         }),
-      );
+      ).catch((err: NodeJS.ErrnoException) => {
+        // A cloud host that does not answer is the operator's network to check, not a crash.
+        if (/^E[A-Z]+$/.test(err.code ?? '') || /timed? ?out|handshake/i.test(err.message))
+          throw new ExpectedFailure(`cannot reach the cloud's SSH server ${host}:${port}: ${err.message}`);
+        throw err;
+      });
       const r = res.registration;
       return {
         json: {

@@ -1,7 +1,12 @@
 import { join } from 'node:path';
-import { type Cache, createMemoryCache, createRedisCache } from '../platform/cache/index.js';
+import {
+  assertRedisAnswers,
+  type Cache,
+  createMemoryCache,
+  createRedisCache,
+} from '../platform/cache/index.js';
 import { type Clock, systemClock } from '../platform/clock/index.js';
-import type { Config } from '../platform/config/index.js';
+import { type Config, ConfigError } from '../platform/config/index.js';
 import { createSealer } from '../platform/crypto/index.js';
 import { createHttpServer, type App } from '../platform/http/index.js';
 import { createLogger, type Logger } from '../platform/log/index.js';
@@ -29,7 +34,7 @@ import {
   verifierRoutes,
 } from '../modules/verifier/index.js';
 import { loadMasterKey } from './master-key.js';
-import { shownUrl, stopOnSignals } from './signals.js';
+import { listenOn, shownUrl, stopOnSignals } from './signals.js';
 import { VERSION } from './version.js';
 
 /** Honest: who we are and where to read about us, on every request the crawler makes (robots.txt too). */
@@ -78,6 +83,15 @@ export async function openVerifierStorage(config: Config): Promise<Storage> {
   return storage;
 }
 
+/** PARAPET_VERIFIER_LLMS read at start: a value that does not parse is a setting to fix, not a crash. */
+function modelsOf(json: string) {
+  try {
+    return parseModels(json);
+  } catch (err) {
+    throw new ConfigError(`invalid configuration: ${(err as Error).message}`, { cause: err });
+  }
+}
+
 export const verifierDb = (storage: Storage): VerifierDb => storage.db as unknown as VerifierDb;
 
 export async function createVerifierContext(
@@ -86,6 +100,21 @@ export async function createVerifierContext(
 ): Promise<VerifierContext> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
+  // Settings are read before anything is opened: a PARAPET_VERIFIER_LLMS that does not parse, found after
+  // the store, the licence gate and the pattern updater were open, left a process that printed the error
+  // and never exited.
+  const models = options.models ?? modelsOf(config.verifierLlms);
+  // Redis is checked first, before anything else is opened: a wrong REDIS_URL stops the start with the
+  // API server's message, instead of a server that answers its first counted request 503.
+  const cache = config.redisUrl
+    ? createRedisCache(config.redisUrl, config.redisPrefix)
+    : createMemoryCache(clock);
+  try {
+    if (config.redisUrl) await assertRedisAnswers(cache, config.redisUrl);
+  } catch (err) {
+    await cache.close();
+    throw err;
+  }
   const storage = await openVerifierStorage(config);
   const repo = createVerifierRepo(verifierDb(storage));
   const sealer = createSealer(
@@ -126,13 +155,15 @@ export async function createVerifierContext(
     sealer,
     clock,
     outbound,
+    allowPrivateTargets: config.allowPrivateTargets,
     uploadDir: join(config.verifierDataDir, 'uploads'),
+    dataDir: config.verifierDataDir,
     ...(config.verifierDatabaseUrl
       ? {}
       : { ownFiles: [sqliteFileIn(config.verifierDataDir, 'verifier.db')] }),
     userAgent: VERIFIER_USER_AGENT,
     maxPages: config.verifierMaxPages,
-    models: options.models ?? parseModels(config.verifierLlms),
+    models,
     llmTimeoutMs: config.verifierLlmTimeoutMs,
     tunnelBase: () => tunnel?.baseUrl ?? null,
     licenceGate: () => licence.assertUsable(),
@@ -141,9 +172,6 @@ export async function createVerifierContext(
       logger.warn({ sourceId, detail: (err as Error).message }, 'indexing failed'),
   });
   await service.start();
-  const cache = config.redisUrl
-    ? createRedisCache(config.redisUrl, config.redisPrefix)
-    : createMemoryCache(clock);
   return {
     config,
     logger,
@@ -192,7 +220,15 @@ export async function runVerifier(
 ): Promise<void> {
   const ctx = await createVerifierContext(config, { connectCloud: true });
   const app = await buildVerifierApp(ctx);
-  await app.listen({ port: config.verifierPort, host: config.host });
+  try {
+    await listenOn(app, { host: config.host, port: config.verifierPort, portVariable: 'VERIFIER_PORT' });
+  } catch (err) {
+    // What it opened (the Redis connection of the rate limits, the store, the tunnel) would keep the
+    // process alive, listening nowhere.
+    await app.close();
+    await ctx.close();
+    throw err;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.verifierPort;
   const scheduler = startScheduler(

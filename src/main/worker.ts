@@ -36,7 +36,17 @@ export interface Deliverers {
   close(): Promise<void>;
 }
 
-export function createDeliverers(ctx: Context, outbound: Outbound = outboundFor(ctx)): Deliverers {
+/** What the delivery pools call when a send or drain ends: its slot is free for new due work. */
+interface Wake {
+  webhooks?: () => void;
+  siem?: () => void;
+}
+
+export function createDeliverers(
+  ctx: Context,
+  outbound: Outbound = outboundFor(ctx),
+  wake: Wake = {},
+): Deliverers {
   const base = {
     db: ctx.storage.db,
     dialect: ctx.storage.dialect,
@@ -44,14 +54,27 @@ export function createDeliverers(ctx: Context, outbound: Outbound = outboundFor(
     sealer: ctx.sealer,
     outbound,
   };
-  const dispatcher = createWebhookDispatcher(base);
-  const forwarder = createSiemForwarder({ ...base, allowPrivate: ctx.config.allowPrivateTargets });
+  const onError = (what: string) => (err: unknown) =>
+    ctx.logger.error({ err: err instanceof Error ? err.message : String(err) }, `${what} failed`);
+  const dispatcher = createWebhookDispatcher({
+    ...base,
+    onSlotFree: () => wake.webhooks?.(),
+    onError: onError('webhook delivery'),
+  });
+  const forwarder = createSiemForwarder({
+    ...base,
+    allowPrivate: ctx.config.allowPrivateTargets,
+    onSlotFree: () => wake.siem?.(),
+    onError: onError('SIEM forwarding'),
+  });
   return {
     outbound,
     dispatcher,
     forwarder,
     async close() {
-      await forwarder.close();
+      // Sends in flight end (at most their 10 s timeout) and their outcomes are written before the
+      // connections close: nothing is left leased by a clean stop.
+      await Promise.all([dispatcher.close(), forwarder.close()]);
       await outbound.close();
     },
   };
@@ -94,19 +117,24 @@ export interface EventWorkers extends Deliverers {
 }
 
 export function createEventWorkers(ctx: Context, outbound?: Outbound): EventWorkers {
-  const d = createDeliverers(ctx, outbound);
+  const wake: Wake = {};
+  const d = createDeliverers(ctx, outbound, wake);
   const onError = (what: string) => (err: unknown) =>
     ctx.logger.error({ err: err instanceof Error ? err.message : String(err) }, `${what} round failed`);
+  // A round only fills the free slots and returns; the sends go on in the pools, and each one that ends
+  // wakes its loop to fill its slot with the next due work (a due retry included).
   const hooks = createWorkLoop({
-    run: () => d.dispatcher.runDue(),
+    run: () => d.dispatcher.fill(),
     idleMs: IDLE_MS,
     onError: onError('webhook delivery'),
   });
   const siem = createWorkLoop({
-    run: () => d.forwarder.runDue(),
+    run: () => d.forwarder.fill(),
     idleMs: IDLE_MS,
     onError: onError('SIEM forwarding'),
   });
+  wake.webhooks = () => hooks.kick();
+  wake.siem = () => siem.kick();
   let unsubscribe: (() => void) | null = null;
   const kick = () => {
     hooks.kick();

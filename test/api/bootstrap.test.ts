@@ -33,6 +33,7 @@ describe('first-start bootstrap', () => {
       body: { email: BOOTSTRAP_OWNER_EMAIL, password: result.owner.password },
     });
     assert.equal(login.status, 200);
+    assert.equal(login.body.user.mustChangePassword, true, 'a printed password is changed at first sign-in');
     assert.equal((await t.request('GET', '/api/v1/stats', { key: result.keys.al })).status, 200);
     assert.equal(
       (await t.request('GET', '/api/v1/stats', { key: lost.secret })).status,

@@ -88,6 +88,8 @@ describe('serve with PARAPET_HTTP_WORKERS=2', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     url = /API listening on (http:\/\/\S+)/.exec(output)![1]!;
+    // The banner of several processes names the dashboard as serve's single-process banner does.
+    assert.match(output, /API listening on \S+ \(dashboard at http:\/\/\S+\/, docs at /);
     // A free-plan organization (10 requests a minute), made with the CLI on the same database.
     const org = spawnSync(
       process.execPath,

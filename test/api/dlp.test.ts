@@ -17,15 +17,23 @@ before(async () => {
 });
 after(async () => t.close());
 
-// The dlp.violation event written for one analysed session.
-async function violationOf(sessionId: string) {
+// The dlp.violation events written so far (the events carry no vault session to tell them apart by).
+async function violations() {
   const events = await t.ctx.storage.db
     .selectFrom('events')
     .selectAll()
     .where('org_id', '=', tenant.org.id)
     .where('type', '=', 'dlp.violation')
     .execute();
-  return events.map((e) => JSON.parse(e.data)).find((d) => d.sessionId === sessionId);
+  return events.map((e) => ({ id: e.id, ...JSON.parse(e.data) }));
+}
+
+// The one dlp.violation event written after `earlier` was read.
+async function violationAfter(earlier: Array<{ id: string }>) {
+  const seen = new Set(earlier.map((e) => e.id));
+  const fresh = (await violations()).filter((e) => !seen.has(e.id));
+  assert.equal(fresh.length, 1, 'one dlp.violation written');
+  return fresh[0];
 }
 
 describe('POST /api/v1/dlp/analyze', () => {
@@ -83,6 +91,7 @@ describe('POST /api/v1/dlp/analyze', () => {
   });
 
   it('stores originals sealed, and writes a dlp.violation event with a redacted preview', async () => {
+    const earlier = await violations();
     const res = await t.request('POST', '/api/v1/dlp/analyze', { key: tenant.al, body: { text: TEXT } });
     const rows = await t.ctx.storage.db
       .selectFrom('dlp_tokens')
@@ -95,8 +104,11 @@ describe('POST /api/v1/dlp/analyze', () => {
     // hex hashes and base64 ciphertext (this test failed once in CI that way), which proves nothing.
     for (const secret of ['Meier', 'CH93 0076', 'example.com', '668 18'])
       assert.equal(dump.includes(secret), false);
-    const ev = await violationOf(res.body.sessionId);
-    assert.ok(ev, 'dlp.violation written');
+    const ev = await violationAfter(earlier);
+    // The preview shows each finding as its type, never a vault token, and the event names no session.
+    assert.equal(JSON.stringify(ev).includes('TKN_'), false);
+    assert.equal(ev.sessionId, undefined);
+    assert.match(ev.redactedPreview, /\[EMAIL\]/);
     assert.equal(ev.findingsCount, 4);
     assert.equal(ev.action, 'REDACTED');
     assert.ok(['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'].includes(ev.severity));
@@ -107,28 +119,45 @@ describe('POST /api/v1/dlp/analyze', () => {
       assert.equal(JSON.stringify(ev).includes(secret), false);
   });
 
-  it('tokenizes the spellings a trial found passing: a dotted card, encoded and full-width at signs', async () => {
-    const text =
-      'Card 4111.1111.1111.1111, write to ann%40example.com or to bea\uFF20example.org or cleo\uFE6Bexample.net.';
+  // The route tokenizes every finding, no secret reaches the response or the event, and /rehydrate gives
+  // the text back as written.
+  async function tokenizedAndRestored(text: string, types: string[], secrets: string[]): Promise<void> {
+    const earlier = await violations();
     const res = await t.request('POST', '/api/v1/dlp/analyze', { key: tenant.al, body: { text } });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(
       res.body.tokens.map((x: { type: string }) => x.type),
-      ['card', 'email', 'email', 'email'],
+      types,
     );
-    for (const secret of ['4111', 'ann%40', 'bea', 'cleo']) {
+    for (const secret of secrets) {
       assert.equal(res.text.includes(secret), false, `${secret} must not appear in the response`);
     }
-    const ev = await violationOf(res.body.sessionId);
-    assert.equal(ev.findingsCount, 4);
-    for (const secret of ['4111', 'ann%40', 'bea', 'cleo'])
-      assert.equal(JSON.stringify(ev).includes(secret), false);
+    const ev = await violationAfter(earlier);
+    assert.equal(ev.findingsCount, types.length);
+    for (const secret of secrets) assert.equal(JSON.stringify(ev).includes(secret), false);
     const back = await t.request('POST', '/api/v1/dlp/rehydrate', {
       key: tenant.al,
       body: { text: res.body.tokenized, sessionId: res.body.sessionId },
     });
     assert.equal(back.body.rehydrated, text);
-    assert.equal(back.body.count, 4);
+    assert.equal(back.body.count, types.length);
+  }
+
+  it('tokenizes the spellings a trial found passing: a dotted card, encoded and full-width at signs', async () => {
+    await tokenizedAndRestored(
+      'Card 4111.1111.1111.1111, write to ann%40example.com or to bea\uFF20example.org or cleo\uFE6Bexample.net.',
+      ['card', 'email', 'email', 'email'],
+      ['4111', 'ann%40', 'bea', 'cleo'],
+    );
+  });
+
+  it('tokenizes numbers in other scripts, separated IBANs and obfuscated addresses, and restores them as written', async () => {
+    await tokenizedAndRestored(
+      'Karte ４１１１ １１１１ １１１１ １１１１, هاتف +٤١ ٤٤ ٦٦٨ ١٨ ٠٠, IBAN CH93.0076.2011.6238.5295.7, ' +
+        'Konto DE89\u00a03704\u00a00044\u00a00532\u00a00130\u00a000, mail ann (at) example [dot] com.',
+      ['card', 'phone', 'iban', 'iban', 'email'],
+      ['４１１１', '٦٦٨', '0076', '3704', 'ann'],
+    );
   });
 
   it('answers text without personal data unchanged and writes no event', async () => {
@@ -208,6 +237,35 @@ describe('POST /api/v1/dlp/analyze', () => {
     assert.match(bad.body.message, /BAD/);
     assert.match(bad.body.message, /customPatterns\[0\]\.regex/);
     assert.match(bad.body.message, /backreference/);
+  });
+
+  it('leaves every spelling of an allowed value in clear: other case, width, spaces, separators', async () => {
+    const org = await t.tenant({ plan: 'pro' });
+    const cookie = await org.session('admin');
+    const put = await t.request('PUT', '/api/dashboard/dlp/settings', {
+      cookie,
+      body: { allowValues: ['support@parapet.example', '+41 44 668 18 00'] },
+    });
+    assert.equal(put.status, 200, put.text);
+    const text =
+      'Hotline +41446681800 or 0041\u202f44\u202f668\u202f18\u202f00, mail SUPPORT@PARAPET.EXAMPLE or ' +
+      'ｓｕｐｐｏｒｔ＠ｐａｒａｐｅｔ．ｅｘａｍｐｌｅ; customer line +41 79 123 45 67.';
+    const res = await t.request('POST', '/api/v1/dlp/analyze', { key: org.al, body: { text } });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(
+      res.body.tokens.map((x: { type: string }) => x.type),
+      ['phone'],
+      res.body.tokenized,
+    );
+    for (const kept of [
+      '+41446681800',
+      '0041\u202f44\u202f668\u202f18\u202f00',
+      'SUPPORT@PARAPET.EXAMPLE',
+      'ｓｕｐｐｏｒｔ＠',
+    ]) {
+      assert.ok(res.body.tokenized.includes(kept), `${kept} stays: ${res.body.tokenized}`);
+    }
+    assert.equal(res.body.tokenized.includes('+41 79 123 45 67'), false);
   });
 });
 
@@ -346,5 +404,17 @@ describe('DLP settings are checked against the closed lists they name', () => {
       body: { phoneRegion: 'spain' },
     });
     assert.equal(bad.status, 400);
+    // Two capitals that name no region libphonenumber knows were stored, then ignored by every analysis.
+    for (const phoneRegion of ['ZZ', 'EU', 'UK']) {
+      const unknown = await t.request('PUT', '/api/dashboard/dlp/settings', {
+        cookie,
+        body: { phoneRegion },
+      });
+      assert.equal(unknown.status, 400, `${phoneRegion}: ${unknown.text}`);
+      assert.equal(unknown.body.error, 'invalid_request');
+      assert.match(unknown.body.message, /'phoneRegion'/);
+    }
+    const kept = await t.request('GET', '/api/dashboard/dlp/settings', { cookie });
+    assert.equal(kept.body.phoneRegion, 'ES', kept.text);
   });
 });

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../src/platform/clock/index.js';
 import { sha256Hex } from '../../src/platform/crypto/index.js';
 import { siemCategory } from '../../src/modules/siem/index.js';
-import { newUser, validDns, validPolicy } from '../support/endpoint-cases.js';
+import { newUser, registerOverHttp, validDns, validPolicy } from '../support/endpoint-cases.js';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
 
 const clock = new ManualClock('2026-06-01T09:00:00.000Z');
@@ -47,17 +47,21 @@ const eventsOf = (orgId: string, type: string) =>
     .where('type', '=', type)
     .execute();
 
-async function register(tenant: Tenant, body: Record<string, unknown> = {}) {
-  const res = await t.request('POST', '/api/v1/endpoint/register', {
-    key: tenant.al,
-    body: { name: 'Laptop', os: 'macOS 15', browser: 'Chrome 141', extensionVersion: '1.4.0', ...body },
-  });
-  assert.equal(res.status, 201, res.text);
-  return res.body as { deviceId: string; deviceToken: string; configVersion: number };
-}
+const register = (tenant: Tenant, body: Record<string, unknown> = {}) => registerOverHttp(t, tenant, body);
 
 const heartbeat = (token: string, body: unknown = {}) =>
   t.request('POST', '/api/v1/endpoint/heartbeat', { key: token, body });
+
+/** The ids of an organization's devices in one status, as the dashboard lists them. */
+async function deviceIds(cookie: string, status: 'active' | 'revoked'): Promise<string[]> {
+  const list = await t.request('GET', `/api/dashboard/endpoint?status=${status}`, { cookie });
+  assert.equal(list.status, 200, list.text);
+  return list.body.devices.items.map((x: { id: string }) => x.id);
+}
+
+/** The data of an organization's audit.endpoint_device events. */
+const deviceAudit = async (orgId: string) =>
+  (await eventsOf(orgId, 'audit.endpoint_device')).map((e) => JSON.parse(String(e.data)));
 
 describe('device lifecycle', () => {
   it('registers with an API key: token shown once, stored as a hash, prefix dt_live_, device id dev_', async () => {
@@ -211,6 +215,66 @@ describe('device lifecycle', () => {
     assert.notEqual(rot.body.deviceToken, d.deviceToken);
     assert.equal((await heartbeat(d.deviceToken)).status, 401);
     assert.equal((await heartbeat(rot.body.deviceToken)).status, 200);
+  });
+
+  it('a device that unenrolls is revoked and the administrators are told (audit unenrolled); its token stops working', async () => {
+    const org = await t.tenant({ plan: 'business' });
+    const cookie = await org.session('owner');
+    const d = await register(org);
+    const res = await t.request('POST', '/api/v1/endpoint/unenroll', {
+      key: d.deviceToken,
+      body: { reason: 'user' },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body, { deviceId: d.deviceId, status: 'revoked' });
+    assert.deepEqual(await deviceIds(cookie, 'active'), [], 'the device still counts as active');
+    assert.deepEqual(await deviceIds(cookie, 'revoked'), [d.deviceId]);
+    const audit = await deviceAudit(org.org.id);
+    assert.equal(audit.length, 1);
+    assert.equal(audit[0].action, 'unenrolled');
+    assert.equal(audit[0].targetId, d.deviceId);
+    assert.equal(audit[0].actor.deviceId, d.deviceId);
+    const hb = await heartbeat(d.deviceToken);
+    assert.equal(hb.status, 401);
+    assert.equal(hb.body.reenroll, true);
+    // an API key is no device: it cannot unenroll one
+    const byKey = await t.request('POST', '/api/v1/endpoint/unenroll', {
+      key: org.al,
+      body: { reason: 'user' },
+    });
+    assert.equal(byKey.status, 403);
+    const bad = await t.request('POST', '/api/v1/endpoint/unenroll', {
+      key: (await register(org)).deviceToken,
+      body: { reason: 'bored' },
+    });
+    assert.equal(bad.status, 400);
+  });
+
+  it('a device enrolled again retires the old one (audit replaced, naming the new device): one active device, not two', async () => {
+    const org = await t.tenant({ plan: 'business' });
+    const cookie = await org.session('owner');
+    const old = await register(org);
+    const fresh = await register(org);
+    const res = await t.request('POST', '/api/v1/endpoint/unenroll', {
+      key: old.deviceToken,
+      body: { reason: 'replaced', replacedBy: fresh.deviceId },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(await deviceIds(cookie, 'active'), [fresh.deviceId]);
+    const audit = await deviceAudit(org.org.id);
+    assert.deepEqual(
+      audit.map((e) => [e.action, e.targetId, e.replacedBy]),
+      [['replaced', old.deviceId, fresh.deviceId]],
+    );
+    // a successor of another organization is not named
+    const other = await register(b);
+    const third = await register(org);
+    await t.request('POST', '/api/v1/endpoint/unenroll', {
+      key: third.deviceToken,
+      body: { reason: 'replaced', replacedBy: other.deviceId },
+    });
+    const last = await deviceAudit(org.org.id);
+    assert.equal(last.find((e) => e.targetId === third.deviceId)?.replacedBy, undefined);
   });
 
   it('flags an extension version outside allowedExtensionVersions', async () => {

@@ -84,6 +84,118 @@ describe('the error body everywhere', () => {
     assert.equal(res.body.message, 'The request body must be of type object.');
   });
 
+  it('one wording for every part of a request, naming the field, never the validator’s own text', async () => {
+    // Trial finding 10: "The querystring field 'perPage'" beside "The query field 'cursor'", Ajv's
+    // "must NOT have fewer than 1 properties", and a path id that quoted its regular expression.
+    const hook = await t.request('POST', '/api/webhooks', {
+      cookie,
+      body: { url: 'https://hooks.example.com/in', events: ['*'] },
+    });
+    assert.equal(hook.status, 201, hook.text);
+    const deliveries = `/api/webhooks/${hook.body.id}/deliveries`;
+    const cases: Array<[string, Promise<{ status: number; body: any }>, string]> = [
+      [
+        'a query parameter out of range',
+        t.request('GET', `${deliveries}?perPage=0`, { cookie }),
+        "The query parameter 'perPage' must be at least 1.",
+      ],
+      [
+        'a query parameter the service refuses',
+        t.request('GET', `${deliveries}?cursor=nope`, { cookie }),
+        "The query parameter 'cursor' is not a nextCursor this service returned.",
+      ],
+      [
+        'a period of the usage read-out',
+        t.request('GET', '/api/v1/gateway/usage?from=last-week', { key: tenant.sw }),
+        "The query parameter 'from' must be an ISO 8601 date (2026-11-01) or a date-time with a time zone (2026-11-01T00:00:00Z).",
+      ],
+      [
+        'a change that changes nothing',
+        t.request('PATCH', `/api/webhooks/${hook.body.id}`, { cookie, body: {} }),
+        'The request body must have at least one field.',
+      ],
+      [
+        'a malformed conversation id in the path',
+        t.request('GET', '/api/v1/gateway/conversations/conv_nope', { key: tenant.sw }),
+        "The path parameter 'id' must be conv_ followed by 22 letters or digits.",
+      ],
+      [
+        'the same id in the chat body',
+        t.request('POST', '/api/v1/gateway/chat', {
+          key: tenant.sw,
+          body: { message: 'hello', conversationId: 'conv_nope' },
+        }),
+        "The body field 'conversationId' must be conv_ followed by 22 letters or digits.",
+      ],
+      [
+        'a malformed vault session id',
+        t.request('POST', '/api/v1/dlp/rehydrate', {
+          key: tenant.al,
+          body: { text: 'x', sessionId: 'sess_nope' },
+        }),
+        "The body field 'sessionId' must be sess_ followed by 22 letters or digits.",
+      ],
+      [
+        'a model the catalog does not know',
+        t.request('POST', '/api/v1/gateway/chat', {
+          key: tenant.sw,
+          body: { message: 'hello', routing: { preferredModel: 'nope/model' } },
+        }),
+        "The body field 'routing.preferredModel' cannot be used: model nope/model is not in the catalog.",
+      ],
+    ];
+    for (const [what, pending, message] of cases) {
+      const res = await pending;
+      assertError(res, 400, 'invalid_request');
+      assert.equal(res.body.message, message, what);
+    }
+    assertError(
+      await t.request('POST', '/api/v1/dlp/rehydrate', {
+        key: tenant.al,
+        body: { text: 'x', sessionId: 'sess_0000000000000000000000' },
+      }),
+      404,
+      'not_found',
+    );
+    // A well-formed id that names nothing is unknown: 404, in the path and in the chat alike.
+    const unknown = 'conv_0000000000000000000000';
+    assertError(
+      await t.request('GET', `/api/v1/gateway/conversations/${unknown}`, { key: tenant.sw }),
+      404,
+      'not_found',
+    );
+    assertError(
+      await t.request('POST', '/api/v1/gateway/chat', {
+        key: tenant.sw,
+        body: { message: 'hi', conversationId: unknown },
+      }),
+      404,
+      'not_found',
+    );
+  });
+
+  it('a webhook secret sent to PATCH says where a secret is changed', async () => {
+    const hook = await t.request('POST', '/api/webhooks', {
+      cookie,
+      body: { url: 'https://hooks.example.com/in', events: ['*'] },
+    });
+    const res = await t.request('PATCH', `/api/webhooks/${hook.body.id}`, {
+      cookie,
+      body: { secret: 'a-new-secret-0123456789' },
+    });
+    assertError(res, 400, 'invalid_request');
+    assert.match(
+      res.body.message,
+      /^The body field 'secret' cannot be changed here: rotate it with POST \/api\/webhooks\/\{id\}\/rotate-secret/,
+    );
+    // Authentication and role still come first.
+    const member = await t.request('PATCH', `/api/webhooks/${hook.body.id}`, {
+      cookie: await tenant.session('member'),
+      body: { secret: 'a-new-secret-0123456789' },
+    });
+    assertError(member, 403, 'forbidden');
+  });
+
   it('a DELETE with Content-Type: application/json and no body is a DELETE, not malformed JSON', async () => {
     const key = await t.ctx.keys.create({ orgId: tenant.org.id, kind: 'al', name: 'to revoke' });
     const res = await t.request('DELETE', `/api/dashboard/keys/${key.key.id}`, {

@@ -152,6 +152,103 @@ describe('events carry no personal data of a prompt', () => {
       for (const v of [...VALUES, ...PIECES]) assert.ok(!text.includes(v), `${where} carries ${v}`);
       // Without separators too: a value whose spaces were normalised away is still the value.
       for (const v of [IBAN, CARD]) assert.ok(!text.includes(v.replace(/ /g, '')), `${where} carries ${v}`);
+      // Nor a vault token or session: any tokenization key of the organization would rehydrate the value.
+      assert.ok(!text.includes('TKN_'), `${where} carries a vault token`);
+      assert.ok(!text.includes('sess_'), `${where} carries a vault session id`);
+    }
+    // The DLP previews show the findings as their types.
+    const previews = rows
+      .filter((r) => r.type.startsWith('dlp.'))
+      .map((r) => (JSON.parse(r.data) as { redactedPreview: string }).redactedPreview);
+    assert.ok(
+      previews.some((p) => p.includes('[EMAIL]')),
+      previews.join('\n'),
+    );
+  });
+});
+
+describe("the client's User-Agent in events", () => {
+  // A script's agent with the user's address and a token in it, as trial finding 6 sent.
+  const UA_EMAIL = 'jane.doe@example.com';
+  const UA_TOKEN = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+  const AGENT = `Mozilla/5.0 ${UA_EMAIL} (bot; ${UA_TOKEN})`;
+  // The 200-character cut goes through the address: what is left of it must not show.
+  const LONG_AGENT = `${'x'.repeat(190)} ${UA_EMAIL}`;
+
+  it('carries the agent with personal data and secrets replaced by their type, cut to 200 characters', async () => {
+    const owner = await t.tenant({ name: 'Agents', plan: 'enterprise' });
+    const ownerCookie = await owner.session('owner');
+    const wh = await t.request('POST', '/api/webhooks', {
+      cookie: ownerCookie,
+      body: { url: `${hook.url}/agents`, events: ['*'] },
+    });
+    assert.equal(wh.status, 201, wh.text);
+    const siem = await t.request('POST', '/api/saas/siem/integrations', {
+      cookie: ownerCookie,
+      body: {
+        platform: 'SPLUNK',
+        name: 'Agents',
+        eventTypes: ['DETECTION', 'AUTHENTICATION'],
+        minSeverity: 'LOW',
+        config: { hecUrl: hec.url, hecToken: TOKEN, index: 'agents' },
+      },
+    });
+    assert.equal(siem.status, 201, siem.text);
+    const added = await t.request('POST', '/api/dashboard/users', {
+      cookie: ownerCookie,
+      body: { email: 'agent.user@example.test', role: 'member', password: 'an-agent-password-1' },
+    });
+    assert.equal(added.status, 201, added.text);
+
+    for (const agent of [AGENT, LONG_AGENT]) {
+      const headers = { 'user-agent': agent };
+      const analyzed = await t.request('POST', '/api/v1/analyze', {
+        key: owner.al,
+        headers,
+        body: { text: injection('the archive') },
+      });
+      assert.equal(analyzed.status, 200, analyzed.text);
+      const chatted = await t.request('POST', '/api/v1/gateway/chat', {
+        key: owner.sw,
+        headers,
+        body: { message: injection('the archive') },
+      });
+      assert.equal(chatted.status, 200, chatted.text);
+      const wrong = await t.request('POST', '/api/dashboard/auth/login', {
+        headers,
+        body: { email: 'agent.user@example.test', password: 'not-the-password' },
+      });
+      assert.equal(wrong.status, 401, wrong.text);
+    }
+    // The failed sign-in's event is written just after its answer.
+    const stored = async () =>
+      t.ctx.storage.db.selectFrom('events').selectAll().where('org_id', '=', owner.org.id).execute();
+    let rows = await stored();
+    for (let i = 0; i < 50 && rows.filter((r) => r.type === 'audit.login_failed').length < 2; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      rows = await stored();
+    }
+    for (let i = 0; i < 10; i++) await workers.runDue();
+
+    const agents = rows
+      .map((r) => (JSON.parse(r.data) as { userAgent?: string }).userAgent)
+      .filter((a) => a !== undefined && a !== null) as string[];
+    const types = new Set(rows.filter((r) => JSON.parse(r.data).userAgent).map((r) => r.type));
+    for (const type of ['detection.created', 'audit.login_failed'])
+      assert.ok(types.has(type), `${type} carries the agent: ${[...types]}`);
+    assert.ok(agents.includes('Mozilla/5.0 [EMAIL] (bot; [API_KEY])'), agents.join('\n'));
+    assert.ok(agents.includes(`${'x'.repeat(190)} [EMAIL]`), agents.join('\n'));
+    for (const a of agents) assert.ok(a.length <= 200, `${a.length} characters`);
+
+    const places: Array<[string, string]> = [
+      ['events table', JSON.stringify(rows)],
+      ['webhooks', hook.requests.map((r) => r.text).join('\n')],
+      ['SIEM', JSON.stringify(hec.envelopes)],
+    ];
+    for (const [where, text] of places) {
+      assert.ok(text.includes('[EMAIL]'), `${where} received the agent's events`);
+      for (const v of [UA_EMAIL, UA_TOKEN, 'jane.doe', 'ghp_abc'])
+        assert.ok(!text.includes(v), `${where} carries ${v}`);
     }
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createEventWorkers, type EventWorkers } from '../../src/main/worker.js';
 import { ManualClock } from '../../src/platform/clock/index.js';
+import { startFakeHttp } from '../receivers/fake-http.js';
 import { startHecFake, type HecFake } from '../receivers/splunk-hec-fake.js';
 import { startWebhookFake, type WebhookFake } from '../receivers/webhook-fake.js';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
@@ -45,6 +46,13 @@ async function splunk(extra: Record<string, unknown> = {}) {
   assert.equal(res.status, 201, res.text);
   return res.body as { id: string };
 }
+
+/** A Splunk integration with only the HEC settings, as sent (no status asserted). */
+const postSplunk = (extra: Record<string, unknown>) =>
+  t.request('POST', '/api/saas/siem/integrations', {
+    cookie,
+    body: { platform: 'SPLUNK', config: { hecUrl: hec.url, hecToken: TOKEN }, ...extra },
+  });
 
 const publish = (type: string, data: Record<string, unknown> = {}) =>
   t.ctx.events.publishFor(t.ctx.storage.db, tenant.org.id, type as 'detection.created', data);
@@ -166,6 +174,147 @@ describe('SIEM integrations', () => {
     for (const s of secrets) assert.ok(!stored.includes(s), `${s} sealed at rest`);
   });
 
+  it('shows members and viewers only the origin of a receiver address, whose path or query may be its credential', async () => {
+    const addresses = [
+      {
+        body: {
+          platform: 'WEBHOOK',
+          name: 'hook',
+          config: { url: 'https://hooks.example.com/services/T000/B000/XXXXSECRETPATH?token=querysecret' },
+        },
+        field: (i: any) => i.config.url,
+        whole: 'https://hooks.example.com/services/T000/B000/XXXXSECRETPATH?token=querysecret',
+        origin: 'https://hooks.example.com/…',
+      },
+      {
+        body: {
+          platform: 'SPLUNK',
+          name: 'hec',
+          config: {
+            hecUrl: 'https://splunk.example.com:8088/services/collector/event?channel=SECRETCHAN',
+            hecToken: TOKEN,
+          },
+        },
+        field: (i: any) => i.config.hecUrl,
+        whole: 'https://splunk.example.com:8088/services/collector/event?channel=SECRETCHAN',
+        origin: 'https://splunk.example.com:8088/…',
+      },
+      {
+        body: {
+          type: 'WAZUH',
+          name: 'wz',
+          endpoint: 'https://wazuh.example.com:9200/SECRETTENANT',
+          credentials: { username: 'admin', password: 'wz-ffffffffffff' },
+        },
+        field: (i: any) => i.endpoint,
+        whole: 'https://wazuh.example.com:9200/SECRETTENANT',
+        origin: 'https://wazuh.example.com:9200/…',
+      },
+      {
+        body: {
+          type: 'PRELUDE',
+          name: 'pm',
+          endpoint: 'prelude://manager.example.com:4690',
+          credentials: {},
+        },
+        field: (i: any) => i.endpoint,
+        whole: 'prelude://manager.example.com:4690',
+        origin: 'prelude://manager.example.com:4690',
+      },
+    ];
+    const ids: string[] = [];
+    for (const a of addresses) {
+      const res = await t.request('POST', '/api/saas/siem/integrations', { cookie, body: a.body });
+      assert.equal(res.status, 201, res.text);
+      assert.equal(a.field(res.body), a.whole, 'the admin who created it sees it whole');
+      ids.push(res.body.id);
+    }
+    const readers = [
+      ['member', { cookie: await tenant.session('member') }],
+      ['viewer', { cookie: await tenant.session('viewer') }],
+      ['owner', { cookie }],
+      ['admin', { cookie: await tenant.session('admin') }],
+      ['admin-scope key', { key: tenant.admin }],
+    ] as const;
+    for (const [who, auth] of readers) {
+      const limited = who === 'member' || who === 'viewer';
+      const list = await t.request('GET', '/api/saas/siem/integrations', auth);
+      assert.equal(list.status, 200, `${who}: ${list.text}`);
+      for (const [n, a] of addresses.entries()) {
+        const one = await t.request('GET', `/api/saas/siem/integrations/${ids[n]}`, auth);
+        assert.equal(one.status, 200, one.text);
+        const listed = list.body.integrations.find((i: { id: string }) => i.id === ids[n]);
+        for (const view of [listed, one.body])
+          assert.equal(a.field(view), limited ? a.origin : a.whole, `${who}, ${a.body.name}`);
+      }
+      if (limited) {
+        for (const secret of ['SECRETPATH', 'querysecret', 'SECRETCHAN', 'SECRETTENANT'])
+          assert.ok(!list.text.includes(secret), `${who} reads ${secret}`);
+      }
+      assert.ok(!list.text.includes(TOKEN) && !list.text.includes('wz-ffff'), `${who}: credentials never`);
+    }
+  });
+
+  it("never stores a receiver's query in an error, and shows members and viewers only the kind of failure", async () => {
+    // A collector that echoes the request it refused, credential-bearing query included.
+    const echo = await startFakeHttp((req) => ({
+      status: 404,
+      body: `Cannot POST ${req.path}?${req.query.toString()} (route-ECHOPATH)`,
+    }));
+    try {
+      const res = await t.request('POST', '/api/saas/siem/integrations', {
+        cookie,
+        body: {
+          platform: 'WEBHOOK',
+          name: 'echo',
+          eventTypes: ['DETECTION'],
+          config: { url: `${echo.url}/collect?token=QUERYSECRET42` },
+        },
+      });
+      assert.equal(res.status, 201, res.text);
+      const id = res.body.id as string;
+      echo.fail({ status: 500, body: `Cannot POST /collect?token=QUERYSECRET42 (route-ECHOPATH)` });
+      await publish('detection.created', { severity: 'HIGH' });
+      await workers.runDue();
+      const failing = await status(id);
+      assert.match(
+        failing.lastError,
+        /^HTTP 500: Cannot POST \/collect\?… \(route-ECHOPATH\)/,
+        'owners see the answer',
+      );
+      clock.advance(new Date(failing.nextAttemptAt).getTime() - clock.now().getTime());
+      await workers.runDue();
+      assert.equal(echo.requests.length, 2);
+      const db = t.ctx.storage.db;
+      const stored = JSON.stringify([
+        // The address itself is kept (owners see it whole); its failures are not.
+        await db.selectFrom('siem_integrations').select('last_error').where('id', '=', id).execute(),
+        await db.selectFrom('siem_queue').selectAll().execute(),
+      ]);
+      assert.match(stored, /HTTP 404: Cannot POST \/collect\?…/);
+      assert.ok(!stored.includes('QUERYSECRET42'), 'no query stored with the failure');
+
+      const member = { cookie: await tenant.session('member') };
+      const viewer = { cookie: await tenant.session('viewer') };
+      for (const auth of [member, viewer]) {
+        const one = await t.request('GET', `/api/saas/siem/integrations/${id}`, auth);
+        assert.equal(one.status, 200, one.text);
+        assert.equal(one.body.status.lastError, 'HTTP 404 (the details are shown to owners and admins)');
+        const list = await t.request('GET', '/api/saas/siem/integrations', auth);
+        const dl = await t.request('GET', `/api/saas/siem/integrations/${id}/dead-letters`, auth);
+        assert.equal(dl.status, 200, dl.text);
+        assert.equal(dl.body.deadLetters[0].error, 'HTTP 404 (the details are shown to owners and admins)');
+        for (const text of [one.text, list.text, dl.text]) {
+          assert.ok(!text.includes('ECHOPATH') && !text.includes('QUERYSECRET42'), text);
+        }
+      }
+      const dl = await t.request('GET', `/api/saas/siem/integrations/${id}/dead-letters`, { cookie });
+      assert.match(dl.body.deadLetters[0].error, /^HTTP 404: Cannot POST \/collect\?… \(route-ECHOPATH\)/);
+    } finally {
+      await echo.close();
+    }
+  });
+
   it('refuses a body that matches no platform shape', async () => {
     const res = await t.request('POST', '/api/saas/siem/integrations', {
       cookie,
@@ -186,6 +335,52 @@ describe('SIEM integrations', () => {
     });
     assert.equal(unknown.status, 400);
     assert.match(unknown.body.message, /'platform' must be one of: SPLUNK, ELASTIC/);
+  });
+
+  it('takes categories, exact event types and prefixes in eventTypes, and names the unknown ones', async () => {
+    const { id } = await splunk({ eventTypes: ['dlp.blocked', 'audit.*', 'AUTHENTICATION'] });
+    const got = await t.request('GET', `/api/saas/siem/integrations/${id}`, { cookie });
+    assert.deepEqual(got.body.eventTypes, ['dlp.blocked', 'audit.*', 'AUTHENTICATION']);
+    const before = hec.envelopes.length;
+    const blocked = await publish('dlp.blocked', { severity: 'HIGH' });
+    await publish('dlp.violation', { severity: 'HIGH' });
+    const settings = await publish('audit.settings', { setting: 'dlp' });
+    await workers.runDue();
+    assert.deepEqual(envelopeIds().slice(before), [blocked!.id, settings!.id]);
+    const bad = await postSplunk({ name: 'typo', eventTypes: ['DLP', 'dlp.blockd', 'nope.*'] });
+    assert.equal(bad.status, 400, bad.text);
+    assert.match(bad.body.message, /eventTypes: unknown "dlp.blockd", "nope.\*"/);
+    const patch = await t.request('PATCH', `/api/saas/siem/integrations/${id}`, {
+      cookie,
+      body: { eventTypes: ['detection.highseverity'] },
+    });
+    assert.equal(patch.status, 400, patch.text);
+    assert.match(patch.body.message, /"detection.highseverity"/);
+  });
+
+  it('without eventTypes forwards every category (authentication and audit too) and says so; reseller shapes detection and DLP', async () => {
+    const res = await postSplunk({ name: 'All' });
+    assert.equal(res.status, 201, res.text);
+    assert.deepEqual(res.body.eventTypes, ['DETECTION', 'DLP', 'AUTHENTICATION', 'AUDIT']);
+    const before = hec.envelopes.length;
+    const login = await publish('audit.login', { userId: 'u1' });
+    const settings = await publish('audit.settings', { setting: 'dlp' });
+    await workers.runDue();
+    assert.deepEqual(envelopeIds().slice(before), [login!.id, settings!.id]);
+    const prelude = await t.request('POST', '/api/saas/siem/integrations', {
+      cookie,
+      body: {
+        type: 'PRELUDE',
+        name: 'p',
+        endpoint: 'https://prelude.example.com/idmef',
+        credentials: { apiKey: 'pr-eeeeeeeeeeee', agentId: 'a1', analyzerId: 'an1' },
+        forwardDlp: false,
+      },
+    });
+    assert.equal(prelude.status, 201, prelude.text);
+    assert.deepEqual(prelude.body.eventTypes, ['DETECTION']);
+    // Its creation is an audit event the first integration takes: sent now, not in the next test's count.
+    await workers.runDue();
   });
 
   it('forwards matching events, filters the rest, and keeps secrets on update', async () => {

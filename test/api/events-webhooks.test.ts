@@ -470,6 +470,47 @@ describe('webhook delivery', () => {
     }
   });
 
+  it('a test send is no activity of the organization: reports and the overview do not count it', async () => {
+    const quiet = await t.tenant({ name: 'Quiet Inc', plan: 'enterprise' });
+    const quietCookie = await quiet.session('owner');
+    const secret = newSecret();
+    const fake = await startWebhookFake(secret);
+    try {
+      const hook = await hookTo(fake, secret, ['*'], quietCookie);
+      const overview = () => t.request('GET', '/api/dashboard/overview', { cookie: quietCookie });
+      const before = (await overview()).body;
+      for (const eventType of ['detection.created', 'detection.high_severity', 'dlp.blocked']) {
+        const res = await t.request('POST', `/api/webhooks/${hook.id}/test`, {
+          cookie: quietCookie,
+          body: { eventType },
+        });
+        assert.equal(res.body.success, true, res.text);
+      }
+      assert.equal(fake.deliveries.length, 3, 'the samples were delivered');
+      const after = (await overview()).body;
+      assert.deepEqual(after.series, before.series);
+      assert.deepEqual(after.recent, []);
+      const report = await t.request('POST', '/api/v1/report', { key: quiet.sw, body: { period: '7d' } });
+      assert.equal(report.status, 201, report.text);
+      const dl = await t.request('GET', `/api/v1/report/${report.body.id}/download`, { key: quiet.al });
+      assert.equal(dl.body.detections.total, 0);
+      assert.equal(dl.body.dlp.events, 0);
+      assert.equal(dl.body.blockedRequests.total, 0);
+      // The delivery history keeps the sends; one cannot be redelivered (its event is not stored).
+      const list = await t.request('GET', `/api/webhooks/${hook.id}/deliveries`, { cookie: quietCookie });
+      assert.equal(list.body.deliveries.length, 3);
+      const again = await t.request(
+        'POST',
+        `/api/webhooks/${hook.id}/deliveries/${list.body.deliveries[0].id}/redeliver`,
+        { cookie: quietCookie },
+      );
+      assert.equal(again.status, 409, again.text);
+      assert.match(again.body.message, /send a new test/);
+    } finally {
+      await fake.close();
+    }
+  });
+
   it('lets concurrent workers take disjoint deliveries (SKIP LOCKED on PostgreSQL): each event once', async () => {
     const secret = newSecret();
     const fake = await startWebhookFake(secret);

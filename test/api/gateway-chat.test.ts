@@ -314,6 +314,50 @@ describe('protected chat with the organization provider keys', () => {
     assert.equal(meta.conversationId, null, 'nothing was stored, so there is no conversation to continue');
   });
 
+  it('records each provider call that failed before answering as error, fallbacks and streams included', async () => {
+    // The usage docs count failed calls; a chat whose models all failed (502) wrote no row at all.
+    const requestsNow = async () =>
+      (await t.request('GET', '/api/v1/gateway/usage', { key: org.sw })).body.byEndpoint.find(
+        (e: { endpoint: string }) => e.endpoint === 'chat',
+      )?.requests ?? 0;
+    const known = new Set((await t.ctx.gateway.usage.recent(org.org.id, 1000)).map((r) => r.id));
+    const before = await requestsNow();
+    const attempted: string[] = [];
+    for (const stream of [false, true]) {
+      fake.reset();
+      fake.queue(...Array.from({ length: 10 }, () => ({ status: 500 })));
+      const res = await t.request('POST', '/api/v1/gateway/chat', {
+        key: org.sw,
+        body: { message: 'hello', stream, routing: { preferredModel: 'openai/gpt-4o-mini' } },
+      });
+      if (stream) assert.match(res.text, /"type":"error"/);
+      else assert.equal(res.status, 502, res.text);
+      // One call per model tried (an adapter's own retries of a model are one call).
+      const models = new Set(
+        fake.requests.map((r) => `${r.provider}:${(r.body as { model?: string }).model}`),
+      );
+      assert.ok(models.size >= 2, `a fallback was tried: ${[...models]}`);
+      attempted.push(...models);
+    }
+    // A fallback that answers: the failed first model counts too, beside the answer.
+    fake.reset();
+    fake.queue({ status: 503 });
+    const ok = await chat({ message: 'hello', routing: { preferredModel: 'openai/gpt-4o-mini' } }, org.sw);
+    assert.equal(ok.status, 200, ok.text);
+    const rows = (await t.ctx.gateway.usage.recent(org.org.id, 1000)).filter((r) => !known.has(r.id));
+    const errors = rows.filter((r) => r.outcome === 'error');
+    assert.equal(errors.length, attempted.length + 1, JSON.stringify(rows));
+    for (const r of errors) {
+      assert.equal(r.endpoint, 'chat');
+      assert.equal(r.prompt_tokens, 0);
+      assert.equal(r.completion_tokens, 0);
+      assert.equal(r.cost, 0, 'a failed call is not billed');
+    }
+    assert.ok(errors.some((r) => r.model === 'openai/gpt-4o-mini'));
+    assert.equal(rows.filter((r) => r.outcome === 'ok').length, 1);
+    assert.equal(await requestsNow(), before + attempted.length + 2);
+  });
+
   it('aborts the upstream call when the client disconnects, and records estimated usage', async () => {
     fake.setBehavior({ reply: 'word '.repeat(400), chunkSize: 5, chunkDelayMs: 5 });
     const res = await rawPost(
@@ -331,5 +375,111 @@ describe('protected chat with the organization provider keys', () => {
     assert.equal(aborted.usage_source, 'estimated');
     assert.ok(aborted.completion_tokens > 0);
     assert.ok(aborted.prompt_tokens > 0);
+  });
+
+  describe('personal data the model writes in its answer', () => {
+    // None of it was in the user's message: the model produced it, so no token stood for it yet.
+    const ANSWERED = ['bob.smith@corp.example', '+41 79 987 65 43', 'DE89 3704 0044 0532 0130 00'];
+    const ANSWER = `Contact ${ANSWERED[0]} or call ${ANSWERED[1]}; pay to IBAN ${ANSWERED[2]}.`;
+    const preferred = { routing: { preferredModel: 'openai/gpt-4o-mini' } };
+
+    async function storedMessages(id: string) {
+      const row = await t.ctx.storage.db
+        .selectFrom('gateway_conversations')
+        .select('messages')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      return row.messages;
+    }
+
+    /** The stored row and the conversation read-out hold tokens only; the vault restores the answer. */
+    async function assertStoredTokenized(id: string) {
+      const stored = await storedMessages(id);
+      for (const value of [...ANSWERED, EMAIL])
+        assert.ok(!stored.includes(value), `${value} stored in clear`);
+      for (const type of ['EMAIL', 'PHONE', 'IBAN']) assert.match(stored, new RegExp(`TKN_${type}_`));
+      const read = await t.request('GET', `/api/v1/gateway/conversations/${id}`, { key: org.sw });
+      assert.equal(read.status, 200, read.text);
+      for (const value of ANSWERED) assert.ok(!read.text.includes(value), `${value} in the read-out`);
+      const answer = read.body.messages.at(-1);
+      assert.equal(answer.role, 'assistant');
+      const back = await t.request('POST', '/api/v1/dlp/rehydrate', {
+        key: org.al,
+        body: { text: answer.content, sessionId: read.body.sessionId },
+      });
+      assert.equal(back.status, 200, back.text);
+      assert.equal(back.body.rehydrated, ANSWER, 'the same session restores the answer');
+    }
+
+    /** The next turn sends the history as stored: tokens, never the originals of the answer. */
+    async function assertNextTurnSendsTokens(id: string) {
+      const next = await chat({ message: 'Thanks, and who else?', conversationId: id }, org.sw);
+      assert.equal(next.status, 200, next.text);
+      const sent = fake.lastRequest()?.raw ?? '';
+      assert.match(sent, /TKN_PHONE_/, 'the earlier answer went up as history');
+      for (const value of [...ANSWERED, EMAIL]) assert.ok(!sent.includes(value), `${value} sent upstream`);
+    }
+
+    it('a whole answer is shown to the caller in clear, stored tokenized, and sent on as tokens', async () => {
+      fake.queue({ reply: ANSWER });
+      const res = await chat({ message: PII_MESSAGE, ...preferred }, org.sw);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.response, ANSWER, 'the caller reads the answer as the model wrote it');
+      await assertStoredTokenized(res.body.conversationId);
+      await assertNextTurnSendsTokens(res.body.conversationId);
+    });
+
+    it('a streamed answer too, whatever the chunking', async () => {
+      fake.queue({ reply: ANSWER, chunkSize: 3 });
+      const res = await chat({ message: PII_MESSAGE, stream: true, ...preferred }, org.sw);
+      assert.equal(res.status, 200, res.text);
+      const events = sseEvents(res.text);
+      const tokens = events.filter((e) => e.json?.type === 'token').map((e) => e.json.content as string);
+      assert.equal(tokens.join(''), ANSWER);
+      const meta = events.find((e) => e.json?.type === 'meta')?.json;
+      assert.ok(meta?.conversationId, res.text);
+      await assertStoredTokenized(meta.conversationId);
+      await assertNextTurnSendsTokens(meta.conversationId);
+    });
+
+    it('an answer stored in clear before answers were tokenized is tokenized before the next turn sends it', async () => {
+      fake.queue({ reply: ANSWER });
+      const first = await chat({ message: PII_MESSAGE, ...preferred }, org.sw);
+      assert.equal(first.status, 200, first.text);
+      const id = first.body.conversationId as string;
+      // A row as the code before 2026-11-28 stored it: the model's answer as it wrote it.
+      const messages = JSON.parse(await storedMessages(id)) as Array<{ role: string; content: string }>;
+      (messages.at(-1) as { content: string }).content = ANSWER;
+      await t.ctx.storage.db
+        .updateTable('gateway_conversations')
+        .set({ messages: JSON.stringify(messages) })
+        .where('id', '=', id)
+        .execute();
+      await assertNextTurnSendsTokens(id);
+      const healed = await storedMessages(id);
+      for (const value of ANSWERED) assert.ok(!healed.includes(value), `${value} still stored in clear`);
+    });
+
+    it('is not refused for a type the organization blocks, and publishes no DLP event of its own', async () => {
+      const strict = await t.tenant({ name: 'Blocks IBAN' });
+      const owner = await strict.session('owner');
+      const set = await t.request('PUT', '/api/dashboard/dlp/settings', {
+        cookie: owner,
+        body: { blockTypes: ['IBAN'] },
+      });
+      assert.equal(set.status, 200, set.text);
+      await t.ctx.gateway.keys.put(strict.org, 'openai', { apiKey: 'sk-strict-0123456789' }, null);
+      fake.queue({ reply: ANSWER });
+      const res = await chat({ message: PII_MESSAGE, ...preferred }, strict.sw);
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.response, ANSWER);
+      const stored = await storedMessages(res.body.conversationId);
+      assert.ok(!stored.includes(ANSWERED[2] as string) && /TKN_IBAN_/.test(stored), stored);
+      assert.equal((await eventsOf(strict.org.id, 'dlp.blocked')).length, 0);
+      // The user's message (the e-mail) is the one violation: the answer's data adds none.
+      const violations = await eventsOf(strict.org.id, 'dlp.violation');
+      assert.equal(violations.length, 1);
+      assert.ok(!String(violations[0]?.data).includes('IBAN'), String(violations[0]?.data));
+    });
   });
 });

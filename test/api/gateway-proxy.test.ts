@@ -382,6 +382,22 @@ describe('provider proxy, fields and failures', () => {
     assert.ok(rows.some((r) => r.endpoint === 'proxy' && r.usage_source === 'provider'));
   });
 
+  it('records a provider call that failed before answering as error, whole and streamed', async () => {
+    const known = new Set((await t.ctx.gateway.usage.recent(mine.org.id, 1000)).map((r) => r.id));
+    fake.setBehavior({ status: 500, errorMessage: 'upstream broke' });
+    const messages = [{ role: 'user', content: 'hi' }];
+    assert.equal((await proxy('openai', { model: 'gpt-4o-mini', messages })).status, 500);
+    assert.equal((await proxy('openai', { model: 'gpt-4o-mini', messages, stream: true })).status, 500);
+    const rows = (await t.ctx.gateway.usage.recent(mine.org.id, 1000)).filter((r) => !known.has(r.id));
+    assert.deepEqual(
+      rows.map((r) => [r.endpoint, r.model, r.outcome, r.prompt_tokens, r.completion_tokens, r.cost]),
+      [
+        ['proxy', 'openai/gpt-4o-mini', 'error', 0, 0, 0],
+        ['proxy', 'openai/gpt-4o-mini', 'error', 0, 0, 0],
+      ],
+    );
+  });
+
   it('refuses once the monthly quota is spent, before streaming', async () => {
     const free = await t.tenant({ plan: 'free', name: 'Free org' });
     for (let i = 0; i < 1000; i++) await t.ctx.limits.consume(free.org, 'netproxy');

@@ -122,7 +122,8 @@ describe('mode llm', () => {
     const res = await check(keyed, { claim: 'Lumen Ltd employs 240 people.', sources: SOURCES, mode: 'llm' });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.verdict, 'contradicted');
-    assert.equal(res.body.evidence[0].source_index, -1);
+    assert.equal(res.body.corrections[0].correctionId, stored.body.id);
+    assert.ok(res.body.evidence.every((e: any) => e.source_index >= 0));
     assert.equal(fake.requests.length, 0, 'nothing to ask: the correction decided');
     await t.request('DELETE', `/api/v1/hallucination/corrections/${stored.body.id}`, { key: keyed.al });
   });

@@ -79,19 +79,19 @@ function assertCheckShape(body: any, sources: string[]) {
   assert.equal(typeof body.score, 'number');
   assert.ok(body.score >= 0 && body.score <= 1, `score ${body.score}`);
   assert.ok(Array.isArray(body.evidence));
+  assert.ok(Array.isArray(body.corrections));
   assert.ok(Array.isArray(body.claims) && body.claims.length > 0);
   for (const e of body.evidence) {
     assert.equal(typeof e.claim, 'string');
     assert.ok(Number.isInteger(e.source_index));
     assert.equal(typeof e.match, 'string');
     assert.ok(e.confidence >= 0 && e.confidence <= 1);
-    if (e.source_index >= 0) {
-      assert.ok(e.source_index < sources.length);
-      // The match is text of the cited source, not a paraphrase of it (two separate sentences of it are
-      // joined by " … " when a supported sub-claim needed both).
-      for (const sentence of e.match.split(/ … |(?<=\.) /))
-        assert.ok(sources[e.source_index]!.includes(sentence));
-    }
+    // SPEC: a zero-based index into the submitted sources, whatever decided the sub-claim.
+    assert.ok(e.source_index >= 0 && e.source_index < sources.length, `source_index ${e.source_index}`);
+    // The match is text of the cited source, not a paraphrase of it (two separate sentences of it are
+    // joined by " … " when a supported sub-claim needed both).
+    for (const sentence of e.match.split(/ … |(?<=\.) /))
+      assert.ok(sources[e.source_index]!.includes(sentence));
   }
 }
 
@@ -275,11 +275,13 @@ describe('corrections', () => {
       assert.equal(res.status, 200);
       assert.equal(res.body.verdict, 'contradicted', claim);
       assert.ok(res.body.score <= 0.25);
-      const e = res.body.evidence.find((x: any) => x.source_index === -1);
-      assert.ok(e, JSON.stringify(res.body.evidence));
-      assert.equal(e.match, RIGHT);
+      assertCheckShape(res.body, SOURCES);
+      const [e] = res.body.corrections;
+      assert.ok(e, JSON.stringify(res.body));
+      assert.equal(e.correctedClaim, RIGHT);
       assert.equal(e.correctionId, stored.body.id);
       assert.equal(e.verdict, 'contradicted');
+      assert.ok(!res.body.evidence.some((x: any) => x.claim === e.claim), 'no source evidence item for it');
     }
     // Unrelated claims of the same organization keep their verdict.
     const unrelated = await check(tenant, {
@@ -291,7 +293,7 @@ describe('corrections', () => {
     for (const tn of [bystander, other]) {
       const res = await check(tn, { claim: WRONG, sources: SOURCES });
       assert.equal(res.body.verdict, 'supported');
-      assert.ok(res.body.evidence.every((x: any) => x.source_index >= 0 && x.correctionId === undefined));
+      assert.deepEqual(res.body.corrections, []);
     }
 
     // Deleting it restores the sources' verdict at once (the cache is invalidated on write).
@@ -321,7 +323,7 @@ describe('corrections', () => {
     assert.equal(stored.status, 201);
     const res = await check(tenant, { claim: paraphrase, sources });
     assert.equal(res.body.verdict, 'contradicted');
-    assert.equal(res.body.evidence[0].correctionId, stored.body.id);
+    assert.equal(res.body.corrections[0].correctionId, stored.body.id);
   });
 
   it("cannot delete another organization's correction (404) and it stays in force", async () => {
@@ -404,7 +406,7 @@ describe('corrections', () => {
     const sources = ['Warehouse 417 stores 1417 pallets of flour and 20 pallets of sugar.'];
     const res = await check(tenant, { claim: 'Warehouse 417 stores 1417 pallets of flour.', sources });
     assert.equal(res.body.verdict, 'contradicted');
-    assert.equal(res.body.evidence[0].correctionId, rows[417]!.id);
+    assert.equal(res.body.corrections[0].correctionId, rows[417]!.id);
     // The right figure is not touched by the correction of another warehouse.
     const ok = await check(tenant, { claim: 'Warehouse 417 stores 20 pallets of sugar.', sources });
     assert.equal(ok.body.verdict, 'supported');

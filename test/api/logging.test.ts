@@ -52,6 +52,51 @@ describe('logs', () => {
   });
 });
 
+describe('logs of a failing login', () => {
+  it('record an unexpected failure of the login as an error with its request id, without the e-mail or password', async () => {
+    const orgs = t.ctx.orgs as { login: (...args: unknown[]) => Promise<unknown> };
+    const real = orgs.login;
+    // What a database that fails the query looks like to the route: an ordinary Error, not an AppError.
+    orgs.login = async () => {
+      throw new Error('simulated database failure');
+    };
+    const from = lines.length;
+    try {
+      const res = await t.request('POST', '/api/dashboard/auth/login', {
+        body: { email: 'failing.login@example.com', password: 'login-password-1234' },
+      });
+      assert.equal(res.status, 500, res.text);
+      await new Promise((r) => setTimeout(r, 50));
+      const entries = lines
+        .slice(from)
+        .join('')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, any>);
+      const failed = entries.find((e) => e.msg === 'request failed');
+      assert.ok(failed, `an error line: ${JSON.stringify(entries.map((e) => e.msg))}`);
+      assert.equal(failed.level, 50);
+      assert.equal(failed.reqId, res.body.requestId);
+      assert.match(JSON.stringify(failed.err), /simulated database failure/);
+      const all = lines.slice(from).join('');
+      assert.equal(all.includes('failing.login@example.com'), false, 'no e-mail in the logs');
+      assert.equal(all.includes('login-password-1234'), false, 'no password in the logs');
+    } finally {
+      orgs.login = real;
+    }
+  });
+
+  it('answers a NUL in the e-mail with 400 before the login runs', async () => {
+    const res = await t.request('POST', '/api/dashboard/auth/login', {
+      rawBody: '{"email":"a\\u0000@example.com","password":"whatever-password"}',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.error, 'invalid_request');
+    assert.match(res.body.message, /'email'/);
+  });
+});
+
 describe('logs of a failing provider', () => {
   it('record a provider that refuses (chat) or fails (proxy) as one warning, without a stack or the provider body', async () => {
     const captured: string[] = [];

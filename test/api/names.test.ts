@@ -141,4 +141,35 @@ describe('device group names', () => {
     });
     assert.equal(same.status, 201, 'another organization may have its own "ops"');
   });
+
+  it('are compared by the full case fold, beyond ASCII, the same on SQLite and PostgreSQL', async () => {
+    const create = (name: string) =>
+      t.request('POST', '/api/dashboard/endpoint/groups', { cookie, body: { name } });
+    // SQLite's lower() folds ASCII only, and lower case alone keeps "ß" apart from "ss".
+    for (const [first, clashes] of [
+      ['Équipe', ['équipe', 'ÉQUIPE']],
+      ['Straße', ['STRASSE', 'strasse']],
+      ['ΟΔΟΣ', ['οδος', 'οδοσ']],
+      ['Ｆｉｎ', ['fin', 'FIN']],
+    ] as const) {
+      const made = await create(first);
+      assert.equal(made.status, 201, `${first}: ${made.text}`);
+      for (const clash of clashes) {
+        const res = await create(clash);
+        assert.equal(res.status, 409, `${first} / ${clash}: ${res.text}`);
+      }
+    }
+    const other = await create('Zürich');
+    assert.equal(other.status, 201, other.text);
+    const rename = await t.request('PATCH', `/api/dashboard/endpoint/groups/${other.body.group.id}`, {
+      cookie,
+      body: { name: 'équipe' },
+    });
+    assert.equal(rename.status, 409, rename.text);
+    const own = await t.request('PATCH', `/api/dashboard/endpoint/groups/${other.body.group.id}`, {
+      cookie,
+      body: { name: 'ZÜRICH' },
+    });
+    assert.equal(own.status, 200, `a group may change the case of its own name: ${own.text}`);
+  });
 });

@@ -6,6 +6,7 @@ import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { buildProxy } from '../../src/main/proxy.js';
 import { sentTokenized, startEcho } from '../fakes/echo-upstream.js';
+import { parapetError } from './netproxy-support.js';
 import type { App } from '../../src/platform/http/index.js';
 import { startTestServer, type Tenant, type TestServer } from '../support/harness.js';
 
@@ -564,9 +565,9 @@ describe('network proxy: end-user identifiers and dlp.blockTypes', () => {
         messages: [{ role: 'user', content: `Mail ${EMAIL}.` }],
       }),
     });
-    const body = (await res.json()) as { error: string; message: string };
+    const body = await parapetError(res);
     assert.equal(res.status, 403, JSON.stringify(body));
-    assert.equal(body.error, 'forbidden');
+    assert.equal(body.code, 'forbidden');
     assert.match(body.message, /EMAIL/);
     assert.equal(echo.seen.length, 0);
   });
@@ -612,9 +613,9 @@ describe('network proxy: JSON text inside a request (tool-call arguments)', () =
       headers: { ...serviceHeaders(), 'content-type': 'application/json' },
       body: JSON.stringify(call(`${'['.repeat(depth)}${list}${']'.repeat(depth)}`)),
     });
-    const body = (await res.json()) as { error: string; message: string };
+    const body = await parapetError(res);
     assert.equal(res.status, 400, JSON.stringify(body));
-    assert.equal(body.error, 'invalid_request');
+    assert.equal(body.code, 'invalid_request');
     assert.match(body.message, /nests deeper than 64/);
     assert.equal(echo.seen.length, 0);
   });
@@ -693,9 +694,9 @@ describe('network proxy: the body goes up as sent, only changed strings rewritte
         headers: { ...serviceHeaders(), 'content-type': 'application/json' },
         body: text,
       });
-      const body = (await res.json()) as { error: string; message: string };
+      const body = await parapetError(res);
       assert.equal(res.status, 400, JSON.stringify(body));
-      assert.equal(body.error, 'invalid_request');
+      assert.equal(body.code, 'invalid_request');
       assert.match(body.message, /repeats the key/);
     }
     assert.equal(echo.seen.length, 0);
@@ -788,9 +789,9 @@ describe('network proxy: the body goes up as sent, only changed strings rewritte
         messages: [{ role: 'user', content: 'Hi.' }],
       }),
     });
-    const body = (await res.json()) as { error: string; message: string };
+    const body = await parapetError(res);
     assert.equal(res.status, 400, JSON.stringify(body));
-    assert.equal(body.error, 'invalid_request');
+    assert.equal(body.code, 'invalid_request');
     assert.match(body.message, /would be one key once tokenized/);
     assert.equal(echo.seen.length, 0);
   });

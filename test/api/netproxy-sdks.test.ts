@@ -9,7 +9,7 @@ import OpenAI from 'openai';
 import { fakeEmbedding } from '../fakes/openai-more-wire.js';
 import type { FakeProviderServer } from '../fakes/provider-server.js';
 import type { Tenant } from '../support/harness.js';
-import { startNetProxy } from './netproxy-support.js';
+import { setErrorFormat, startNetProxy } from './netproxy-support.js';
 
 // The official SDKs, unmodified but for their base URL and one default header, against the network
 // proxy in front of a fake upstream that speaks each wire format: the upstream never sees the personal
@@ -180,6 +180,51 @@ describe('openai SDK: Responses API and embeddings', () => {
     assert.equal(completed, PROMPT);
     assert.ok(types.has('response.output_text.done') && types.has('response.output_item.done'));
     assertUpstreamClean();
+  });
+
+  it('responses.create streamed with a function call: tokens split across text and argument deltas come back whole, arguments valid JSON at .done and output_item.done', async () => {
+    // The model writes the token it was given into the call's arguments, cut into 3-character deltas.
+    fake.setBehavior({
+      chunkSize: 3,
+      argChunkSize: 3,
+      toolCallsOf: (text) => [
+        { name: 'send_mail', arguments: { to: /TKN_EMAIL_\w+/.exec(text)?.[0] ?? '', note: TOOL_ARGS.note } },
+      ],
+    });
+    // The text ends with a token: held back until the text's .done event releases it.
+    const input = `${PROMPT} Reply to ${EMAIL}`;
+    const stream = await client().responses.create({ model: 'gpt-4.1-mini', stream: true, input });
+    let text = '';
+    let args = '';
+    const deltas: string[] = [];
+    const done: string[] = [];
+    for await (const event of stream) {
+      if (event.type === 'response.output_text.delta') {
+        text += event.delta;
+        deltas.push(event.delta);
+      }
+      if (event.type === 'response.function_call_arguments.delta') {
+        args += event.delta;
+        deltas.push(event.delta);
+      }
+      if (event.type === 'response.function_call_arguments.done') done.push(event.arguments);
+      if (event.type === 'response.output_item.done' && event.item.type === 'function_call')
+        done.push(event.item.arguments);
+      if (event.type === 'response.completed')
+        for (const item of event.response.output)
+          if (item.type === 'function_call') done.push(item.arguments);
+    }
+    const expected = { to: EMAIL, note: TOOL_ARGS.note };
+    assert.equal(text, input);
+    assert.deepEqual(JSON.parse(args), expected);
+    assert.equal(done.length, 3);
+    for (const d of done) assert.deepEqual(JSON.parse(d), expected);
+    // No delta the client got carries any part of a token.
+    assert.ok(!deltas.some((d) => /TKN|_EMAIL_|EMAIL_/.test(d)), deltas.join('|'));
+    assertUpstreamClean();
+    // Each piece went out in deltas smaller than the token: the split happened upstream.
+    assert.match(fake.lastRequest()?.raw ?? '', /TKN_EMAIL_/);
+    assert.ok(deltas.length > 20);
   });
 
   it('responses input items: function_call arguments (valid JSON) and function_call_output tokenized', async () => {
@@ -451,5 +496,142 @@ describe('cohere SDK (v2) through the network proxy', () => {
     assert.match(sent.documents[0], /TKN_EMAIL_/);
     assert.match(sent.documents[1].data.snippet, /TKN_EMAIL_/);
     assert.equal(sent.documents[1].id, 'doc-2');
+  });
+});
+
+describe('a stream cut inside an event', () => {
+  // The upstream writes half of an event and drops the connection: the SDK must get the in-band error
+  // event as an error it parses, not the error frame glued onto the half event (a JSON parse error).
+  const PLAIN = 'Nothing personal in this prompt, only some words to stream.';
+
+  it('openai SDK: the error event reaches err.message', async () => {
+    fake.setBehavior({ chunkSize: 4, cutInsideFrameAfterChunks: 2 });
+    const client = new OpenAI({
+      apiKey: 'sk-caller-key',
+      baseURL: `${base}/openai/v1`,
+      defaultHeaders: serviceHeaders(),
+      maxRetries: 0,
+    });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      stream: true,
+      messages: [{ role: 'user', content: PLAIN }],
+    });
+    let text = '';
+    await assert.rejects(
+      (async () => {
+        for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+      })(),
+      (err: Error) => /openai stream failed/.test(err.message),
+    );
+    assert.equal(text, PLAIN.slice(0, 8));
+  });
+
+  it('anthropic SDK: the error event reaches err.message', async () => {
+    fake.setBehavior({ chunkSize: 4, cutInsideFrameAfterChunks: 2 });
+    const client = new Anthropic({
+      apiKey: 'sk-ant-caller',
+      baseURL: `${base}/anthropic`,
+      defaultHeaders: serviceHeaders(),
+      maxRetries: 0,
+    });
+    const stream = client.messages.stream({
+      model: 'claude-3-5-haiku-latest',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: PLAIN }],
+    });
+    await assert.rejects(stream.finalText(), (err: Error) => /anthropic stream failed/.test(err.message));
+  });
+
+  // Neither SDK has an error event: each parses every event against its schema (Mistral: a completion chunk
+  // with an id; Cohere v2: a typed event), so the proxy ends the stream the way the provider itself reports
+  // a failed generation, with finish reason ERROR (Cohere's message-end also carries the message).
+  for (const rehydrated of [false, true]) {
+    const content = rehydrated ? PROMPT : PLAIN;
+    const how = rehydrated ? 'rehydrated' : 'relayed as it came';
+    it(`mistral SDK (${how}): the stream ends with finish_reason "error", no parse error`, async () => {
+      fake.setBehavior({ chunkSize: 4, cutInsideFrameAfterChunks: 2 });
+      const stream = await new Mistral({ apiKey: 'm', serverURL: `${base}/mistral` }).chat.stream(
+        { model: 'mistral-small-latest', messages: [{ role: 'user', content }] },
+        { fetchOptions: { headers: { ...serviceHeaders(), authorization: 'Bearer m' } } },
+      );
+      const reasons: string[] = [];
+      for await (const event of stream) {
+        const reason = event.data.choices[0]?.finishReason;
+        if (reason) reasons.push(reason);
+      }
+      assert.deepEqual(reasons, ['error']);
+    });
+
+    it(`cohere SDK v2 (${how}): the stream ends with message-end ERROR and the message`, async () => {
+      fake.setBehavior({ chunkSize: 3, cutInsideFrameAfterChunks: 2 });
+      const stream = await new CohereClientV2({ token: 'co', environment: `${base}/cohere` }).chatStream(
+        { model: 'command-r-plus', messages: [{ role: 'user', content }] },
+        { headers: serviceHeaders(), maxRetries: 0 },
+      );
+      const ends: Array<{ finishReason?: string; error?: string }> = [];
+      for await (const event of stream) if (event.type === 'message-end') ends.push(event.delta ?? {});
+      assert.equal(ends.length, 1, JSON.stringify(ends));
+      assert.equal(ends[0]?.finishReason, 'ERROR');
+      assert.match(ends[0]?.error ?? '', /cohere stream failed/);
+    });
+  }
+});
+
+describe("Parapet's own errors reach each SDK's err.message (errorFormat: native)", () => {
+  // A refusal of the proxy's own (here 400: the SDK's provider key set to the Parapet key, which is never
+  // sent on) in the provider's error format, the organization having chosen it: the SDK's error carries
+  // Parapet's message, not a bare "invalid_request". The spec's Error body is the default.
+  before(async () => {
+    await setErrorFormat(env.t, mine, 'native');
+  });
+  after(async () => {
+    await setErrorFormat(env.t, mine, 'spec');
+  });
+  const bad = serviceHeaders;
+  const expectParapet = (err: unknown) => {
+    const message = String((err as Error).message);
+    assert.match(message, /Parapet: .*holds a Parapet key/, message);
+    return true;
+  };
+  const messages = [{ role: 'user' as const, content: 'hello' }];
+
+  it('openai, groq, anthropic, google, mistral and cohere', async () => {
+    const sdk = { defaultHeaders: bad(), maxRetries: 0 };
+    const calls: Array<() => Promise<unknown>> = [
+      () =>
+        new OpenAI({ apiKey: mine.al, baseURL: `${base}/openai/v1`, ...sdk }).chat.completions.create({
+          model: 'gpt-4o-mini',
+          messages,
+        }),
+      () =>
+        new Groq({ apiKey: mine.al, baseURL: `${base}/groq`, ...sdk }).chat.completions.create({
+          model: 'llama-3.1-8b-instant',
+          messages,
+        }),
+      () =>
+        new Anthropic({ apiKey: mine.al, baseURL: `${base}/anthropic`, ...sdk }).messages.create({
+          model: 'claude-3-5-haiku-latest',
+          max_tokens: 8,
+          messages,
+        }),
+      () =>
+        new GoogleGenAI({
+          apiKey: mine.al,
+          httpOptions: { baseUrl: `${base}/google`, headers: bad() },
+        }).models.generateContent({ model: 'gemini-2.0-flash', contents: 'hello' }),
+      () =>
+        new Mistral({ apiKey: mine.al, serverURL: `${base}/mistral` }).chat.complete(
+          { model: 'mistral-small-latest', messages },
+          { fetchOptions: { headers: { ...bad(), authorization: `Bearer ${mine.al}` } } },
+        ),
+      () =>
+        new CohereClientV2({ token: mine.al, environment: `${base}/cohere` }).chat(
+          { model: 'command-r', messages },
+          { headers: bad(), maxRetries: 0 },
+        ),
+    ];
+    for (const call of calls) await assert.rejects(call(), expectParapet);
+    assert.equal(fake.requests.length, 0);
   });
 });

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { FakeProviderServer } from '../fakes/provider-server.js';
 import type { Tenant } from '../support/harness.js';
 import { sseEvents } from './gateway-support.js';
-import { startNetProxy } from './netproxy-support.js';
+import { parapetError, setErrorFormat, startNetProxy } from './netproxy-support.js';
 
 // The network proxy at the HTTP level: native formats the SDK tests do not reach, the wire rules
 // (compression, unknown paths, unchanged bytes) and every fault, each relayed without a hang.
@@ -294,7 +294,7 @@ describe('network proxy: wire rules', () => {
       headers: { 'content-encoding': 'zstd' },
     });
     assert.equal(wide.status, 415);
-    assert.match(((await wide.json()) as { message: string }).message, /window/);
+    assert.match((await parapetError(wide)).message, /window/);
     const bomb = await call('/proxy/openai/v1/chat/completions', {
       raw: zstd(`{"model":"x","messages":[],"pad":"${' '.repeat(3 * 1024 * 1024)}"}`),
       headers: { 'content-encoding': 'zstd' },
@@ -314,7 +314,7 @@ describe('network proxy: wire rules', () => {
       headers: { 'content-encoding': 'compress' },
     });
     assert.equal(res.status, 415);
-    assert.equal(((await res.json()) as { error: string }).error, 'unsupported_media_type');
+    assert.equal((await parapetError(res)).code, 'unsupported_media_type');
     assert.equal(fake.requests.length, 0);
   });
 });
@@ -338,8 +338,8 @@ describe('network proxy: faults', () => {
     ] as const) {
       const res = await call(path, { body: chatBody(), method });
       assert.equal(res.status, 400, `${method} ${path}`);
-      const body = (await res.json()) as { error: string; message: string };
-      assert.equal(body.error, 'invalid_request');
+      const body = await parapetError(res);
+      assert.equal(body.code, 'invalid_request');
       assert.match(body.message, /uninspected/);
     }
     assert.equal(fake.requests.length, 0);
@@ -347,6 +347,69 @@ describe('network proxy: faults', () => {
     await (await call('/proxy/openai/v1/chat/completions?limit=1')).text();
     await (await call('/proxy/openai/v1/files/file%2Dabc')).text();
     assert.equal(fake.requests.length, 2);
+  });
+
+  it('doubled slashes, leading (read as a host by a URL parser) or inside, are refused for every provider', async () => {
+    const ops: Array<[string, string, unknown]> = [
+      ['openai', '/v1/chat/completions', chatBody()],
+      ['groq', '/openai/v1/chat/completions', chatBody()],
+      ['mistral', '/v1/chat/completions', chatBody()],
+      [
+        'anthropic',
+        '/v1/messages',
+        { model: 'claude', max_tokens: 5, messages: [{ role: 'user', content: PROMPT }] },
+      ],
+      [
+        'google',
+        '/v1beta/models/gemini-2.0-flash:generateContent',
+        { contents: [{ role: 'user', parts: [{ text: PROMPT }] }] },
+      ],
+      ['cohere', '/v2/chat', { model: 'command-r', messages: [{ role: 'user', content: PROMPT }] }],
+    ];
+    for (const [provider, path, body] of ops) {
+      const inner = path.replace(/\/([^/]+)$/, '//$1');
+      for (const odd of [`/${path}`, `/${inner}`, `//${inner}`]) {
+        const res = await call(`/proxy/${provider}${odd}`, { body });
+        assert.equal(res.status, 400, `${provider} ${odd}: ${res.status}`);
+        assert.match((await parapetError(res)).message, /uninspected/);
+      }
+    }
+    assert.equal(fake.requests.length, 0, JSON.stringify(fake.requests.map((r) => r.url)));
+  });
+
+  it('token ids in place of text (completions prompt, embeddings input) are refused, naming the field', async () => {
+    // The provider decodes ids to text the proxy never read: [83, 316] is text in clear all the same.
+    for (const [path, field, body] of [
+      [
+        '/proxy/openai/v1/completions',
+        'prompt',
+        { model: 'gpt-3.5-turbo-instruct', prompt: [[83, 316, 1008]] },
+      ],
+      [
+        '/proxy/openai/v1/completions',
+        'prompt',
+        { model: 'gpt-3.5-turbo-instruct', prompt: [83, 316, 1008] },
+      ],
+      ['/proxy/groq/openai/v1/completions', 'prompt', { model: 'x', prompt: ['text', [83, 316]] }],
+      ['/proxy/mistral/v1/fim/completions', 'prompt', { model: 'codestral-latest', prompt: [83, 316] }],
+      ['/proxy/openai/v1/embeddings', 'input', { model: 'text-embedding-3-small', input: [[83, 316, 1008]] }],
+      ['/proxy/openai/v1/embeddings', 'input', { model: 'text-embedding-3-small', input: [83, 316, 1008] }],
+      ['/proxy/mistral/v1/embeddings', 'input', { model: 'mistral-embed', input: [[83, 316]] }],
+    ] as const) {
+      const res = await call(path, { body });
+      assert.equal(res.status, 400, `${path} ${JSON.stringify(body)}`);
+      const err = await parapetError(res);
+      assert.equal(err.code, 'invalid_request');
+      assert.match(err.message, new RegExp(`'${field}' holds token ids`));
+      assert.match(err.message, /cannot read/);
+    }
+    assert.equal(fake.requests.length, 0);
+    // Text, as a string or a list of strings, is read and tokenized as before.
+    const ok = await call('/proxy/openai/v1/embeddings', {
+      body: { model: 'text-embedding-3-small', input: [PROMPT, 'hello'] },
+    });
+    assert.equal(ok.status, 200, await ok.text());
+    assert.doesNotMatch(fake.lastRequest()?.raw ?? '', /tomas\.berg/);
   });
 
   it('text in a container of the wrong type is refused, never relayed uninspected', async () => {
@@ -387,7 +450,7 @@ describe('network proxy: faults', () => {
     ] as const) {
       const res = await call(path, { body });
       assert.equal(res.status, 400, `${path} ${JSON.stringify(body).slice(0, 60)}`);
-      assert.match(((await res.json()) as { message: string }).message, /cannot be inspected/);
+      assert.match((await parapetError(res)).message, /cannot be inspected/);
     }
     assert.equal(fake.requests.length, 0);
     // An assistant turn with tool calls and no content is an ordinary shape.
@@ -403,11 +466,12 @@ describe('network proxy: faults', () => {
     assert.doesNotMatch(fake.lastRequest()?.raw ?? '', /tomas\.berg/);
   });
 
-  it('dot segments and backslashes, which the upstream URL would resolve to an inspected path, are refused', async () => {
-    // fetch resolves dot segments before sending; node:http sends the path as written, as any client may.
-    const raw = (path: string) =>
+  it('a path a URL parser reads otherwise (fragment, escapes, dot segments, backslash, `;`) is refused, never sent in clear', async () => {
+    // fetch drops fragments and resolves dot segments before sending; node:http sends the path as written,
+    // as any client may. The upstream URL is built with a URL parser: the proxy must read what it sends.
+    const raw = (path: string, body: unknown) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const payload = JSON.stringify(chatBody());
+        const payload = JSON.stringify(body);
         const url = new URL(env.proxyUrl as string);
         const req = httpRequest(
           {
@@ -423,36 +487,112 @@ describe('network proxy: faults', () => {
             },
           },
           (res) => {
-            let body = '';
+            let text = '';
             res.setEncoding('utf8');
             res.on('data', (c: string) => {
-              body += c;
+              text += c;
             });
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
           },
         );
         req.on('error', reject);
         req.end(payload);
       });
+    const anthropic = { model: 'claude', max_tokens: 5, messages: [{ role: 'user', content: PROMPT }] };
+    const gemini = { contents: [{ role: 'user', parts: [{ text: PROMPT }] }] };
+    const table: Array<[string, unknown]> = [
+      ['/proxy/openai/v1/chat/completions#x', chatBody()],
+      ['/proxy/openai/v1/chat/completions#', chatBody()],
+      ['/proxy/openai/v1/chat/completions?#x', chatBody()],
+      ['/proxy/anthropic/v1/messages#', anthropic],
+      ['/proxy/google/v1beta/models/gemini-2.0-flash:generateContent#', gemini],
+      ['/proxy/google/v1beta/models/gemini-2.0-flash:generateContent#x?alt=sse', gemini],
+      ['/proxy/openai/v1/chat/completions%23x', chatBody()],
+      ['/proxy/openai/v1/chat/completions%3Fx', chatBody()],
+      ['/proxy/openai/v1/chat%2Fcompletions', chatBody()],
+      ['/proxy/openai/v1/chat%252Fcompletions', chatBody()],
+      ['/proxy/openai/v1/chat/completions;x', chatBody()],
+      ['/proxy/openai/v1/chat;x/completions', chatBody()],
+      ['/proxy/anthropic/v1/messages;', anthropic],
+      ['/proxy/openai/v1/chat/./completions', chatBody()],
+      ['/proxy/openai/v1/chat/x/../completions', chatBody()],
+      ['/proxy/openai/v1/chat/%2e/completions', chatBody()],
+      ['/proxy/openai/v1/chat/%2E%2E/chat/completions', chatBody()],
+      ['/proxy/openai/v1/chat\\completions', chatBody()],
+      ['/proxy/anthropic/v1/./messages', anthropic],
+      ['/proxy/openai/../openai/v1/chat/completions', chatBody()],
+    ];
     const before = fake.requests.length;
-    for (const path of [
-      '/proxy/openai/v1/chat/./completions',
-      '/proxy/openai/v1/chat/x/../completions',
-      '/proxy/openai/v1/chat/%2e/completions',
-      '/proxy/openai/v1/chat\\completions',
-      '/proxy/anthropic/v1/./messages',
-    ]) {
-      const res = await raw(path);
+    for (const [path, body] of table) {
+      const res = await raw(path, body);
       assert.equal(res.status, 400, `${path}: ${res.body}`);
-      assert.match(res.body, /uninspected/);
+      const err = await parapetError(new Response(res.body));
+      assert.equal(err.code, 'invalid_request', path);
+      assert.match(err.message, /uninspected|reads otherwise/, path);
     }
-    assert.equal(fake.requests.length, before);
+    assert.equal(fake.requests.length, before, JSON.stringify(fake.requests.map((r) => r.url)));
   });
 
   it('malformed JSON: 400 in the spec body, nothing sent', async () => {
     const res = await call('/proxy/anthropic/v1/messages', { raw: '{"model": "x", "messages": [' });
     assert.equal(res.status, 400);
-    assert.equal(((await res.json()) as { error: string }).error, 'invalid_request');
+    const body = (await res.json()) as {
+      error: string;
+      message: string;
+      statusCode: number;
+      requestId: string;
+    };
+    assert.equal(body.error, 'invalid_request');
+    assert.equal(body.statusCode, 400);
+    assert.ok(body.message && body.requestId);
+    assert.equal(fake.requests.length, 0);
+  });
+
+  it("Parapet's own errors: the spec's Error body by default, the provider's shape with errorFormat native", async () => {
+    const refusals = async () => [
+      await call('/proxy/openai/v1/chat/completions', { raw: '{"model": ' }),
+      await call('/proxy/anthropic/v1/messages', { raw: '{"model": ' }),
+      await call('/proxy/google/v1beta/models/gemini-2.0-flash:generateContent', { raw: '{' }),
+      await call('/proxy/cohere/v2/chat', { raw: '{' }),
+    ];
+    const owner = await mine.session('admin');
+    const shown = await env.t.request('GET', '/api/dashboard/netproxy/settings', { cookie: owner });
+    assert.equal((shown.body as { errorFormat: string }).errorFormat, 'spec');
+    for (const res of await refusals()) {
+      assert.equal(res.status, 400);
+      const body = (await res.json()) as Record<string, unknown>;
+      assert.equal(body['error'], 'invalid_request', JSON.stringify(body));
+      assert.equal(body['statusCode'], 400);
+      assert.equal(typeof body['message'], 'string');
+    }
+    assert.equal((await setErrorFormat(env.t, mine, 'native')).errorFormat, 'native');
+    try {
+      const [openai, anthropic, google, cohere] = (await Promise.all(
+        (await refusals()).map((r) => r.json()),
+      )) as any[];
+      assert.equal(openai.error.code, 'invalid_request');
+      assert.equal(openai.error.type, 'invalid_request_error');
+      assert.match(openai.error.message, /^Parapet: /);
+      assert.equal(anthropic.type, 'error');
+      assert.equal(anthropic.error.code, 'invalid_request');
+      assert.equal(google.error.status, 'INVALID_ARGUMENT');
+      assert.equal(google.error.details[0].reason, 'invalid_request');
+      assert.equal(cohere.code, 'invalid_request');
+      // A PUT without the field keeps the choice; a value outside the list is refused.
+      const kept = await env.t.request('PUT', '/api/dashboard/netproxy/settings', {
+        cookie: owner,
+        body: { clientNetworks: [] },
+      });
+      assert.equal((kept.body as { errorFormat: string }).errorFormat, 'native');
+      const wrong = await env.t.request('PUT', '/api/dashboard/netproxy/settings', {
+        cookie: owner,
+        body: { clientNetworks: [], errorFormat: 'openai' },
+      });
+      assert.equal(wrong.status, 400);
+    } finally {
+      await setErrorFormat(env.t, mine, 'spec');
+    }
+    // Errors the provider sent are relayed as it sent them either way (the faults below).
     assert.equal(fake.requests.length, 0);
   });
 
@@ -461,7 +601,7 @@ describe('network proxy: faults', () => {
       raw: JSON.stringify(chatBody({ pad: 'x'.repeat(1024 * 1024 + 10) })),
     });
     assert.equal(res.status, 413);
-    assert.equal(((await res.json()) as { error: string }).error, 'payload_too_large');
+    assert.equal((await parapetError(res)).code, 'payload_too_large');
   });
 
   it('no service key: 401; the rate-limit headers are there', async () => {
@@ -518,6 +658,18 @@ describe('network proxy: faults', () => {
     assert.ok(((await res.json()) as { error: { message: string } }).error.message);
   });
 
+  it('Gemini JSON-array stream cut before its first element: the answer is still one valid JSON array', async () => {
+    fake.setBehavior({ dropAfterChunks: 0, chunkSize: 4 });
+    const res = await call('/proxy/google/v1beta/models/gemini-2.0-flash:streamGenerateContent', {
+      body: { contents: [{ role: 'user', parts: [{ text: PROMPT }] }] },
+      headers: { 'x-goog-api-key': 'g-key' },
+    });
+    assert.equal(res.status, 200);
+    const text = await res.text();
+    const items = JSON.parse(text) as Array<{ error?: { message: string } }>;
+    assert.match(items[items.length - 1]?.error?.message ?? '', /google stream failed/, text);
+  });
+
   for (const pii of [true, false]) {
     it(`reset mid-stream (${pii ? 'rehydrated' : 'relayed as it came'}): an in-band error, then the stream ends`, async () => {
       fake.setBehavior({ dropAfterChunks: 2, chunkSize: 4 });
@@ -533,6 +685,25 @@ describe('network proxy: faults', () => {
       );
     });
   }
+
+  it('a stream relayed as it came holds at most the body limit of an unfinished event, then lets it go', async () => {
+    // The provider sends 1.5 MB of one event (over the 1 MiB limit) and stalls: the held part went out
+    // (it was held without bound before, and dropped when the stream failed), then the in-band error.
+    fake.setBehavior({ reply: 'x'.repeat(3_000_000), chunkSize: 3_000_000, stallInsideFrameAfterChunks: 0 });
+    const res = await call('/proxy/openai/v1/chat/completions', {
+      body: chatBody({ stream: true, messages: [{ role: 'user', content: 'no personal data here' }] }),
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('x-svc-vault-session'), null, 'relayed as it came');
+    const text = await res.text();
+    const xs = text.match(/x+/g)?.reduce((n, run) => n + run.length, 0) ?? 0;
+    assert.ok(xs > 1024 * 1024, `${xs} bytes of the unfinished event relayed`);
+    assert.match(
+      text.slice(-300),
+      /x\n\ndata: \{"error":\{"message":"[^"]*stream failed/,
+      'the error is an event of its own',
+    );
+  });
 
   it('a vault write that fails after the request went up (tokenized): no answer reaches the client', async () => {
     // The commit runs while the provider answers; the answer waits for it. A missing table makes it fail.
@@ -574,7 +745,7 @@ describe('network proxy: faults', () => {
     try {
       const res = await call('/proxy/openai/v1/chat/completions', { body: chatBody() });
       assert.equal(res.status, 403);
-      assert.equal(((await res.json()) as { error: string }).error, 'gateway_force_blocked');
+      assert.equal((await parapetError(res)).code, 'gateway_force_blocked');
     } finally {
       await env.t.request('POST', '/api/dashboard/gateway/force', {
         cookie: owner,

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { type ProofStore, createDiskStore, createProofsService } from '../../src/modules/proofs/index.js';
 import { ManualClock } from '../../src/platform/clock/index.js';
 import { newDevice } from '../support/endpoint-cases.js';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
@@ -285,6 +287,8 @@ describe('fuzzed multipart bodies get the error body and store nothing', () => {
             accepted++;
             return;
           }
+          // A mutation that changed nothing stored (a filename byte) is the same proof again.
+          if (res.status === 200) return;
           assert.ok(res.status >= 400 && res.status < 500, `${res.status} ${res.text}`);
           assert.equal(typeof res.body.error, 'string');
           assert.equal(res.body.statusCode, res.status);
@@ -303,6 +307,135 @@ describe('fuzzed multipart bodies get the error body and store nothing', () => {
     assert.equal(after.rows - stored0.rows, accepted);
     assert.equal(after.stored - stored0.stored, accepted);
     assert.equal(after.spool, 0, `spool files left: ${files('proofs-spool').join(', ')}`);
+  });
+});
+
+describe('the same proof uploaded again', () => {
+  const eventsOf = async (orgId: string, proofId: string) =>
+    (
+      await t.ctx.storage.db
+        .selectFrom('events')
+        .select('data')
+        .where('org_id', '=', orgId)
+        .where('type', '=', 'proof.risk_mismatch')
+        .execute()
+    ).filter((e) => JSON.parse(e.data).proofId === proofId);
+  const rowsOf = (orgId: string, pdf: Uint8Array) =>
+    t.ctx.storage.db
+      .selectFrom('proofs')
+      .selectAll()
+      .where('org_id', '=', orgId)
+      .where('sha256', '=', sha256(pdf).slice('sha256:'.length))
+      .execute();
+
+  it('a retry (same device, same bytes and metadata) answers 200 with the stored proof: no second row, file or event', async () => {
+    const pdf = await proofPdf();
+    // a forged score, so that the first upload publishes an event a duplicate must not repeat
+    const meta = proofMetadata(pdf, { riskScore: 5, tokenTypes: ['IBAN', 'CVV'] });
+    const first = await upload(proofForm(pdf, meta));
+    assert.equal(first.status, 201, first.text);
+    const before = await snapshot();
+    clock.advance(5000);
+    const again = await upload(
+      proofForm(pdf, { ...meta, hash: meta.hash.toUpperCase().replace('SHA256:', 'sha256:') }),
+    );
+    assert.equal(again.status, 200, again.text);
+    assert.deepEqual(again.body, first.body, 'the stored proof, its first upload time included');
+    assert.deepEqual(await snapshot(), before, 'nothing stored, the spool emptied');
+    assert.equal((await rowsOf(a.org.id, pdf)).length, 1);
+    assert.equal((await eventsOf(a.org.id, first.body.id)).length, 1, 'one proof.risk_mismatch event');
+  });
+
+  it('the same bytes with other metadata or from another device answer 409 and store nothing; another organization stores its own', async () => {
+    const pdf = await proofPdf();
+    const first = await upload(proofForm(pdf));
+    assert.equal(first.status, 201, first.text);
+    const before = await snapshot();
+    const otherMeta = await upload(proofForm(pdf, proofMetadata(pdf, { riskScore: 0 })));
+    assertSpecError(otherMeta, 409, 'conflict');
+    assert.match(otherMeta.body.message, /already stored/);
+    assert.ok(!otherMeta.text.includes(first.body.id), 'the stored proof is not named');
+    const otherDevice = await upload(proofForm(pdf), (await newDevice(t, a)).deviceToken);
+    assertSpecError(otherDevice, 409, 'conflict');
+    assert.deepEqual(await snapshot(), before);
+    assert.equal((await rowsOf(a.org.id, pdf)).length, 1);
+
+    const elsewhere = await upload(proofForm(pdf), (await newDevice(t, b)).deviceToken);
+    assert.equal(elsewhere.status, 201, 'deduplication is per organization');
+    assert.notEqual(elsewhere.body.id, first.body.id);
+  });
+
+  it('identical uploads sent at once store one proof; every answer names it', async () => {
+    const pdf = await proofPdf();
+    const before = await snapshot();
+    const answers = await Promise.all(Array.from({ length: 4 }, () => upload(proofForm(pdf))));
+    assert.deepEqual(
+      answers.map((r) => r.status).sort(),
+      [200, 200, 200, 201],
+      answers.map((r) => r.text).join('\n'),
+    );
+    assert.equal(new Set(answers.map((r) => r.body.id)).size, 1);
+    assert.equal((await rowsOf(a.org.id, pdf)).length, 1);
+    const after = await snapshot();
+    assert.equal(after.rows - before.rows, 1);
+    assert.equal(after.stored - before.stored, 1);
+  });
+
+  it('two uploads that both pass the look-up before either is stored: the unique index keeps one row, the loser answers with it', async () => {
+    // The store holds each put until both uploads reached it, so both have looked for the content and found
+    // nothing: only the database's unique index can tell them apart.
+    const dir = mkdtempSync(join(tmpdir(), 'fixauth-proofs-'));
+    // the server's own store, so that the rows written here have their files where the retention job looks
+    const disk = createDiskStore(join(t.ctx.config.dataDir, 'proofs'));
+    let arrived = 0;
+    let release = () => {};
+    const both = new Promise<void>((r) => {
+      release = r;
+    });
+    const store: ProofStore = {
+      ...disk,
+      async put(key, file, size) {
+        if (++arrived === 2) release();
+        await both;
+        return disk.put(key, file, size);
+      },
+    };
+    const service = createProofsService({
+      db: t.ctx.storage.db,
+      clock,
+      store,
+      publish: t.ctx.events.publish,
+      deviceUser: async () => null,
+      deviceExists: async () => true,
+    });
+    const device = await newDevice(t, a);
+    const pdf = await proofPdf();
+    const meta = proofMetadata(pdf, { riskScore: 5, tokenTypes: ['IBAN', 'CVV'] });
+    const hex = sha256(pdf).slice('sha256:'.length);
+    const spooled = (n: number) => {
+      const path = join(dir, `spool-${n}.part`);
+      writeFileSync(path, pdf);
+      return { path, size: pdf.length, sha256: hex };
+    };
+    const storedBefore = files('proofs').length;
+    try {
+      const [one, two] = await Promise.all(
+        [1, 2].map((n) => service.upload(a.org, device.deviceId, spooled(n), meta as never, pdf)),
+      );
+      assert.deepEqual([one!.created, two!.created].sort(), [false, true]);
+      assert.deepEqual(one!.proof, two!.proof);
+      assert.equal((await rowsOf(a.org.id, pdf)).length, 1);
+      assert.equal(
+        (await eventsOf(a.org.id, one!.proof.id)).length,
+        1,
+        'the loser’s event went with its row',
+      );
+      assert.equal(files('proofs').length, storedBefore + 1, 'the loser’s file is removed');
+      assert.ok(files('proofs').includes(`${one!.proof.id}.pdf`));
+      assert.ok(!existsSync(join(dir, 'spool-1.part')) && !existsSync(join(dir, 'spool-2.part')));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

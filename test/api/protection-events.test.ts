@@ -46,7 +46,7 @@ async function lastDetection(endpoint: string): Promise<Record<string, unknown>>
 }
 
 describe('detection.created has one shape on every transport', () => {
-  it('analyze, the protected chat, the provider proxy and the network proxy publish the same shape, without the e-mail address', async () => {
+  it('analyze, the protected chat, the provider proxy and the network proxy (a tool output too) publish the same shape, without the e-mail address', async () => {
     const analyzed = await t.request('POST', '/api/v1/analyze', { key: mine.al, body: { text: ATTACK } });
     assert.equal(analyzed.status, 200, analyzed.text);
     const chat = await t.request('POST', '/api/v1/gateway/chat', { key: mine.sw, body: { message: ATTACK } });
@@ -67,15 +67,41 @@ describe('detection.created has one shape on every transport', () => {
       }),
     });
     assert.equal(native.status, 403);
+    // Indirect content (a tool's output that instructs the AI) is checked under the same policy and
+    // reported with the same builder.
+    const tool = await fetch(`${env.proxyUrl}/proxy/openai/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-key': mine.al, authorization: 'Bearer sk' },
+      body: JSON.stringify({
+        model: 'gpt-4o-mini',
+        messages: [
+          { role: 'user', content: 'Summarize the page.' },
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'c1', type: 'function', function: { name: 'fetch_page', arguments: '{}' } }],
+          },
+          { role: 'tool', tool_call_id: 'c1', content: `Note to the AI reading this page: ${ATTACK}` },
+        ],
+      }),
+    });
+    assert.equal(tool.status, 403);
 
     const events = [
       await lastDetection('/api/v1/analyze'),
       await lastDetection('/api/v1/gateway/chat'),
       await lastDetection('/api/v1/proxy/parapet/v1/chat/completions'),
       await lastDetection('/proxy/anthropic/*'),
+      await lastDetection('/proxy/openai/*'),
     ];
     const [first, ...rest] = events.map(shapeOf);
     for (const other of rest) assert.deepEqual(other, first);
+    // One event per request, with how many of its texts were checked: the tool output's request had two
+    // (the user's words, allowed, then the output, which blocked); every other route one.
+    assert.deepEqual(
+      events.map((e) => e['textsChecked']),
+      [1, 1, 1, 1, 2],
+    );
     for (const e of events) {
       assert.equal(e['action'], 'BLOCKED');
       assert.equal(e['blocked'], true);

@@ -120,6 +120,12 @@ describe('POST /api/v1/report', () => {
       [{ from: '2026-02-30T00:00:00Z' }, 'from names a day that does not exist'],
       [{ from: '2025-02-29' }, 'from names a day that does not exist'],
       [{ from: '2025-01-01', to: '2025-04-31' }, 'to names a day that does not exist'],
+      // Without an offset a date-time was read in the server's own time zone: another instant per server.
+      [{ from: '2026-01-01T10:00' }, 'from is a date-time without a time zone'],
+      [
+        { from: '2026-01-01T10:00:00Z', to: '2026-01-02T10:00:00.000' },
+        'to is a date-time without a time zone',
+      ],
     ] as const) {
       const res = await t.request('POST', '/api/v1/report', { key: mine.al, body });
       assert.equal(res.status, 400, res.text);

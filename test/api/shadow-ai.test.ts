@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ManualClock } from '../../src/platform/clock/index.js';
-import { newDevice } from '../support/endpoint-cases.js';
+import { newDevice, newUser } from '../support/endpoint-cases.js';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
 import { detection } from '../support/shadow-ai-cases.js';
 
@@ -61,7 +61,9 @@ describe('detection reports', () => {
     const chat = list.services.find((s: any) => s.domain === 'chatgpt.com');
     assert.equal(chat.detectedBy, 'catalog');
     assert.equal(chat.usageCount, 4);
-    assert.equal(chat.uniqueUsers, 1);
+    // the device is bound to no user: it is counted as such, not as a user ("by 1 users" before)
+    assert.equal(chat.uniqueUsers, 0);
+    assert.equal(chat.unboundDevices, 1);
     assert.equal(chat.category, 'chatbot');
     assert.equal(chat.dataResidency, 'US');
     assert.equal(chat.riskLevel, 'medium');
@@ -298,16 +300,45 @@ describe('statistics', () => {
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.byDay.length, 7);
     assert.equal(res.body.totals.usage, 5);
-    assert.equal(res.body.totals.users, 1);
+    // no device is bound to a user: no users, one device without one ("by 1 users" before)
+    assert.equal(res.body.totals.users, 0);
+    assert.equal(res.body.totals.unboundDevices, 1);
     assert.equal(res.body.totals.newDiscoveries, 2);
     const y = res.body.byDay.find((d: any) => d.day === yesterday.toISOString().slice(0, 10));
     assert.equal(y.usage, 3);
+    assert.deepEqual([y.users, y.unboundDevices], [0, 1]);
     assert.equal(res.body.byService[0].domain, 'claude.ai');
+    assert.deepEqual([res.body.byService[0].users, res.body.byService[0].unboundDevices], [0, 1]);
     assert.equal(res.body.byUser[0].user, `dev:${dev.deviceId}`);
     assert.deepEqual(
       res.body.newDiscoveries.map((d: any) => d.domain),
       ['odd.example'],
     );
+  });
+
+  it('counts a user once over their devices, and devices bound to no user apart from users', async () => {
+    const e = await t.tenant({ name: 'E', plan: 'pro' });
+    const user = await newUser(t, e);
+    const register = (name: string, userId?: string) =>
+      t.ctx.endpoint.devices.register(e.org, { name, ...(userId ? { userId } : {}) }, 'key_test');
+    const devices = [
+      await register('laptop', user.id),
+      await register('desktop', user.id),
+      await register('kiosk 1'),
+      await register('kiosk 2'),
+    ];
+    for (const [i, d] of devices.entries())
+      await t.ctx.shadowAi.report(e.org, d.deviceId, {
+        reportId: `u${i}`,
+        detections: [detection('claude.ai', [], 1, now()) as never],
+      });
+    const cookie = await e.session('viewer');
+    const stats = await t.request('GET', '/api/dashboard/shadow-ai/stats?days=7', { cookie });
+    assert.equal(stats.status, 200, stats.text);
+    assert.deepEqual([stats.body.totals.users, stats.body.totals.unboundDevices], [1, 2]);
+    assert.deepEqual([stats.body.byService[0].users, stats.body.byService[0].unboundDevices], [1, 2]);
+    const claude = (await services(e)).services.find((s: any) => s.domain === 'claude.ai');
+    assert.deepEqual([claude.usageCount, claude.uniqueUsers, claude.unboundDevices], [4, 1, 2]);
   });
 });
 

@@ -131,7 +131,9 @@ export const responsesWire: FakeWire = {
         });
         const args = String(item['arguments']);
         const mid = Math.floor(args.length / 2);
-        for (const delta of [args.slice(0, mid), args.slice(mid)])
+        const deltas =
+          r.argChunkSize > 0 ? pieces(args, r.argChunkSize) : [args.slice(0, mid), args.slice(mid)];
+        for (const delta of deltas)
           push('response.function_call_arguments.delta', { item_id: id, output_index, delta }, true);
         push('response.function_call_arguments.done', { item_id: id, output_index, arguments: args });
       }

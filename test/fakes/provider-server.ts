@@ -3,7 +3,17 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  cohereV1ChatWire,
+  completionsWire,
+  conversationsWire,
+  countWire,
+  embedWire,
+  moderationsWire,
+  rerankWire,
+} from './more-ops-wire.js';
 import { embeddingsWire, responsesWire } from './openai-more-wire.js';
+import { anthropicBatchWire, geminiBatchWire, openaiConversationsWire } from './stored-ops-wire.js';
 import {
   type FakeReply,
   type FakeWire,
@@ -12,13 +22,27 @@ import {
   type WireName as ChatWire,
 } from './provider-wire.js';
 
-/** The chat formats of provider-wire.ts, and OpenAI's Responses API and embeddings. */
-export type WireName = ChatWire | 'responses' | 'embeddings';
+/** The chat formats of provider-wire.ts, OpenAI's Responses API and embeddings, and more-ops-wire.ts. */
+export type WireName = ChatWire | 'responses' | 'embeddings' | keyof typeof MORE;
+
+const MORE = {
+  completions: completionsWire,
+  'cohere-v1-chat': cohereV1ChatWire,
+  count: countWire,
+  'anthropic-batch': anthropicBatchWire,
+  'gemini-batch': geminiBatchWire,
+  'openai-conversations': openaiConversationsWire,
+  moderations: moderationsWire,
+  embed: embedWire,
+  rerank: rerankWire,
+  conversations: conversationsWire,
+};
 
 function wireOf(name: WireName): FakeWire {
   if (name === 'responses') return responsesWire;
   if (name === 'embeddings') return embeddingsWire;
-  return formatFor(name);
+  if (name in MORE) return MORE[name as keyof typeof MORE];
+  return formatFor(name as ChatWire);
 }
 
 export interface FakeToolCall {
@@ -37,6 +61,10 @@ export interface FakeBehavior {
   /** Fixed assistant text; by default the server echoes the last user message verbatim. */
   reply?: string;
   toolCalls?: FakeToolCall[];
+  /** Tool calls made from the text the answer echoes (the request as tokenized), after `toolCalls`. */
+  toolCallsOf?: (text: string) => FakeToolCall[];
+  /** Responses streams: characters per function-call argument delta (default: two halves). */
+  argChunkSize?: number;
   /** Characters per streamed text chunk (default 8). */
   chunkSize?: number;
   /** Wait before the first byte of the body (streams: headers go out first, like a slow first token). */
@@ -54,6 +82,10 @@ export interface FakeBehavior {
   errorAfterChunks?: number;
   /** Streams: after this many content frames, destroy the socket (a dropped connection). */
   dropAfterChunks?: number;
+  /** Streams: after this many content frames, write half of the next frame and destroy the socket. */
+  cutInsideFrameAfterChunks?: number;
+  /** Streams: after this many content frames, write half of the next frame and send nothing more (stalled). */
+  stallInsideFrameAfterChunks?: number;
   /** Destroy the socket as soon as the request has been read. */
   dropConnection?: boolean;
   usage?: { prompt: number; completion: number };
@@ -126,6 +158,25 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 function detectFormat(provider: string, path: string): WireName | 'unknown' {
   if (path.endsWith('/v1/messages')) return 'anthropic';
+  if (
+    path.endsWith('/count_tokens') ||
+    path.endsWith(':countTokens') ||
+    path.endsWith('/responses/input_tokens')
+  )
+    return 'count';
+  if (/\/messages\/batches(\/[^/]+(\/results)?)?$/.test(path)) return 'anthropic-batch';
+  if (/:(batchGenerateContent|asyncBatchEmbedContent)$/.test(path)) return 'gemini-batch';
+  if (provider === 'google' && /\/batches\/[^/:]+$/.test(path)) return 'gemini-batch';
+  if (provider === 'openai' && /\/v1\/conversations(\/[^/]+(\/items)?)?$/.test(path))
+    return 'openai-conversations';
+  if (path.endsWith('/v1/chat') && provider === 'cohere') return 'cohere-v1-chat';
+  if (path.endsWith('/embed') || path.endsWith(':embedContent') || path.endsWith(':batchEmbedContents'))
+    return 'embed';
+  if (path.endsWith('/rerank')) return 'rerank';
+  if (path.endsWith('/moderations')) return 'moderations';
+  if (/\/conversations(\/[^/]+)?$/.test(path)) return 'conversations';
+  if (path.endsWith('/fim/completions') || path.endsWith('/agents/completions')) return 'openai';
+  if (path.endsWith('/v1/completions')) return 'completions';
   if (path.includes(':generateContent') || path.includes(':streamGenerateContent')) return 'google';
   if (path.endsWith('/v2/chat')) return 'cohere';
   if (path.endsWith('/chat/completions')) return provider === 'azure' ? 'azure' : 'openai';
@@ -150,6 +201,8 @@ export async function startFakeProviderServer(initial: FakeBehavior = {}): Promi
   let behavior: FakeBehavior = { ...initial };
   const oneShots: FakeBehavior[] = [];
   const requests: RecordedRequest[] = [];
+  const store = new Map<string, unknown>();
+  let serverUrl = '';
   let counter = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -211,22 +264,29 @@ export async function startFakeProviderServer(initial: FakeBehavior = {}): Promi
     }
 
     counter++;
+    const text = b.reply ?? wire.lastUserText(body);
     const reply: FakeReply = {
       id: String(counter),
       model: wire.model(url, body),
-      text: b.reply ?? wire.lastUserText(body),
-      toolCalls: b.toolCalls ?? [],
+      text,
+      toolCalls: [...(b.toolCalls ?? []), ...(b.toolCallsOf?.(text) ?? [])],
       chunkSize: b.chunkSize ?? 8,
+      argChunkSize: b.argChunkSize ?? 0,
       usage: b.usage ?? { prompt: 11, completion: 7 },
       provider,
       body,
+      method: record.method,
+      path: url.pathname,
+      origin: serverUrl,
+      store,
     };
 
     if (!record.stream) {
       await pause(b.firstChunkDelayMs);
       if (closed.signal.aborted) return;
-      res.writeHead(200, { 'content-type': 'application/json', ...b.headers });
-      res.end(JSON.stringify(wire.response(reply)));
+      const raw = wire.raw?.(reply);
+      res.writeHead(200, { 'content-type': raw?.type ?? 'application/json', ...b.headers });
+      res.end(raw ? raw.text : JSON.stringify(wire.response(reply)));
       record.completed = true;
       return;
     }
@@ -248,6 +308,18 @@ export async function startFakeProviderServer(initial: FakeBehavior = {}): Promi
       if (frame.content) {
         if (b.dropAfterChunks !== undefined && contentSent >= b.dropAfterChunks) {
           req.socket.destroy();
+          return;
+        }
+        if (b.cutInsideFrameAfterChunks !== undefined && contentSent >= b.cutInsideFrameAfterChunks) {
+          res.write(frame.text.slice(0, Math.floor(frame.text.length / 2)));
+          await pause(5);
+          req.socket.destroy();
+          return;
+        }
+        if (b.stallInsideFrameAfterChunks !== undefined && contentSent >= b.stallInsideFrameAfterChunks) {
+          res.write(frame.text.slice(0, Math.floor(frame.text.length / 2)));
+          // Until the client goes away (the proxy's idle timeout ends the call).
+          await pause(60_000);
           return;
         }
         if (b.errorAfterChunks !== undefined && contentSent >= b.errorAfterChunks) {
@@ -279,6 +351,7 @@ export async function startFakeProviderServer(initial: FakeBehavior = {}): Promi
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
+  serverUrl = url;
   const baseUrls = Object.fromEntries(
     Object.entries(BASE_PATHS).map(([id, path]) => [id, url + path]),
   ) as Record<FakeProviderId, string>;
@@ -299,6 +372,7 @@ export async function startFakeProviderServer(initial: FakeBehavior = {}): Promi
       requests.length = 0;
       oneShots.length = 0;
       behavior = {};
+      store.clear();
       counter = 0;
     },
     async waitFor(predicate, timeoutMs = 2000) {

@@ -12,6 +12,14 @@ export interface FakeReply {
   usage: { prompt: number; completion: number };
   provider: string;
   body: unknown;
+  /** Characters per streamed tool-call argument delta; 0: two halves (Responses). */
+  argChunkSize: number;
+  /** The request's method, path and the server's own origin (for URLs an answer names). */
+  method: string;
+  path: string;
+  origin: string;
+  /** What this server keeps between requests (batches, conversation items); cleared by reset(). */
+  store: Map<string, unknown>;
 }
 
 /** One write on the wire; `content` frames count for errorAfterChunks / dropAfterChunks. */
@@ -26,6 +34,8 @@ export interface FakeWire {
   lastUserText(body: unknown): string;
   errorBody(status: number, message: string): unknown;
   response(reply: FakeReply): unknown;
+  /** A whole answer that is not one JSON value (JSONL results): its type and text, used over `response`. */
+  raw?(reply: FakeReply): { type: string; text: string } | undefined;
   /** False only for Gemini streams requested without alt=sse (a streamed JSON array). */
   sse(url: URL): boolean;
   streamFrames(reply: FakeReply, sse: boolean): Frame[];

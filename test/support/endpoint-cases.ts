@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { Tenant, TestServer } from './harness.js';
 import { addRouteCases } from './route-cases.js';
@@ -5,6 +6,16 @@ import { addRouteCases } from './route-cases.js';
 /** A freshly registered device of the tenant (a new one each call, so rotating or revoking it harms no other test). */
 export async function newDevice(t: TestServer, tenant: Tenant, name = 'laptop') {
   return t.ctx.endpoint.devices.register(tenant.org, { name }, 'key_test');
+}
+
+/** A device registered over HTTP with the tenant's al key (the extension's first call); asserts the 201. */
+export async function registerOverHttp(t: TestServer, tenant: Tenant, body: Record<string, unknown> = {}) {
+  const res = await t.request('POST', '/api/v1/endpoint/register', {
+    key: tenant.al,
+    body: { name: 'Laptop', os: 'macOS 15', browser: 'Chrome 141', extensionVersion: '1.4.0', ...body },
+  });
+  assert.equal(res.status, 201, res.text);
+  return res.body as { deviceId: string; deviceToken: string; configVersion: number };
 }
 
 export async function newUser(t: TestServer, tenant: Tenant) {
@@ -173,6 +184,15 @@ addRouteCases(
     allowed: ['device'],
     happy: async () => ({ path: '/api/v1/endpoint/token/rotate' }),
     happyStatus: 200,
+  },
+  {
+    method: 'POST',
+    route: '/api/v1/endpoint/unenroll',
+    auth: 'endpoint',
+    allowed: ['device'],
+    happy: async () => ({ path: '/api/v1/endpoint/unenroll', body: { reason: 'user' } }),
+    happyStatus: 200,
+    bad: async () => ({ path: '/api/v1/endpoint/unenroll', body: { reason: 'bored' } }),
   },
   {
     method: 'POST',

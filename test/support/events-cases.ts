@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Tenant, TestServer } from './harness.js';
 import { addRouteCases } from './route-cases.js';
 
@@ -24,6 +25,41 @@ async function delivery(t: TestServer, tenant: Tenant): Promise<{ hook: string; 
   });
   if (res.status !== 200) throw new Error(`webhook test failed: ${res.status} ${res.text}`);
   return { hook, del: res.body.deliveryId as string };
+}
+
+/**
+ * A webhook with one failed delivery of an event the organization stored (a test send's event is not stored,
+ * so it cannot be redelivered): the event published as the service does, its delivery written as the
+ * worker leaves one whose retries ran out.
+ */
+async function storedDelivery(t: TestServer, tenant: Tenant): Promise<{ hook: string; del: string }> {
+  const hook = await webhook(t, tenant);
+  const db = t.ctx.storage.db;
+  const event = await t.ctx.events.publishFor(db, tenant.org.id, 'api_key.created', { keyId: 'key_case' });
+  if (!event) throw new Error('api_key.created was not stored');
+  const del = `whd_case_${randomBytes(6).toString('hex')}`;
+  const at = new Date().toISOString();
+  await db
+    .insertInto('webhook_deliveries')
+    .values({
+      id: del,
+      org_id: tenant.org.id,
+      webhook_id: hook,
+      event_id: event.id,
+      event_type: 'api_key.created',
+      status: 'failed',
+      attempts: 6,
+      next_attempt_at: null,
+      last_attempt_at: at,
+      delivered_at: null,
+      response_code: null,
+      response_time_ms: null,
+      error: 'connect_failed',
+      is_test: 0,
+      created_at: at,
+    })
+    .execute();
+  return { hook, del };
 }
 
 const SPLUNK = {
@@ -164,12 +200,12 @@ addRouteCases(
     auth: 'session',
     allowed: MANAGERS,
     happy: async (t, tenant) => {
-      const d = await delivery(t, tenant);
+      const d = await storedDelivery(t, tenant);
       return { path: `${W}/${d.hook}/deliveries/${d.del}/redeliver` };
     },
     happyStatus: 202,
     foreign: async (t, owner) => {
-      const d = await delivery(t, owner);
+      const d = await storedDelivery(t, owner);
       return { path: `${W}/${d.hook}/deliveries/${d.del}/redeliver` };
     },
   },

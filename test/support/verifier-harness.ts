@@ -25,6 +25,11 @@ export interface TestVerifier {
   app: App;
   ctx: VerifierContext;
   dataDir: string;
+  /**
+   * A folder for the documents a test connects as file sources: never the data folder, which the verifier
+   * refuses as a source (its master key, store and uploads live there).
+   */
+  docsDir: string;
   admin: string;
   user: string;
   request(method: string, path: string, init?: RequestInit2): Promise<TestResponse>;
@@ -45,6 +50,7 @@ export async function startTestVerifier(
   } = {},
 ): Promise<TestVerifier> {
   const dataDir = mkdtempSync(join(tmpdir(), 'parapet-verifier-test-'));
+  const docsDir = mkdtempSync(join(tmpdir(), 'parapet-verifier-docs-'));
   const id = randomBytes(6).toString('hex');
   const env: Record<string, string> = {
     LOG_LEVEL: 'silent',
@@ -89,6 +95,7 @@ export async function startTestVerifier(
     app,
     ctx,
     dataDir,
+    docsDir,
     admin,
     user,
     request,
@@ -103,6 +110,7 @@ export async function startTestVerifier(
       if (env['PARAPET_VERIFIER_DATABASE_URL'] && env['DATABASE_SCHEMA'])
         await dropSchema(env['PARAPET_VERIFIER_DATABASE_URL'], env['DATABASE_SCHEMA']);
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(docsDir, { recursive: true, force: true });
     },
   };
 }

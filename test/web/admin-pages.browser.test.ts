@@ -2,18 +2,17 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ensureWebBuilt } from '../../scripts/build-web.js';
 import type { Role } from '../../src/modules/plans/index.js';
 import { newDevice } from '../support/endpoint-cases.js';
-import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
+import type { Tenant, TestServer } from '../support/harness.js';
 import { newProof } from '../support/proofs-cases.js';
 import { startWebhookFake } from '../receivers/webhook-fake.js';
 import {
   assertAccessible,
   dashboardUsers,
-  launchChromium,
   screenshot,
   signIn,
+  startDashboardFixture,
   visit as visitPage,
 } from './browser.js';
 
@@ -27,11 +26,12 @@ let users = new Map<Role, { email: string; password: string }>();
 const consoleErrors: string[] = [];
 
 before(async () => {
-  ensureWebBuilt();
-  t = await startTestServer();
-  acme = await t.tenant({ name: 'Acme Endpoint' });
-  users = await dashboardUsers(t, acme, 'endpoint.acme.example', ['owner', 'member']);
-  browser = await launchChromium();
+  ({
+    t,
+    tenant: acme,
+    users,
+    browser,
+  } = await startDashboardFixture('Acme Endpoint', 'endpoint.acme.example', ['owner', 'member']));
 });
 
 after(async () => {
@@ -84,6 +84,20 @@ describe('endpoint, DNS and report pages in Chromium', () => {
     );
     await page.getByRole('button', { name: 'Save settings' }).click();
     assert.equal((await saved).status(), 200);
+    // whether users may unenroll their own devices (on by default) is set here too
+    const unenroll = page.getByLabel(/Users may unenroll their own devices/);
+    assert.equal(await unenroll.isChecked(), true);
+    await unenroll.uncheck();
+    const savedAgain = page.waitForResponse(
+      (r) => r.url().endsWith('/api/dashboard/endpoint/settings') && r.request().method() === 'POST',
+    );
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    assert.equal((await savedAgain).status(), 200);
+    const stored = await t.request('GET', '/api/dashboard/endpoint/settings', {
+      cookie: await acme.session('viewer'),
+    });
+    assert.equal(stored.body.allowUserUnenroll, false);
+    assert.equal(stored.body.heartbeatIntervalSeconds, 120);
     await context.close();
   });
 
@@ -236,6 +250,9 @@ describe('endpoint, DNS and report pages in Chromium', () => {
       .filter({ has: page.getByRole('button', { name: /mystery-ai\.example/ }) });
     await serviceRow.getByText('discovered', { exact: true }).waitFor();
     await serviceRow.getByText(/streaming_response/).waitFor();
+    // the reporting device is bound to no user: counted as such, not as one user ("by 1 users" before)
+    await serviceRow.getByText('3 · 0 users · 1 device without a user', { exact: true }).waitFor();
+    await page.getByText('by 0 users · 1 device without a user', { exact: true }).waitFor();
     await assertAccessible(page, 'shadow-AI radar');
     await screenshot(page, 'shadow-ai');
     await page.getByRole('button', { name: 'Block mystery-ai.example' }).click();

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
 import type { Role } from '../../src/modules/plans/index.js';
-import type { Tenant, TestServer } from '../support/harness.js';
+import { ensureWebBuilt } from '../../scripts/build-web.js';
+import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
 
 /** Debian's chromium (scripts/system-packages.txt); playwright-core drives it, no browser is downloaded. */
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -121,4 +122,26 @@ export async function dashboardUsers(
     users.set(role, { email, password });
   }
   return users;
+}
+
+/**
+ * What a browser test file starts with: the dashboard built, a server of its own, a tenant with a user of each
+ * role in `roles`, and Chromium. The files' own `after` closes the browser and the server.
+ */
+export async function startDashboardFixture(
+  tenantName: string,
+  domain: string,
+  roles: readonly Role[],
+): Promise<{
+  t: TestServer;
+  tenant: Tenant;
+  users: Map<Role, { email: string; password: string }>;
+  browser: Browser;
+}> {
+  ensureWebBuilt();
+  const t = await startTestServer();
+  const tenant = await t.tenant({ name: tenantName });
+  const users = await dashboardUsers(t, tenant, domain, roles);
+  const browser = await launchChromium();
+  return { t, tenant, users, browser };
 }

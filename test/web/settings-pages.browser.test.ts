@@ -211,6 +211,63 @@ describe('users, settings and SIEM pages in Chromium', () => {
     await context.close();
   });
 
+  it('sends a user whose password an admin gave to the account page, with why, until they change it', async () => {
+    const email = 'new.hire@settings.acme.example';
+    const added = await t.request('POST', '/api/dashboard/users', {
+      cookie: await acme.session('owner'),
+      body: { email, role: 'admin' },
+    });
+    assert.equal(added.status, 201, added.text);
+    const given: string = added.body.password;
+    // the owner's list says whose password change is still due
+    const owner = await signedIn('owner');
+    await visit(owner.page, '/users', 'Users and roles');
+    await owner.page
+      .getByRole('row', { name: new RegExp(email) })
+      .getByText('must change the password given')
+      .waitFor();
+    await owner.context.close();
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    // a deep link first: the sign-in page sends there, and the app sends on to the account page instead
+    await page.goto(`${t.url}/users`);
+    await page.waitForURL(/\/login\?next=/);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(given);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${t.url}/account`);
+    await page.getByRole('heading', { name: 'Your account', level: 1 }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: /Choose your own password to continue\..*set by\s+an administrator/s })
+      .waitFor();
+    await assertAccessible(page, 'account, password change due');
+
+    // another page, by the navigation or by the address bar, leads back to the account page
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'API keys' }).click();
+    await page.waitForURL(`${t.url}/account`);
+    await page.goto(`${t.url}/keys`);
+    await page.waitForURL(`${t.url}/account`);
+    await page.getByRole('heading', { name: 'Your account', level: 1 }).waitFor();
+
+    await page.getByLabel('Current password').fill(given);
+    await page.getByLabel('New password', { exact: true }).fill('chosen-by-me-2026');
+    await page.getByLabel('New password again').fill('chosen-by-me-2026');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Password changed/ })
+      .waitFor();
+    assert.equal(await page.getByText('Choose your own password to continue').count(), 0);
+    await visit(page, '/keys', 'API keys');
+    assert.equal(page.url(), `${t.url}/keys`);
+    await context.close();
+  });
+
   it('declares an icon that loads, and the DNS page asks for nothing missing before a first save', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

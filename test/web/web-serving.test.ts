@@ -24,6 +24,34 @@ describe('serving the dashboard', () => {
     }
   });
 
+  it('serves the API reference under a Content-Security-Policy of its own: this origin only, nothing inline but the logo', async () => {
+    for (const path of ['/api/docs', '/api/docs/', '/api/docs/static/oauth2-redirect.html']) {
+      const res = await t.request('GET', path);
+      assert.equal(res.status, 200, path);
+      const csp = res.headers.get('content-security-policy') ?? '';
+      const directives = new Map(
+        csp.split(';').map((d) => {
+          const [name = '', ...values] = d.trim().split(/\s+/);
+          return [name, values] as const;
+        }),
+      );
+      assert.deepEqual(directives.get('default-src'), ["'none'"], path);
+      assert.deepEqual(directives.get('script-src'), ["'self'"], path);
+      // the one inline style: the Swagger logo's <style>, by its hash
+      assert.equal(directives.get('style-src')?.[0], "'self'", path);
+      assert.match(directives.get('style-src')?.slice(1).join(' ') ?? '', /^'sha256-[\w+/]+=*'$/, path);
+      assert.deepEqual(directives.get('connect-src'), ["'self'"], path);
+      assert.deepEqual(directives.get('frame-ancestors'), ["'none'"], path);
+      assert.deepEqual(directives.get('object-src'), ["'none'"], path);
+      // no other host (the product runs offline), no inline script, no eval
+      assert.doesNotMatch(csp, /https?:|\*|unsafe-inline|unsafe-eval|validator\.swagger\.io/, path);
+    }
+    // The page's own files are still served (and their policy is the page's).
+    for (const file of ['swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'swagger-ui.css']) {
+      assert.equal((await t.request('GET', `/api/docs/static/${file}`)).status, 200, file);
+    }
+  });
+
   it('answers / and every client route with index.html under a strict CSP, never cached', async () => {
     for (const path of ['/', '/keys', '/webhooks?id=wh_x', '/login']) {
       const res = await t.request('GET', path);
@@ -57,6 +85,28 @@ describe('serving the dashboard', () => {
       assert.equal(res.status, 404, path);
       assert.equal(res.body.error, 'not_found');
     }
+  });
+
+  it("answers a browser's navigation to an unknown page with the app (its Not found page), status 404; API paths stay JSON", async () => {
+    const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    const index = await t.request('GET', '/');
+    for (const path of ['/nope', '/keys/extra', '/assets/missing.js?x=1']) {
+      const res = await t.request('GET', path, { headers: browser });
+      assert.equal(res.status, 404, path);
+      assert.match(res.headers.get('content-type') ?? '', /^text\/html/, path);
+      assert.equal(res.headers.get('content-security-policy'), CONTENT_SECURITY_POLICY, path);
+      assert.equal(res.text, index.text, path);
+    }
+    // an API path, signed in or not, never becomes a page: a reload of /api/dashboard/keys stays JSON
+    const cookie = await mine.session('owner');
+    for (const path of ['/api/nope', '/api/dashboard/nope']) {
+      const res = await t.request('GET', path, { headers: browser, cookie });
+      assert.equal(res.status, 404, path);
+      assert.equal(res.body.error, 'not_found', path);
+    }
+    // a change to an unknown path is no navigation
+    const post = await t.request('POST', '/nope', { headers: browser, body: {} });
+    assert.equal(post.body.error, 'not_found');
   });
 });
 

@@ -484,12 +484,12 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Network proxy settings: the client networks that identify the organization in transparent mode
+         * Network proxy settings: the client networks that identify the organization in transparent mode, what is done with uninspected requests, and the body of the proxy's own errors
          * @description Authentication: a dashboard session (any role)
          */
         get: operations["getNetproxySettings"];
         /**
-         * Replace the client networks (CIDRs; none may overlap another organization's)
+         * Replace the client networks (CIDRs; none may overlap another organization's), what is done with uninspected requests, and the body of the proxy's own errors
          * @description Authentication: a dashboard session with one of the roles owner, admin
          */
         put: operations["putNetproxySettings"];
@@ -1292,6 +1292,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/endpoint/unenroll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The calling device leaves its organization (the user unenrolled, or it enrolled again): revoked, audited as unenrolled or replaced
+         * @description Authentication: a device token (device operations have their own rate limit); needs a plan with the endpoint feature (403 plan_required)
+         */
+        post: operations["unenrollDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/eps/proof": {
         parameters: {
             query?: never;
@@ -1303,7 +1323,9 @@ export interface paths {
         put?: never;
         /**
          * Upload a proof PDF (multipart: file + metadata JSON) with a device token; hash and PDF checked
-         * @description Authentication: a device token (device operations have their own rate limit)
+         * @description Idempotent by content: a proof whose SHA-256 the organization already has is not stored twice. The same device sending the same metadata (a retry after a lost answer) gets the stored proof with 200; the same bytes from another device or with other metadata get 409 conflict. A new proof is 201.
+         *
+         *     Authentication: a device token (device operations have their own rate limit)
          */
         post: operations["uploadProof"];
         delete?: never;
@@ -1886,7 +1908,7 @@ export interface components {
              * @description machine code, see docs/errors.md
              * @enum {string}
              */
-            error: "invalid_request" | "unauthorized" | "forbidden" | "plan_required" | "entitlement_missing" | "quota_exceeded" | "gateway_force_blocked" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "analysis_budget_exceeded" | "rate_limit_exceeded" | "headers_too_large" | "internal_error" | "upstream_error" | "service_unavailable" | "upstream_timeout";
+            error: "invalid_request" | "unauthorized" | "forbidden" | "plan_required" | "entitlement_missing" | "quota_exceeded" | "gateway_force_blocked" | "password_change_required" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "analysis_budget_exceeded" | "rate_limit_exceeded" | "headers_too_large" | "internal_error" | "upstream_error" | "service_unavailable" | "upstream_timeout";
             /** @description human-readable explanation */
             message: string;
             /** @description device operations: the device token is unknown or revoked; enroll again */
@@ -1897,7 +1919,7 @@ export interface components {
                  * @description machine code, see docs/errors.md
                  * @enum {string}
                  */
-                error: "invalid_request" | "unauthorized" | "forbidden" | "plan_required" | "entitlement_missing" | "quota_exceeded" | "gateway_force_blocked" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "analysis_budget_exceeded" | "rate_limit_exceeded" | "headers_too_large" | "internal_error" | "upstream_error" | "service_unavailable" | "upstream_timeout";
+                error: "invalid_request" | "unauthorized" | "forbidden" | "plan_required" | "entitlement_missing" | "quota_exceeded" | "gateway_force_blocked" | "password_change_required" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "analysis_budget_exceeded" | "rate_limit_exceeded" | "headers_too_large" | "internal_error" | "upstream_error" | "service_unavailable" | "upstream_timeout";
                 /** @description the entry's own id, when it had a valid one */
                 id?: string;
                 /** @description position of the entry in the batch, from 0 */
@@ -1969,6 +1991,7 @@ export interface operations {
                         user: {
                             email: string;
                             id: string;
+                            mustChangePassword: boolean;
                             name: string;
                             role: string;
                         };
@@ -2204,6 +2227,7 @@ export interface operations {
                         user: {
                             email: string;
                             id: string;
+                            mustChangePassword: boolean;
                             name: string;
                             role: string;
                         };
@@ -2351,6 +2375,19 @@ export interface operations {
             };
             /** @description Authenticated but not allowed: key kind, role, or plan */
             403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4552,7 +4589,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @default true */
                     enabled?: boolean;
                     enforcement?: "block" | "warn" | "log";
                     /** @description the policy to change (pol_…) */
@@ -4885,7 +4921,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @default true */
                     enabled?: boolean;
                     enforcement?: "block" | "warn" | "log";
                     name?: string;
@@ -5104,6 +5139,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         allowedExtensionVersions: string[];
+                        allowUserUnenroll: boolean;
                         configVersion: number;
                         defaultEnforcement: string;
                         heartbeatIntervalSeconds: number;
@@ -5204,6 +5240,8 @@ export interface operations {
             content: {
                 "application/json": {
                     allowedExtensionVersions?: string[];
+                    /** @description whether the person at a device may unenroll it (unenroll, reason user); false answers 403. Default true */
+                    allowUserUnenroll?: boolean;
                     defaultEnforcement?: "block" | "warn" | "log";
                     heartbeatIntervalSeconds?: number;
                     offlineAfterMinutes?: number;
@@ -5224,6 +5262,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         allowedExtensionVersions: string[];
+                        allowUserUnenroll: boolean;
                         configVersion: number;
                         defaultEnforcement: string;
                         heartbeatIntervalSeconds: number;
@@ -6811,6 +6850,10 @@ export interface operations {
                     "application/json": {
                         /** @description IPv4/IPv6 networks (CIDR; a bare address is one host) whose clients belong to this organization when the transparent proxy gets a request without X-Service-Key; stored normalized (host bits cleared) */
                         clientNetworks: string[];
+                        /** @description The body of the network proxy's own errors (authentication aside: 400, 403, 413, 415, 429 raised by Parapet, not relayed from the provider): 'spec' (the default; the Error body of every endpoint) or 'native' (the provider's error shape, which its SDK shows the message of, Parapet's code inside). Left out of a PUT, the current value stays. */
+                        errorFormat?: "spec" | "native";
+                        /** @description What the network proxy does with a request body sent to an operation it does not inspect: 'forward' (the default; sent as it came, in clear) or 'refuse' (403, nothing sent; file uploads included). Requests without a body are forwarded either way. Left out of a PUT, the current value stays. */
+                        uninspected?: "forward" | "refuse";
                     };
                 };
             };
@@ -6907,6 +6950,10 @@ export interface operations {
                 "application/json": {
                     /** @description IPv4/IPv6 networks (CIDR; a bare address is one host) whose clients belong to this organization when the transparent proxy gets a request without X-Service-Key; stored normalized (host bits cleared) */
                     clientNetworks: string[];
+                    /** @description The body of the network proxy's own errors (authentication aside: 400, 403, 413, 415, 429 raised by Parapet, not relayed from the provider): 'spec' (the default; the Error body of every endpoint) or 'native' (the provider's error shape, which its SDK shows the message of, Parapet's code inside). Left out of a PUT, the current value stays. */
+                    errorFormat?: "spec" | "native";
+                    /** @description What the network proxy does with a request body sent to an operation it does not inspect: 'forward' (the default; sent as it came, in clear) or 'refuse' (403, nothing sent; file uploads included). Requests without a body are forwarded either way. Left out of a PUT, the current value stays. */
+                    uninspected?: "forward" | "refuse";
                 };
             };
         };
@@ -6924,6 +6971,10 @@ export interface operations {
                     "application/json": {
                         /** @description IPv4/IPv6 networks (CIDR; a bare address is one host) whose clients belong to this organization when the transparent proxy gets a request without X-Service-Key; stored normalized (host bits cleared) */
                         clientNetworks: string[];
+                        /** @description The body of the network proxy's own errors (authentication aside: 400, 403, 413, 415, 429 raised by Parapet, not relayed from the provider): 'spec' (the default; the Error body of every endpoint) or 'native' (the provider's error shape, which its SDK shows the message of, Parapet's code inside). Left out of a PUT, the current value stays. */
+                        errorFormat?: "spec" | "native";
+                        /** @description What the network proxy does with a request body sent to an operation it does not inspect: 'forward' (the default; sent as it came, in clear) or 'refuse' (403, nothing sent; file uploads included). Requests without a body are forwarded either way. Left out of a PUT, the current value stays. */
+                        uninspected?: "forward" | "refuse";
                     };
                 };
             };
@@ -8121,6 +8172,9 @@ export interface operations {
                             riskLevel: string;
                             /** @description approved, blocked, monitored, discovered */
                             status: string;
+                            /** @description distinct devices bound to no user */
+                            unboundDevices: number;
+                            /** @description distinct users (devices bound to no user are counted apart) */
                             uniqueUsers: number;
                             usageCount: number;
                         }[];
@@ -8269,6 +8323,9 @@ export interface operations {
                             riskLevel: string;
                             /** @description approved, blocked, monitored, discovered */
                             status: string;
+                            /** @description distinct devices bound to no user */
+                            unboundDevices: number;
+                            /** @description distinct users (devices bound to no user are counted apart) */
                             uniqueUsers: number;
                             usageCount: number;
                         };
@@ -8420,7 +8477,10 @@ export interface operations {
                         byDay: {
                             day: string;
                             newDiscoveries: number;
+                            /** @description distinct devices bound to no user */
+                            unboundDevices: number;
                             usage: number;
+                            /** @description distinct users (devices bound to no user are counted apart) */
                             users: number;
                         }[];
                         byService: {
@@ -8428,7 +8488,10 @@ export interface operations {
                             name: string;
                             serviceId: string;
                             status: string;
+                            /** @description distinct devices bound to no user */
+                            unboundDevices: number;
                             usage: number;
+                            /** @description distinct users (devices bound to no user are counted apart) */
                             users: number;
                         }[];
                         byUser: {
@@ -8451,7 +8514,10 @@ export interface operations {
                         totals: {
                             newDiscoveries: number;
                             services: number;
+                            /** @description distinct devices bound to no user */
+                            unboundDevices: number;
                             usage: number;
+                            /** @description distinct users (devices bound to no user are counted apart) */
                             users: number;
                         };
                     };
@@ -8563,6 +8629,7 @@ export interface operations {
                             createdAt: string;
                             email: string;
                             id: string;
+                            mustChangePassword: boolean;
                             name: string;
                             role: string;
                         }[];
@@ -8687,6 +8754,7 @@ export interface operations {
                             createdAt: string;
                             email: string;
                             id: string;
+                            mustChangePassword: boolean;
                             name: string;
                             role: string;
                         };
@@ -8980,6 +9048,7 @@ export interface operations {
                             createdAt: string;
                             email: string;
                             id: string;
+                            mustChangePassword: boolean;
                             name: string;
                             role: string;
                         };
@@ -9445,10 +9514,10 @@ export interface operations {
                     allowedDomains: string[];
                     blockedDomains: string[];
                     blockPage: {
-                        /** Format: email */
-                        contactEmail: string;
+                        /** @description an e-mail address, or empty for no contact line */
+                        contactEmail?: string;
                         enabled: boolean;
-                        message: string;
+                        message?: string;
                     };
                     enabled: boolean;
                     integration: {
@@ -10039,7 +10108,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @default true */
                     enabled?: boolean;
                     enforcement?: "block" | "warn" | "log";
                     /** @description the policy to change (pol_…) */
@@ -10372,7 +10440,6 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @default true */
                     enabled?: boolean;
                     enforcement?: "block" | "warn" | "log";
                     name?: string;
@@ -10732,7 +10799,8 @@ export interface operations {
                             };
                             enabled: boolean;
                             endpoint?: string;
-                            eventTypes?: string[];
+                            /** @description what is forwarded: the given entries, or the default of the platform when none were given */
+                            eventTypes: string[];
                             forwardDetections?: boolean;
                             forwardDlp?: boolean;
                             /** @description prefix siem_ */
@@ -10866,7 +10934,7 @@ export interface operations {
                     };
                     /** @default true */
                     enabled?: boolean;
-                    eventTypes?: ("DETECTION" | "DLP" | "AUTHENTICATION" | "AUDIT")[];
+                    eventTypes?: string[];
                     /** @description events below this severity are not forwarded */
                     minSeverity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
                     name: string;
@@ -10892,7 +10960,7 @@ export interface operations {
                     };
                     /** @default true */
                     enabled?: boolean;
-                    eventTypes?: ("DETECTION" | "DLP" | "AUTHENTICATION" | "AUDIT")[];
+                    eventTypes?: string[];
                     /** @description events below this severity are not forwarded */
                     minSeverity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
                     name: string;
@@ -10910,7 +10978,7 @@ export interface operations {
                     };
                     /** @default true */
                     enabled?: boolean;
-                    eventTypes?: ("DETECTION" | "DLP" | "AUTHENTICATION" | "AUDIT")[];
+                    eventTypes?: string[];
                     /** @description events below this severity are not forwarded */
                     minSeverity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
                     name: string;
@@ -10933,7 +11001,7 @@ export interface operations {
                     };
                     /** @default true */
                     enabled?: boolean;
-                    eventTypes?: ("DETECTION" | "DLP" | "AUTHENTICATION" | "AUDIT")[];
+                    eventTypes?: string[];
                     /** @description events below this severity are not forwarded */
                     minSeverity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
                     name: string;
@@ -10952,7 +11020,7 @@ export interface operations {
                     };
                     /** @default true */
                     enabled?: boolean;
-                    eventTypes?: ("DETECTION" | "DLP" | "AUTHENTICATION" | "AUDIT")[];
+                    eventTypes?: string[];
                     /** @description events below this severity are not forwarded */
                     minSeverity?: "LOW" | "MEDIUM" | "HIGH" | "CRITICAL";
                     name: string;
@@ -10971,7 +11039,7 @@ export interface operations {
                     enabled?: boolean;
                     /** @description https:// IDMEF XML collector, or prelude://manager:4690 for native libprelude delivery */
                     endpoint: string;
-                    eventTypes?: ("DETECTION" | "DLP" | "AUTHENTICATION" | "AUDIT")[];
+                    eventTypes?: string[];
                     /** @default true */
                     forwardDetections?: boolean;
                     /** @default true */
@@ -10994,7 +11062,7 @@ export interface operations {
                     enabled?: boolean;
                     /** @description Wazuh indexer URL (Elasticsearch-compatible API) */
                     endpoint: string;
-                    eventTypes?: ("DETECTION" | "DLP" | "AUTHENTICATION" | "AUDIT")[];
+                    eventTypes?: string[];
                     /** @default true */
                     forwardDetections?: boolean;
                     /** @default true */
@@ -11016,7 +11084,7 @@ export interface operations {
                     enabled?: boolean;
                     /** @description OpenSearch cluster URL */
                     endpoint: string;
-                    eventTypes?: ("DETECTION" | "DLP" | "AUTHENTICATION" | "AUDIT")[];
+                    eventTypes?: string[];
                     /** @default true */
                     forwardDetections?: boolean;
                     /** @default true */
@@ -11051,7 +11119,8 @@ export interface operations {
                         };
                         enabled: boolean;
                         endpoint?: string;
-                        eventTypes?: string[];
+                        /** @description what is forwarded: the given entries, or the default of the platform when none were given */
+                        eventTypes: string[];
                         forwardDetections?: boolean;
                         forwardDlp?: boolean;
                         /** @description prefix siem_ */
@@ -11221,7 +11290,8 @@ export interface operations {
                         };
                         enabled: boolean;
                         endpoint?: string;
-                        eventTypes?: string[];
+                        /** @description what is forwarded: the given entries, or the default of the platform when none were given */
+                        eventTypes: string[];
                         forwardDetections?: boolean;
                         forwardDlp?: boolean;
                         /** @description prefix siem_ */
@@ -11518,7 +11588,8 @@ export interface operations {
                         };
                         enabled: boolean;
                         endpoint?: string;
-                        eventTypes?: string[];
+                        /** @description what is forwarded: the given entries, or the default of the platform when none were given */
+                        eventTypes: string[];
                         forwardDetections?: boolean;
                         forwardDlp?: boolean;
                         /** @description prefix siem_ */
@@ -12091,6 +12162,8 @@ export interface operations {
                             pattern_matches: number;
                             semantic_similarity: number;
                             tfidf_score: number;
+                            /** @enum {unknown} */
+                            top_signal: "patterns" | "similarity" | "obfuscation" | "model" | "none";
                         };
                         matches: {
                             category: string;
@@ -13451,6 +13524,8 @@ export interface operations {
                     extensionVersion?: string;
                     name: string;
                     os?: string;
+                    /** @description enrolling again: the token of the enrollment this one replaces; a live device of the same organization is retired in the same transaction (audit replaced), so it needs no free seat */
+                    previousDeviceToken?: string;
                 };
             };
         };
@@ -13473,6 +13548,8 @@ export interface operations {
                         deviceToken: string;
                         heartbeatIntervalSeconds: number;
                         organizationId: string;
+                        /** @description enroll: the device previousDeviceToken named, retired by this enrollment */
+                        replacedDeviceId?: string;
                     };
                 };
             };
@@ -13985,7 +14062,7 @@ export interface operations {
                              * @description machine code, see docs/errors.md
                              * @enum {string}
                              */
-                            error: "invalid_request" | "unauthorized" | "forbidden" | "plan_required" | "entitlement_missing" | "quota_exceeded" | "gateway_force_blocked" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "analysis_budget_exceeded" | "rate_limit_exceeded" | "headers_too_large" | "internal_error" | "upstream_error" | "service_unavailable" | "upstream_timeout";
+                            error: "invalid_request" | "unauthorized" | "forbidden" | "plan_required" | "entitlement_missing" | "quota_exceeded" | "gateway_force_blocked" | "password_change_required" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "analysis_budget_exceeded" | "rate_limit_exceeded" | "headers_too_large" | "internal_error" | "upstream_error" | "service_unavailable" | "upstream_timeout";
                             /** @description the entry's own id, when it had a valid one */
                             id?: string;
                             /** @description position of the entry in the batch, from 0 */
@@ -14185,6 +14262,8 @@ export interface operations {
                         deviceToken: string;
                         heartbeatIntervalSeconds: number;
                         organizationId: string;
+                        /** @description enroll: the device previousDeviceToken named, retired by this enrollment */
+                        replacedDeviceId?: string;
                     };
                 };
             };
@@ -14370,7 +14449,7 @@ export interface operations {
                              * @description machine code, see docs/errors.md
                              * @enum {string}
                              */
-                            error: "invalid_request" | "unauthorized" | "forbidden" | "plan_required" | "entitlement_missing" | "quota_exceeded" | "gateway_force_blocked" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "analysis_budget_exceeded" | "rate_limit_exceeded" | "headers_too_large" | "internal_error" | "upstream_error" | "service_unavailable" | "upstream_timeout";
+                            error: "invalid_request" | "unauthorized" | "forbidden" | "plan_required" | "entitlement_missing" | "quota_exceeded" | "gateway_force_blocked" | "password_change_required" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "analysis_budget_exceeded" | "rate_limit_exceeded" | "headers_too_large" | "internal_error" | "upstream_error" | "service_unavailable" | "upstream_timeout";
                             /** @description the entry's own id, when it had a valid one */
                             id?: string;
                             /** @description position of the entry in the batch, from 0 */
@@ -14627,6 +14706,161 @@ export interface operations {
             };
         };
     };
+    unenrollDevice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description user: the person at the device asked to leave the organization's policy; replaced: the device enrolled again and this enrollment is retired */
+                    reason: "user" | "replaced";
+                    /** @description the new device of the same organization, when reason is replaced */
+                    replacedBy?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deviceId: string;
+                        /** @enum {string} */
+                        status: "revoked";
+                    };
+                };
+            };
+            /** @description Bad request: malformed JSON or a field that does not validate (the message names it) */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not authenticated: missing, unknown, revoked or expired credentials */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Authenticated but not allowed: key kind, role, or plan */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or a resource of another organization */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Request path and query too long */
+            414: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unsupported Content-Type (send application/json) */
+            415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rate limited; see Retry-After and X-RateLimit-* */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Internal error; quote the request id */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     uploadProof: {
         parameters: {
             query?: never;
@@ -14636,6 +14870,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        expiresAt: string;
+                        /** @description prefix proof_ */
+                        id: string;
+                        retentionDays: number;
+                        /** @description the declared riskScore differs from the one recomputed from tokenTypes */
+                        riskScoreMismatch: boolean;
+                        /** Format: date-time */
+                        uploadedAt: string;
+                    };
+                };
+            };
             /** @description Default Response */
             201: {
                 headers: {
@@ -14713,6 +14970,19 @@ export interface operations {
             };
             /** @description Error */
             408: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflict with the current state */
+            409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -15212,7 +15482,7 @@ export interface operations {
                 "application/json": {
                     /** @description pick the cheapest adequate model (default false: the preferred or cheapest model) */
                     autoSelect?: boolean;
-                    /** @description continue a stored conversation (conv_…); unknown gives 404 */
+                    /** @description continue a stored conversation: conv_ followed by 22 letters or digits (another form gives 400, an unknown one 404) */
                     conversationId?: string;
                     maxTokens?: number;
                     /** @description the user's message */
@@ -16014,15 +16284,26 @@ export interface operations {
                             /** @enum {string} */
                             verdict: "supported" | "contradicted" | "unsupported" | "partially_supported";
                         }[];
+                        /** @description the sub-claims an organization's stored correction decided (contradicted), one item each */
+                        corrections: {
+                            /** @description the sub-claim that restates a correction's originalClaim */
+                            claim: string;
+                            confidence: number;
+                            /** @description the correction's correctedClaim: what is right instead */
+                            correctedClaim: string;
+                            /** @description the stored correction that decided it (cor_…) */
+                            correctionId?: string;
+                            /** @enum {string} */
+                            verdict: "contradicted";
+                        }[];
+                        /** @description source evidence: at most one item per sub-claim for which a source passage was retrieved */
                         evidence: {
                             /** @description the sub-claim this evidence is for */
                             claim: string;
                             confidence: number;
-                            /** @description the correction that decided this sub-claim */
-                            correctionId?: string;
-                            /** @description the matching source text, or the correction's correctedClaim */
+                            /** @description the matching source text */
                             match: string;
-                            /** @description zero-based index into sources; -1 when the evidence is a stored correction */
+                            /** @description zero-based index into the submitted sources */
                             source_index: number;
                             /** @enum {string} */
                             verdict: "supported" | "contradicted" | "unsupported" | "partially_supported";

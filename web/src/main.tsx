@@ -4,8 +4,8 @@ import type { ComponentType } from 'preact';
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { send, setUnauthorizedHandler } from './api';
-import { navigate, onLinkClick, route } from './router';
-import { loadSession, session } from './session';
+import { navigate, onLinkClick, registerPages, route } from './router';
+import { ACCOUNT_PATH, loadSession, session } from './session';
 import type { PageMeta } from './ui';
 import { Loading } from './ui';
 
@@ -20,6 +20,7 @@ const pages = Object.entries(modules).map(([file, mod]) => {
   const name = file.slice('./pages/'.length, -'.tsx'.length);
   return { path: name === 'overview' ? '/' : `/${name}`, ...mod };
 });
+registerPages(pages.map((p) => p.path));
 const navPages = pages
   .filter((p) => p.meta.order !== undefined)
   .sort((a, b) => (a.meta.order ?? 0) - (b.meta.order ?? 0));
@@ -52,15 +53,21 @@ function App() {
   const s = session.value;
   const url = route.value;
   const page = pages.find((p) => p.path === url.pathname);
+  // A password given by an administrator (or printed at the first start) is changed before anything else:
+  // the server answers every other dashboard call with 403 password_change_required meanwhile.
+  const changeDue = s?.user.mustChangePassword === true && url.pathname !== ACCOUNT_PATH;
 
   useEffect(() => {
     if (s === null && !page?.meta.public) {
       navigate(`/login?next=${encodeURIComponent(url.pathname + url.search)}`, true);
+    } else if (changeDue) {
+      navigate(ACCOUNT_PATH, true);
     }
     document.title = `${page?.meta.title ?? 'Not found'} · Parapet`;
-  }, [s, page, url]);
+  }, [s, page, url, changeDue]);
 
   if (s === undefined) return <Loading label="Checking your session…" />;
+  if (changeDue) return <Loading label="Opening your account to change your password…" />;
   if (page?.meta.public || s === null) {
     const Public = page?.meta.public ? page.default : null;
     return <main class="public">{Public ? <Public /> : <Loading label="Redirecting to sign in…" />}</main>;

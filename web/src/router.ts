@@ -34,3 +34,30 @@ export function onLinkClick(e: MouseEvent): void {
   e.preventDefault();
   navigate(href);
 }
+
+/** The app's page paths (main.tsx registers them from pages/): a return address must be one of them. */
+const pagePaths = new Set<string>();
+export function registerPages(paths: readonly string[]): void {
+  for (const p of paths) pagePaths.add(p);
+}
+
+// C0 controls, DEL and the backslash: browsers drop tabs and newlines from URLs and read '\' as '/', so
+// '/\evil.example' or '/\tevil' would leave the origin where the string looked like a path.
+const UNSAFE = /[\u0000-\u001f\u007f\\]/;
+
+/**
+ * Where to go after signing in: `next` only when it is a page of this app on this origin (path, query and
+ * fragment kept), else '/'. An API path is refused too: the app would show it as "Not found", a reload
+ * the API's JSON answer.
+ */
+export function safeNext(next: string | null): string {
+  if (!next?.startsWith('/') || UNSAFE.test(next)) return '/';
+  let url: URL;
+  try {
+    url = new URL(next, location.origin);
+  } catch {
+    return '/';
+  }
+  if (url.origin !== location.origin || !pagePaths.has(url.pathname)) return '/';
+  return url.pathname + url.search + url.hash;
+}

@@ -33,6 +33,8 @@ export async function raw(
     form?: FormData;
     headers?: Record<string, string>;
     token?: string;
+    /** a call with a token that is not the current one (retiring a replaced enrollment): a 401 resets nothing */
+    keepOnReenroll?: boolean;
   },
 ): Promise<{ status: number; body: unknown; headers: Headers }> {
   const headers: Record<string, string> = { ...init.headers };
@@ -64,8 +66,10 @@ export async function raw(
     const err = new ApiError(res.status, parsed as ApiError['body']);
     // The device token is gone (revoked, rotated elsewhere): back to the built-in local state, as when the
     // user unenrolls (the organization's policy no longer applies), so the device enrolls again.
-    if (res.status === 401 && err.body?.reenroll === true) {
-      await resetToLocal({ lastError: 'The device must be enrolled again.' });
+    // Only while the refused token is still the device's: a call sent before the device enrolled again
+    // is answered for the token it carried, not for the new one.
+    if (res.status === 401 && err.body?.reenroll === true && !init.keepOnReenroll && init.token) {
+      await resetToLocal({ lastError: 'The device must be enrolled again.' }, { ifToken: init.token });
     }
     throw err;
   }

@@ -1,6 +1,6 @@
 import type { Status, ToBackground } from '../shared/messages.js';
 import { DEFAULT_CONFIG, type EndpointConfig } from '../shared/policy.js';
-import { serverOrigin } from '../shared/enrollment.js';
+import { checkCode, INVALID_CODE, serverOrigin } from '../shared/enrollment.js';
 import { buildProof } from '../shared/proof-pdf.js';
 import { ApiError, call, raw } from './api.js';
 import { allowForSession, applyRules } from './dnr.js';
@@ -8,7 +8,7 @@ import { extractText } from './extractor.js';
 import { applySites, resetToLocal } from './local.js';
 import { enqueue, flush } from './queue.js';
 import { queueRadarReport, startRadar } from './radar.js';
-import { read, update } from './store.js';
+import { type State, read, update } from './store.js';
 
 // The service worker (an event page on Firefox): enrollment, heartbeats, policy, the upload queue, the
 // shadow-AI radar, proofs, and the per-origin vaults of the content scripts (session storage: in memory,
@@ -35,18 +35,41 @@ function platformInfo(): { os: string; browser: string } {
 }
 
 async function enroll(serverUrl: string, code: string, name?: string): Promise<void> {
-  // The options page checks the address too; a managed configuration reaches here unchecked.
+  // The options page checks the address and the code too; a managed configuration reaches here unchecked.
   const base = serverOrigin(serverUrl);
   const { os, browser } = platformInfo();
-  const res = await raw(base, '/api/v1/endpoint/enroll', {
-    body: { code, name: name || `${browser} on ${os}`, os, browser, extensionVersion: VERSION },
-  });
+  const previous = await read();
+  // On the same server the enrollment itself retires the one it replaces (when both are of one
+  // organization), in its own transaction: enrolling again then needs no free seat of the licence.
+  const replacing = previous.deviceToken && previous.serverUrl === base ? previous.deviceToken : undefined;
+  let res: Awaited<ReturnType<typeof raw>>;
+  try {
+    res = await raw(base, '/api/v1/endpoint/enroll', {
+      body: {
+        code: checkCode(code),
+        name: name || `${browser} on ${os}`,
+        os,
+        browser,
+        extensionVersion: VERSION,
+        ...(replacing ? { previousDeviceToken: replacing } : {}),
+      },
+    });
+  } catch (err) {
+    // A code the server's schema refuses is a wrong code to the person typing it, not a body field.
+    if (err instanceof ApiError && err.status === 400) throw new Error(INVALID_CODE);
+    throw err;
+  }
   const b = res.body as {
     deviceId: string;
     deviceToken: string;
     organizationId: string;
     heartbeatIntervalSeconds: number;
+    replacedDeviceId?: string;
   };
+  const retired =
+    b.replacedDeviceId !== undefined && b.replacedDeviceId === previous.deviceId
+      ? undefined
+      : await retirePrevious(previous, { serverUrl: base, ...b });
   await update((cur) => ({
     // Counters of another organization (unsent when the device unenrolled) are not this one's.
     ...(cur.enrolledOrg !== undefined && cur.enrolledOrg !== b.organizationId ? { stats: undefined } : {}),
@@ -58,10 +81,89 @@ async function enroll(serverUrl: string, code: string, name?: string): Promise<v
     heartbeatIntervalSeconds: b.heartbeatIntervalSeconds,
     configVersion: undefined,
     etag: undefined,
-    lastError: undefined,
+    lastError: retired,
   }));
   await fetchConfig();
   await heartbeat();
+}
+
+/**
+ * Enrolling again replaces the device: unless the enrollment retired it already (above), the server is told
+ * the previous one is gone (unenroll, reason `replaced`, naming the new device when both are of one
+ * organization on one server), so it stops counting as an active device and a seat. Done once the new enrollment has succeeded: a failed one keeps the
+ * device as it was. A server that cannot be reached is not retried (the old device then only turns
+ * offline): the message, for the popup's last error, says so.
+ */
+async function retirePrevious(
+  previous: State,
+  next: { serverUrl: string; deviceId: string; organizationId: string },
+): Promise<string | undefined> {
+  if (!previous.deviceToken || !previous.serverUrl) return undefined;
+  const sameOrg = previous.serverUrl === next.serverUrl && previous.organizationId === next.organizationId;
+  try {
+    await raw(previous.serverUrl, '/api/v1/endpoint/unenroll', {
+      token: previous.deviceToken,
+      body: { reason: 'replaced', ...(sameOrg ? { replacedBy: next.deviceId } : {}) },
+      keepOnReenroll: true,
+    });
+    return undefined;
+  } catch (err) {
+    // 401/404: the previous device is already revoked; nothing left to retire.
+    if (err instanceof ApiError && (err.status === 401 || err.status === 404)) return undefined;
+    return `the previous enrollment (${previous.deviceId ?? 'device'}) could not be retired: ${err instanceof Error ? err.message : err}`;
+  }
+}
+
+const MANAGED_REFUSAL =
+  "This device was enrolled by your organization's deployment: only an administrator can remove or change its enrollment.";
+
+/** Whether the device was enrolled by the organization's deployment (managed storage), not by hand. */
+async function managedEnrollmentSet(): Promise<boolean> {
+  try {
+    const m = (await chrome.storage.managed.get(null)) as Managed;
+    return Boolean(m.serverUrl && m.enrollmentCode);
+  } catch {
+    return false; // no managed storage (not deployed by policy)
+  }
+}
+
+/**
+ * Leaving the organization's policy (the options page's "Forget this enrollment", after a confirmation).
+ * Refused on a device deployed by policy: it would enroll itself again anyway, and only an administrator
+ * removes it. Otherwise the server is told first (unenroll, reason `user`: the device is revoked and an
+ * `audit.endpoint_device` event with action `unenrolled` reaches the administrators), and the policy is
+ * dropped only once it has answered. A server out of reach or refusing (a 5xx, a 429, a 403) keeps the
+ * device enrolled with the message why: dropping the policy silently is what an employee evading it would
+ * want, and a notice queued for later would never leave a device kept offline. A 403 is the organization's
+ * refusal (users may not unenroll there) and shows its message. 401 with reenroll (already
+ * revoked; raw() drops the enrollment itself) and 404 (the device is gone) end the enrollment as well.
+ */
+async function unenroll(): Promise<void> {
+  const s = await read();
+  if (!s.deviceToken) {
+    await resetToLocal();
+    return;
+  }
+  if (await managedEnrollmentSet()) {
+    throw new Error(MANAGED_REFUSAL);
+  }
+  try {
+    await call('/api/v1/endpoint/unenroll', { body: { reason: 'user' } });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401 && err.body?.reenroll) return; // already reset by raw()
+    // The organization refuses (its allowUserUnenroll setting is off): its own words, which say whom to ask,
+    // not a hint to try again once the server can be reached.
+    if (err instanceof ApiError && err.status === 403 && err.body?.message) {
+      throw new Error(`Still enrolled: ${err.body.message}`);
+    }
+    if (!(err instanceof ApiError && err.status === 404)) {
+      const why = err instanceof Error ? err.message : String(err);
+      throw new Error(
+        `Still enrolled: the server must be told before this device leaves the organization's policy (${why}). Try again when the server can be reached.`,
+      );
+    }
+  }
+  await resetToLocal();
 }
 
 async function fetchConfig(): Promise<void> {
@@ -282,10 +384,12 @@ async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): 
       await chrome.storage.session.set({ [`vault:${msg.origin}`]: msg.entries.slice(-5000) });
       return true;
     case 'enroll':
+      // By hand over a deployment's enrollment would move the device out of its organization's policy.
+      if ((await read()).deviceToken && (await managedEnrollmentSet())) throw new Error(MANAGED_REFUSAL);
       await enroll(msg.serverUrl, msg.code, msg.name);
       return status();
     case 'unenroll':
-      await resetToLocal();
+      await unenroll();
       return status();
     case 'sync':
       await fetchConfig().catch(() => undefined);

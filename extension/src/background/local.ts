@@ -19,19 +19,32 @@ export async function applySites(config: EndpointConfig): Promise<void> {
  * Drops the enrollment (token, device, organization) and the organization's config, then puts the block
  * rules and the AI-site scripts back to the built-in ones. `extra` is set in the same write (the reason
  * shown in the popup). The server address, the queue and the counters stay: they belong to the
- * organization and reach it if the device enrolls there again (docs/extension.md, "Uploads").
+ * organization and reach it if the device enrolls there again (docs/extension.md, "Uploads"). With
+ * `only.ifToken`, nothing is reset unless that is still the device's token; answers whether it reset.
  */
-export async function resetToLocal(extra: Partial<State> = {}): Promise<void> {
-  await update(() => ({
-    deviceToken: undefined,
-    deviceId: undefined,
-    organizationId: undefined,
-    config: undefined,
-    configVersion: undefined,
-    etag: undefined,
-    forceMode: undefined,
-    ...extra,
-  }));
+export async function resetToLocal(extra: Partial<State> = {}, only?: { ifToken: string }): Promise<boolean> {
+  let reset = true;
+  await update((s) => {
+    // A refusal of a token the device no longer holds says nothing of the enrollment it holds now: a
+    // request sent with the previous token (an upload in flight while the device enrolled again, whose
+    // enrollment retired that token) must not drop the new enrollment.
+    if (only && s.deviceToken !== only.ifToken) {
+      reset = false;
+      return {};
+    }
+    return {
+      deviceToken: undefined,
+      deviceId: undefined,
+      organizationId: undefined,
+      config: undefined,
+      configVersion: undefined,
+      etag: undefined,
+      forceMode: undefined,
+      ...extra,
+    };
+  });
+  if (!reset) return false;
   await applyRules(DEFAULT_CONFIG, undefined);
   await applySites(DEFAULT_CONFIG);
+  return true;
 }

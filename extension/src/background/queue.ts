@@ -28,13 +28,17 @@ export function refusedEntries(body: unknown): Array<{ index: number; message: s
 }
 
 /**
- * Whether a log batch the server refused (4xx) is worth sending again entry by entry: only when it did not
- * say which entries it refused (a server before 2026-11-28 refused a batch for one bad entry; a batch over
- * the body limit gets 413). A server that names them (`rejected`, with 207 or, when none could be stored,
- * 400) stored the others already and refuses those for good, so nothing is sent again.
+ * A log batch the server refused whole (4xx) without naming the refused entries: a server before
+ * 2026-11-28 refused a batch for one bad entry, and a batch over the body limit gets 413. It is sent again
+ * in two halves, each split again if refused whole, down to single entries: only an entry the server will
+ * not take even alone is dropped, and one such entry among n costs about 2·log2(n) requests instead of one
+ * per entry. Empty when there is nothing to split: one entry (its refusal is final), or the refused entries
+ * named (`rejected`, with 207 or, when none could be stored, 400: the others are stored already).
  */
-export function resendOneByOne(body: unknown, size: number): boolean {
-  return size > 1 && refusedEntries(body).length === 0;
+export function splitRefused<T>(batch: T[], body: unknown): T[][] {
+  if (batch.length < 2 || refusedEntries(body).length > 0) return [];
+  const mid = Math.ceil(batch.length / 2);
+  return [batch.slice(0, mid), batch.slice(mid)];
 }
 
 /** Posts an item (a batch, for logs); answers a note on the entries the server refused for good, if any. */
@@ -91,6 +95,8 @@ async function run(now: number): Promise<void> {
   const done = new Set<string>();
   const failed = new Map<string, number>();
   let lastError: string | undefined;
+  // Items the server refused as too large even alone (413): dropped, and counted here.
+  let tooLarge = 0;
   const logs = due.filter((q) => q.path === '/api/v1/endpoint/log');
   const groups: QueuedItem[][] = [];
   for (let i = 0; i < logs.length; i += LOG_BATCH) groups.push(logs.slice(i, i + LOG_BATCH));
@@ -107,14 +113,18 @@ async function run(now: number): Promise<void> {
       if (e.status === 401 || e.retryable) {
         for (const g of group) failed.set(g.id, g.attempts + 1);
         if (e.status === 0 || e.status === 401) break; // offline or not enrolled: try again later
-      } else if (resendOneByOne(e.body, group.length)) {
-        // Refused whole without naming the entries (an older server, or too large): send them one by one,
-        // so only the entry it will not take is dropped and not the up to 500 good ones around it.
-        groups.push(...group.map((g) => [g]));
       } else {
-        // The server refused this item, or every entry of this batch by name (4xx): retrying cannot help,
-        // and it must not block the others.
-        for (const g of group) done.add(g.id);
+        const halves = splitRefused(group, e.body);
+        if (halves.length > 0) {
+          // Refused whole without naming the entries (an older server, or too large): the halves go again
+          // in this run, so only an entry it will not take alone is dropped, not the good ones around it.
+          groups.push(...halves);
+        } else {
+          // The server refused this item, or every entry of this batch by name (4xx): retrying cannot
+          // help, and it must not block the others.
+          if (e.status === 413) tooLarge += group.length;
+          for (const g of group) done.add(g.id);
+        }
       }
     }
   }
@@ -126,5 +136,6 @@ async function run(now: number): Promise<void> {
         return attempts === undefined ? q : { ...q, attempts, nextAt: now + backoffMs(attempts) };
       }),
     ...(lastError ? { lastError } : {}),
+    ...(tooLarge > 0 ? { tooLarge: (cur.tooLarge ?? 0) + tooLarge } : {}),
   }));
 }

@@ -50,6 +50,8 @@ export interface State {
   enrolledOrg?: string;
   queue?: QueuedItem[];
   dropped?: number;
+  /** Queued items the server refused as too large even alone (413), dropped (docs/extension.md, "Uploads"). */
+  tooLarge?: number;
   radar?: Record<string, RadarHit>;
   disabledSites?: string[];
 }

@@ -1,3 +1,5 @@
+import { riskLevel } from '../shared/analysis.js';
+
 // The DLP bar: a Shadow-DOM element under the prompt box, so the site's CSS cannot reach it and its own
 // styles cannot leak into the site. Only its buttons take clicks: the rest never covers the site's controls. It shows what the last analysis found, the risk score and what the
 // policy will do; it may ask one question (warn before submit) and waits for the answer.
@@ -105,7 +107,7 @@ export class DlpBar {
     if (v) {
       if (v.counts.length === 0) b.append(el('span', 'chip', 'No personal data'));
       for (const c of v.counts) b.append(el('span', 'chip', `${c.type} ×${c.count}`));
-      const level = v.risk >= 60 ? 'high' : v.risk >= 25 ? 'mid' : 'low';
+      const level = riskLevel(v.risk);
       b.append(
         el('span', `risk ${level}`, `Risk ${v.risk}/100${v.multiplier > 1 ? ` (×${v.multiplier})` : ''}`),
       );

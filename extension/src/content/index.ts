@@ -93,9 +93,16 @@ async function loadState(): Promise<void> {
     | Array<{ token: string; type: string; value: string }>
     | undefined;
   const loaded = createTokenMap(saved ?? []);
-  for (const [k, v] of loaded.byToken) map.byToken.set(k, v);
+  let added = 0;
+  for (const [k, v] of loaded.byToken) {
+    if (!map.byToken.has(k)) added++;
+    map.byToken.set(k, v);
+  }
   for (const [k, v] of loaded.byValue) if (!map.byValue.has(k)) map.byValue.set(k, v);
   pushVault();
+  // What the page showed before the vault arrived (a conversation rendered at load, from the site's
+  // history) was looked at with tokens still unknown: the observer below sees only later changes.
+  if (added > 0 && document.documentElement) rehydrateNode(document.documentElement);
 }
 const ready = loadState();
 chrome.storage.onChanged.addListener((changes, area) => {
@@ -270,7 +277,6 @@ function checkFileText(text: string, name: string, method: string): boolean {
         ...found,
         domain: host,
         action: 'warned',
-        severity: a.risk >= 60 ? 'HIGH' : 'MEDIUM',
         findingsCount: a.entities.length,
         redactedPreview: `file: ${redactedPreview(text, a.entities, 120)}`,
       },
@@ -317,7 +323,6 @@ async function answer(req: SendRequest): Promise<void> {
           ...found,
           domain: host,
           action: a,
-          severity: risk >= 60 ? 'HIGH' : risk >= 25 ? 'MEDIUM' : 'LOW',
           findingsCount: entities.length,
           redactedPreview: redactedPreview(req.texts[req.texts.length - 1] ?? '', analyses.at(-1)!.entities),
         },

@@ -1,6 +1,11 @@
 import { analyze } from '../../../src/engines/detection/index.js';
 import { detectEntities, type Entity } from '../../../src/engines/dlp/index.js';
-import { riskiestFinding, riskScore } from '../../../src/engines/risk/index.js';
+import {
+  type RiskSeverity,
+  riskiestFinding,
+  riskScore,
+  severityOf,
+} from '../../../src/engines/risk/index.js';
 
 // The DLP bar's reading of a prompt: the same engines as the server, run on the device.
 
@@ -48,15 +53,24 @@ export function redactedPreview(text: string, entities: Entity[], max = 200): st
 
 /**
  * What an alert says of its findings: the riskiest type and its data domain (an IBAN before an e-mail
- * address, whatever was found first; the server names its own DLP events the same way) and every type
- * found, riskiest first, so dashboards, reports, SIEMs and webhooks see the IBAN and the phone number too.
- * Undefined when nothing was found.
+ * address, whatever was found first; the server names its own DLP events the same way), every type
+ * found, riskiest first, so dashboards, reports, SIEMs and webhooks see the IBAN and the phone number too,
+ * and the severity of their risk score by the server's own levels (severityOf of the risk engine: a device
+ * graded 60 as its HIGH and never said CRITICAL, while the server's events say HIGH from 50 and CRITICAL
+ * from 75). Undefined when nothing was found.
  */
 export function alertFindings(
   entities: Entity[],
-): { type: string; dlpDomain: string; types: string[] } | undefined {
+): { type: string; dlpDomain: string; types: string[]; severity: RiskSeverity } | undefined {
   const top = riskiestFinding(entities);
   if (!top) return undefined;
-  const types = riskScore(entities.map((e) => e.type)).breakdown.types.map((t) => t.type);
-  return { type: types[0]!, dlpDomain: top.domain, types };
+  const { score, breakdown } = riskScore(entities.map((e) => e.type));
+  const types = breakdown.types.map((t) => t.type);
+  return { type: types[0]!, dlpDomain: top.domain, types, severity: severityOf(score) };
+}
+
+/** The DLP bar's colour for a risk score, by the same levels: high from HIGH (50) up. */
+export function riskLevel(risk: number): 'high' | 'mid' | 'low' {
+  const severity = severityOf(risk);
+  return severity === 'CRITICAL' || severity === 'HIGH' ? 'high' : severity === 'MEDIUM' ? 'mid' : 'low';
 }

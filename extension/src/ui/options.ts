@@ -31,8 +31,21 @@ form.addEventListener('submit', async (e) => {
   }
 });
 
+// Leaving the organization's policy takes a confirmation; the administrators are told before the device
+// drops it, and the worker refuses on a device deployed by policy or while the server is out of reach.
 document.getElementById('unenroll')!.addEventListener('click', async () => {
-  await ask({ kind: 'unenroll' });
+  const s = await ask<Status>({ kind: 'status' });
+  if (!s.enrolled) return show();
+  const ok = confirm(
+    `Leave the policy of ${s.organizationName ?? s.organizationId}? Its administrators are told that this device unenrolled, and only the built-in protection stays.`,
+  );
+  if (!ok) return;
+  const r = await ask<Status>({ kind: 'unenroll' });
+  if (r.error) {
+    result.textContent = `Unenrolling failed: ${r.error}`;
+    result.className = 'err';
+    return;
+  }
   await show();
 });
 

@@ -29,6 +29,7 @@ import {
   combineScore,
   HIDDEN_MATCH_POINTS,
   MODEL_MAX,
+  OBFUSCATION_CAP,
   modelPoints,
   OBFUSCATION_POINTS,
   OFF_TASK_FACTOR,
@@ -44,6 +45,7 @@ import { similarity, tokens } from './tfidf.js';
 import type { AnalysisResult, DetectionOptions, PatternMatch } from './types.js';
 import { FNV_START, fnvStep, HASHED_CHARS, SpanMemo } from './span-memo.js';
 import { buildViews } from './views.js';
+import { isSpaceCode } from '../text.js';
 
 /** Output cap: a 100 KB text full of attacks still returns a bounded list. */
 const MAX_MATCHES = 50;
@@ -444,23 +446,6 @@ function candidatesFor(w: string, plan: PatternPlan): CompiledPattern[] {
   return out;
 }
 
-/** What `/\s/` matches, for one UTF-16 code unit (white space and line terminators). */
-function isSpaceCode(c: number): boolean {
-  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
-
 /**
  * Which (pattern, start, end) matches were already taken: a hash set of the triples in one typed array
  * (open addressing, linear probing). A Set of one number per triple exceeded 2^31 and made a set of
@@ -662,6 +647,57 @@ function sortByWeightThenStart(matches: PatternMatch[]): void {
   }
 }
 
+// An application sends its system prompt (the context) with every request, often kilobytes long: its
+// normalised text is kept for the last context seen (one entry, compared by value) instead of normalising
+// it again for every user text it comes with. A pure function of the string, so the analysis is the same.
+let lastContext: string | undefined;
+let lastNormalisedContext = '';
+function normalisedContext(context: string): string {
+  if (context !== lastContext) {
+    lastNormalisedContext = normalise(context).plain.text;
+    lastContext = context;
+  }
+  return lastNormalisedContext;
+}
+
+/** The category given to a score only the learned model explains (docs/detection.md). */
+export const MODEL_CATEGORY = 'learned_model';
+
+/** Which signal gave the most points (patterns win ties: they are the explainable layer). */
+function strongestSignal(
+  pattern: number,
+  similarity: number,
+  obfuscation: number,
+  model: number,
+): AnalysisResult['details']['top_signal'] {
+  const best = Math.max(pattern, similarity, obfuscation, model);
+  if (best <= 0) return 'none';
+  if (pattern === best) return 'patterns';
+  if (model === best) return 'model';
+  return similarity === best ? 'similarity' : 'obfuscation';
+}
+
+/**
+ * The matches to show, without repeats: one span read by two patterns of the same category (an English
+ * and a French pattern on "Ignore all previous instructions") is one piece of evidence, shown once at its
+ * strongest, as it is scored once. `sorted` is by start, then end, and holds equal spans heaviest first
+ * (the sort is stable over the weight order), so repeats are neighbours and the first is kept. Sanitising
+ * still reads every match.
+ */
+function withoutRepeats(sorted: PatternMatch[]): PatternMatch[] {
+  const out: PatternMatch[] = [];
+  let runStart = 0;
+  for (const m of sorted) {
+    const first = out[runStart];
+    if (!first || first.start !== m.start || first.end !== m.end) runStart = out.length;
+    let repeat = false;
+    for (let k = runStart; k < out.length && !repeat; k++)
+      repeat = (out[k] as PatternMatch).category === m.category;
+    if (!repeat) out.push(m);
+  }
+  return out;
+}
+
 export function analyzeText(text: string, options: DetectionOptions = {}): AnalysisResult {
   return analyzeFull(text, options).result;
 }
@@ -713,7 +749,7 @@ export function analyzeFull(
   }
   const allowed = allowedSpans(plain, options.allowPhrases);
   const discussion = isDiscussion(plain.text);
-  const systemPrompt = kind === 'system_prompt' ? normalise(options.context as string).plain.text : '';
+  const systemPrompt = kind === 'system_prompt' ? normalisedContext(options.context as string) : '';
 
   const bestByPattern = new Map<string, number>();
   const evidence: PatternMatch[] = [];
@@ -729,8 +765,9 @@ export function analyzeFull(
     const quoted = quotes ? quotes.isQuoted(m.start, m.end) : isQuoted(text, m.start, m.end);
     if (!quoted) allQuoted = false;
     if (quoted) w *= discussion ? 0.3 : 0.75;
-    // A persona or phrase the operator's own system prompt uses is not an attack on it.
-    if (systemPrompt && ownedBySystemPrompt(systemPrompt, m)) w *= 0.3;
+    // A persona or phrase the operator's own system prompt uses is not an attack on it. A system prompt
+    // the caller sent with the text vouches for nothing: the caller wrote both.
+    if (systemPrompt && !options.contextFromCaller && ownedBySystemPrompt(systemPrompt, m)) w *= 0.3;
     const found = raw.obfuscation[r] as string[];
     if (found.length) {
       hiddenMatch = true;
@@ -808,7 +845,7 @@ export function analyzeFull(
   const modelText = discussion ? maskQuotes(plain.text) : plain.text;
   if (model) {
     // Read here and dropped: the features may stay in the module's buffers (no copy).
-    const tf = tokenFeatures(modelText, indirect, true);
+    const tf = tokenFeatures(modelText, indirect, true, language);
     const w = maxWindowLogit(model, tf);
     let points = modelPoints(w.logit, warnLogit(model, language), tf.offsets.length - 1);
     // With the application's system prompt as context, an instruction off its stated task is riskier.
@@ -827,6 +864,19 @@ export function analyzeFull(
   for (const m of matches) if (m.weight >= 15) categories.add(m.category);
   if (categories.size === 0 && sim.category && similarityPoints(simValue) >= 20) categories.add(sim.category);
   if (hiddenMatch || (obfPoints >= 15 && score >= thresholds.log)) categories.add('obfuscation');
+  // The signal that gave the most points. A score that no match, similar attack or obfuscation explains
+  // (the model alone blocked "word " × 400 at 85 with no category) is given that signal's category.
+  const topSignal = strongestSignal(
+    bestByPattern.size > 0 ? Math.max(...bestByPattern.values()) : 0,
+    similarityPoints(simValue),
+    Math.min(OBFUSCATION_CAP, obfPoints),
+    learned?.points ?? 0,
+  );
+  if (categories.size === 0 && score > 0 && score >= thresholds.log) {
+    if (topSignal === 'model') categories.add(MODEL_CATEGORY);
+    else if (topSignal === 'similarity' && sim.category) categories.add(sim.category);
+    else if (topSignal === 'obfuscation') categories.add('obfuscation');
+  }
   if (score >= thresholds.log && [...categories].some((c) => INJECTION_FAMILY.has(c)))
     categories.add('prompt_injection');
   if (score >= thresholds.log && (categories.has('roleplay_jailbreak') || categories.has('dan_jailbreak'))) {
@@ -835,9 +885,10 @@ export function analyzeFull(
 
   const details: AnalysisResult['details'] = {
     tfidf_score: Math.round(sim.top3 * 1000) / 1000,
-    pattern_matches: matches.length,
+    pattern_matches: 0,
     semantic_similarity: Math.round(simValue * 1000) / 1000,
     obfuscation: [...obfuscation].sort(),
+    top_signal: topSignal,
   };
   if (learned && model) {
     details.model = {
@@ -849,6 +900,8 @@ export function analyzeFull(
   }
   if (language) details.language = language;
   const all = matches.sort((a, b) => a.start - b.start || b.end - a.end);
+  const shown = withoutRepeats(all);
+  details.pattern_matches = shown.length;
   const result: AnalysisResult = {
     score,
     severity: severityFor(score, thresholds),
@@ -856,7 +909,7 @@ export function analyzeFull(
     categories: [...categories].sort(),
     safe: action === 'allow' || action === 'log',
     details,
-    matches: all.slice(0, MAX_MATCHES),
+    matches: shown.slice(0, MAX_MATCHES),
   };
   return { result, all, parts: { ...parts, normalised: modelText, indirect, language } };
 }

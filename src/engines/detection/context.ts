@@ -261,6 +261,15 @@ function contentStems(normalised: string, limit: number): Set<string> {
   return out;
 }
 
+// The system prompt's stems, kept for the last prompt seen (it comes with every request of an application;
+// one entry compared by value, read only).
+let lastTask: { prompt: string; stems: Set<string> } | undefined;
+function taskStems(systemPrompt: string): Set<string> {
+  if (lastTask?.prompt !== systemPrompt)
+    lastTask = { prompt: systemPrompt, stems: contentStems(systemPrompt, 2000) };
+  return lastTask.stems;
+}
+
 /**
  * Whether a user's text stays off the task the system prompt states: fewer than OFF_TASK_SHARE of its
  * content words (four letters or more, compared by their first five) appear in the system prompt. Both
@@ -268,7 +277,7 @@ function contentStems(normalised: string, limit: number): Set<string> {
  * riskier than one about its subject; the caller weighs the learned signal more (scoring.ts).
  */
 export function offTask(systemPrompt: string, text: string): boolean {
-  const task = contentStems(systemPrompt, 2000);
+  const task = taskStems(systemPrompt);
   const words = contentStems(text, 400);
   if (task.size < 3 || words.size < 4) return false;
   let shared = 0;

@@ -20,6 +20,21 @@ export function analyze(text: string, options?: DetectionOptions): AnalysisResul
   return analyzeText(text, options);
 }
 
+/**
+ * The texts of one request, each with its own options, in order, up to and including the first whose action
+ * is `block` (the request is refused then, and the rest need not be read): one call, so a caller sends them
+ * to one worker under one budget, and their total size decides where they run.
+ */
+export function analyzeEach(items: Array<{ text: string; options?: DetectionOptions }>): AnalysisResult[] {
+  const results: AnalysisResult[] = [];
+  for (const { text, options } of items) {
+    const r = analyzeText(text, options);
+    results.push(r);
+    if (r.action === 'block') break;
+  }
+  return results;
+}
+
 /** Boolean verdict: an injection is anything analysis would warn about or block. */
 export function detect(
   text: string,

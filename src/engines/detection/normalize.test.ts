@@ -105,6 +105,24 @@ describe('normalisation', () => {
     assert.equal(viewWith('A B testing is fine', 'spaced_letters'), undefined);
   });
 
+  it('joins long runs of spaced letters with their colons, spaces and offsets', () => {
+    // Runs longer than the builder's first buffer, separated by colons (a colon and a space per letter),
+    // slashes (a space), dots (nothing), and a second run after a word (a newline between runs).
+    for (const [unit, joined] of [
+      ['a:', 'a: '],
+      ['b/', 'b '],
+      ['c.', 'c'],
+    ] as const) {
+      const input = `${unit.repeat(40_000)}x word ${'i g n o r e '.repeat(3)}`;
+      const v = viewWith(input, 'spaced_letters') as View;
+      assert.equal(v.text, `${joined.repeat(40_000)}x\nignoreignoreignore`, unit);
+      assertMapped(v, input);
+      const at = v.text.indexOf('\n');
+      assert.equal(input.slice(v.starts[at + 1], v.ends[at + 1]), 'i');
+      assert.equal(input.slice(v.starts[at - 1], v.ends[at - 1]), 'x');
+    }
+  });
+
   it('reads reversed text backwards when it looks reversed', () => {
     const input = [...ATTACK].reverse().join('');
     const v = viewWith(input, 'reversed');
@@ -163,6 +181,59 @@ describe('normalisation', () => {
     );
     assert.equal(utf8Decode(hexBytes('\\x68\\x69') as Uint8Array), 'hi');
     assert.equal(rot13(rot13('Hello')), 'Hello');
+  });
+
+  it('reads hex digits as removing \\x, 0x, white space and colons and testing the rest would', () => {
+    // The definition hexBytes replaced by one pass over char codes.
+    const byExpression = (s: string): number[] | null => {
+      const digits = s.replace(/\\x|0x|[\s:]/gi, '');
+      if (digits.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(digits)) return null;
+      return Array.from({ length: digits.length / 2 }, (_, i) =>
+        Number.parseInt(digits.slice(2 * i, 2 * i + 2), 16),
+      );
+    };
+    for (const s of [
+      '\\x68\\x69',
+      '\\X68\\X69',
+      '0x680X69',
+      '00x1',
+      '68 69:6a\t6B\n',
+      '68\u00a069\u30006a\ufeff6b',
+      '68\u200b69',
+      '6869g',
+      '686',
+      '68 ３',
+      '\\x6',
+      '\\y68',
+      '',
+      'ab '.repeat(50),
+    ]) {
+      const got = hexBytes(s);
+      assert.deepEqual(got === null ? null : [...got], byExpression(s), JSON.stringify(s));
+    }
+  });
+
+  it('takes no decoding without white space as text', () => {
+    assert.ok(!looksLikeText('\u056dZ'.repeat(100)));
+    assert.ok(looksLikeText('\u056dZ\u056dZ '.repeat(20)));
+  });
+});
+
+describe('leetspeak folding', () => {
+  it('makes the same text whether few or many digits are replaced', () => {
+    // Up to 32 replacements the text is joined from slices, past them written as code units (surrogates
+    // included): each unit below folds on its own, so the text of n units is n times the text of one.
+    for (const unit of ['1a', 'h3ll0 ', '\u{1f600}1gn0re ', 'w0rd\ud800 ']) {
+      const one = normalise(unit).plain.text;
+      assert.ok(!/[0-9]/.test(one), JSON.stringify(unit));
+      for (const times of [5, 40, 2000]) {
+        assert.equal(
+          normalise(unit.repeat(times)).plain.text,
+          one.repeat(times),
+          `${JSON.stringify(unit)} × ${times}`,
+        );
+      }
+    }
   });
 });
 

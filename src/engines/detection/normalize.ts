@@ -117,6 +117,22 @@ export class ViewBuilder {
     this.n++;
     if (mark) this.anyChange = true;
   }
+  /**
+   * Room for `more` code units past those pushed, for a caller that then writes them with `put` (no check
+   * per unit: spacedView writes up to three per letter of a 100 KB run).
+   */
+  reserve(more: number): void {
+    if (this.n + more > this.starts.length) this.grow(this.n + more);
+  }
+  /** pushCode for a code unit that is not a surrogate, with no change mark, into room `reserve` made. */
+  put(code: number, start: number, end: number): void {
+    const n = this.n;
+    this.codes[n] = code;
+    this.starts[n] = start;
+    this.ends[n] = end;
+    this.changed[n] = 0;
+    this.n = n + 1;
+  }
   /** An ASCII run of input[start, end) maps one to one; lower-cased on the way. */
   pushRun(input: string, start: number, end: number): void {
     const length = end - start;
@@ -130,20 +146,9 @@ export class ViewBuilder {
     }
   }
   build(source: string): View {
-    let text = '';
-    const decoder = this.surrogates ? null : utf16Decoder();
-    if (decoder) text = decoder.decode(new Uint8Array(this.codes.buffer, 0, this.n * 2));
-    else {
-      for (let i = 0; i < this.n; i += 8192) {
-        text += String.fromCharCode.apply(
-          null,
-          this.codes.subarray(i, Math.min(this.n, i + 8192)) as unknown as number[],
-        );
-      }
-    }
     return {
       source,
-      text,
+      text: codesToString(this.codes, this.n, this.surrogates),
       starts: this.starts.subarray(0, this.n),
       ends: this.ends.subarray(0, this.n),
       changed: this.anyChange ? this.changed.subarray(0, this.n) : null,
@@ -158,6 +163,20 @@ export class ViewBuilder {
  * non-ASCII text (#15). It is the same string for any units without surrogates (a lone surrogate would
  * become U+FFFD: the builder falls back to fromCharCode when it holds any); ignoreBOM keeps U+FEFF.
  */
+/**
+ * The string of the first `n` code units of `codes`; `surrogates` tells whether any is a surrogate (the
+ * UTF-16 decoder would turn a lone one into U+FFFD, so such units take String.fromCharCode).
+ */
+function codesToString(codes: Uint16Array, n: number, surrogates: boolean): string {
+  const decoder = surrogates ? null : utf16Decoder();
+  if (decoder) return decoder.decode(new Uint8Array(codes.buffer, codes.byteOffset, n * 2));
+  let text = '';
+  for (let i = 0; i < n; i += 8192) {
+    text += String.fromCharCode.apply(null, codes.subarray(i, Math.min(n, i + 8192)) as unknown as number[]);
+  }
+  return text;
+}
+
 let decoder: { decode(bytes: Uint8Array): string } | null | undefined;
 function utf16Decoder(): { decode(bytes: Uint8Array): string } | null {
   if (decoder === undefined) {
@@ -357,15 +376,25 @@ const LEET_CODE = new Uint8Array(58);
 for (let d = 48; d <= 57; d++) LEET_CODE[d] = leetLetter(String.fromCharCode(d))?.charCodeAt(0) ?? 0;
 
 /**
+ * Positions of the digits foldLeet replaces in the current call, kept between calls up to LEET_KEEP (one
+ * view is folded at a time).
+ */
+let leetAt = new Int32Array(256);
+const LEET_KEEP = 1 << 14;
+/** Up to this many replacements the new text is joined from slices; past it, written as code units. */
+const LEET_SLICES_MAX = 32;
+
+/**
  * Replaces digits standing for letters inside words ("1gn0re" -> "ignore"); marks what changed. One pass
- * over char codes; the new text is assembled from slices only when something changed (a copy of every
- * character of a 100 KB text per call, split and joined, was most of normalisation on digit-heavy text).
+ * over char codes finds the digits to replace; the new text is made only when something changed: from
+ * slices around a few of them, or, for many, by writing the replacements into a copy of the code units
+ * (a slice and a one-character string per digit, joined, was most of normalising "1a1a…": 50,000 of
+ * them in 100 KB).
  */
 function foldLeet(view: View): void {
   const t = view.text;
   const len = t.length;
-  let parts: string[] | null = null;
-  let copied = 0;
+  let count = 0;
   let i = 0;
   while (i < len) {
     const c = t.charCodeAt(i);
@@ -394,24 +423,50 @@ function foldLeet(view: View): void {
     }
     const onlyTrailingNumber = trailing >= 2 && digits === trailing;
     if (letters >= 1 && leet >= 1 && leet <= letters + 2 && !onlyTrailingNumber) {
-      parts ??= [];
       if (!view.changed) view.changed = new Uint8Array(len);
       for (let k = i; k < j; k++) {
         const d = t.charCodeAt(k);
         const rep = d >= 48 && d <= 57 ? (LEET_CODE[d] as number) : 0;
         if (rep !== 0) {
-          parts.push(t.slice(copied, k), String.fromCharCode(rep));
-          copied = k + 1;
+          if (count === leetAt.length) {
+            const bigger = new Int32Array(count * 2);
+            bigger.set(leetAt);
+            leetAt = bigger;
+          }
+          leetAt[count++] = k;
           view.changed[k] = (view.changed[k] as number) | CHANGED_LEET;
         }
       }
     }
     i = j;
   }
-  if (parts) {
+  if (count === 0) return;
+  if (count <= LEET_SLICES_MAX) {
+    const parts: string[] = [];
+    let copied = 0;
+    for (let r = 0; r < count; r++) {
+      const k = leetAt[r] as number;
+      parts.push(t.slice(copied, k), String.fromCharCode(LEET_CODE[t.charCodeAt(k)] as number));
+      copied = k + 1;
+    }
     parts.push(t.slice(copied));
     view.text = parts.join('');
+  } else {
+    // The shared code buffer is free here: the view's own text was made from it already.
+    const codes = codeBuffer(len);
+    let surrogates = false;
+    for (let k = 0; k < len; k++) {
+      const c = t.charCodeAt(k);
+      if ((c & 0xf800) === 0xd800) surrogates = true;
+      codes[k] = c;
+    }
+    for (let r = 0; r < count; r++) {
+      const k = leetAt[r] as number;
+      codes[k] = LEET_CODE[codes[k] as number] as number;
+    }
+    view.text = codesToString(codes, len, surrogates);
   }
+  if (leetAt.length > LEET_KEEP) leetAt = new Int32Array(256);
 }
 
 /** A view whose every character maps to one original span: decoded payloads, hidden tag text. */

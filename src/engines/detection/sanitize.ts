@@ -69,6 +69,8 @@ function removeFlagged(text: string, result: AnalysisResult, all: PatternMatch[]
     out = out.replace(INVISIBLE, '');
     modifications++;
   }
-  const sanitized = out.replace(/[ \t]{2,}/g, ' ').replace(/^[ \t]+|[ \t]+$/g, '');
+  // After the first replace no run of spaces or tabs is longer than one, so the trim reads one character at
+  // each end: `[ \t]+$` tried from every character of a long run that does not reach the end is quadratic.
+  const sanitized = out.replace(/[ \t]{2,}/g, ' ').replace(/^[ \t]|[ \t]$/g, '');
   return { sanitized, removed, modifications };
 }

@@ -1,3 +1,4 @@
+import { endOfKept } from '../text.js';
 // Adversarial suffixes (GCG and similar optimisers) append a run of machine-made tokens to a plain
 // request: brackets glued to words, stray LaTeX and markup fragments, camel-case splices. Ordinary prose
 // has almost none of these; code and markup have many, but spread over the whole text. So the signal is a
@@ -36,9 +37,25 @@ function hasPunctuation(token: string): boolean {
 
 const isSpace = (c: number): boolean => c <= 32 || c === 0xa0 || c === 0x2028 || c === 0x2029 || c === 0x3000;
 
+const LEADING = new Set(['"', "'", '(']);
+const TRAILING = new Set(['.', ',', '!', '?', ';', ':', '"', "'", ')'].map((c) => c.charCodeAt(0)));
+const isTrailing = (c: number): boolean => TRAILING.has(c);
+
+/**
+ * The token without its leading quotes/brackets and trailing punctuation, by two loops: the regex
+ * /^["'(]+|[.,!?;:"')]+$/g tried its trailing alternative from every character of a long punctuation run
+ * that did not reach the end, quadratic in the token.
+ */
+export function trimQuotes(token: string): string {
+  let start = 0;
+  while (start < token.length && LEADING.has(token.charAt(start))) start++;
+  const end = endOfKept(token, isTrailing, start);
+  return start === 0 && end === token.length ? token : token.slice(start, end);
+}
+
 export function isOddToken(token: string): boolean {
   if (!hasPunctuation(token)) return false;
-  const core = token.replace(/^["'(]+|[.,!?;:"')]+$/g, '');
+  const core = trimQuotes(token);
   if (core.length < 3 || STRUCTURED.test(core) || REGULAR.test(core)) return false;
   const letters = count(core, /\p{L}/gu);
   const brackets = count(core, BRACKETS);
@@ -47,8 +64,12 @@ export function isOddToken(token: string): boolean {
   if (letters >= 2 && GLUED.test(core.slice(1, -1)) && !/^\w+\(\)$/.test(core)) return true;
   if (letters === 0 && other >= 3 && !/^[-=_*.]{3,}$/.test(core)) return true;
   if (letters >= 2 && /[^\p{L}\p{N}\s]{3,}/u.test(core)) return true;
-  if (letters >= 6 && /\p{Ll}{2,}\p{Lu}/u.test(core)) return true;
-  return /[!?]{2,}\p{L}|\p{L}[!?]{2,}\p{L}/u.test(core);
+  // Tests with no open repetition before a required character: /\p{Ll}{2,}\p{Lu}/ tried from every letter of
+  // a long lower-case run was quadratic in the token (0.25 s for 50,000 letters); two lower-case letters then
+  // an upper-case one is the same condition. Likewise "[!?]{2,} then a letter" (the other alternative,
+  // a letter before it, only adds a match the first already has).
+  if (letters >= 6 && /\p{Ll}{2}\p{Lu}/u.test(core)) return true;
+  return /[!?]{2}\p{L}/u.test(core);
 }
 
 /** Token spans [start, end) from token `from` (0-based) to the end; `count` is the total token count. */

@@ -11,6 +11,13 @@ export interface Thresholds {
 export interface DetectionOptions {
   /** A system prompt, or 'document' | 'email' | 'web' | 'tool' for text that did not come from the user. */
   context?: string;
+  /**
+   * The system prompt in `context` came with the text from the same caller (a proxied request, the
+   * protected chat), not from the operator of the application: whoever wrote the text wrote it too. A
+   * match found in it then keeps its weight (copying an attack into one's own system message would
+   * otherwise lower its score); only the off-task factor and the extraction weight apply.
+   */
+  contextFromCaller?: boolean;
   thresholds?: Partial<Thresholds>;
   /** Per-organization phrases whose matches are suppressed (known false positives). */
   allowPhrases?: string[];
@@ -36,6 +43,11 @@ export interface AnalysisResult {
     pattern_matches: number;
     semantic_similarity: number;
     obfuscation: string[];
+    /**
+     * The signal that gave the most points: a match's pattern, the similarity to a known attack,
+     * obfuscation or the learned model ('none' when none gave any).
+     */
+    top_signal: 'patterns' | 'similarity' | 'obfuscation' | 'model' | 'none';
     language?: string;
     /** The learned signal: model version, logit of its most suspicious window and the points it added. */
     model?: {

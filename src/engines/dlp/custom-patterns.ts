@@ -12,10 +12,14 @@ export const MAX_PROGRAM_SIZE = 2_000;
 
 /** Type name of a custom pattern: upper-case letters, digits and underscores, as tokens require. */
 export function customTypeName(name: string): string {
-  return name
-    .toUpperCase()
-    .replace(/[^A-Z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '');
+  return (
+    name
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, '_')
+      // The replace above leaves no run of '_' longer than one: one at each end is all there is to trim (a
+      // `_+$` tried from every '_' of a long run is quadratic; src/engines/regex-backtracking.test.ts keeps engines free of such shapes).
+      .replace(/^_|_$/g, '')
+  );
 }
 
 // What RE2 refuses, named the way an administrator who wrote a JavaScript or PCRE pattern would look for it.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { detectEntities, validateCustomPattern } from './index.js';
+import { createTokenMap, detectEntities, rehydrate, tokenize, validateCustomPattern } from './index.js';
 
 function found(text: string): string[] {
   return detectEntities(text).map((e) => `${e.type}:${e.value}`);
@@ -137,4 +137,24 @@ test('custom patterns: detection and syntax checks', () => {
   assert.equal(validateCustomPattern({ name: 'x', domain: 'CORPORATE', regex: '([a-z' }).ok, false);
   assert.equal(validateCustomPattern({ name: 'x', domain: 'CORPORATE', regex: 'a*' }).ok, false);
   assert.equal(validateCustomPattern({ name: 'x', domain: 'CORPORATE', regex: 'a', flags: 'g' }).ok, false);
+});
+
+test('a phone followed by a card or an AHV number: both are found whole and come back exact', () => {
+  const key = new TextEncoder().encode('phone-then-number');
+  const cases: Array<[string, string[]]> = [
+    ['Nummer +41 44 668 18 00 4111 1111 1111 1111', ['PHONE:+41 44 668 18 00', 'CARD:4111 1111 1111 1111']],
+    ['Tel. 06 12 34 56 78 4111 1111 1111 1111', ['PHONE:06 12 34 56 78', 'CARD:4111 1111 1111 1111']],
+    ['Tel. +41 44 668 18 00 756.1234.5678.97', ['PHONE:+41 44 668 18 00', 'AVS:756.1234.5678.97']],
+  ];
+  for (const [text, expected] of cases) {
+    assert.deepEqual(
+      detectEntities(text).map((e) => `${e.type}:${e.value}`),
+      expected,
+      text,
+    );
+    const map = createTokenMap();
+    const t = tokenize(text, map, key);
+    assert.ok(!/\d/.test(t.tokenized.replace(/TKN_[A-Z_]+_[0-9a-z]+/g, '')), t.tokenized);
+    assert.equal(rehydrate(t.tokenized, map).text, text);
+  }
 });

@@ -1,13 +1,14 @@
+import { allowList, isAllowed } from './allow-values.js';
 import { detectCustom } from './custom-patterns.js';
 import { canonicalType } from './entity-types.js';
 import { detectAddresses } from './detectors/address.js';
 import { detectBirthDates } from './detectors/birth-date.js';
 import { hasDigit } from './detectors/context.js';
-import { detectEmails } from './detectors/contact.js';
+import { detectEmails, detectObfuscatedEmails } from './detectors/contact.js';
 import { detectPhones } from './detectors/phones.js';
 import { detectCards, detectCvv, detectIban } from './detectors/financial.js';
 import { detectNames } from './detectors/name-model.js';
-import { detectNameRules } from './detectors/names.js';
+import { detectLowerCaseNames, detectNameRules, nameWords } from './detectors/names.js';
 import {
   detectAvs,
   detectCodiceFiscale,
@@ -18,6 +19,7 @@ import {
   detectSteuerId,
 } from './detectors/national-ids.js';
 import { detectSecrets } from './detectors/secrets.js';
+import { type Folded, foldForDetection } from './fold.js';
 import type { Candidate, DetectOptions, Entity } from './types.js';
 import { mergeTouching, toWholeWords } from './whole-words.js';
 import { matchesOf } from './matches.js';
@@ -29,8 +31,10 @@ export const DEFAULT_MIN_CONFIDENCE = 0.5;
 const IBAN_SHAPE = /\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?\b/g;
 const NUMERIC_TYPES = new Set(['CARD', 'PHONE', 'SSN', 'CVV', 'NIR', 'AVS', 'DE_TAX_ID']);
 
-function insideIbanShape(text: string, candidates: Candidate[]): Candidate[] {
-  const shapes = matchesOf(IBAN_SHAPE, text).map((m) => [m.index, m.index + m[0].length] as const);
+function insideIbanShape(folded: Folded, candidates: Candidate[]): Candidate[] {
+  const shapes = matchesOf(IBAN_SHAPE, folded.text).map(
+    (m) => [original(folded, m.index), original(folded, m.index + m[0].length)] as const,
+  );
   if (shapes.length === 0) return candidates;
   return candidates.filter((c) => !NUMERIC_TYPES.has(c.type) || !strictlyInside(c, shapes));
 }
@@ -58,14 +62,19 @@ const NONE: Candidate[] = [];
 
 // Most chat messages hold no digit at all, and every detector run through `ifDigits` below needs an ASCII
 // digit in its match, so prose skips them outright. The merge order is kept: it breaks ties in overlap
-// resolution.
+// resolution. The built-in detectors read the folded text (fold.ts: full-width forms, other scripts' digits,
+// no-break and thin spaces), so "４１１１…" is read as "4111…"; their findings are mapped back to the original. An
+// organization's own patterns read the text as written: they may name those characters themselves.
 function collect(text: string, options: DetectOptions): Candidate[] {
-  const digits = hasDigit(text);
-  const ifDigits = (detect: (t: string) => Candidate[]) => (digits ? detect(text) : NONE);
+  const folded = foldForDetection(text);
+  const t = folded.text;
+  const digits = hasDigit(t);
+  const ifDigits = (detect: (t: string) => Candidate[]) => (digits ? detect(t) : NONE);
   const cards = ifDigits(detectCards);
-  const found = [
-    ...detectSecrets(text),
-    ...detectEmails(text),
+  const builtIn = [
+    ...detectSecrets(t),
+    ...detectEmails(t),
+    ...detectObfuscatedEmails(t),
     ...ifDigits(detectIban),
     ...cards,
     ...ifDigits((t) => detectCvv(t, cards)),
@@ -73,16 +82,37 @@ function collect(text: string, options: DetectOptions): Candidate[] {
     ...ifDigits(detectNir),
     ...ifDigits(detectSsn),
     ...ifDigits(detectNino),
-    ...detectCodiceFiscale(text),
+    ...detectCodiceFiscale(t),
     ...ifDigits(detectSteuerId),
     ...ifDigits((t) => detectPhones(t, options.phoneRegion ? { region: options.phoneRegion } : {})),
     ...ifDigits(detectDocuments),
     ...ifDigits(detectBirthDates),
     ...ifDigits(detectAddresses),
-    ...(options.nameModel ? detectNames(text) : detectNameRules(text)),
-    ...(options.customPatterns ? detectCustom(text, options.customPatterns) : []),
+    ...names(t, options),
   ];
-  return withoutNamesInAddresses(digits ? insideIbanShape(text, found) : found);
+  const mapped = t === text ? builtIn : builtIn.map((c) => inOriginal(text, folded, c));
+  const found = options.customPatterns ? [...mapped, ...detectCustom(text, options.customPatterns)] : mapped;
+  return withoutNamesInAddresses(digits ? insideIbanShape(folded, found) : found);
+}
+
+// The rules (or the opt-in model) read capitalised words; names typed without capitals have their own
+// stricter rule. Both read the same words.
+function names(t: string, options: DetectOptions): Candidate[] {
+  const words = nameWords(t);
+  const capitalised = options.nameModel ? detectNames(t) : detectNameRules(t, words);
+  const lower = detectLowerCaseNames(t, words);
+  return lower.length === 0 ? capitalised : [...capitalised, ...lower];
+}
+
+function original(folded: Folded, offset: number): number {
+  return folded.toOriginal === null ? offset : folded.toOriginal[offset]!;
+}
+
+// The finding as written: the original characters, at their own offsets.
+function inOriginal(text: string, folded: Folded, c: Candidate): Candidate {
+  const start = original(folded, c.start);
+  const end = original(folded, c.end);
+  return { ...c, start, end, value: text.slice(start, end) };
 }
 
 // Streets are named after people ("1950 Louis Henna Blvd", "Via Giuseppe Verdi 3"): a name found inside an
@@ -183,18 +213,27 @@ export function resolveOverlaps(candidates: Candidate[], textLength: number): En
   return sortedBy(chosen, byStart);
 }
 
+// What an allowed value is found as, read alone (allow-values.ts): the findings that cover it whole.
+function foundWhole(value: string): string[] {
+  const v = value.trim();
+  return detectEntities(v)
+    .filter((e) => e.start === 0 && e.end === v.length)
+    .map((e) => e.type);
+}
+
 export function detectEntities(text: string, options: DetectOptions = {}): Entity[] {
   if (text.length === 0) return [];
   const minConfidence = options.minConfidence ?? DEFAULT_MIN_CONFIDENCE;
   const only = options.types ? new Set(options.types.map(canonicalType)) : null;
   const ignore = new Set((options.ignoreTypes ?? []).map(canonicalType));
-  const allowed = new Set((options.allowValues ?? []).map((v) => v.trim().toLowerCase()));
   const kept = toWholeWords(text, collect(text, options)).filter(
-    (c) =>
-      c.confidence >= minConfidence &&
-      (only === null || only.has(c.type)) &&
-      !ignore.has(c.type) &&
-      (allowed.size === 0 || !allowed.has(c.value.trim().toLowerCase())),
+    (c) => c.confidence >= minConfidence && (only === null || only.has(c.type)) && !ignore.has(c.type),
   );
-  return mergeTouching(text, resolveOverlaps(kept, text.length));
+  const resolved = resolveOverlaps(kept, text.length);
+  // Compared on a canonical form per type (allow-values.ts): "+41446681800" allows "+41 44 668 18 00".
+  // Dropped only after the overlaps are resolved: an allowed value keeps its characters, so no weaker
+  // finding over them ("…18 00, mail SUPPORT" read as an address) tokenizes part of it.
+  const allowed = options.allowValues?.length ? allowList(options.allowValues, foundWhole) : null;
+  const shown = allowed === null ? resolved : resolved.filter((c) => !isAllowed(allowed, c.type, c.value));
+  return mergeTouching(text, shown);
 }

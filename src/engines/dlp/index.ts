@@ -3,6 +3,7 @@ export type { CustomPattern, DetectOptions, DlpDomain, Entity, EntityType } from
 export { detectEntities } from './detect.js';
 export { customTypeName, validateCustomPattern } from './custom-patterns.js';
 export { canonicalType, ENTITY_TYPES } from './entity-types.js';
+export { isPhoneRegion } from './detectors/phones.js';
 export { createTokenMap, type TokenMap } from './token-map.js';
 export { tokenize, tokenizeEntities, listEntityTypes, type TokenizeResult } from './tokens.js';
 export { rehydrate } from './rehydrate.js';

@@ -43,6 +43,41 @@ const MANY_FINDINGS: HostileInput[] = [
     name: 'encoded and full-width addresses',
     make: repeated('to ann%40example.com u%3Fto%3Dbea%40example%2Eorg cleo\uFF20example\uFF0Enet 50%40 '),
   },
+  // Numbers in other scripts (folded once, mathematical digits through an offset map), IBANs grouped with
+  // dots, hyphens and no-break spaces beside their look-alikes, and addresses written with (at) and (dot):
+  // each sign reads a bounded window before it and a bounded domain after it.
+  {
+    name: 'numbers in other scripts',
+    make: repeated(
+      'Karte ４１１１　１１１１　１１１１　１１１１ Tel ٠٤٤ ٦٦٨ ١٨ ٠٠ card 𝟒𝟏𝟏𝟏 𝟏𝟏𝟏𝟏 𝟏𝟏𝟏𝟏 𝟏𝟏𝟏𝟏 ',
+    ),
+  },
+  {
+    name: 'separated IBANs and look-alikes',
+    make: repeated(
+      'CH93.0076.2011.6238.5295.7 CH93-0076-2011-6238-5295-8-1 CH93\u00a00076\u00a02011\u00a06238 ',
+    ),
+  },
+  { name: 'one hyphenated run', make: repeated('ab12-') },
+  {
+    name: 'obfuscated addresses',
+    make: repeated('ann (at) example (dot) com, x [at] y, AT b DOT c (at) (dot) arobase a.b.c.d '),
+  },
+  { name: 'bracketed dots without a sign', make: repeated('a (dot) ') },
+  { name: 'signs without a domain', make: repeated('a (at) ') },
+  // Digit groups with no-break, narrow no-break and thin spaces (read as spaces): cards running into the
+  // next number (each run tries a few of its own fronts), phones after numbers and ids; lower-case names.
+  {
+    name: 'numbers grouped with no-break and thin spaces',
+    make: repeated(
+      'carte 4111\u00a01111\u00a01111\u00a01111\u00a081 rue, 10EB14064\u202f021 488 11 22\u2009+33 6 37 85 28 64 ',
+    ),
+  },
+  { name: 'one spaced digit run', make: repeated('4111\u202f') },
+  {
+    name: 'lower-case names and look-alikes',
+    make: repeated('i met jean dupont and the david brown mia villa '),
+  },
 ];
 
 // Imported inside the test, after the work meter has started block coverage.

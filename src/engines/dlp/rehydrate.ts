@@ -9,7 +9,22 @@ export const MAX_GLUED_LETTERS = 4;
 
 /** Upper-case, unescaped form used to look tokens up whatever the model did to them. */
 export function canonicalToken(raw: string): string {
-  return raw.replace(/\\+_/g, '_').toUpperCase();
+  // Backslashes right before an underscore are dropped (Markdown escapes). A loop: the pattern /\\+_/g
+  // retried from every backslash of a long run that no underscore follows was quadratic.
+  if (!raw.includes('\\')) return raw.toUpperCase();
+  let out = '';
+  let i = 0;
+  while (i < raw.length) {
+    if (raw.charCodeAt(i) !== 92) {
+      out += raw.charAt(i++);
+      continue;
+    }
+    let j = i;
+    while (j < raw.length && raw.charCodeAt(j) === 92) j++;
+    if (raw.charCodeAt(j) !== 95) out += raw.slice(i, j);
+    i = j;
+  }
+  return out.toUpperCase();
 }
 
 export interface TokenIndex {

@@ -9,6 +9,7 @@ import {
   type TokenIndex,
 } from './rehydrate.js';
 import type { TokenMap } from './token-map.js';
+import { trimEndWhere } from '../text.js';
 
 /**
  * Restores tokens in text that arrives in chunks (SSE deltas, tool-call argument fragments). Everything
@@ -79,7 +80,7 @@ export class StreamingRehydrator {
 
   private couldBeToken(tail: string): boolean {
     // A trailing backslash may be the start of an escaped underscore.
-    const canonical = canonicalToken(tail.replace(/\\+$/, ''));
+    const canonical = canonicalToken(trimEndWhere(tail, (c) => c === 92));
     if (canonical.length === 0 || this.index.prefixes.has(canonical)) return true;
     // A complete token followed by letters up to the end of the text: the ending may still grow, or a
     // digit may arrive and turn it into a different token, so wait for the next character.

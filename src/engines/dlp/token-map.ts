@@ -22,7 +22,10 @@ export function canonicalValue(type: string, value: string): string {
     case 'DE_TAX_ID':
       return value.replace(/[\s.-]/g, '').toUpperCase();
     case 'PHONE':
-      return value.replace(/[^\d+]/g, '').replace(/^00/, '+');
+      // Digits of every script (fold.ts), each kept as written: "+41 44…" and "＋４１ ４４…" are two spellings,
+      // each restored as it was typed. With ASCII digits only, every number in another script had the key "+"
+      // and shared one token, so rehydration gave back the first such number for all of them.
+      return value.replace(/[^\p{Nd}+\uFF0B]/gu, '').replace(/^00/, '+');
     case 'EMAIL':
       return value.toLowerCase();
     case 'NAME':

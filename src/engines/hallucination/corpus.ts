@@ -1,3 +1,4 @@
+import { endOfKept, isSpaceCode } from '../text.js';
 import { type AlignContext, type Alignment, align, type SourceInfo, type Unit } from './align.js';
 import { Bm25Index } from './bm25.js';
 import { bestMerge, COMPLEMENT_CANDIDATES, complementQuery, complete, type Merged } from './merge.js';
@@ -8,7 +9,7 @@ import { resolveRelativeYears } from './relative-dates.js';
 import { splitClauses, splitSentences } from './split.js';
 import { TermIndex, termsMatch } from './terms.js';
 import { detectLanguage } from './text.js';
-import type { CheckOptions, ClaimPart, Evidence } from './types.js';
+import type { CheckOptions, ClaimPart, CorrectionEvidence, Evidence } from './types.js';
 import { type LogisticModel, probability, shippedModel } from './model.js';
 import { roleInversions } from './roles.js';
 import { clauseSignals } from './signals.js';
@@ -171,6 +172,8 @@ function query(clause: Prepared, sentence: Prepared): Map<string, number> {
 export interface ClauseOutcome {
   part: ClaimPart;
   evidence?: Evidence;
+  /** Set instead of evidence when an organization's correction decided the sub-claim. */
+  correction?: CorrectionEvidence;
 }
 
 /** A correction whose wrong claim this clause restates, alone or as part of a sentence that restates it. */
@@ -303,19 +306,18 @@ export function checkInCorpus(
   for (const s of sentences) {
     const sentence = prepare(s.text);
     const matched = corrections.filter((pc) => matchesCorrection(sentence, pc));
-    for (const text of multi ? [s.text.replace(/[.!?]+\s*$/u, '')] : splitClauses(s.text)) {
+    for (const text of multi ? [withoutEndMark(s.text)] : splitClauses(s.text)) {
       const clause = prepare(text);
       const pc = corrections.length > 0 ? correctionFor(clause, corrections, matched) : undefined;
       if (pc) {
         outcomes.push({
           part: { text, verdict: 'contradicted', score: 0 },
-          evidence: {
+          correction: {
             claim: text,
-            source_index: -1,
-            match: pc.correction.correctedClaim,
+            ...(pc.correction.id !== undefined ? { correctionId: pc.correction.id } : {}),
+            correctedClaim: pc.correction.correctedClaim,
             confidence: 0.9,
             verdict: 'contradicted',
-            ...(pc.correction.id !== undefined ? { correctionId: pc.correction.id } : {}),
           },
         });
         continue;
@@ -324,4 +326,16 @@ export function checkInCorpus(
     }
   }
   return { outcomes, language };
+}
+
+const isEndMark = (c: number): boolean => c === 46 || c === 33 || c === 63;
+
+/**
+ * The sentence without its final marks and the white space after them (`/[.!?]+\s*$/u` as a loop: the
+ * pattern was retried from every mark of a long run of them that did not end the text, quadratic).
+ */
+export function withoutEndMark(text: string): string {
+  const end = endOfKept(text, isSpaceCode);
+  const start = endOfKept(text, isEndMark, 0, end);
+  return start === end ? text : text.slice(0, start);
 }

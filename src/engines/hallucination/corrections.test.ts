@@ -18,16 +18,20 @@ describe('corrections', () => {
     assert.notEqual(before.verdict, 'contradicted');
     const r = checkClaim('The Zento X5 costs 899 dollars.', SOURCES, { corrections: CORRECTIONS });
     assert.equal(r.verdict, 'contradicted');
-    const e = r.evidence.find((x) => x.correctionId === 'c1');
+    const e = r.corrections.find((x) => x.correctionId === 'c1');
     assert.ok(e);
-    assert.equal(e.source_index, -1);
-    assert.equal(e.match, 'The Zento X5 costs 799 dollars.');
+    assert.equal(e.correctedClaim, 'The Zento X5 costs 799 dollars.');
+    assert.equal(e.verdict, 'contradicted');
+    // Evidence is source evidence only: no index outside the sources (a client reads sources[source_index]).
+    assert.ok(r.evidence.every((x) => x.source_index >= 0 && x.source_index < SOURCES.length));
+    assert.ok(!r.evidence.some((x) => x.claim === e.claim));
   });
 
   it('also catches a paraphrase of the corrected claim', () => {
     const r = checkClaim('The price of the Zento X5 is 899 dollars.', SOURCES, { corrections: CORRECTIONS });
     assert.equal(r.verdict, 'contradicted');
-    assert.ok(r.evidence.some((x) => x.source_index === -1));
+    assert.equal(r.corrections.length, 1);
+    assert.ok(r.evidence.every((x) => x.source_index >= 0));
   });
 
   it('leaves the corrected statement and unrelated claims alone', () => {
@@ -35,7 +39,8 @@ describe('corrections', () => {
       const a = checkClaim(claim, SOURCES);
       const b = checkClaim(claim, SOURCES, { corrections: CORRECTIONS });
       assert.equal(b.verdict, a.verdict, claim);
-      assert.ok(!b.evidence.some((x) => x.source_index === -1), claim);
+      assert.deepEqual(b.corrections, [], claim);
+      assert.deepEqual(b.evidence, a.evidence, claim);
     }
   });
 
@@ -46,7 +51,7 @@ describe('corrections', () => {
         { originalClaim: c!.originalClaim, correctedClaim: c!.correctedClaim, source: c!.source },
       ],
     });
-    const e = r.evidence.find((x) => x.source_index === -1);
+    const [e] = r.corrections;
     assert.ok(e);
     assert.equal('correctionId' in e, false);
   });

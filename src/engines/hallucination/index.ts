@@ -1,13 +1,21 @@
 import { buildCorpus, checkInCorpus, round } from './corpus.js';
 import { LIMITS } from './limits.js';
-import type { CheckOptions, CheckResult, ClaimPart, Evidence, Verdict } from './types.js';
+import type { CheckOptions, CheckResult, ClaimPart, CorrectionEvidence, Evidence, Verdict } from './types.js';
 import { combine } from './verdict.js';
 
 export { analysePassage, buildCorpus, checkInCorpus, type ClauseOutcome, type Corpus } from './corpus.js';
 export { clausesOf, type Prepared } from './prepare.js';
 export { LIMITS } from './limits.js';
 export { type Span, splitClauses, splitSentences } from './split.js';
-export type { CheckOptions, CheckResult, ClaimPart, Correction, Evidence, Verdict } from './types.js';
+export type {
+  CheckOptions,
+  CheckResult,
+  ClaimPart,
+  Correction,
+  CorrectionEvidence,
+  Evidence,
+  Verdict,
+} from './types.js';
 export { combine, THRESHOLDS } from './verdict.js';
 export { type LogisticModel, probability } from './model.js';
 export { SIGNAL_NAMES } from './signals.js';
@@ -31,8 +39,9 @@ export function checkClaim(claim: string, sources: string[], options: CheckOptio
   const { outcomes, language } = checkInCorpus(buildCorpus(sources), claim, options);
   const parts: ClaimPart[] = outcomes.map((o) => o.part);
   const evidence: Evidence[] = outcomes.flatMap((o) => (o.evidence ? [o.evidence] : []));
+  const corrections: CorrectionEvidence[] = outcomes.flatMap((o) => (o.correction ? [o.correction] : []));
   const verdict: Verdict = parts.length === 0 ? 'unsupported' : combine(parts.map((p) => p.verdict));
   let score = parts.length === 0 ? 0 : parts.reduce((a, p) => a + p.score, 0) / parts.length;
   if (verdict === 'contradicted') score = Math.min(score, 0.25);
-  return { score: round(score), verdict, evidence, claims: parts, language };
+  return { score: round(score), verdict, evidence, corrections, claims: parts, language };
 }

@@ -129,11 +129,16 @@ function mention(
 
 const ARTICLE_NUMBERS = new Set(['one', 'un', 'une', 'ein', 'eine', 'einen', 'eins'].map(fold));
 
+const LETTERS_ONLY = /^\p{L}+$/u;
+
 /** A number below 100 written as one German word: "zwölf", "einundzwanzig", "fünfundneunzig". */
 function germanBelow100(w: string): number | undefined {
   if (w === '') return 0;
   const direct = NUMBER_WORDS.get(w);
   if (direct !== undefined) return direct < 100 ? direct : undefined;
+  // Only a word of letters can match; checked first so that the lazy group stops at the first "und" (on a
+  // word with a non-letter inside, every "und" would be tried and the rest read again: quadratic).
+  if (!LETTERS_ONLY.test(w)) return undefined;
   const m = /^(\p{L}+?)und(\p{L}+)$/u.exec(w);
   if (!m) return undefined;
   const unit = NUMBER_WORDS.get(m[1]!);
@@ -330,7 +335,8 @@ export function extractNumbers(
         ),
       );
     }
-    const jm = /^(\p{L}+?)(jährig|jahrig)\p{L}*$/iu.exec(w);
+    // As in germanBelow100: letters only first, so that the lazy group stops at the first "jährig".
+    const jm = LETTERS_ONLY.test(w) ? /^(\p{L}+?)(jährig|jahrig)\p{L}*$/iu.exec(w) : null;
     if (jm) {
       const jv = wordValue(jm[1]!);
       if (jv !== undefined)

@@ -1,4 +1,5 @@
 import { MONTHS } from './lexicon.js';
+import { isSpaceCode, trimEndWhere } from '../text.js';
 import { fold, isStopword, tokenize } from './text.js';
 
 export interface Span {
@@ -75,14 +76,41 @@ export function splitSentences(text: string): Span[] {
 
 const RELATIVE =
   /,\s+(which|who|whose|where|qui|où|dont|lequel|laquelle|lesquels|der|die|das|welche|welcher|welches|wo)\s+([^,;]+?)\s*(?:,|(?=;|$))/giu;
+// A match starts at a comma or at the first white space of a run (not after a comma or another space):
+// the leftmost match of `,?\s+…` always starts there, and `\s+` tried from inside a long run of spaces
+// that no conjunction follows read the run again from every space (quadratic).
 const CONJUNCTION =
-  /,?\s+(?:and|but|while|whereas|yet|et|mais|tandis que|alors que|cependant|und|aber|während|sondern|jedoch|as well as|ainsi que|sowie)\s+/giu;
+  /(?:,|(?<![\s,]))\s+(?:and|but|while|whereas|yet|et|mais|tandis que|alors que|cependant|und|aber|während|sondern|jedoch|as well as|ainsi que|sowie)\s+/giu;
 
 const contentCount = (s: string): number => tokenize(s).filter((t) => !isStopword(t.norm)).length;
 const wordCount = (s: string): number => s.split(/\s+/).filter(Boolean).length;
 
-function stripEnd(s: string): string {
-  return s.replace(/[\s.!?;:,]+$/u, '').trim();
+const END_MARKS = new Set([46, 33, 63, 59, 58, 44]);
+
+/**
+ * The clause without trailing white space and punctuation. Loops, not `[\s.!?;:,]+$`: a pattern ending in a
+ * run and `$` is retried from every character of a long run that stops before the end (quadratic).
+ */
+export function stripEnd(s: string): string {
+  return trimEndWhere(s, (c) => isSpaceCode(c) || END_MARKS.has(c)).trim();
+}
+
+/** `s.replace(/\s+,/g, ',')` in one pass: white space before a comma dropped (the pattern was quadratic). */
+export function dropSpaceBeforeComma(s: string): string {
+  if (!s.includes(',')) return s;
+  let out = '';
+  let i = 0;
+  while (i < s.length) {
+    if (!isSpaceCode(s.charCodeAt(i))) {
+      out += s.charAt(i++);
+      continue;
+    }
+    let j = i;
+    while (j < s.length && isSpaceCode(s.charCodeAt(j))) j++;
+    if (s.charCodeAt(j) !== 44) out += s.slice(i, j);
+    i = j;
+  }
+  return out;
 }
 
 /** Relative clauses become their own sub-claims, with the antecedent as subject. */
@@ -433,7 +461,7 @@ export function splitClauses(sentence: string): string[] {
   for (const piece of sentence.split(/;\s+/)) {
     for (const rel of splitRelative(piece)) {
       for (const c of splitCoordination(rel)) {
-        const t = stripEnd(c.replace(/\s+,/g, ',').replace(/\s{2,}/g, ' '));
+        const t = stripEnd(dropSpaceBeforeComma(c).replace(/\s{2,}/g, ' '));
         if (contentCount(t) > 0) out.push(t);
       }
     }

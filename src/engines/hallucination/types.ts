@@ -11,8 +11,8 @@ export interface Correction {
 }
 
 /**
- * One piece of evidence for one sub-claim. `source_index` is zero-based into `sources`; it is -1 when the
- * evidence is an organization correction, and then `match` holds the correction's `correctedClaim`.
+ * One piece of source evidence for one sub-claim: `source_index` is zero-based into `sources`, always (a
+ * client reads `sources[source_index]`). A sub-claim a correction decided has a CorrectionEvidence instead.
  */
 export interface Evidence {
   claim: string;
@@ -20,7 +20,16 @@ export interface Evidence {
   match: string;
   confidence: number;
   verdict: Verdict;
+}
+
+/** A sub-claim an organization's correction decided: it restates `originalClaim`, so it is contradicted. */
+export interface CorrectionEvidence {
+  claim: string;
+  /** The correction's id (omitted when the correction has none). */
   correctionId?: string;
+  correctedClaim: string;
+  confidence: number;
+  verdict: 'contradicted';
 }
 
 export interface ClaimPart {
@@ -35,6 +44,8 @@ export interface CheckResult {
   score: number;
   verdict: Verdict;
   evidence: Evidence[];
+  /** The sub-claims a correction decided, each with it (apart from evidence, which is source evidence only). */
+  corrections: CorrectionEvidence[];
   claims: ClaimPart[];
   language: string;
 }

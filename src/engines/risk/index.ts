@@ -3,6 +3,7 @@ import { DEFAULT_WEIGHT, RISK_WEIGHTS } from './weights.js';
 
 export { RISK_WEIGHTS } from './weights.js';
 export { DEFAULT_WARN_BEFORE_SUBMIT } from './warn-before-submit.js';
+export { RISK_SEVERITY_FLOORS, type RiskSeverity, severityOf } from './severity.js';
 
 export interface RiskBreakdown {
   /** distinct types found, each with its weight and how many times it occurred */
@@ -53,7 +54,11 @@ export function riskScore(types: string[]): { score: number; breakdown: RiskBrea
  * `riskScore` ranks them): what names an event or alert that carries several types (an IBAN before an
  * e-mail address, whatever was found first). Undefined when there is none.
  */
-export function riskiestFinding<T extends { type: string }>(findings: readonly T[]): T | undefined {
-  const top = riskScore(findings.map((f) => f.type)).breakdown.types[0];
+export function riskiestFinding<T extends { type: string }>(
+  findings: readonly T[],
+  /** The findings' riskScore when the caller has it already (a DLP event scores them too). */
+  scored: { breakdown: RiskBreakdown } = riskScore(findings.map((f) => f.type)),
+): T | undefined {
+  const top = scored.breakdown.types[0];
   return top === undefined ? undefined : findings.find((f) => normaliseRiskType(f.type) === top.type);
 }

@@ -7,7 +7,6 @@ import {
   callerOf,
   errorResponses,
   sendError,
-  toAppError,
 } from '../../platform/http/index.js';
 import { type LimitsService, type RateState, rateLimitHeaders, rateLimitedError } from '../limits/index.js';
 import type { OrgsService } from '../orgs/index.js';
@@ -47,6 +46,14 @@ function applyRate(reply: FastifyReply, state: RateState): void {
 }
 
 const LOGIN_PATH = '/api/dashboard/auth/login';
+const LOGOUT_PATH = '/api/dashboard/auth/logout';
+const ME_PATH = '/api/dashboard/auth/me';
+const PASSWORD_PATH = '/api/dashboard/auth/me/password';
+/**
+ * What a session whose user must change their password may call (docs/auth.md): the change itself, who am I
+ * (so the dashboard knows to ask for it) and sign-out. Everything else answers 403 password_change_required.
+ */
+const WHILE_PASSWORD_CHANGE_DUE: ReadonlySet<string> = new Set([PASSWORD_PATH, ME_PATH, LOGOUT_PATH]);
 const HEALTH_PATH = '/api/health';
 const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -228,6 +235,14 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
     }
     request.caller = { org: found.org, via: 'session', user: found.user };
     applyRate(reply, await deps.limits.hitWindow(`rl:session:${found.user.id}`, SESSION_RATE_PER_MINUTE));
+    // Before the role checks: a password someone else knows must not act for the user, whatever the role.
+    // Read from the user's row on every request, so the change frees the session at once.
+    if (found.user.mustChangePassword && !WHILE_PASSWORD_CHANGE_DUE.has(request.routeOptions.url ?? '')) {
+      throw new AppError(
+        'password_change_required',
+        'Change your password first: it was set by an administrator (or printed at the first start). POST /api/dashboard/auth/me/password, or the Your account page of the dashboard.',
+      );
+    }
     deps.auth.checkAccess(request.caller, {
       ...(need.roles ? { roles: need.roles } : {}),
       ...(need.feature ? { feature: need.feature } : {}),
@@ -241,6 +256,12 @@ export function createAuthenticator(deps: AuthDeps): Authenticator {
     secret: string,
     need: { roles?: readonly Role[]; feature?: Feature },
   ): Promise<void> {
+    try {
+      await deps.auth.refuseDeviceToken(secret, 'a dashboard session or an API key of the admin scope');
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'unauthorized') await countFailure(request, reply);
+      throw err;
+    }
     const caller = await keyCaller(request, reply, secret);
     if (caller.key?.scope !== 'admin') {
       throw new AppError(
@@ -301,7 +322,6 @@ const LoginBody = Type.Object(
   { additionalProperties: false },
 );
 
-const PASSWORD_PATH = '/api/dashboard/auth/me/password';
 const PasswordBody = Type.Object(
   {
     currentPassword: Type.String({ minLength: 1, maxLength: 1024 }),
@@ -312,7 +332,15 @@ const PasswordBody = Type.Object(
 );
 
 const SessionView = Type.Object({
-  user: Type.Object({ id: Type.String(), email: Type.String(), name: Type.String(), role: Type.String() }),
+  user: Type.Object({
+    id: Type.String(),
+    email: Type.String(),
+    name: Type.String(),
+    role: Type.String(),
+    // true: every dashboard call but the password change, this one and sign-out answers 403
+    // password_change_required until the user chooses their own password (docs/auth.md)
+    mustChangePassword: Type.Boolean(),
+  }),
   organization: Type.Object({ id: Type.String(), name: Type.String(), plan: Type.String() }),
   expiresAt: Type.Optional(Type.String({ format: 'date-time' })),
 });
@@ -335,39 +363,51 @@ export function authRoutes(
         },
       },
       async (request, reply) => {
-        const fail = await deps.limits.hitWindow(`rl:login:${request.ip}`, LOGIN_FAILURES_PER_MINUTE);
+        // Failed sign-ins per client address: every attempt is counted before the password is checked, so a
+        // burst of parallel guesses cannot all pass, and a successful one is given back below. Counting
+        // successes too refused the 21st colleague signing in within a minute behind one NAT address.
+        const failKey = `rl:login:${request.ip}`;
+        const fail = await deps.limits.hitWindow(failKey, LOGIN_FAILURES_PER_MINUTE);
         if (fail.exceeded) return sendError(request, reply, rateLimitedError(fail));
-        try {
-          const ua = request.headers['user-agent'];
-          const s = await deps.orgs.login(request.body.email, request.body.password, {
-            sourceIp: request.ip,
-            ...(typeof ua === 'string' ? { userAgent: ua } : {}),
-            // The failed-login audit event is written after the answer; a failure to write it is logged.
-            onFailedAudit: (err) => request.log.error({ err }, 'audit.login_failed could not be recorded'),
-          });
-          const org = await deps.auth.loadOrg(s.user.orgId);
-          const secure =
-            deps.cookieSecure === 'auto' ? request.protocol === 'https' : deps.cookieSecure === 'true';
-          reply.setCookie(SESSION_COOKIE, s.sessionToken, {
-            httpOnly: true,
-            sameSite: 'strict',
-            secure,
-            path: '/',
-            maxAge: deps.sessionTtlHours * 3600,
-          });
-          return {
-            user: { id: s.user.id, email: s.user.email, name: s.user.name, role: s.user.role },
-            organization: { id: org?.id ?? s.user.orgId, name: org?.name ?? '', plan: org?.plan ?? '' },
-            expiresAt: s.expiresAt,
-          };
-        } catch (err) {
-          return sendError(request, reply, toAppError(err));
-        }
+        // No catch of its own: a refused login (401) and an unexpected failure (500, logged with its request id
+        // and without the body) both go through the server's error handler, like every other route.
+        const ua = request.headers['user-agent'];
+        const s = await deps.orgs.login(request.body.email, request.body.password, {
+          sourceIp: request.ip,
+          ...(typeof ua === 'string' ? { userAgent: ua } : {}),
+          // The failed-login audit event is written after the answer; a failure to write it is logged.
+          onFailedAudit: (err) => request.log.error({ err }, 'audit.login_failed could not be recorded'),
+        });
+        // The session exists: a counter that cannot be reached only leaves this attempt counted.
+        await deps.limits
+          .releaseWindow(failKey, fail)
+          .catch((err) => request.log.warn({ err }, 'a successful sign-in could not be uncounted'));
+        const org = await deps.auth.loadOrg(s.user.orgId);
+        const secure =
+          deps.cookieSecure === 'auto' ? request.protocol === 'https' : deps.cookieSecure === 'true';
+        reply.setCookie(SESSION_COOKIE, s.sessionToken, {
+          httpOnly: true,
+          sameSite: 'strict',
+          secure,
+          path: '/',
+          maxAge: deps.sessionTtlHours * 3600,
+        });
+        return {
+          user: {
+            id: s.user.id,
+            email: s.user.email,
+            name: s.user.name,
+            role: s.user.role,
+            mustChangePassword: s.user.mustChangePassword,
+          },
+          organization: { id: org?.id ?? s.user.orgId, name: org?.name ?? '', plan: org?.plan ?? '' },
+          expiresAt: s.expiresAt,
+        };
       },
     );
 
     app.post(
-      '/api/dashboard/auth/logout',
+      LOGOUT_PATH,
       {
         config: { auth: { mode: 'session' } },
         schema: {
@@ -397,7 +437,7 @@ export function authRoutes(
           body: PasswordBody,
           response: {
             200: Type.Object({ success: Type.Boolean(), otherSessionsEnded: Type.Integer({ minimum: 0 }) }),
-            ...errorResponses(400, 401, 403, 429),
+            ...errorResponses(400, 401, 403, 409, 429),
           },
         },
       },
@@ -408,19 +448,34 @@ export function authRoutes(
         if (!user || !token)
           throw new AppError('unauthorized', 'Log in first: this operation needs a dashboard session.');
         // Counted like logins, per user: a session left open must not become a way to guess the password.
-        const tries = await deps.limits.hitWindow(`rl:password:${user.id}`, LOGIN_FAILURES_PER_MINUTE);
+        // Counted before the check, as sign-ins are, and given back unless the current password was wrong: a
+        // new password the rules refuse (400) or a reset that landed meanwhile (409) is no guess, and twenty
+        // tries at the rules must not lock the user out of their own change for the minute.
+        const triesKey = `rl:password:${user.id}`;
+        const tries = await deps.limits.hitWindow(triesKey, LOGIN_FAILURES_PER_MINUTE);
         if (tries.exceeded) return sendError(request, reply, rateLimitedError(tries));
+        const giveBack = () =>
+          deps.limits
+            .releaseWindow(triesKey, tries)
+            .catch((err) => request.log.warn({ err }, 'a password change attempt could not be uncounted'));
         const ua = request.headers['user-agent'];
-        const out = await deps.orgs.changeOwnPassword(user, token, request.body, {
-          sourceIp: request.ip,
-          ...(typeof ua === 'string' ? { userAgent: ua } : {}),
-        });
+        let out: Awaited<ReturnType<OrgsService['changeOwnPassword']>>;
+        try {
+          out = await deps.orgs.changeOwnPassword(user, token, request.body, {
+            sourceIp: request.ip,
+            ...(typeof ua === 'string' ? { userAgent: ua } : {}),
+          });
+        } catch (err) {
+          if (!(err instanceof AppError && err.code === 'forbidden')) await giveBack();
+          throw err;
+        }
+        await giveBack();
         return { success: true, ...out };
       },
     );
 
     app.get(
-      '/api/dashboard/auth/me',
+      ME_PATH,
       {
         config: { auth: { mode: 'session' } },
         schema: {
@@ -438,6 +493,7 @@ export function authRoutes(
             email: user?.email ?? '',
             name: user?.name ?? '',
             role: user?.role ?? '',
+            mustChangePassword: user?.mustChangePassword ?? false,
           },
           organization: { id: org.id, name: org.name, plan: org.plan },
         };

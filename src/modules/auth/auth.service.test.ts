@@ -49,7 +49,15 @@ describe('access checks', () => {
   });
 
   it('forbidden for a role that may not', () => {
-    const user = { id: 'u', orgId: 'org_1', email: 'a@b', name: 'a', role: 'viewer' as const, createdAt: '' };
+    const user = {
+      id: 'u',
+      orgId: 'org_1',
+      email: 'a@b',
+      name: 'a',
+      role: 'viewer' as const,
+      mustChangePassword: false,
+      createdAt: '',
+    };
     assert.equal(
       code(() => auth.checkAccess({ org: org('pro'), via: 'session', user }, { roles: ['owner', 'admin'] })),
       'forbidden',

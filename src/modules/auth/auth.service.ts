@@ -172,6 +172,19 @@ export function createAuthService(deps: {
       return { org, via: 'apiKey', key };
     },
 
+    /**
+     * A device token sent where an API key of the admin scope is taken (proof reads, /api/saas/): a valid
+     * one is 403 naming what the operation needs, as a products key gets; it was read as a wrong API key
+     * and answered 401 "invalid, revoked or expired", which sent the device to re-enroll for nothing.
+     */
+    async refuseDeviceToken(secret: string, needs: string): Promise<void> {
+      if (!deps.deviceTokens?.owns(secret)) return;
+      const device = await deps.deviceTokens.verify(secret);
+      const org = device ? await loadOrg(device.orgId) : undefined;
+      if (!device || !org) throw reenrollError();
+      throw new AppError('forbidden', `This operation needs ${needs}; a device token cannot call it.`);
+    },
+
     /** A device token or an API key of an accepted kind (the `endpoint` mode). */
     async authenticateEndpoint(
       secret: string | undefined,

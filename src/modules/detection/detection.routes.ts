@@ -21,11 +21,11 @@ const AUTH = { auth: { mode: 'apiKey', product: 'detection' } } as const;
 const READ_OUT = { auth: { mode: 'apiKeyOrSession' } } as const;
 
 function info(request: FastifyRequest): RequestInfo {
-  const ua = request.headers['user-agent'];
+  // Whole: the event's builder redacts and cuts it (eventUserAgent), and needs what the cut goes through.
   return {
     endpoint: request.routeOptions.url ?? request.url,
     sourceIp: request.ip,
-    userAgent: ua?.slice(0, 200),
+    userAgent: request.headers['user-agent'],
   };
 }
 

@@ -45,6 +45,8 @@ export const AnalysisSchema = Type.Object({
     pattern_matches: Type.Integer(),
     semantic_similarity: Type.Number(),
     obfuscation: Type.Array(Type.String()),
+    // The signal that gave the most points; a score no match explains names its category after it.
+    top_signal: Type.Enum(['patterns', 'similarity', 'obfuscation', 'model', 'none']),
     language: Type.Optional(Type.String()),
     // The learned signal's contribution: its version, the logit of the most suspicious window, its points,
     // and with a system prompt as context whether the text is off its stated task.

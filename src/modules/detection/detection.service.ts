@@ -8,7 +8,7 @@ import { type Compute, inlineCompute } from '../../platform/compute/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import { type Db, writeTransactions } from '../../platform/storage/index.js';
-import { dlpSettingsOf, EventRedactor } from '../dlp/index.js';
+import { dlpSettingsOf, EventRedactor, eventUserAgent } from '../dlp/index.js';
 import type { LimitsService } from '../limits/index.js';
 import type { Organization, OrgsService } from '../orgs/index.js';
 import type { Caller } from '../../platform/http/index.js';
@@ -33,11 +33,19 @@ export function detectionSettingsOf(org: Organization): DetectionSettings {
   return s && typeof s === 'object' ? (s as DetectionSettings) : {};
 }
 
-/** The engine's options for an organization: its thresholds and allow-phrases, and the text's context. */
-export function detectionOptionsFor(org: Organization, context?: string): DetectionOptions {
+/**
+ * The engine's options for an organization: its thresholds and allow-phrases, and the text's context.
+ * `fromCaller`: the context is a system prompt the caller sent with the text (engine `contextFromCaller`).
+ */
+export function detectionOptionsFor(
+  org: Organization,
+  context?: string,
+  fromCaller = false,
+): DetectionOptions {
   const s = detectionSettingsOf(org);
   return {
     ...(context !== undefined ? { context } : {}),
+    ...(context !== undefined && fromCaller ? { contextFromCaller: true } : {}),
     ...(s.thresholds ? { thresholds: s.thresholds } : {}),
     ...(s.allowPhrases ? { allowPhrases: s.allowPhrases } : {}),
   };
@@ -72,8 +80,10 @@ export function detectionEventData(
   origin: DetectionOrigin,
   org: Organization,
   processingTimeMs: number,
+  textsChecked = 1,
 ): Record<string, unknown> {
-  const redactor = new EventRedactor(text, dlpSettingsOf(org.settings));
+  const settings = dlpSettingsOf(org.settings);
+  const redactor = new EventRedactor(text, settings);
   let top: AnalysisResult['matches'][number] | undefined;
   for (const m of r.matches) if (!top || m.weight > top.weight) top = m;
   return {
@@ -93,10 +103,13 @@ export function detectionEventData(
     inputPreview: redactor.slice(0, text.length, PREVIEW_CHARS),
     endpoint: origin.endpoint,
     sourceIp: origin.sourceIp,
-    userAgent: origin.userAgent ?? null,
+    userAgent: eventUserAgent(origin.userAgent, settings),
     userId: origin.userId,
     apiKeyId: origin.apiKeyId,
     processingTimeMs,
+    // How many texts the request had analysed (the proxies read tool outputs and documents too; this event
+    // reports the worst of them): 1 for the analyze API and the chat.
+    textsChecked,
   };
 }
 
@@ -112,9 +125,10 @@ export async function publishDetection(
   text: string,
   origin: DetectionOrigin,
   processingTimeMs: number,
+  textsChecked = 1,
 ): Promise<boolean> {
   if (r.action === 'allow') return false;
-  const data = detectionEventData(r, text, origin, org, processingTimeMs);
+  const data = detectionEventData(r, text, origin, org, processingTimeMs, textsChecked);
   // writeTransactions: on SQLite shared by several processes, the write lock is waited for with the event
   // loop free (platform/storage/raw.ts), not in SQLite's busy handler, which sleeps the process.
   await writeTransactions(deps.db)(async (trx) => {

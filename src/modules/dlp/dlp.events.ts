@@ -1,36 +1,56 @@
 import { type DetectOptions, detectEntities, type Entity } from '../../engines/dlp/index.js';
-import { riskiestFinding, riskScore } from '../../engines/risk/index.js';
+import { type RiskSeverity, riskiestFinding, riskScore, severityOf } from '../../engines/risk/index.js';
 import type { Compute } from '../../platform/compute/index.js';
 import type { DlpSettings } from './dlp.settings.js';
 
-export type DlpSeverity = 'LOW' | 'MEDIUM' | 'HIGH' | 'CRITICAL';
-
-export function severityOf(score: number): DlpSeverity {
-  if (score >= 75) return 'CRITICAL';
-  if (score >= 50) return 'HIGH';
-  if (score >= 25) return 'MEDIUM';
-  return 'LOW';
-}
+// The levels live in the risk engine, which the browser extension grades its alerts with too.
+export type DlpSeverity = RiskSeverity;
+export { severityOf };
 
 const PREVIEW_CHARS = 160;
 
 /**
- * The spec's DLP event data. The preview is cut from the tokenized text, so it carries tokens, never
- * originals; `type` and `domain` are those of the riskiest finding.
+ * How much of each text a preview reads: it shows the first PREVIEW_CHARS characters only, and a
+ * megabyte-long message is not copied whole to cut them.
+ */
+const PREVIEW_HEAD_CHARS = 16_384;
+
+/**
+ * The preview of DLP events: the texts joined, each finding replaced by its type in brackets (`[EMAIL]`),
+ * cut to PREVIEW_CHARS. Never vault tokens: an event leaves the service (webhooks, SIEMs), and a token with
+ * its session rehydrates with any tokenization key of the organization.
+ */
+export function dlpPreview(texts: readonly string[], perText: readonly (readonly Entity[])[]): string {
+  let out = '';
+  for (const [i, text] of texts.entries()) {
+    if (out.length > PREVIEW_CHARS) break;
+    const part = new EventRedactor(text, perText[i] ?? []).slice(
+      0,
+      Math.min(text.length, PREVIEW_HEAD_CHARS),
+      Number.POSITIVE_INFINITY,
+    );
+    out += out ? ` ${part}` : part;
+  }
+  return out.length > PREVIEW_CHARS ? `${out.slice(0, PREVIEW_CHARS)}…` : out;
+}
+
+/**
+ * The spec's DLP event data. `preview` is a `dlpPreview` (types in brackets, never originals or vault
+ * tokens); `type` and `domain` are those of the riskiest finding. No vault session id: the spec's data has
+ * none, and with a token it would rehydrate.
  */
 export function dlpEventData(
   entities: Entity[],
-  tokenizedText: string,
+  preview: string,
   who: {
     sourceIp?: string;
     userId?: string | null;
     apiKeyId?: string | null;
     action: 'REDACTED' | 'BLOCKED';
-    sessionId?: string;
   },
 ): Record<string, unknown> {
   const risk = riskScore(entities.map((e) => e.type));
-  const topEntity = riskiestFinding(entities);
+  const topEntity = riskiestFinding(entities, risk);
   return {
     domain: topEntity?.domain ?? 'PERSONAL',
     type: topEntity?.type ?? 'UNKNOWN',
@@ -39,13 +59,11 @@ export function dlpEventData(
     findingsCount: entities.length,
     types: [...new Set(entities.map((e) => e.type))],
     riskScore: risk.score,
-    redactedPreview:
-      tokenizedText.length > PREVIEW_CHARS ? `${tokenizedText.slice(0, PREVIEW_CHARS)}…` : tokenizedText,
+    redactedPreview: preview,
     sourceIp: who.sourceIp ?? null,
     // A user's id or null, as in the detection events; the key that made the call is named apart.
     userId: who.userId ?? null,
     apiKeyId: who.apiKeyId ?? null,
-    ...(who.sessionId ? { sessionId: who.sessionId } : {}),
   };
 }
 
@@ -115,4 +133,22 @@ export async function blankPersonalData(
     const entities = found[i] ?? [];
     return entities.length === 0 ? text : new EventRedactor(text, entities).slice(0, text.length, Infinity);
   });
+}
+
+/** The longest client user agent an event carries (docs/events.md). */
+export const USER_AGENT_CHARS = 200;
+/** How much of the header is read: past the cut, so a value the cut goes through is still found whole. */
+const USER_AGENT_HEAD_CHARS = 1_000;
+
+/**
+ * The client's User-Agent as an event carries it (detection events, sign-in and password audit events, and
+ * so webhooks and SIEMs): the client writes this header as freely as a prompt, and scripts put an e-mail
+ * address or a token there. Personal data and secrets in it are replaced by their type, as in previews
+ * (`Mozilla [EMAIL]`), then it is cut to USER_AGENT_CHARS (an ellipsis marks a cut). Null when absent.
+ */
+export function eventUserAgent(raw: string | null | undefined, settings: DlpSettings): string | null {
+  if (!raw) return null;
+  const head = raw.slice(0, USER_AGENT_HEAD_CHARS);
+  const out = new EventRedactor(head, settings).slice(0, head.length, Number.POSITIVE_INFINITY);
+  return out.length > USER_AGENT_CHARS ? `${out.slice(0, USER_AGENT_CHARS - 1)}…` : out;
 }

@@ -46,9 +46,8 @@ export function createDlpService(deps: {
             trx,
             caller.org,
             'dlp.violation',
-            dlpEventData(o.entities, o.tokenized, {
+            dlpEventData(o.entities, o.preview, {
               action: 'REDACTED',
-              sessionId: o.sessionId,
               userId: caller.user?.id ?? null,
               apiKeyId: caller.key?.id ?? null,
               ...(opts.sourceIp ? { sourceIp: opts.sourceIp } : {}),

@@ -4,6 +4,7 @@ import {
   customTypeName,
   type DetectOptions,
   ENTITY_TYPES,
+  isPhoneRegion,
   validateCustomPattern,
 } from '../../engines/dlp/index.js';
 import { AppError } from '../../platform/errors/index.js';
@@ -61,6 +62,14 @@ const refuse = (field: string, why: string) => new AppError('invalid_request', `
  * in their canonical spelling, so that every consumer compares like with like.
  */
 export function checkDlpSettings(s: DlpSettings): DlpSettings {
+  // The schema checks the shape (two capitals); a code libphonenumber does not know (ZZ, UK, EU) was stored
+  // and then silently ignored by every analysis.
+  if (s.phoneRegion !== undefined && !isPhoneRegion(s.phoneRegion)) {
+    throw refuse(
+      'phoneRegion',
+      `'${s.phoneRegion}' is not a region of the phone number metadata; send an ISO 3166 alpha-2 code such as CH, DE, FR, GB or US.`,
+    );
+  }
   const patterns = s.customPatterns ?? [];
   if (patterns.length > MAX_CUSTOM_PATTERNS) {
     throw refuse('customPatterns', `may hold at most ${MAX_CUSTOM_PATTERNS} patterns.`);

@@ -7,8 +7,10 @@ export type { DlpSettings } from './dlp.settings.js';
 export {
   blankPersonalData,
   dlpEventData,
+  dlpPreview,
   EventRedactor,
   eventDetectOptions,
+  eventUserAgent,
   severityOf,
 } from './dlp.events.js';
 export { dlpRoutes } from './dlp.routes.js';

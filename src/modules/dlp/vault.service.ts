@@ -12,6 +12,7 @@ import { type Sealer, newId, secureRandomBytes } from '../../platform/crypto/ind
 import { AppError } from '../../platform/errors/index.js';
 import { createGroupCommit, type Db, type GroupCommit } from '../../platform/storage/index.js';
 import { createDlpRepo } from './dlp.repo.js';
+import { dlpPreview } from './dlp.events.js';
 import { DEFAULT_SESSION_TTL_HOURS, type DlpSettings, detectOptionsOf } from './dlp.settings.js';
 
 export const SESSION_ID = /^sess_[0-9A-Za-z]{22}$/;
@@ -50,7 +51,7 @@ export interface TokenizeOptions {
    */
   cache?: boolean;
   /** Runs inside the vault's transaction, for events that must commit with the mappings. */
-  within?: (trx: Db, outcome: { entities: Entity[]; tokenized: string; sessionId: string }) => Promise<void>;
+  within?: (trx: Db, outcome: { entities: Entity[]; preview: string }) => Promise<void>;
   /**
    * Resolve as soon as the tokenized texts are ready and commit in the background: the outcome's `stored`
    * settles with the commit. The proxies send the tokenized request upstream meanwhile (it holds no
@@ -170,7 +171,7 @@ export function createVault(deps: {
     if (!SESSION_ID.test(id)) {
       throw new AppError(
         'invalid_request',
-        "The field 'sessionId' must look like sess_ followed by 22 letters or digits.",
+        "The body field 'sessionId' must be sess_ followed by 22 letters or digits.",
       );
     }
     const cached = cache.get(id);
@@ -191,8 +192,8 @@ export function createVault(deps: {
 
   /**
    * Tokenizes the parts of one request into a new or existing session (a value gets the same token in
-   * every part) and stores the new mappings in one transaction. `within` sees the parts' tokenized texts
-   * joined by newlines.
+   * every part) and stores the new mappings in one transaction. `within` sees what was found and the
+   * parts' event preview (`dlpPreview`: types in brackets, never the tokens).
    */
   async function tokenizeParts(
     orgId: string,
@@ -241,7 +242,13 @@ export function createVault(deps: {
         });
       } else await r.extendSession(orgId, s.id, expiresAt);
       await r.insertTokens(orgId, s.id, rows, now.toISOString());
-      if (opts.within) await opts.within(trx, { entities, tokenized: tokenized.join('\n'), sessionId: s.id });
+      if (opts.within) {
+        const preview = dlpPreview(
+          parts.map((p) => p.text),
+          results.map((r) => r.entities),
+        );
+        await opts.within(trx, { entities, preview });
+      }
     });
     const updated = { ...s, map, expiresAt };
     // After the commit: the shared copy is dropped and the session cached only once the database has it.

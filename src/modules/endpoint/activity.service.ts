@@ -5,6 +5,7 @@ import { notFound } from '../../platform/errors/index.js';
 import { noValidPart } from '../../platform/http/index.js';
 import type { Db } from '../../platform/storage/index.js';
 import { toPolicy } from './admin.service.js';
+import { normalizeHost } from './domains.js';
 import { alertEventData, type EndpointPublish } from './endpoint.events.js';
 import { createEndpointRepo, type StatsDelta } from './endpoint.repo.js';
 import {
@@ -74,7 +75,7 @@ export function createActivityService(deps: {
           user_id: device.user_id,
           type: body.type,
           dlp_domain: String(data['domain']),
-          service_domain: body.domain.toLowerCase(),
+          service_domain: normalizeHost(body.domain),
           action: body.action,
           severity: String(data['severity']),
           findings_count: body.findingsCount,
@@ -114,7 +115,7 @@ export function createActivityService(deps: {
         device_id: deviceId,
         client_id: e.id,
         kind: e.kind,
-        service_domain: e.domain?.toLowerCase() ?? null,
+        service_domain: e.domain === undefined ? null : normalizeHost(e.domain),
         detail: JSON.stringify(details[i] ?? {}),
         occurred_at: reportedAt(e.occurredAt, now),
         created_at: now,

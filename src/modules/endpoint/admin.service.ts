@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError, invalid, notFound } from '../../platform/errors/index.js';
-import { type Db, isUniqueViolation } from '../../platform/storage/index.js';
+import { type Db, type DialectName, isUniqueViolation } from '../../platform/storage/index.js';
 import { normalizeHost } from './domains.js';
 import { readForwarder } from './forwarders.js';
 import { type Actor, type EndpointPublish, auditData } from './endpoint.events.js';
@@ -19,7 +19,13 @@ import type { StoredPolicy } from './policy-merge.js';
 import type { OrgRef } from './devices.service.js';
 import type { OrgStateStore } from './state.js';
 
-/** Group names are unique per organization whatever their case (migration 0061): a clash is a 409. */
+/** An allowed extension version: exact, or with one trailing `.*` wildcard (docs/endpoint.md, "Settings"). */
+const VERSION_RULE = /^\d+(\.\d+){0,2}$|^\d+(\.\d+)?\.\*$/;
+
+// A plain address check (one @, no spaces, a dot in the domain): the block page only links to it.
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Group names are unique per organization whatever their case (foldName, migration 0064): a clash is a 409. */
 function groupNameTaken(err: unknown): never {
   if (isUniqueViolation(err))
     throw new AppError('conflict', 'A group of this name already exists (names are compared without case).');
@@ -59,6 +65,8 @@ function normalizeRules(rules: PolicyRules): PolicyRules {
 /** Policies, settings, groups and DNS configuration: every change audited and bumping the config version. */
 export function createAdminService(deps: {
   db: Db;
+  /** PostgreSQL locks the rows a change reads first; SQLite's write transactions are serial already. */
+  dialect: DialectName;
   clock: Clock;
   state: OrgStateStore;
   publish: EndpointPublish;
@@ -66,34 +74,45 @@ export function createAdminService(deps: {
   const { db, clock } = deps;
   const repo = createEndpointRepo(db);
 
-  /** Scope targets must exist in the organization: a typo would otherwise silently apply to nobody. */
+  /**
+   * Scope targets must exist in the organization: a typo would otherwise silently apply to nobody. Only the
+   * targets a write adds are checked: `stored` (an update's current scope) may name a target that has gone
+   * since (removed users leave scopes at removal, a policy stored before that may still name one), and a
+   * PATCH that disables or renames the policy must not fail on it. A scope with no target (what a user's
+   * removal leaves) is accepted only unchanged and disabled.
+   */
   async function checkScope(
     r: ReturnType<typeof createEndpointRepo>,
     orgId: string,
     p: PolicyBody,
+    stored?: StoredPolicy['scope'],
   ): Promise<string[]> {
-    const targets = [...new Set(p.scope.targets.map((t) => t.trim()))];
+    const trimmed = [...new Set(p.scope.targets.map((t) => t.trim()))];
     if (p.scope.type === 'organization') {
-      const bad = targets.find((t) => t !== orgId);
+      const bad = trimmed.find((t) => t !== orgId);
       if (bad)
         throw invalid(
           `scope.targets of an organization policy may only name this organization (${orgId}); got ${bad}.`,
         );
-      return targets;
+      return trimmed;
     }
-    if (targets.length === 0) throw invalid(`scope.targets must name at least one ${p.scope.type}.`);
+    // User targets are stored with e-mails lower-case; compared with what is stored in the same form.
+    const norm = (t: string) => (p.scope.type === 'user' && t.includes('@') ? t.toLowerCase() : t);
+    const targets = [...new Set(trimmed.map(norm))];
+    const kept = new Set(stored?.type === p.scope.type ? stored.targets.map(norm) : []);
+    if (targets.length === 0 && (p.enabled !== false || kept.size > 0 || stored?.type !== p.scope.type))
+      throw invalid(`scope.targets must name at least one ${p.scope.type}.`);
+    const added = targets.filter((t) => !kept.has(t));
     const known =
-      p.scope.type === 'group'
-        ? await r.existingGroups(orgId, targets)
-        : await r.existingUsers(orgId, targets);
-    const missing = targets.filter(
+      p.scope.type === 'group' ? await r.existingGroups(orgId, added) : await r.existingUsers(orgId, added);
+    const missing = added.filter(
       (t) => !known.has(p.scope.type === 'user' ? t.toLowerCase() : t) && !known.has(t),
     );
     if (missing.length > 0)
       throw invalid(
         `scope.targets: no ${p.scope.type} ${missing.slice(0, 5).join(', ')} in this organization.`,
       );
-    return p.scope.type === 'user' ? targets.map((t) => (t.includes('@') ? t.toLowerCase() : t)) : targets;
+    return targets;
   }
 
   /** A group change: bumps the config version and writes its audit event, in the caller's transaction. */
@@ -132,19 +151,39 @@ export function createAdminService(deps: {
     }
   }
 
-  async function writePolicy(org: OrgRef, by: Actor, id: string | null, body: PolicyBody) {
-    checkRules(body.rules);
+  /**
+   * Creates a policy (id null) or changes one: `body` gives the whole policy from the stored row read in the
+   * transaction (undefined when creating), so a change applies over the latest row, never over a copy read
+   * before another change committed. The row is locked first on PostgreSQL (SELECT … FOR UPDATE); SQLite's
+   * write transactions (BEGIN IMMEDIATE) already run one at a time.
+   */
+  async function writePolicy(
+    org: OrgRef,
+    by: Actor,
+    id: string | null,
+    body: (current: StoredPolicy | undefined) => PolicyBody,
+  ) {
+    if (id === null) checkRules(body(undefined).rules);
     return db.transaction().execute(async (trx) => {
       const r = createEndpointRepo(trx);
-      const targets = await checkScope(r, org.id, body);
+      let existing: PolicyRow | undefined;
+      if (id !== null) {
+        existing = await r.policy(org.id, id, { lock: deps.dialect === 'postgres' });
+        if (!existing) throw notFound('Policy');
+      }
+      const stored = existing ? toPolicy(existing) : undefined;
+      const p = body(stored);
+      if (id !== null) checkRules(p.rules);
+      // Only targets the change adds are checked: a removed user's policy can still be switched off.
+      const targets = await checkScope(r, org.id, p, stored?.scope);
       const now = clock.now().toISOString();
       const fields = {
-        name: body.name.trim(),
-        scope_type: body.scope.type,
+        name: p.name.trim(),
+        scope_type: p.scope.type,
         scope_targets: JSON.stringify(targets),
-        rules: JSON.stringify(normalizeRules(body.rules)),
-        enforcement: body.enforcement,
-        enabled: body.enabled === false ? 0 : 1,
+        rules: JSON.stringify(normalizeRules(p.rules)),
+        enforcement: p.enforcement,
+        enabled: p.enabled === false ? 0 : 1,
         updated_at: now,
       };
       let row: PolicyRow;
@@ -162,7 +201,7 @@ export function createAdminService(deps: {
         'audit.endpoint_policy',
         auditData(id === null ? 'created' : 'updated', { kind: 'policy', id: row.id }, by, {
           name: row.name,
-          scope: body.scope.type,
+          scope: p.scope.type,
           enforcement: row.enforcement,
           enabled: row.enabled === 1,
           configVersion,
@@ -173,21 +212,20 @@ export function createAdminService(deps: {
   }
 
   return {
-    createPolicy: (org: OrgRef, body: PolicyBody, by: Actor) => writePolicy(org, by, null, body),
+    createPolicy: (org: OrgRef, body: PolicyBody, by: Actor) => writePolicy(org, by, null, () => body),
 
-    async updatePolicy(org: OrgRef, id: string, patch: PolicyPatch, by: Actor) {
-      const existing = await repo.policy(org.id, id);
-      if (!existing) throw notFound('Policy');
-      const cur = toPolicy(existing);
-      const merged: PolicyBody = {
-        name: patch.name ?? cur.name,
-        scope: patch.scope ?? cur.scope,
-        rules: patch.rules ?? cur.rules,
-        enforcement: patch.enforcement ?? cur.enforcement,
-        enabled: patch.enabled ?? cur.enabled,
-      };
-      return writePolicy(org, by, id, merged);
-    },
+    /** Applies only the fields the patch names, over the row as it is when the change takes its lock. */
+    updatePolicy: (org: OrgRef, id: string, patch: PolicyPatch, by: Actor) =>
+      writePolicy(org, by, id, (cur) => {
+        const c = cur as StoredPolicy;
+        return {
+          name: patch.name ?? c.name,
+          scope: patch.scope ?? c.scope,
+          rules: patch.rules ?? c.rules,
+          enforcement: patch.enforcement ?? c.enforcement,
+          enabled: patch.enabled ?? c.enabled,
+        };
+      }),
 
     async deletePolicy(org: OrgRef, id: string, by: Actor) {
       await db.transaction().execute(async (trx) => {
@@ -214,18 +252,31 @@ export function createAdminService(deps: {
       return { ...st.settings, configVersion: st.version };
     },
 
+    /**
+     * Merges the body over the settings as stored, read in the write transaction after the organization's
+     * state row is locked: not over the cached state (up to a second old, and per server), whose merge
+     * wrote back whole an object that undid a change made meanwhile here or on another server.
+     */
     async updateSettings(org: OrgRef, body: SettingsBody, by: Actor) {
-      const st = await deps.state.get(org.id);
-      const cur = st.settings;
-      const next = { ...cur, ...body };
-      // A save that changes nothing (the dashboard's form sent again, a script that sets what is set) moves
-      // no version: a new version makes every device of the organization fetch its config again, and each
-      // save wrote an audit event that named fields nobody changed.
-      const changed = (Object.keys(body) as Array<keyof typeof cur>).filter(
-        (k) => JSON.stringify(cur[k]) !== JSON.stringify(next[k]),
-      );
-      if (changed.length === 0) return { ...cur, configVersion: st.version };
-      const version = await db.transaction().execute(async (trx) => {
+      body.allowedExtensionVersions?.forEach((v, i) => {
+        // versionAllowed() compares a prefix before a final `.*` only: `1.*.5` would never match anything
+        // and silently put every device on updateRequired.
+        if (!VERSION_RULE.test(v))
+          throw invalid(
+            `allowedExtensionVersions[${i}] ('${v}') must be an exact version (1.4.0) or a version ending in .* (1.4.*, 1.*): a * may only be the last part.`,
+          );
+      });
+      const out = await db.transaction().execute(async (trx) => {
+        const stored = await deps.state.lockStored(trx, org.id, deps.dialect);
+        const cur = stored.settings;
+        const next = { ...cur, ...body };
+        // A save that changes nothing (the dashboard's form sent again, a script that sets what is set)
+        // moves no version: a new version makes every device of the organization fetch its config again,
+        // and each save wrote an audit event that named fields nobody changed.
+        const changed = (Object.keys(body) as Array<keyof typeof cur>).filter(
+          (k) => JSON.stringify(cur[k]) !== JSON.stringify(next[k]),
+        );
+        if (changed.length === 0) return { ...cur, configVersion: stored.version };
         const v = await deps.state.bump(trx, org.id, { settings: next });
         await deps.publish(
           trx,
@@ -236,10 +287,10 @@ export function createAdminService(deps: {
             configVersion: v,
           }),
         );
-        return v;
+        return { ...next, configVersion: v };
       });
       deps.state.forget(org.id);
-      return { ...next, configVersion: version };
+      return out;
     },
 
     async createGroup(org: OrgRef, body: GroupBody, by: Actor) {
@@ -326,7 +377,10 @@ export function createAdminService(deps: {
 
     async dnsConfig(orgId: string) {
       const st = await deps.state.get(orgId);
-      return st.dns ? { ...st.dns, updatedAt: st.updatedAt } : null;
+      if (!st.dns) return null;
+      const p = st.dns.blockPage;
+      const blockPage = { enabled: p.enabled, message: p.message ?? '', contactEmail: p.contactEmail ?? '' };
+      return { ...st.dns, blockPage, updatedAt: st.updatedAt };
     },
 
     async setDnsConfig(org: OrgRef, body: DnsConfig, by: Actor) {
@@ -339,16 +393,27 @@ export function createAdminService(deps: {
           'integration.forwarders must name at least one upstream resolver for the dns_forwarder type.',
         );
       }
+      const page = {
+        enabled: body.blockPage.enabled,
+        message: body.blockPage.message?.trim() ?? '',
+        contactEmail: body.blockPage.contactEmail?.trim() ?? '',
+      };
+      // Only a page that is shown needs its text; the contact line is optional (left out when empty).
+      if (page.enabled && page.message === '')
+        throw invalid('blockPage.message must not be blank while blockPage.enabled is true.');
+      if (page.contactEmail !== '' && !EMAIL.test(page.contactEmail))
+        throw invalid('blockPage.contactEmail must be an e-mail address, or empty for no contact line.');
       body.integration.forwarders.forEach((text, i) => {
         const f = readForwarder(text);
         if ('problem' in f) throw invalid(`integration.forwarders[${i}] ('${text}') ${f.problem}.`);
       });
-      const dns: DnsConfig = {
+      const dns = {
         ...body,
+        blockPage: page,
         blockedDomains: [...new Set(body.blockedDomains.map(normalizeHost))],
         allowedDomains: [...new Set(body.allowedDomains.map(normalizeHost))],
       };
-      await db.transaction().execute(async (trx) => {
+      const updatedAt = await db.transaction().execute(async (trx) => {
         const v = await deps.state.bump(trx, org.id, { dns });
         await deps.publish(
           trx,
@@ -362,9 +427,11 @@ export function createAdminService(deps: {
             configVersion: v,
           }),
         );
+        // The time stored with the change, so the answer and a later GET agree.
+        return (await createEndpointRepo(trx).state(org.id))?.updated_at ?? null;
       });
       deps.state.forget(org.id);
-      return { ...dns, updatedAt: clock.now().toISOString() };
+      return { ...dns, updatedAt };
     },
   };
 }

@@ -87,8 +87,10 @@ export function createConfigService(deps: { db: Db; state: OrgStateStore }) {
         user?.email ?? null,
         groupIds,
       ]);
+      // `*` matches any current representation (RFC 9110, 13.1.2), and a known device always has one.
+      const held = (etag: string) => ifNoneMatch.includes('*') || ifNoneMatch.includes(etag);
       const known = lastEtag.get(deviceId);
-      if (known && known.key === inputsKey && ifNoneMatch.includes(known.etag)) {
+      if (known && known.key === inputsKey && held(known.etag)) {
         return { etag: known.etag, body: null };
       }
       const effective = mergePolicies(
@@ -119,7 +121,7 @@ export function createConfigService(deps: { db: Db; state: OrgStateStore }) {
       const etag = `"${sha256Hex(JSON.stringify(body)).slice(0, 32)}"`;
       if (lastEtag.size >= 200_000) lastEtag.clear(); // bounded: a cleared entry only costs one rebuild
       lastEtag.set(deviceId, { key: inputsKey, etag });
-      return { etag, body: ifNoneMatch.includes(etag) ? null : body };
+      return { etag, body: held(etag) ? null : body };
     },
   };
 }

@@ -4,6 +4,7 @@ import { AppError, invalid, notFound } from '../../platform/errors/index.js';
 import type { Db, DialectName } from '../../platform/storage/index.js';
 import type { DeviceTokens } from '../keys/index.js';
 import { isPlan, planHasFeature } from '../plans/index.js';
+import { normalizeHost } from './domains.js';
 import { type Actor, type EndpointPublish, auditData } from './endpoint.events.js';
 import { createEndpointRepo, type DeviceRow, type LinkRow } from './endpoint.repo.js';
 import type {
@@ -13,6 +14,7 @@ import type {
   EnrollmentBody,
   HeartbeatBody,
   RegisterBody,
+  UnenrollBody,
 } from './endpoint.schemas.js';
 import type { HeartbeatRecorder } from './heartbeat.recorder.js';
 import type { OrgStateStore } from './state.js';
@@ -70,6 +72,14 @@ function linkView(row: LinkRow, now: string) {
   };
 }
 
+/** Refuses a link that is revoked, used up or expired at `now`, saying which. */
+function assertUsable(link: LinkRow, now: string): void {
+  const status = linkView(link, now).status;
+  if (status === 'active') return;
+  const why = { revoked: 'was revoked', used_up: 'has no uses left', expired: 'has expired' }[status];
+  throw new AppError('forbidden', `This enrollment link ${why}; ask an administrator for a new one.`);
+}
+
 /** Whether a reported extension version is allowed: exact versions or `1.4.*` prefixes; empty list allows all. */
 export function versionAllowed(version: string | undefined | null, allowed: readonly string[]): boolean {
   if (allowed.length === 0 || !version) return true;
@@ -93,11 +103,73 @@ export function createDevicesService(deps: {
 }) {
   const { db, clock } = deps;
   const repo = createEndpointRepo(db);
+  const postgres = deps.dialect === 'postgres';
 
+  /**
+   * The user a device is about to be bound to, in the binding's transaction and held there (PostgreSQL:
+   * FOR SHARE; SQLite's write transactions run one at a time): a user removed concurrently is either gone
+   * here (the binding is refused) or removed after this commit, and the removal then unbinds the device.
+   */
   async function resolveUser(r: ReturnType<typeof createEndpointRepo>, orgId: string, idOrEmail: string) {
-    const user = await r.user(orgId, idOrEmail);
+    const user = await r.user(orgId, idOrEmail, { lock: postgres });
     if (!user) throw invalid(`No user ${idOrEmail} in this organization.`);
     return user;
+  }
+
+  /**
+   * Ends a device in the caller's transaction: status revoked, every token of it revoked, one
+   * `audit.endpoint_device` event saying why (`revoked` by an administrator, `unenrolled` or `replaced` by
+   * the device). False for a device already ended (also by a concurrent transaction): nothing is published.
+   */
+  async function endDevice(
+    trx: Db,
+    org: OrgRef,
+    deviceId: string,
+    by: Actor,
+    action: 'revoked' | 'unenrolled' | 'replaced',
+    detail: Record<string, unknown> = {},
+  ): Promise<boolean> {
+    if (!(await createEndpointRepo(trx).endDevice(org.id, deviceId, clock.now().toISOString()))) return false;
+    await deps.tokens.revokeDevice(trx, org.id, deviceId);
+    await deps.publish(
+      trx,
+      org,
+      'audit.endpoint_device',
+      auditData(action, { kind: 'device', id: deviceId }, by, detail),
+    );
+    return true;
+  }
+
+  async function retire(
+    org: OrgRef,
+    deviceId: string,
+    by: Actor,
+    action: 'revoked' | 'unenrolled' | 'replaced',
+    detail: Record<string, unknown> = {},
+  ) {
+    const st = await deps.state.get(org.id);
+    const onlineSince = new Date(clock.now().getTime() - st.settings.offlineAfterMinutes * 60_000).toISOString();
+    return db.transaction().execute(async (trx) => {
+      const r = createEndpointRepo(trx);
+      const device = await r.device(org.id, deviceId);
+      if (!device) throw notFound('Device');
+      await endDevice(trx, org, deviceId, by, action, detail);
+      return deviceView((await r.device(org.id, deviceId)) ?? device, onlineSince);
+    });
+  }
+
+  /**
+   * Re-enrollment: the device the enrolling client held a live token of is retired in the new device's
+   * transaction (audit `replaced`, naming its successor), so it frees its seat before the seats are
+   * counted. Only a device of the organization enrolled into is touched; any other token (revoked, of
+   * another organization) retires nothing and the enrollment counts as a new device. Returns the id retired.
+   */
+  async function retireReplaced(trx: Db, org: OrgRef, previousToken: string, successorId: string) {
+    const previous = await deps.tokens.liveIn(trx, previousToken);
+    if (!previous || previous.orgId !== org.id) return null;
+    const self = { userId: null, apiKeyId: null, deviceId: previous.deviceId };
+    const ended = await endDevice(trx, org, previous.deviceId, self, 'replaced', { replacedBy: successorId });
+    return ended ? previous.deviceId : null;
   }
 
   async function assertGroup(r: ReturnType<typeof createEndpointRepo>, orgId: string, groupId?: string) {
@@ -110,11 +182,14 @@ export function createDevicesService(deps: {
    * Counts and takes a seat atomically: two enrollments racing for the last seat must not both see it free.
    * SQLite runs write transactions one at a time (BEGIN IMMEDIATE); on PostgreSQL, whose READ COMMITTED
    * transactions would both count the same devices, a transaction-scoped lock per organization makes the
-   * count and the insert of concurrent enrollments take turns.
+   * retirement of a replaced device, the count and the insert of concurrent enrollments take turns.
    */
+  async function lockSeats(r: ReturnType<typeof createEndpointRepo>, orgId: string, seats: number | null) {
+    if (seats !== null && postgres) await r.lockSeats(orgId);
+  }
+
   async function assertSeat(r: ReturnType<typeof createEndpointRepo>, orgId: string, seats: number | null) {
     if (seats === null) return;
-    if (deps.dialect === 'postgres') await r.lockSeats(orgId);
     if ((await r.countActiveDevices(orgId)) >= seats) {
       throw new AppError(
         'forbidden',
@@ -129,18 +204,24 @@ export function createDevicesService(deps: {
     return { seats: await deps.seats(orgId), st: await deps.state.get(orgId) };
   }
 
-  /** Creates the device and its first token in the caller's transaction. */
+  /**
+   * Creates the device and its first token in the caller's transaction; with `previousToken` (enroll) the
+   * device it replaces is retired first, in the same transaction, so a re-enrollment needs no free seat.
+   */
   async function createDevice(
     trx: Db,
     org: OrgRef,
     input: { name: string; os?: string; browser?: string; extensionVersion?: string },
     binding: { userId: string | null; groupId: string | null; via: string },
     pre: Awaited<ReturnType<typeof before>>,
+    previousToken?: string,
   ) {
     const r = createEndpointRepo(trx);
+    const id = newId('dev');
+    await lockSeats(r, org.id, pre.seats);
+    const replaced = previousToken ? await retireReplaced(trx, org, previousToken, id) : null;
     await assertSeat(r, org.id, pre.seats);
     const now = clock.now().toISOString();
-    const id = newId('dev');
     await r.insertDevice({
       id,
       org_id: org.id,
@@ -164,6 +245,7 @@ export function createDevicesService(deps: {
       organizationId: org.id,
       configVersion: st.version,
       heartbeatIntervalSeconds: st.settings.heartbeatIntervalSeconds,
+      ...(replaced ? { replacedDeviceId: replaced } : {}),
     };
   }
 
@@ -195,13 +277,7 @@ export function createDevicesService(deps: {
       const link = await repo.linkByCodeHash(sha256Hex(body.code.trim()));
       const now = clock.now().toISOString();
       if (!link) throw new AppError('unauthorized', 'The enrollment code is not valid.');
-      const view = linkView(link, now);
-      if (view.status !== 'active') {
-        const why = { revoked: 'was revoked', used_up: 'has no uses left', expired: 'has expired' }[
-          view.status
-        ];
-        throw new AppError('forbidden', `This enrollment link ${why}; ask an administrator for a new one.`);
-      }
+      assertUsable(link, now);
       const org = await orgOf(link.org_id);
       if (!org) throw new AppError('unauthorized', 'The enrollment code is not valid.');
       if (!isPlan(org.plan) || !planHasFeature(org.plan, 'endpoint')) {
@@ -210,10 +286,18 @@ export function createDevicesService(deps: {
       const pre = await before(org.id);
       return db.transaction().execute(async (trx) => {
         const r = createEndpointRepo(trx);
-        if (!(await r.useLink(org.id, link.id))) {
+        const at = clock.now().toISOString();
+        // The link's user first, held as in bindUser: a removal of that user revokes the link and unbinds
+        // the user's devices in one transaction, which is then either before this one or after it.
+        const userGone = link.user_id !== null && !(await r.user(org.id, link.user_id, { lock: postgres }));
+        if (userGone || !(await r.useLink(org.id, link.id, at))) {
+          // Read again: revoked, expired or used up since the check above, and say which.
+          assertUsable((await r.link(org.id, link.id)) ?? link, at);
           throw new AppError(
             'forbidden',
-            'This enrollment link has no uses left; ask an administrator for a new one.',
+            userGone
+              ? 'The user this enrollment link binds devices to is no longer in the organization; ask an administrator for a new link.'
+              : 'This enrollment link has no uses left; ask an administrator for a new one.',
           );
         }
         return createDevice(
@@ -226,6 +310,7 @@ export function createDevicesService(deps: {
             via: `link:${link.id}`,
           },
           pre,
+          body.previousDeviceToken,
         );
       });
     },
@@ -330,7 +415,7 @@ export function createDevicesService(deps: {
       const deltas = Object.entries(stats?.interactions ?? {}).map(([domain, n]) => ({
         sourceId: deviceId,
         hour,
-        domain: domain.toLowerCase(),
+        domain: normalizeHost(domain),
         interactions: n,
         unapproved: 0,
         dlp: 0,
@@ -350,10 +435,19 @@ export function createDevicesService(deps: {
         });
       }
       deps.recorder.record(orgId, deviceId, set, deltas);
+      const allowed = st.settings.allowedExtensionVersions;
+      // A heartbeat without extensionVersion still runs the version last reported (or registered): judged
+      // on none, a device on a refused version was told it needed no update. Read only when it matters.
+      const version =
+        body.extensionVersion ??
+        (allowed.length === 0
+          ? undefined
+          : (deps.recorder.pending(deviceId)?.extension_version ??
+            (await repo.device(orgId, deviceId))?.extension_version));
       return {
         configVersion: st.version,
         heartbeatIntervalSeconds: st.settings.heartbeatIntervalSeconds,
-        updateRequired: !versionAllowed(body.extensionVersion, st.settings.allowedExtensionVersions),
+        updateRequired: !versionAllowed(version, allowed),
         serverTime: now.toISOString(),
       };
     },
@@ -370,27 +464,40 @@ export function createDevicesService(deps: {
     },
 
     async revoke(org: OrgRef, deviceId: string, by: Actor) {
-      const st = await deps.state.get(org.id);
-      const onlineSince = new Date(
-        clock.now().getTime() - st.settings.offlineAfterMinutes * 60_000,
-      ).toISOString();
-      return db.transaction().execute(async (trx) => {
-        const r = createEndpointRepo(trx);
-        const device = await r.device(org.id, deviceId);
-        if (!device) throw notFound('Device');
-        if (device.status !== 'revoked') {
-          const now = clock.now().toISOString();
-          await r.updateDevice(org.id, deviceId, { status: 'revoked', revoked_at: now });
-          await deps.tokens.revokeDevice(trx, org.id, deviceId);
-          await deps.publish(
-            trx,
-            org,
-            'audit.endpoint_device',
-            auditData('revoked', { kind: 'device', id: deviceId }, by),
-          );
-        }
-        return deviceView((await r.device(org.id, deviceId)) ?? device, onlineSince);
-      });
+      return retire(org, deviceId, by, 'revoked');
+    },
+
+    /**
+     * The device itself leaves (docs/endpoint.md, "unenroll"): the person at it unenrolled, or it enrolled
+     * again and retires the old enrollment. The same end as a revocation in the dashboard (status revoked,
+     * every token revoked, so it no longer counts as an active device or a seat), but told to the
+     * administrators as what it is: an `audit.endpoint_device` event with action `unenrolled` or `replaced`.
+     */
+    async unenroll(org: OrgRef, deviceId: string, body: UnenrollBody) {
+      const replaced = body.reason === 'replaced';
+      // Only a device of this organization is named: the audit trail never points at an unknown id.
+      const successor =
+        replaced && body.replacedBy && body.replacedBy !== deviceId
+          ? await repo.device(org.id, body.replacedBy)
+          : undefined;
+      // A "replacement" by no live device of this organization (enrolled elsewhere) leaves it as surely as
+      // the user's own unenrollment: the setting covers both, or one field would get round it.
+      const leaves = !successor || successor.status === 'revoked';
+      if (leaves && !(await deps.state.get(org.id)).settings.allowUserUnenroll) {
+        throw new AppError(
+          'forbidden',
+          'This organization does not let users unenroll their devices; ask an administrator to remove this device.',
+        );
+      }
+      const detail = successor ? { replacedBy: successor.id } : {};
+      const view = await retire(
+        org,
+        deviceId,
+        { userId: null, apiKeyId: null, deviceId },
+        replaced ? 'replaced' : 'unenrolled',
+        detail,
+      );
+      return { deviceId, status: view.status };
     },
 
     async list(orgId: string, q: DeviceListQuery) {

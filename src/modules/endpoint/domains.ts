@@ -1,10 +1,13 @@
+import { canonicalHost } from '../../platform/http/index.js';
+
 /**
  * Domain rules shared by policies, the DNS forwarder and the exports: a rule `x.y` or `*.x.y` covers x.y
  * and every subdomain of it (what admins mean when they block a service), compared case-insensitively
  * without the trailing dot of DNS names.
  */
 export function normalizeHost(name: string): string {
-  return name.trim().toLowerCase().replace(/\.$/, '');
+  // canonicalHost also gives a bracketed IPv6 address its one compressed form.
+  return canonicalHost(name);
 }
 
 /** The base domain of a rule: `*.chat.example` and `chat.example` both give `chat.example`. */

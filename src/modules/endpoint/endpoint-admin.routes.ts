@@ -36,14 +36,17 @@ const E = (...s: number[]) => errorResponses(401, 403, 429, ...s);
 export type LicenseSummary = (orgId: string) => Promise<LicenseView[]>;
 
 /** Endpoint dashboard and administration (docs/endpoint.md). */
-/** What GET dns-config answers before a first save: filtering off, nothing listed (docs/endpoint.md). */
+/**
+ * What GET dns-config answers before a first save: filtering off, nothing listed, the block page off (as
+ * GET /api/v1/endpoint/block-page answers: 404 until a page is enabled). It can be saved back as it is.
+ */
 const defaultDnsConfig = (): Static<typeof DnsConfigView> => ({
   enabled: false,
   mode: 'blocklist',
   blockedDomains: [],
   allowedDomains: [],
   blockPage: {
-    enabled: true,
+    enabled: false,
     message: 'This AI service is not approved by your organization.',
     contactEmail: '',
   },

@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
-import type {
-  Db,
-  EndpointAlertsTable,
-  EndpointDevicesTable,
-  EndpointEnrollmentLinksTable,
-  EndpointLogsTable,
-  EndpointPoliciesTable,
+import {
+  type Db,
+  type EndpointAlertsTable,
+  type EndpointDevicesTable,
+  type EndpointEnrollmentLinksTable,
+  type EndpointLogsTable,
+  type EndpointPoliciesTable,
+  foldName,
 } from '../../platform/storage/index.js';
 
 export type DeviceRow = EndpointDevicesTable;
@@ -43,6 +44,20 @@ export function createEndpointRepo(db: Db) {
         .set(set)
         .where('org_id', '=', orgId)
         .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) > 0;
+    },
+    /**
+     * Ends a device that has not ended yet (status revoked); false when it was revoked already, also by a
+     * concurrent transaction (PostgreSQL waits for its row lock and reads the committed row again).
+     */
+    async endDevice(orgId: string, id: string, at: string): Promise<boolean> {
+      const r = await db
+        .updateTable('endpoint_devices')
+        .set({ status: 'revoked', revoked_at: at })
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .where('status', '!=', 'revoked')
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
@@ -99,15 +114,24 @@ export function createEndpointRepo(db: Db) {
     },
 
     // ----- users and groups (read to validate scopes and bindings) -----
-    async user(orgId: string, idOrEmail: string): Promise<{ id: string; email: string } | undefined> {
+    /**
+     * A current user of the organization. lock (PostgreSQL only): the row is held (FOR SHARE) until the
+     * transaction ends, so a removal (which updates the row first) either committed before, and the row no
+     * longer matches, or waits for the caller's commit and then sees what it bound.
+     */
+    async user(
+      orgId: string,
+      idOrEmail: string,
+      o: { lock?: boolean } = {},
+    ): Promise<{ id: string; email: string } | undefined> {
       const column = idOrEmail.includes('@') ? 'email' : 'id';
-      return db
+      const q = db
         .selectFrom('users')
         .select(['id', 'email'])
         .where('org_id', '=', orgId)
         .where(column, '=', column === 'email' ? idOrEmail.toLowerCase() : idOrEmail)
-        .where('removed_at', 'is', null)
-        .executeTakeFirst();
+        .where('removed_at', 'is', null);
+      return (o.lock ? q.forShare() : q).executeTakeFirst();
     },
     async existingUsers(orgId: string, idsOrEmails: readonly string[]): Promise<Set<string>> {
       if (idsOrEmails.length === 0) return new Set();
@@ -141,7 +165,10 @@ export function createEndpointRepo(db: Db) {
       return rows.map((r) => r.group_id);
     },
     async insertGroup(orgId: string, id: string, name: string, at: string, userIds: string[]): Promise<void> {
-      await db.insertInto('endpoint_groups').values({ id, org_id: orgId, name, created_at: at }).execute();
+      await db
+        .insertInto('endpoint_groups')
+        .values({ id, org_id: orgId, name, name_folded: foldName(name), created_at: at })
+        .execute();
       if (userIds.length > 0) {
         await db
           .insertInto('endpoint_group_members')
@@ -162,7 +189,7 @@ export function createEndpointRepo(db: Db) {
       if (name !== undefined) {
         await db
           .updateTable('endpoint_groups')
-          .set({ name })
+          .set({ name, name_folded: foldName(name) })
           .where('org_id', '=', orgId)
           .where('id', '=', id)
           .execute();
@@ -202,6 +229,41 @@ export function createEndpointRepo(db: Db) {
         .executeTakeFirst();
       await db.deleteFrom('endpoint_groups').where('org_id', '=', orgId).where('id', '=', id).execute();
       return { devices: Number(devices.numUpdatedRows), links: Number(links.numUpdatedRows) };
+    },
+    /**
+     * Takes a removed user out of the endpoint product: devices lose the binding, groups the membership, and
+     * links still usable that would bind new devices to the user are revoked. Counts what changed.
+     */
+    async forgetUser(
+      orgId: string,
+      userId: string,
+      at: string,
+    ): Promise<{ devices: number; groups: number; links: number }> {
+      const devices = await db
+        .updateTable('endpoint_devices')
+        .set({ user_id: null })
+        .where('org_id', '=', orgId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      const groups = await db
+        .deleteFrom('endpoint_group_members')
+        .where('org_id', '=', orgId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      const links = await db
+        .updateTable('endpoint_enrollment_links')
+        .set({ revoked_at: at })
+        .where('org_id', '=', orgId)
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', at)
+        .where((e) => e('uses', '<', e.ref('max_uses')))
+        .executeTakeFirst();
+      return {
+        devices: Number(devices.numUpdatedRows),
+        groups: Number(groups.numDeletedRows),
+        links: Number(links.numUpdatedRows),
+      };
     },
     async groups(orgId: string) {
       const groups = await db
@@ -249,13 +311,18 @@ export function createEndpointRepo(db: Db) {
         .limit(500)
         .execute();
     },
-    /** Takes one use if the link still has one; false when another enrollment took the last use first. */
-    async useLink(orgId: string, id: string): Promise<boolean> {
+    /**
+     * Takes one use if the link is still usable at `at` (not revoked, not expired, a use left); false when
+     * another transaction took the last use or revoked it since the caller read it.
+     */
+    async useLink(orgId: string, id: string, at: string): Promise<boolean> {
       const r = await db
         .updateTable('endpoint_enrollment_links')
         .set((e) => ({ uses: e('uses', '+', 1) }))
         .where('org_id', '=', orgId)
         .where('id', '=', id)
+        .where('revoked_at', 'is', null)
+        .where('expires_at', '>', at)
         .where((e) => e('uses', '<', e.ref('max_uses')))
         .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
@@ -274,13 +341,14 @@ export function createEndpointRepo(db: Db) {
     async insertPolicy(row: PolicyRow): Promise<void> {
       await db.insertInto('endpoint_policies').values(row).execute();
     },
-    async policy(orgId: string, id: string): Promise<PolicyRow | undefined> {
-      return db
+    /** lock (PostgreSQL only): holds the row until the transaction ends, so a read-merge-write is atomic. */
+    async policy(orgId: string, id: string, o: { lock?: boolean } = {}): Promise<PolicyRow | undefined> {
+      const q = db
         .selectFrom('endpoint_policies')
         .selectAll()
         .where('org_id', '=', orgId)
-        .where('id', '=', id)
-        .executeTakeFirst();
+        .where('id', '=', id);
+      return (o.lock ? q.forUpdate() : q).executeTakeFirst();
     },
     async policies(orgId: string): Promise<PolicyRow[]> {
       return db
@@ -311,6 +379,19 @@ export function createEndpointRepo(db: Db) {
     async state(orgId: string) {
       return db.selectFrom('endpoint_org_state').selectAll().where('org_id', '=', orgId).executeTakeFirst();
     },
+    /**
+     * The state row, created (version 1, no settings: the defaults) if the organization has none yet, and
+     * locked until the transaction ends on PostgreSQL: a change merged over it cannot lose another's.
+     */
+    async lockedState(orgId: string, at: string, lock: boolean) {
+      await db
+        .insertInto('endpoint_org_state')
+        .values({ org_id: orgId, settings: '{}', dns_config: null, config_version: 1, updated_at: at })
+        .onConflict((oc) => oc.column('org_id').doNothing())
+        .execute();
+      const q = db.selectFrom('endpoint_org_state').selectAll().where('org_id', '=', orgId);
+      return (lock ? q.forUpdate() : q).executeTakeFirstOrThrow();
+    },
     /** Writes what is given and bumps the config version, creating the row on first use. */
     async bumpState(
       orgId: string,
@@ -331,12 +412,15 @@ export function createEndpointRepo(db: Db) {
           .execute();
         return 2;
       }
-      await db
+      // The version the update wrote, not the one read before it: a concurrent bump on PostgreSQL
+      // (READ COMMITTED) applies its +1 over the other's, and both used to answer the same number.
+      const r = await db
         .updateTable('endpoint_org_state')
         .set((e) => ({ ...set, updated_at: at, config_version: e('config_version', '+', 1) }))
         .where('org_id', '=', orgId)
-        .execute();
-      return existing.config_version + 1;
+        .returning('config_version')
+        .executeTakeFirstOrThrow();
+      return Number(r.config_version);
     },
 
     // ----- alerts, logs, statistics -----

@@ -16,6 +16,7 @@ import {
   LogPartialReply,
   LogReply,
   RegisterBody,
+  UnenrollBody,
 } from './endpoint.schemas.js';
 import type { Endpoint } from './index.js';
 
@@ -43,9 +44,11 @@ const HTML_ESCAPES: Record<string, string> = {
 };
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] ?? c);
 
-function blockPageHtml(page: { message: string; contactEmail: string }): string {
-  const email = escapeHtml(page.contactEmail);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blocked</title></head><body><h1>This AI service is blocked</h1><p>${escapeHtml(page.message)}</p><p>Questions: <a href="mailto:${email}">${email}</a></p></body></html>`;
+function blockPageHtml(page: { message?: string; contactEmail?: string }): string {
+  const email = escapeHtml(page.contactEmail ?? '');
+  // The contact address is optional: without one the page has no contact line.
+  const contact = email ? `<p>Questions: <a href="mailto:${email}">${email}</a></p>` : '';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Blocked</title></head><body><h1>This AI service is blocked</h1><p>${escapeHtml(page.message ?? '')}</p>${contact}</body></html>`;
 }
 
 export interface EndpointRouteDeps {
@@ -271,6 +274,29 @@ export function endpointRoutes(deps: EndpointRouteDeps) {
         const batch = request.body as unknown as LogEnvelope;
         const out = await endpoint.activity.log(callerOf(request).org, d.deviceId, batch);
         return reply.status('rejected' in out ? 207 : 200).send(out);
+      },
+    );
+
+    app.post(
+      '/api/v1/endpoint/unenroll',
+      {
+        config: { auth: DEVICE },
+        schema: {
+          operationId: 'unenrollDevice',
+          tags: TAGS,
+          summary:
+            'The calling device leaves its organization (the user unenrolled, or it enrolled again): revoked, audited as unenrolled or replaced',
+          body: UnenrollBody,
+          response: {
+            200: Type.Object({ deviceId: Type.String(), status: Type.Literal('revoked') }),
+            ...errorResponses(401, 403, 404, 429),
+          },
+        },
+      },
+      async (request) => {
+        const d = deviceOf(request);
+        const out = await endpoint.devices.unenroll(callerOf(request).org, d.deviceId, request.body);
+        return { deviceId: out.deviceId, status: 'revoked' as const };
       },
     );
 

@@ -41,7 +41,6 @@ export const SiteHost = Type.String({
   description: 'host of the page: a host name (one label for intranet names), an IPv4 address or [IPv6]',
 });
 const Version = Type.String({ minLength: 1, maxLength: 40, pattern: '^[0-9A-Za-z.+_-]+$' });
-const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 const Time = Type.String({ format: 'date-time' });
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 
@@ -175,7 +174,14 @@ export const PolicyBody = Type.Object(
 );
 export type PolicyBody = Static<typeof PolicyBody>;
 
-export const PolicyPatch = Type.Partial(PolicyBody, strict);
+/**
+ * Every field optional and none defaulted: the validator fills in defaults (useDefaults), and the create
+ * body's `enabled: true` default made every PATCH that did not name `enabled` enable the policy again.
+ */
+export const PolicyPatch = Type.Partial(
+  Type.Object({ ...PolicyBody.properties, enabled: Type.Boolean() }, strict),
+  strict,
+);
 export type PolicyPatch = Static<typeof PolicyPatch>;
 /** The SPEC's `PATCH /api/dashboard/endpoint/policies`: the policy's id in the body with the changes. */
 export const PolicyPatchWithId = Type.Object(
@@ -208,6 +214,12 @@ export const SettingsBody = Type.Object(
       Type.Array(Type.String({ pattern: '^\\d+(\\.(\\d+|\\*)){0,2}$', maxLength: 40 }), { maxItems: 50 }),
     ),
     requireUserBinding: Type.Optional(Type.Boolean()),
+    allowUserUnenroll: Type.Optional(
+      Type.Boolean({
+        description:
+          'whether the person at a device may unenroll it (unenroll, reason user); false answers 403. Default true',
+      }),
+    ),
   },
   strict,
 );
@@ -219,6 +231,7 @@ export const SettingsView = Type.Object({
   offlineAfterMinutes: Type.Integer(),
   allowedExtensionVersions: Type.Array(Type.String()),
   requireUserBinding: Type.Boolean(),
+  allowUserUnenroll: Type.Boolean(),
   configVersion: Type.Integer(),
 });
 
@@ -236,8 +249,11 @@ export const DnsConfigBody = Type.Object(
     blockPage: Type.Object(
       {
         enabled: Type.Boolean(),
-        message: Type.String({ maxLength: 1000 }),
-        contactEmail: Type.String({ format: 'email', maxLength: 320 }),
+        // Required (not blank) only while the page is enabled; an empty contactEmail shows no contact line.
+        message: Type.Optional(Type.String({ maxLength: 1000 })),
+        contactEmail: Type.Optional(
+          Type.String({ maxLength: 320, description: 'an e-mail address, or empty for no contact line' }),
+        ),
       },
       strict,
     ),
@@ -265,9 +281,11 @@ export const DnsConfigView = Type.Object({
 
 // ---------- Device operations ----------
 
+// The same rule as the device name (no control characters, no bidi overrides): both are shown in the
+// device list and in exports next to it.
 const DeviceFacts = {
-  os: Type.Optional(Text(100)),
-  browser: Type.Optional(Text(100)),
+  os: Type.Optional(nameText(100)),
+  browser: Type.Optional(nameText(100)),
   extensionVersion: Type.Optional(Version),
 };
 
@@ -284,7 +302,18 @@ export const RegisterBody = Type.Object(
 export type RegisterBody = Static<typeof RegisterBody>;
 
 export const EnrollBody = Type.Object(
-  { code: Type.String({ minLength: 10, maxLength: 100 }), name: nameText(200), ...DeviceFacts },
+  {
+    code: Type.String({ minLength: 10, maxLength: 100 }),
+    name: nameText(200),
+    ...DeviceFacts,
+    previousDeviceToken: Type.Optional(
+      Type.String({
+        pattern: '^dt_live_[0-9A-Za-z]{43}$',
+        description:
+          'enrolling again: the token of the enrollment this one replaces; a live device of the same organization is retired in the same transaction (audit replaced), so it needs no free seat',
+      }),
+    ),
+  },
   strict,
 );
 export type EnrollBody = Static<typeof EnrollBody>;
@@ -295,6 +324,9 @@ export const Enrolled = Type.Object({
   organizationId: Type.String(),
   configVersion: Type.Integer(),
   heartbeatIntervalSeconds: Type.Integer(),
+  replacedDeviceId: Type.Optional(
+    Type.String({ description: 'enroll: the device previousDeviceToken named, retired by this enrollment' }),
+  ),
 });
 
 export const BindUserBody = Type.Object(
@@ -306,6 +338,23 @@ export const BindUserBody = Type.Object(
   strict,
 );
 export type BindUserBody = Static<typeof BindUserBody>;
+
+export const UnenrollBody = Type.Object(
+  {
+    reason: oneOf(['user', 'replaced'] as const, {
+      description:
+        "user: the person at the device asked to leave the organization's policy; replaced: the device enrolled again and this enrollment is retired",
+    }),
+    replacedBy: Type.Optional(
+      Type.String({
+        pattern: '^dev_[A-Za-z0-9]{1,60}$',
+        description: 'the new device of the same organization, when reason is replaced',
+      }),
+    ),
+  },
+  strict,
+);
+export type UnenrollBody = Static<typeof UnenrollBody>;
 
 const Count = Type.Integer({ minimum: 0, maximum: 1_000_000 });
 

@@ -24,6 +24,8 @@ export function createHeartbeatRecorder(deps: {
   let devices = new Map<string, { orgId: string; set: DeviceFacts }>();
   let stats = new Map<string, StatsDelta & { orgId: string }>();
   let flushing: Promise<void> | null = null;
+  // The device facts being written by the flush in flight: still newer than the database until it ends.
+  let writing = new Map<string, { orgId: string; set: DeviceFacts }>();
 
   async function writeOrg(
     orgId: string,
@@ -54,7 +56,7 @@ export function createHeartbeatRecorder(deps: {
     const of = (orgId: string) => {
       const have = orgs.get(orgId);
       if (have) return have;
-      const o: (typeof orgs extends Map<string, infer V> ? V : never) = { devices: [], stats: [] };
+      const o: typeof orgs extends Map<string, infer V> ? V : never = { devices: [], stats: [] };
       orgs.set(orgId, o);
       return o;
     };
@@ -87,8 +89,10 @@ export function createHeartbeatRecorder(deps: {
     const s = stats;
     devices = new Map();
     stats = new Map();
+    writing = d;
     flushing = writeBatch(d, s).finally(() => {
       flushing = null;
+      writing = new Map();
     });
     await flushing;
   }
@@ -115,6 +119,12 @@ export function createHeartbeatRecorder(deps: {
       }
     },
     flush,
+    /** The facts of a device recorded but not written yet (undefined: the database has the latest). */
+    pending(deviceId: string): DeviceFacts | undefined {
+      const cur = devices.get(deviceId)?.set;
+      const old = writing.get(deviceId)?.set;
+      return cur || old ? { ...old, ...cur } : undefined;
+    },
     async close(): Promise<void> {
       clearInterval(timer);
       await flush();

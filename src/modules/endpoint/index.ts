@@ -10,6 +10,7 @@ import { createEndpointRepo } from './endpoint.repo.js';
 import type { EndpointPublish } from './endpoint.events.js';
 import { createHeartbeatRecorder } from './heartbeat.recorder.js';
 import { createOrgStateStore } from './state.js';
+import { createUserRemoval } from './user-removal.js';
 
 export type { ConfigSection, ConfigSubject } from './config.service.js';
 export type { EndpointAuditType, EndpointPublish } from './endpoint.events.js';
@@ -52,7 +53,7 @@ export function createEndpoint(deps: {
       seats: deps.seats,
       dialect: deps.dialect,
     }),
-    admin: createAdminService(base),
+    admin: createAdminService({ ...base, dialect: deps.dialect }),
     config: createConfigService({ db: deps.db, state }),
     activity: createActivityService({ ...base, recorder, compute: deps.compute ?? inlineCompute }),
     /** Writes the heartbeats still in memory; call before closing the database. */
@@ -66,6 +67,11 @@ export function createEndpoint(deps: {
     async deviceExists(orgId: string, deviceId: string): Promise<boolean> {
       return (await createEndpointRepo(deps.db).device(orgId, deviceId)) !== undefined;
     },
+    /**
+     * For the orgs module's user removal, in its transaction: unbinds the user's devices, takes the user out
+     * of groups, revokes links bound to the user, and drops the user from policy scopes (user-removal.ts).
+     */
+    forgetUser: createUserRemoval({ clock: deps.clock, state, publish: deps.publish }),
     /** For other modules whose config section changed: call in the transaction of the change. */
     bumpConfigVersion: (trx: Db, orgId: string) => state.bump(trx, orgId),
   };

@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock/index.js';
-import type { Db } from '../../platform/storage/index.js';
+import type { Db, DialectName, EndpointOrgStateTable } from '../../platform/storage/index.js';
 import { createEndpointRepo } from './endpoint.repo.js';
 import type { DnsConfig, SettingsBody } from './endpoint.schemas.js';
 
@@ -10,6 +10,8 @@ export interface EndpointSettings {
   offlineAfterMinutes: number;
   allowedExtensionVersions: string[];
   requireUserBinding: boolean;
+  /** Whether the person at an unmanaged device may unenroll it (POST /api/v1/endpoint/unenroll, reason user). */
+  allowUserUnenroll: boolean;
 }
 
 export const DEFAULT_SETTINGS: EndpointSettings = {
@@ -18,6 +20,7 @@ export const DEFAULT_SETTINGS: EndpointSettings = {
   offlineAfterMinutes: 15,
   allowedExtensionVersions: [],
   requireUserBinding: false,
+  allowUserUnenroll: true,
 };
 
 export interface OrgState {
@@ -29,6 +32,15 @@ export interface OrgState {
 
 // Heartbeats read the state on every call; a change made on another server shows within this time.
 const CACHE_MS = 1_000;
+
+function toState(row: EndpointOrgStateTable | undefined): OrgState {
+  return {
+    version: row?.config_version ?? 1,
+    settings: { ...DEFAULT_SETTINGS, ...(row ? (JSON.parse(row.settings) as SettingsBody) : {}) },
+    dns: row?.dns_config ? (JSON.parse(row.dns_config) as DnsConfig) : null,
+    updatedAt: row?.updated_at ?? null,
+  };
+}
 
 /**
  * The per-organization endpoint state and its config version. Every change that can alter a device's
@@ -43,13 +55,7 @@ export function createOrgStateStore(deps: { db: Db; clock: Clock }) {
       const now = deps.clock.now().getTime();
       const hit = cache.get(orgId);
       if (hit && hit.until > now) return hit.state;
-      const row = await createEndpointRepo(deps.db).state(orgId);
-      const state: OrgState = {
-        version: row?.config_version ?? 1,
-        settings: { ...DEFAULT_SETTINGS, ...(row ? (JSON.parse(row.settings) as SettingsBody) : {}) },
-        dns: row?.dns_config ? (JSON.parse(row.dns_config) as DnsConfig) : null,
-        updatedAt: row?.updated_at ?? null,
-      };
+      const state = toState(await createEndpointRepo(deps.db).state(orgId));
       if (cache.size > 10_000) cache.clear();
       cache.set(orgId, { state, until: now + CACHE_MS });
       return state;
@@ -66,6 +72,19 @@ export function createOrgStateStore(deps: { db: Db; clock: Clock }) {
       });
       cache.delete(orgId);
       return version;
+    },
+
+    /**
+     * The state as stored (never the cache), locked for the caller's transaction: what a change merges
+     * over. SQLite's write transactions already run one at a time; PostgreSQL locks the row.
+     */
+    async lockStored(trx: Db, orgId: string, dialect: DialectName): Promise<OrgState> {
+      const row = await createEndpointRepo(trx).lockedState(
+        orgId,
+        deps.clock.now().toISOString(),
+        dialect === 'postgres',
+      );
+      return toState(row);
     },
 
     forget(orgId: string): void {

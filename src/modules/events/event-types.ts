@@ -23,6 +23,7 @@ export const AUDIT_EVENT_TYPES = [
   'audit.login',
   'audit.login_failed',
   'audit.password_changed',
+  'audit.password_change_failed',
   'audit.settings',
   'audit.user_role',
   'audit.endpoint_policy',

@@ -12,3 +12,5 @@ export { webhooksRoutes } from './webhooks.routes.js';
 export { createWorkLoop } from './worker-loop.js';
 export type { WorkLoop, WorkLoopOptions } from './worker-loop.js';
 export { siemBackoff } from './retry.js';
+export { createTaskPool } from './task-pool.js';
+export type { TaskPool, TaskPoolOptions } from './task-pool.js';

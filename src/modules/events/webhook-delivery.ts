@@ -1,9 +1,10 @@
 import type { Clock } from '../../platform/clock/index.js';
 import { newId, type Sealer } from '../../platform/crypto/index.js';
 import { type Outbound, OutboundError } from '../../platform/net/index.js';
-import type { Db, DialectName } from '../../platform/storage/index.js';
+import { createGroupCommit, type Db, type DialectName } from '../../platform/storage/index.js';
 import { classifyWebhookStatus, nextWebhookAttempt } from './retry.js';
 import { webhookHeaders } from './signing.js';
+import { createTaskPool } from './task-pool.js';
 import {
   createWebhooksRepo,
   type DeliveryOutcome,
@@ -20,12 +21,19 @@ export interface WebhookDispatcherDeps {
   clock: Clock;
   sealer: Sealer;
   outbound: Outbound;
-  /** Deliveries claimed per round trip to the database. */
-  batchSize?: number;
-  /** Requests in flight at once. */
+  /** Requests in flight at once in this process. */
   concurrency?: number;
+  /**
+   * Requests in flight at once to one webhook in this process, so a slow or failing endpoint cannot take
+   * every slot and hold up the other endpoints' deliveries and retries.
+   */
+  perEndpoint?: number;
   /** How long a claimed delivery stays hidden from other workers; longer than the request timeout. */
   leaseMs?: number;
+  /** A slot came free: the worker loop should take new due work now (see createEventWorkers). */
+  onSlotFree?: () => void;
+  /** A send whose outcome could not be written (its lease ends and it is attempted again). */
+  onError?: (err: unknown) => void;
 }
 
 /** Event body exactly as the spec shapes it; `data` is already JSON text, spliced in without re-parsing. */
@@ -34,30 +42,29 @@ export function eventBody(ctx: SendContext): string {
   return `{"id":${JSON.stringify(e.id)},"type":${JSON.stringify(e.type)},"created":${JSON.stringify(e.created_at)},"data":${e.data},"organization":{"id":${JSON.stringify(e.org_id)},"name":${JSON.stringify(ctx.orgName)}}}`;
 }
 
-async function pool<T, R>(items: T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
-  return out;
-}
-
 /**
- * Sends due webhook deliveries: claims rows, POSTs the signed event, writes the outcome and the attempt log
- * back in one transaction per batch. A process killed mid-flight leaves its rows leased; they become due
- * again when the lease ends (at once on SQLite, where the next start releases every lease).
+ * Sends due webhook deliveries as a pool: `fill` claims due rows for the free slots (at most `perEndpoint`
+ * per webhook) and starts each send at once; each outcome and its attempt log are written as that send
+ * ends (group-committed with the others ending meanwhile), and the freed slot takes new due work. So a
+ * receiver that hangs for its 10 s holds its own slots only: other deliveries and every retry keep their
+ * schedule. A process killed mid-flight leaves its rows leased; they become due again when the lease ends
+ * (at once on SQLite, where the next start releases every lease).
  */
 export function createWebhookDispatcher(deps: WebhookDispatcherDeps) {
   const repo = createWebhooksRepo(deps.db);
-  const batchSize = deps.batchSize ?? 200;
   const concurrency = deps.concurrency ?? 64;
+  const perEndpoint = Math.min(concurrency, deps.perEndpoint ?? 16);
   const leaseMs = deps.leaseMs ?? WEBHOOK_TIMEOUT_MS + 5_000;
   const secretCache = new Map<string, string>();
+  // Outcomes of sends that end together share one transaction: one commit per delivery would cap a backlog's
+  // drain at the disk's commit rate.
+  const outcomes = createGroupCommit(deps.db, {
+    concurrency: deps.dialect === 'sqlite' ? 1 : 2,
+  });
+  const inFlightPerHook = new Map<string, number>();
+  // A send that outlasts its lease (a receiver holding it, a slow outcome commit) makes its row due again:
+  // the claim leaves these ids out, or this process would send the same delivery a second time.
+  const sending = new Set<string>();
 
   const open = (sealed: string, webhookId: string) => {
     const key = `${webhookId}:${sealed}`;
@@ -188,33 +195,64 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps) {
     }
   }
 
+  /** One claimed delivery as a task of the pool: its attempt, then its outcome written. */
+  function send(row: DeliveryRow, ctx: SendContext | undefined) {
+    const hook = row.webhook_id;
+    inFlightPerHook.set(hook, (inFlightPerHook.get(hook) ?? 0) + 1);
+    sending.add(row.id);
+    return async () => {
+      try {
+        const outcome = await attempt(row, ctx);
+        await outcomes.run((trx) => createWebhooksRepo(trx).writeOutcomes([outcome]));
+      } finally {
+        sending.delete(row.id);
+        const left = (inFlightPerHook.get(hook) ?? 1) - 1;
+        if (left > 0) inFlightPerHook.set(hook, left);
+        else inFlightPerHook.delete(hook);
+      }
+    };
+  }
+
+  const sends = createTaskPool({
+    capacity: concurrency,
+    async claim(free, start) {
+      const now = deps.clock.now();
+      const rows = await repo.claimDue(
+        deps.dialect,
+        now.toISOString(),
+        new Date(now.getTime() + leaseMs).toISOString(),
+        free,
+        { perEndpoint, inFlight: inFlightPerHook, sending },
+      );
+      if (rows.length === 0) return 0;
+      const ctxs = await repo.sendContexts(rows);
+      for (const r of rows) start(send(r, ctxs.get(r.id)));
+      return rows.length;
+    },
+    onFree: deps.onSlotFree,
+    onError: deps.onError,
+  });
+
   return {
     /**
-     * Claims and sends due deliveries until none is due or `maxBatches` batches were sent; returns how many
-     * attempts were made. Tests call it directly with a ManualClock instead of waiting for the loop.
+     * Starts due deliveries in the free slots and returns how many it started, without waiting for them:
+     * the worker loop calls it again when a slot frees (onSlotFree) or at its idle poll.
      */
-    async runDue(maxBatches = 10): Promise<number> {
-      let done = 0;
-      for (let b = 0; b < maxBatches; b++) {
-        const now = deps.clock.now();
-        const rows = await repo.claimDue(
-          deps.dialect,
-          now.toISOString(),
-          new Date(now.getTime() + leaseMs).toISOString(),
-          batchSize,
-        );
-        if (rows.length === 0) break;
-        const ctxs = await repo.sendContexts(rows);
-        const outcomes = await pool(rows, concurrency, (r) => attempt(r, ctxs.get(r.id)));
-        await repo.recordOutcomes(outcomes);
-        done += rows.length;
-        if (rows.length < batchSize) break;
-      }
-      return done;
-    },
-    /** Sends one delivery row that the caller created in state 'sending' (the test button); returns the outcome. */
-    async sendNow(row: DeliveryRow): Promise<DeliveryOutcome> {
-      const ctxs = await repo.sendContexts([row]);
+    fill: sends.fill,
+    /**
+     * Claims and sends due deliveries, waiting for every send and its recorded outcome, until none is due
+     * or `maxRounds` rounds were made; returns how many attempts were made. Tests call it directly with a
+     * ManualClock instead of waiting for the loop.
+     */
+    runDue: sends.runDue,
+    /** Stops taking work and waits for the sends in flight and their outcomes (stopping a worker). */
+    close: sends.close,
+    /**
+     * Sends one delivery row that the caller created in state 'sending' (the test button) with its event,
+     * which is not stored (a test is no activity of the organization); returns the outcome.
+     */
+    async sendNow(row: DeliveryRow, event: SendContext['event']): Promise<DeliveryOutcome> {
+      const ctxs = await repo.sendContexts([row], event);
       const outcome = await attempt(row, ctxs.get(row.id));
       await repo.recordOutcomes([outcome]);
       return outcome;

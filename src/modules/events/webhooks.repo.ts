@@ -185,7 +185,9 @@ export function createWebhooksRepo(db: Db) {
         .updateTable('webhook_deliveries')
         .set({ status: 'pending', attempts: 0, next_attempt_at: now })
         .where('org_id', '=', orgId)
-        .where('webhook_id', '=', webhookId);
+        .where('webhook_id', '=', webhookId)
+        // Only deliveries whose event is stored: a test send's is not, and would only fail again.
+        .where('event_id', 'in', db.selectFrom('events').select('id').where('org_id', '=', orgId));
       if (ids === 'failed') {
         q = q.where('status', '=', 'failed');
         if (since !== undefined) q = q.where('created_at', '>=', since);
@@ -200,24 +202,45 @@ export function createWebhooksRepo(db: Db) {
     /**
      * Takes up to `limit` due deliveries (pending and due, or in flight past their lease: the process that
      * held them died) and leases them until `leaseUntil`. On PostgreSQL the rows are locked with SKIP LOCKED,
-     * so concurrent workers take disjoint sets.
+     * so concurrent workers take disjoint sets. With `fairness`, a webhook never gets more than
+     * `perEndpoint` rows in flight in this process: the rows of webhooks already at that bound are not
+     * read, and of the others' rows only what fits is leased (the rest stay due, for the next claim).
      */
     async claimDue(
       dialect: DialectName,
       now: string,
       leaseUntil: string,
       limit: number,
+      fairness?: {
+        perEndpoint: number;
+        inFlight: ReadonlyMap<string, number>;
+        /** Deliveries this process is still sending: due again once their lease ended, never sent twice. */
+        sending?: ReadonlySet<string>;
+      },
     ): Promise<DeliveryRow[]> {
       return db.transaction().execute(async (trx) => {
+        const full = fairness
+          ? [...fairness.inFlight].filter(([, n]) => n >= fairness.perEndpoint).map(([id]) => id)
+          : [];
         let q = trx
           .selectFrom('webhook_deliveries')
-          .select('id')
+          .select(['id', 'webhook_id'])
           .where('status', 'in', ['pending', 'sending'])
           .where('next_attempt_at', '<=', now)
           .orderBy('next_attempt_at', 'asc')
           .limit(limit);
+        if (full.length > 0) q = q.where('webhook_id', 'not in', full);
+        if (fairness?.sending && fairness.sending.size > 0)
+          q = q.where('id', 'not in', [...fairness.sending]);
         if (dialect === 'postgres') q = q.forUpdate().skipLocked();
-        const ids = (await q.execute()).map((r) => r.id);
+        const taken = new Map<string, number>();
+        const ids: string[] = [];
+        for (const r of await q.execute()) {
+          const n = (fairness?.inFlight.get(r.webhook_id) ?? 0) + (taken.get(r.webhook_id) ?? 0);
+          if (fairness && n >= fairness.perEndpoint) continue;
+          taken.set(r.webhook_id, (taken.get(r.webhook_id) ?? 0) + 1);
+          ids.push(r.id);
+        }
         if (ids.length === 0) return [];
         return trx
           .updateTable('webhook_deliveries')
@@ -233,24 +256,32 @@ export function createWebhooksRepo(db: Db) {
       });
     },
     /** The event, its organization's name and the webhook of each claimed delivery, in three queries. */
-    async sendContexts(rows: DeliveryRow[]): Promise<Map<string, SendContext>> {
+    /** `unstored`: the event of a test send, delivered without being an event of the organization. */
+    async sendContexts(
+      rows: DeliveryRow[],
+      unstored?: SendContext['event'],
+    ): Promise<Map<string, SendContext>> {
       const out = new Map<string, SendContext>();
       if (rows.length === 0) return out;
       const eventIds = [...new Set(rows.map((r) => r.event_id))];
       const hookIds = [...new Set(rows.map((r) => r.webhook_id))];
-      const events = await db
-        .selectFrom('events')
-        .innerJoin('organizations', 'organizations.id', 'events.org_id')
-        .select([
-          'events.id as id',
-          'events.type as type',
-          'events.created_at as created_at',
-          'events.data as data',
-          'events.org_id as org_id',
-          'organizations.name as org_name',
-        ])
-        .where('events.id', 'in', eventIds)
-        .execute();
+      const events = unstored
+        ? (
+            await db.selectFrom('organizations').select('name').where('id', '=', unstored.org_id).execute()
+          ).map((o) => ({ ...unstored, org_name: o.name }))
+        : await db
+            .selectFrom('events')
+            .innerJoin('organizations', 'organizations.id', 'events.org_id')
+            .select([
+              'events.id as id',
+              'events.type as type',
+              'events.created_at as created_at',
+              'events.data as data',
+              'events.org_id as org_id',
+              'organizations.name as org_name',
+            ])
+            .where('events.id', 'in', eventIds)
+            .execute();
       const hooks = await db.selectFrom('webhooks').selectAll().where('id', 'in', hookIds).execute();
       const eventById = new Map(events.map((e) => [e.id, e]));
       const hookById = new Map(hooks.map((h) => [h.id, h]));
@@ -269,49 +300,55 @@ export function createWebhooksRepo(db: Db) {
     /** Writes a batch of attempt outcomes in one transaction (one commit for many deliveries). */
     async recordOutcomes(outcomes: DeliveryOutcome[]): Promise<void> {
       if (outcomes.length === 0) return;
-      await db.transaction().execute(async (trx) => {
-        for (const o of outcomes) {
-          await trx
-            .updateTable('webhook_deliveries')
-            .set({
-              status: o.status,
-              next_attempt_at: o.nextAttemptAt,
-              delivered_at: o.deliveredAt,
-              response_code: o.responseCode,
-              response_time_ms: o.responseTimeMs,
-              error: o.error,
-            })
-            .where('id', '=', o.id)
-            .where('attempts', '=', o.attempts)
-            .where('status', '=', 'sending')
-            .execute();
-          if (o.disableWebhook) {
-            const d = o.disableWebhook;
-            await trx
-              .updateTable('webhooks')
-              .set({ enabled: 0, disabled_reason: d.reason, updated_at: d.at })
-              .where('org_id', '=', d.orgId)
-              .where('id', '=', d.webhookId)
-              .execute();
-          }
-        }
-        await trx
-          .insertInto('webhook_attempts')
-          .values(
-            outcomes.map((o) => ({
-              id: o.attempt.id,
-              org_id: o.attempt.orgId,
-              delivery_id: o.attempt.deliveryId,
-              attempt: o.attempt.attempt,
-              started_at: o.attempt.startedAt,
-              response_code: o.attempt.responseCode,
-              latency_ms: o.attempt.latencyMs,
-              error_class: o.attempt.errorClass,
-              error: o.attempt.error,
-            })),
-          )
+      await db.transaction().execute(async (trx) => createWebhooksRepo(trx).writeOutcomes(outcomes));
+    },
+    /**
+     * Writes attempt outcomes with this repo's handle (a transaction: the caller's, or a group commit's). An
+     * outcome for an older claim of the delivery (its lease ended and another worker took it) is ignored.
+     */
+    async writeOutcomes(outcomes: DeliveryOutcome[]): Promise<void> {
+      if (outcomes.length === 0) return;
+      for (const o of outcomes) {
+        await db
+          .updateTable('webhook_deliveries')
+          .set({
+            status: o.status,
+            next_attempt_at: o.nextAttemptAt,
+            delivered_at: o.deliveredAt,
+            response_code: o.responseCode,
+            response_time_ms: o.responseTimeMs,
+            error: o.error,
+          })
+          .where('id', '=', o.id)
+          .where('attempts', '=', o.attempts)
+          .where('status', '=', 'sending')
           .execute();
-      });
+        if (o.disableWebhook) {
+          const d = o.disableWebhook;
+          await db
+            .updateTable('webhooks')
+            .set({ enabled: 0, disabled_reason: d.reason, updated_at: d.at })
+            .where('org_id', '=', d.orgId)
+            .where('id', '=', d.webhookId)
+            .execute();
+        }
+      }
+      await db
+        .insertInto('webhook_attempts')
+        .values(
+          outcomes.map((o) => ({
+            id: o.attempt.id,
+            org_id: o.attempt.orgId,
+            delivery_id: o.attempt.deliveryId,
+            attempt: o.attempt.attempt,
+            started_at: o.attempt.startedAt,
+            response_code: o.attempt.responseCode,
+            latency_ms: o.attempt.latencyMs,
+            error_class: o.attempt.errorClass,
+            error: o.attempt.error,
+          })),
+        )
+        .execute();
     },
     /**
      * SQLite has exactly one process on the file, so at its start every lease is an orphan of a previous

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
 import { invalid } from '../../platform/errors/index.js';
+import { addressOrigin } from '../../platform/net/index.js';
 import { callerRole } from '../auth/index.js';
 import type { EventType } from './event-types.js';
 import {
@@ -31,20 +32,13 @@ function changeBy(request: Parameters<typeof callerOf>[0]): WebhookChange {
 const TAGS = ['webhooks'];
 
 /**
- * What a member or viewer sees of an endpoint's address: its origin only. The path and query of a chat
- * or automation webhook (Slack, Teams, Zapier) are its credential: whoever holds them can post to it.
+ * What a member or viewer sees of an endpoint's address: its origin only (addressOrigin: the path and
+ * query of a chat or automation webhook are its credential).
  */
 function shownTo(request: Parameters<typeof callerOf>[0], view: Webhook): Webhook {
   const role = callerRole(callerOf(request));
   if (role && (MANAGE as readonly string[]).includes(role)) return view;
-  let origin: string;
-  try {
-    const u = new URL(view.url);
-    origin = u.pathname === '/' && u.search === '' ? u.origin : `${u.origin}/…`;
-  } catch {
-    origin = '…';
-  }
-  return { ...view, url: origin };
+  return { ...view, url: addressOrigin(view.url) };
 }
 
 export function webhooksRoutes(webhooks: WebhooksService) {
@@ -110,6 +104,16 @@ export function webhooksRoutes(webhooks: WebhooksService) {
           params: WebhookParams,
           body: UpdateWebhookBody,
           response: { 200: WebhookView, ...errorResponses(401, 403, 404, 429) },
+        },
+        // After authentication and the role check (onRequest), before the schema: the schema would say
+        // only that 'secret' is not allowed, and the caller needs to know where a secret is changed.
+        preValidation: async (request) => {
+          const body = request.body;
+          if (body !== null && typeof body === 'object' && Object.hasOwn(body, 'secret')) {
+            throw invalid(
+              "The body field 'secret' cannot be changed here: rotate it with POST /api/webhooks/{id}/rotate-secret (the old secret keeps signing for a grace period).",
+            );
+          }
         },
       },
       async (request) =>
@@ -273,7 +277,7 @@ export function webhooksRoutes(webhooks: WebhooksService) {
         const until = request.body.until ? new Date(request.body.until).toISOString() : undefined;
         // An empty window would answer "0 recovered", which reads as "nothing failed": say it instead.
         if (until !== undefined && until <= since)
-          throw invalid(`'until' (${until}) must be later than 'since' (${since}).`);
+          throw invalid(`The body field 'until' (${until}) must be later than 'since' (${since}).`);
         const recovered = await webhooks.recover(callerOf(request).org.id, request.params.id, since, until);
         return reply.status(202).send({ recovered });
       },

@@ -62,4 +62,31 @@ describe('work loop', () => {
     clearInterval(keepAlive);
     assert.equal(rounds, 2);
   });
+
+  it('kicks that keep coming do not put the round off', async (t) => {
+    // The pools kick at every send that ends; each kick used to re-arm the 2 ms timer, so a steady stream of
+    // ends closer than that kept the loop from ever taking new work.
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+    let rounds = 0;
+    const loop = createWorkLoop({
+      idleMs: 60_000,
+      kickDelayMs: 2,
+      onError: () => undefined,
+      run: async () => {
+        rounds++;
+        return 0;
+      },
+    });
+    loop.start();
+    t.mock.timers.tick(0);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(rounds, 1);
+    for (let i = 0; i < 10; i++) {
+      loop.kick();
+      t.mock.timers.tick(1);
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.ok(rounds >= 2, `rounds while kicked every 1 ms: ${rounds}`);
+    await loop.close();
+  });
 });

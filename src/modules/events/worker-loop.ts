@@ -30,9 +30,17 @@ export function createWorkLoop(opts: WorkLoopOptions): WorkLoop {
   // A kick can come from inside a producer's transaction, before its rows are visible: one quick re-check.
   let recheck = false;
 
+  let timerAt = 0;
+
+  // A round already due as soon as (or sooner than) asked stays as it is: the delivery pools kick at every
+  // send that ends, and re-arming the timer at each kick would put the round off for as long as sends keep
+  // ending less than kickDelayMs apart.
   const schedule = (ms: number) => {
     if (stopped) return;
+    const at = Date.now() + ms;
+    if (timer && timerAt <= at) return;
     if (timer) clearTimeout(timer);
+    timerAt = at;
     timer = setTimeout(tick, ms);
     timer.unref();
   };

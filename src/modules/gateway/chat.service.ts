@@ -16,6 +16,7 @@ import {
   estimateTokens,
   microsToUsd,
   type ModelInfo,
+  type OnAttemptFailure,
   ProviderError,
   type Providers,
   route,
@@ -161,8 +162,13 @@ export function createChatService(deps: ChatServiceDeps) {
       keptModel = row.model || undefined;
     }
 
-    // 1. Injection check: on the user's message only; history was checked when it was sent.
-    const analysis = await deps.protection.checkInjection(caller, body.message, CHAT_PATH);
+    // 1. Injection check: on the user's message only; history was checked when it was sent. The system
+    // prompt is its context (the engine weighs an instruction off the stated task more): the one sent with
+    // the first turn, or the conversation's (stored tokenized, which leaves its words to compare with).
+    const keptSystem = history[0]?.role === 'system' ? history[0].content : null;
+    const context =
+      history.length === 0 ? body.system : typeof keptSystem === 'string' ? keptSystem : undefined;
+    const analysis = await deps.protection.checkInjection(caller, body.message, CHAT_PATH, context);
     const blocked = analysis.action === 'block';
     deps.limits.record(org, 'chat', { blocked, warned: analysis.action === 'warn', score: analysis.score });
     if (blocked) {
@@ -187,6 +193,17 @@ export function createChatService(deps: ChatServiceDeps) {
 
     // 2. Tokenization into the conversation's vault session.
     const dlpStarted = performance.now();
+    // Answers stored before 2026-11-28 may hold personal data the model wrote in clear: tokenized (as
+    // answers are now, see storedAnswer) before the history goes upstream again, and stored so with this
+    // turn. An answer stored tokenized finds nothing, and detection is cached by text: a lookup per answer.
+    if (sessionId) {
+      const answers = history.flatMap((m, i): TextField[] =>
+        m.role === 'assistant' && typeof m.content === 'string' && m.content !== ''
+          ? [{ name: `history[${i}]`, text: m.content, set: (v) => (history[i] = { ...m, content: v }) }]
+          : [],
+      );
+      if (answers.length > 0) await deps.protection.tokenize(caller, answers, { sessionId, answer: true });
+    }
     const userTurn: ChatMessage = { role: 'user', content: body.message };
     const system: ChatMessage | undefined =
       body.system !== undefined && history.length === 0
@@ -229,7 +246,12 @@ export function createChatService(deps: ChatServiceDeps) {
     if ('error' in choice && !told && keptModel && choice.error === 'model_not_found') {
       choice = routeWith(undefined);
     }
-    if ('error' in choice) throw new AppError('invalid_request', choice.message);
+    if ('error' in choice) {
+      // The body field the refusal is about, named as every 400 does (docs/errors.md).
+      const field = choice.input ? `The body field 'routing.${choice.input}' cannot be used: ` : '';
+      const message = field ? choice.message : choice.message.replace(/^./, (c) => c.toUpperCase());
+      throw new AppError('invalid_request', `${field}${message}.`);
+    }
     // Models paired with an adapter and an opened key once, so attempt i always answers for models[i].
     const usable = [choice.model, ...choice.fallbacks].flatMap((model) => {
       const adapter = deps.providers.get(model.provider);
@@ -300,11 +322,34 @@ export function createChatService(deps: ChatServiceDeps) {
     };
   }
 
-  /** Stores the turn (tokenized) and records usage; called once per provider call that produced text. */
+  /**
+   * The answer as it is stored and sent again as history: the model wrote tokens for the user's data, but
+   * personal data of its own (an address it knew, a number it made up) came in clear. That goes into the
+   * conversation's vault session too, so the stored turn holds no original and the next turn sends none
+   * upstream (docs/gateway.md); the caller still reads it, the answer being rehydrated from the same session.
+   */
+  async function storedAnswer(ready: ReadyChat, answer: string): Promise<string | null> {
+    if (answer === '') return answer;
+    let stored = answer;
+    const field: TextField = { name: 'answer', text: answer, set: (v) => (stored = v) };
+    try {
+      await deps.protection.tokenize(ready.caller, [field], { sessionId: ready.session.id, answer: true });
+    } catch (err) {
+      // The conversation was erased while the model answered (its session with it): nothing to keep.
+      if (err instanceof AppError && err.code === 'not_found') return null;
+      throw err;
+    }
+    return stored;
+  }
+
+  /**
+   * Stores the turn (the answer tokenized into the conversation's session) and records usage; called once
+   * per provider call that produced text.
+   */
   async function finish(
     ready: ReadyChat,
     model: ModelInfo,
-    tokenizedAnswer: string,
+    answer: string,
     usage: { usage: ChatUsage; source: 'provider' | 'estimated'; usd: number },
     outcome: 'ok' | 'aborted' | 'error',
   ): Promise<void> {
@@ -321,7 +366,9 @@ export function createChatService(deps: ChatServiceDeps) {
       outcome,
       conversationId: ready.conversation.id,
     });
-    if (outcome !== 'ok' && tokenizedAnswer === '') return;
+    if (outcome !== 'ok' && answer === '') return;
+    const tokenizedAnswer = await storedAnswer(ready, answer);
+    if (tokenizedAnswer === null) return;
     const system = ready.messages[0]?.role === 'system' ? [ready.messages[0]] : [];
     const all = [
       ...system,
@@ -352,17 +399,34 @@ export function createChatService(deps: ChatServiceDeps) {
     }
   }
 
+  /** Accounts each provider call that failed before its answer began (usage.failed); aborts are the caller's. */
+  function failedAttempt(ready: ReadyChat): OnAttemptFailure {
+    return (attempt, err) => {
+      const model = ready.models[attempt];
+      if (!model || (err instanceof ProviderError && err.code === 'aborted')) return;
+      deps.usage.failed({
+        orgId: ready.caller.org.id,
+        endpoint: 'chat',
+        provider: model.provider,
+        model: model.key,
+        // A new conversation is stored only once a model answers: until then its id names nothing.
+        ...(ready.conversation.isNew ? {} : { conversationId: ready.conversation.id }),
+      });
+    };
+  }
+
   return {
     prepare,
     finish,
     usageOf,
+    failedAttempt,
 
     /** The whole answer at once (stream: false). */
     async complete(ready: ReadyChat, signal: CancelSignal): Promise<ChatResult & { upstreamMs: number }> {
       const started = performance.now();
       let answer: Awaited<ReturnType<typeof chatWithFallback>>;
       try {
-        answer = await chatWithFallback(ready.attempts(signal));
+        answer = await chatWithFallback(ready.attempts(signal), failedAttempt(ready));
       } catch (err) {
         if (err instanceof ProviderError && err.code === 'aborted' && ready.models[0]) {
           // The client left: the prompt was sent, so it is accounted (estimated).

@@ -18,7 +18,7 @@ import type { SseSink } from '../protection/index.js';
 export async function streamChat(chat: ChatService, ready: ReadyChat, sink: SseSink): Promise<void> {
   let opened: Awaited<ReturnType<typeof openStreamWithFallback>>;
   try {
-    opened = await openStreamWithFallback(ready.attempts(sink.signal));
+    opened = await openStreamWithFallback(ready.attempts(sink.signal), chat.failedAttempt(ready));
   } catch (err) {
     if (!sink.closed) {
       const e = err instanceof ProviderError ? providerFailure(err) : null;

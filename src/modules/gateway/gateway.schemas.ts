@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { conversationIdText } from './history.schemas.js';
 
 export const MAX_MESSAGE_CHARS = 200_000;
 
@@ -12,10 +13,9 @@ export const ChatBodySchema = Type.Object(
     ),
     stream: Type.Optional(Type.Boolean({ description: 'answer as Server-Sent Events (default false)' })),
     conversationId: Type.Optional(
-      Type.String({
-        maxLength: 64,
-        description: 'continue a stored conversation (conv_…); unknown gives 404',
-      }),
+      conversationIdText(
+        'continue a stored conversation: conv_ followed by 22 letters or digits (another form gives 400, an unknown one 404)',
+      ),
     ),
     routing: Type.Optional(
       Type.Object(

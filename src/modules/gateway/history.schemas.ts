@@ -1,15 +1,22 @@
 import { Type } from 'typebox';
+import { patternText } from '../../platform/http/index.js';
 
 const Iso = Type.String({ format: 'date-time' });
 
 export const CONVERSATION_ID_PATTERN = '^conv_[0-9A-Za-z]{22}$';
 
-export const ConversationParams = Type.Object({
-  id: Type.String({
-    pattern: CONVERSATION_ID_PATTERN,
-    description: 'conv_ followed by 22 letters or digits',
-  }),
-});
+/**
+ * A conversation id wherever one is given (the path of the conversation routes, the chat's
+ * `conversationId`): another form is 400 naming the field, a well-formed unknown one 404 (docs/errors.md).
+ */
+export const conversationIdText = (description?: string) =>
+  patternText(
+    CONVERSATION_ID_PATTERN,
+    'conv_ followed by 22 letters or digits',
+    description ? { description } : {},
+  );
+
+export const ConversationParams = Type.Object({ id: conversationIdText() });
 
 export const ConversationListQuery = Type.Object(
   {

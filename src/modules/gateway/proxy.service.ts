@@ -21,9 +21,9 @@ import {
 } from '../providers/index.js';
 import {
   ChunkRehydrator,
-  chatUserText,
   type Protection,
   type ProtectedCaller,
+  promptTexts,
   rehydrateResponse,
   requestFields,
   type SseSink,
@@ -49,27 +49,6 @@ export function proxyProviderOf(value: string): ProviderId {
 }
 
 export type ProxyCaller = ProtectedCaller;
-
-/**
- * The injection policy of both proxies: what the user wrote last is analysed with the organization's
- * thresholds; `block` refuses the request (403 forbidden) before anything is tokenized or sent, `log` and
- * `warn` publish their detection events and let it through.
- */
-export async function checkProxyInjection(
-  protection: Protection,
-  caller: ProtectedCaller,
-  userText: string,
-  endpoint: string,
-): Promise<void> {
-  if (!userText) return;
-  const analysis = await protection.checkInjection(caller, userText, endpoint);
-  if (analysis.action === 'block') {
-    throw new AppError(
-      'forbidden',
-      'The request was blocked by Parapet: it looks like a prompt injection or jailbreak attempt.',
-    );
-  }
-}
 
 export interface ProxyCall {
   org: Organization;
@@ -116,6 +95,13 @@ export function createProxyService(deps: {
 }) {
   const idleTimeoutMs = deps.idleTimeoutMs ?? 120_000;
 
+  /** The call's model in the catalog (for its price), and the key its usage is recorded under. */
+  function modelOf(call: ProxyCall) {
+    const model = findModel(`${call.provider}/${call.request.model}`);
+    // The catalog's key, as the chat records it, so a usage report counts one model once.
+    return { model, key: model?.key ?? `${call.provider}/${String(call.request.model ?? '')}` };
+  }
+
   function record(
     call: ProxyCall,
     reported: Usage | null | undefined,
@@ -124,18 +110,29 @@ export function createProxyService(deps: {
   ) {
     const prompt = reported?.prompt_tokens ?? estimateMessagesTokens(call.request.messages);
     const completion = reported?.completion_tokens ?? estimateTokens(answer);
-    const model = findModel(`${call.provider}/${call.request.model}`);
+    const { model, key } = modelOf(call);
     deps.usage.record({
       orgId: call.org.id,
       endpoint: 'proxy',
       provider: call.provider,
-      // The catalog's key, as the chat records it, so a usage report counts one model once.
-      model: model?.key ?? `${call.provider}/${String(call.request.model ?? '')}`,
+      model: key,
       promptTokens: prompt,
       completionTokens: completion,
       cost: model ? estimateCost(model, prompt, completion) : 0,
       source: reported ? 'provider' : 'estimated',
       outcome,
+    });
+  }
+
+  /** A provider call that ended before its answer began: aborted (estimated), or failed (usage.failed). */
+  function recordFailure(call: ProxyCall, err: unknown) {
+    if (!(err instanceof ProviderError)) return;
+    if (err.code === 'aborted') return record(call, null, '', 'aborted');
+    deps.usage.failed({
+      orgId: call.org.id,
+      endpoint: 'proxy',
+      provider: call.provider,
+      model: modelOf(call).key,
     });
   }
 
@@ -157,14 +154,14 @@ export function createProxyService(deps: {
           'Send your provider key as Authorization: Bearer <key>; Parapet passes it through and never stores it.',
         );
       }
-      // The injection check reads what the user wrote last; tokenization every string of the body but its
-      // structural and opaque values (the chat-completions rule the network proxy applies too): `user`,
-      // `metadata`, file names and fields this service does not know go up tokenized like message text.
-      // The event's endpoint names the provider (a checked id), as the network proxy's does.
-      await checkProxyInjection(
-        deps.protection,
+      // The injection check reads what the user wrote last (the system prompt as its context) and the tool
+      // outputs of the newest turn; tokenization every string of the body but its structural and opaque
+      // values (the chat-completions rule the network proxy applies too): `user`, `metadata`, file names
+      // and fields this service does not know go up tokenized like message text. The event's endpoint
+      // names the provider (a checked id), as the network proxy's does.
+      await deps.protection.checkPrompt(
         caller,
-        chatUserText(body),
+        promptTexts('openai-chat', body as unknown as Record<string, unknown>),
         PROXY_PATH.replace(':provider', provider),
       );
       const { fields, commit } = requestFields('openai-chat', body);
@@ -198,7 +195,7 @@ export function createProxyService(deps: {
       try {
         response = await call.adapter.chat({ ...call.request, stream: false }, call.ctx);
       } catch (err) {
-        if (err instanceof ProviderError && err.code === 'aborted') record(call, null, '', 'aborted');
+        recordFailure(call, err);
         // The provider's error goes to the client with x-svc-vault-session like an answer, so it too waits
         // for the vault's commit; a failed commit is thrown instead (a 500 without the session).
         await call.stored;
@@ -226,9 +223,10 @@ export function createProxyService(deps: {
     async open(call: ProxyCall): Promise<AsyncIterable<ChatChunk>> {
       const started = performance.now();
       try {
-        const opened = await openStreamWithFallback([
-          { adapter: call.adapter, request: { ...call.request, stream: true }, ctx: call.ctx },
-        ]);
+        const opened = await openStreamWithFallback(
+          [{ adapter: call.adapter, request: { ...call.request, stream: true }, ctx: call.ctx }],
+          (_attempt, err) => recordFailure(call, err),
+        );
         if (call.stored) {
           try {
             await call.stored;

@@ -12,7 +12,7 @@ function instant(name: string, value: string): Date {
   const m = DATE.exec(value) ?? DATE_TIME.exec(value);
   const bad = () =>
     invalid(
-      `The query field '${name}' must be an ISO 8601 date (2026-11-01) or a date-time with a time zone (2026-11-01T00:00:00Z).`,
+      `The query parameter '${name}' must be an ISO 8601 date (2026-11-01) or a date-time with a time zone (2026-11-01T00:00:00Z).`,
     );
   if (!m) throw bad();
   const [y, mo, d, h = 0, mi = 0, s = 0, oh = 0, om = 0] = m.slice(1).map((v) => (v ? Number(v) : 0));
@@ -44,7 +44,7 @@ export function usageRange(query: { from?: string; to?: string }, now: Date): { 
   const shown = (name: 'from' | 'to', at: Date) =>
     `'${name}' (${at.toISOString()}${query[name] === undefined ? ', by default' : ''})`;
   if (from.getTime() > to.getTime()) {
-    throw invalid(`The query field ${shown('from', from)} must not be later than ${shown('to', to)}.`);
+    throw invalid(`The query parameter ${shown('from', from)} must not be later than ${shown('to', to)}.`);
   }
   if (to.getTime() - from.getTime() > MAX_RANGE_DAYS * DAY_MS) {
     throw invalid(

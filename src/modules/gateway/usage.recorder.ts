@@ -87,6 +87,20 @@ export function createUsageRecorder(deps: { db: Db; clock: Clock }) {
       });
       if (pending.length > MAX_PENDING) pending.shift();
     },
+    /**
+     * A provider call that failed before its answer began (an error status, a refused connection, a
+     * timeout): counted as `error` with no tokens or cost, since providers bill none for it.
+     */
+    failed(r: Pick<UsageRecord, 'orgId' | 'endpoint' | 'provider' | 'model' | 'conversationId'>): void {
+      this.record({
+        ...r,
+        promptTokens: 0,
+        completionTokens: 0,
+        cost: 0,
+        source: 'estimated',
+        outcome: 'error',
+      });
+    },
     flush,
     /** Flushes first, so a caller sees its own requests. */
     async recent(orgId: string, limit = 100): Promise<UsageRow[]> {

@@ -58,20 +58,29 @@ const VerdictSchema = Type.String({ enum: VERDICTS });
 
 export const EvidenceSchema = Type.Object({
   claim: Type.String({ description: 'the sub-claim this evidence is for' }),
-  source_index: Type.Integer({
-    minimum: -1,
-    description: 'zero-based index into sources; -1 when the evidence is a stored correction',
-  }),
-  match: Type.String({ description: "the matching source text, or the correction's correctedClaim" }),
+  source_index: Type.Integer({ minimum: 0, description: 'zero-based index into the submitted sources' }),
+  match: Type.String({ description: 'the matching source text' }),
   confidence: Type.Number({ minimum: 0, maximum: 1 }),
   verdict: VerdictSchema,
-  correctionId: Type.Optional(Type.String({ description: 'the correction that decided this sub-claim' })),
+});
+
+export const CorrectionEvidenceSchema = Type.Object({
+  claim: Type.String({ description: "the sub-claim that restates a correction's originalClaim" }),
+  correctionId: Type.Optional(Type.String({ description: 'the stored correction that decided it (cor_…)' })),
+  correctedClaim: Type.String({ description: "the correction's correctedClaim: what is right instead" }),
+  confidence: Type.Number({ minimum: 0, maximum: 1 }),
+  verdict: Type.String({ enum: ['contradicted'] }),
 });
 
 export const CheckResponse = Type.Object({
   score: Type.Number({ minimum: 0, maximum: 1, description: '1 = fully supported' }),
   verdict: VerdictSchema,
-  evidence: Type.Array(EvidenceSchema),
+  evidence: Type.Array(EvidenceSchema, {
+    description: 'source evidence: at most one item per sub-claim for which a source passage was retrieved',
+  }),
+  corrections: Type.Array(CorrectionEvidenceSchema, {
+    description: "the sub-claims an organization's stored correction decided (contradicted), one item each",
+  }),
   claims: Type.Array(
     Type.Object({
       text: Type.String(),

@@ -84,10 +84,11 @@ const LLM_SCORE: Record<JudgeLabel, number> = { supported: 1, unsupported: 0.2, 
  * organization said so, whatever a model thinks.
  */
 export function combineWithJudge(local: CheckResult, labels: Array<JudgeLabel | undefined>): CheckResult {
+  const corrected = correctedClaims(local);
   let k = 0;
   const claims = local.claims.map((part) => {
     const ev = local.evidence.find((e) => e.claim === part.text);
-    if (!ev || ev.source_index < 0) return part;
+    if (!ev || corrected.has(part.text)) return part;
     const label = labels[k++];
     if (!label) return part;
     return { ...part, verdict: label as Verdict, score: round((part.score + LLM_SCORE[label]) / 2) };
@@ -97,19 +98,23 @@ export function combineWithJudge(local: CheckResult, labels: Array<JudgeLabel | 
   if (verdict === 'contradicted') score = Math.min(score, 0.25);
   const evidence = local.evidence.map((e) => {
     const part = claims.find((p) => p.text === e.claim);
-    return part && e.source_index >= 0 ? { ...e, verdict: part.verdict } : e;
+    return part ? { ...e, verdict: part.verdict } : e;
   });
   return { ...local, claims, evidence, verdict, score: round(score) };
 }
+
+/** The sub-claims a stored correction decided: never put to the model, never changed by it. */
+const correctedClaims = (local: CheckResult): Set<string> => new Set(local.corrections.map((c) => c.claim));
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
 /** The sub-claims the model is asked about: those with source evidence, in order, at most JUDGE_MAX_CLAIMS. */
 function questions(local: CheckResult): Array<{ claim: string; evidence: string }> {
+  const corrected = correctedClaims(local);
   const out: Array<{ claim: string; evidence: string }> = [];
   for (const part of local.claims) {
     const ev = local.evidence.find((e) => e.claim === part.text);
-    if (!ev || ev.source_index < 0) continue;
+    if (!ev || corrected.has(part.text)) continue;
     out.push({ claim: part.text, evidence: ev.match.slice(0, EVIDENCE_CHARS) });
     if (out.length >= JUDGE_MAX_CLAIMS) break;
   }

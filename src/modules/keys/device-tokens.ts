@@ -64,6 +64,21 @@ export function createDeviceTokens(deps: { db: Db; clock: Clock }) {
     },
 
     /**
+     * The device a secret stands for if the token is live, read in the caller's transaction and never from
+     * the cache: a token whose device is being retired in that transaction must be judged as stored.
+     */
+    async liveIn(trx: Db, secret: string): Promise<DeviceIdentity | null> {
+      if (!TOKEN_FORMAT.test(secret)) return null;
+      const row = await trx
+        .selectFrom('device_tokens')
+        .select(['id', 'org_id', 'device_id'])
+        .where('hash', '=', sha256Hex(secret))
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return row ? { tokenId: row.id, orgId: row.org_id, deviceId: row.device_id } : null;
+    },
+
+    /**
      * The device a secret stands for, if the token is live; null otherwise. Cached a few seconds per
      * process like API keys: heartbeats of thousands of devices cost one hash and a map lookup each, and a
      * revocation made on another server takes effect within CACHE_MS.

@@ -126,6 +126,9 @@ export function createLimitsService(deps: { db: Db; cache: Cache; clock: Clock; 
     /** A fixed one-minute window on any key (organizations, sessions, failed logins by address). */
     hitWindow: windows.hit,
 
+    /** Gives back a hit of `hitWindow` (a sign-in that succeeded does not count as a failure). */
+    releaseWindow: windows.release,
+
     /** Refuses when the monthly quota of the product is spent; does not count. */
     async checkQuota(org: Organization, product: Product): Promise<void> {
       const perMonth = PLAN_LIMITS[org.plan].perMonth;

@@ -99,6 +99,21 @@ export function createRateWindows(deps: { cache: Cache; clock: Clock }) {
       return leases.size;
     },
 
+    /**
+     * Gives back one hit that `hit` counted, in the window it was counted in (a later window is left alone:
+     * its count never held it). Why: a limit on failures (sign-ins by address, password changes by user)
+     * counts every attempt first, so that parallel guesses cannot all pass a check made before any is
+     * counted, and then releases the attempts that succeeded. Only windows counted one by one (limits below
+     * LEASE_FROM) release: a leased block is this process's own and has no single hit to return.
+     */
+    async release(key: string, state: RateState): Promise<void> {
+      if (state.limit >= LEASE_FROM) return;
+      const resetMs = state.reset * 1000;
+      const nowMs = clock.now().getTime();
+      if (nowMs >= resetMs) return;
+      await cache.incr(`${key}:${resetMs - WINDOW_MS}`, -1, resetMs - nowMs + 1_000);
+    },
+
     /** A fixed one-minute window on any key (organizations, sessions, failed logins by address). */
     async hit(key: string, limit: number): Promise<RateState> {
       const nowMs = clock.now().getTime();

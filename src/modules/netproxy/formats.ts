@@ -1,4 +1,10 @@
-import { type BodyFormat, requestFields, type TextField } from '../protection/index.js';
+import {
+  type BodyFormat,
+  type PromptTexts,
+  promptTexts,
+  requestFields,
+  type TextField,
+} from '../protection/index.js';
 
 /** The providers of the network proxy (SPEC: openai, anthropic, google, mistral, groq, cohere). */
 export const NETPROXY_PROVIDERS = ['openai', 'anthropic', 'google', 'mistral', 'groq', 'cohere'] as const;
@@ -15,9 +21,28 @@ export interface Route {
   op: Operation;
   /** Gemini says "stream" in the path; the others in the body (decided after parsing). */
   streamByPath: boolean;
+  /**
+   * The injection check reads the operation's user text and carried-in texts (tool outputs, documents):
+   * false where no model acts on the text (token counts, embeddings, moderation, rerank), which are
+   * inspected and tokenized all the same.
+   */
+  injection: boolean;
 }
 
-const GEMINI = /\/models\/[^/]+:(generateContent|streamGenerateContent)$/;
+// The inspected operations, by the end of the path as each provider's SDK sends it (the base path before
+// it, `/v1`, `/openai/v1`, `/v1beta`, may differ). Every other path is not inspected (docs/netproxy.md:
+// forwarded or refused by the organization's `uninspected` setting).
+const GEMINI =
+  /\/(?:models|tunedModels)\/[^/]+:(generateContent|streamGenerateContent|countTokens|embedContent|batchEmbedContents|batchGenerateContent|asyncBatchEmbedContent)$/;
+const MISTRAL_CONVERSATION = /\/v1\/conversations(?:\/[^/]+(?:\/restart)?)?$/;
+// OpenAI conversations: create, update (metadata) and add items.
+const OPENAI_CONVERSATION = /\/v1\/conversations(?:\/[^/]+(?:\/items)?)?$/;
+
+const route = (op: Operation, injection = true, streamByPath = false): Route => ({
+  op,
+  streamByPath,
+  injection,
+});
 
 export function routeOf(provider: NetProvider, method: string, path: string): Route | null {
   if (method !== 'POST') return null;
@@ -25,29 +50,69 @@ export function routeOf(provider: NetProvider, method: string, path: string): Ro
     case 'openai':
     case 'mistral':
     case 'groq':
-      if (path.endsWith('/chat/completions')) return { op: 'openai-chat', streamByPath: false };
-      if (path.endsWith('/embeddings')) return { op: 'embeddings', streamByPath: false };
-      if (provider === 'openai' && path.endsWith('/responses'))
-        return { op: 'openai-responses', streamByPath: false };
-      return null;
+      if (path.endsWith('/chat/completions')) return route('openai-chat');
+      if (path.endsWith('/embeddings')) return route('embeddings', false);
+      if (path.endsWith('/responses')) return route('openai-responses');
+      if (provider === 'openai') {
+        if (path.endsWith('/responses/input_tokens')) return route('openai-input-tokens', false);
+        if (OPENAI_CONVERSATION.test(path)) return route('openai-conversations');
+      }
+      if (path.endsWith('/moderations')) return route('moderations', false);
+      if (provider === 'mistral') {
+        if (path.endsWith('/fim/completions')) return route('mistral-fim');
+        if (path.endsWith('/agents/completions')) return route('openai-chat');
+        if (MISTRAL_CONVERSATION.test(path)) return route('mistral-conversations');
+        return null;
+      }
+      return path.endsWith('/v1/completions') ? route('openai-completions') : null;
     case 'anthropic':
-      return path.endsWith('/v1/messages') ? { op: 'anthropic-messages', streamByPath: false } : null;
+      if (path.endsWith('/v1/messages')) return route('anthropic-messages');
+      if (path.endsWith('/v1/messages/count_tokens')) return route('anthropic-count', false);
+      return path.endsWith('/v1/messages/batches') ? route('anthropic-batches') : null;
     case 'google': {
       const m = GEMINI.exec(path);
       if (!m) return null;
-      return { op: 'gemini-generate', streamByPath: m[1] === 'streamGenerateContent' };
+      switch (m[1]) {
+        case 'countTokens':
+          return route('gemini-count', false);
+        case 'embedContent':
+        case 'batchEmbedContents':
+          return route('gemini-embed', false);
+        case 'batchGenerateContent':
+          return route('gemini-batch');
+        case 'asyncBatchEmbedContent':
+          return route('gemini-batch', false);
+        default:
+          return route('gemini-generate', true, m[1] === 'streamGenerateContent');
+      }
     }
     case 'cohere':
-      return path.endsWith('/v2/chat') ? { op: 'cohere-chat', streamByPath: false } : null;
+      if (path.endsWith('/v2/chat')) return route('cohere-chat');
+      if (path.endsWith('/v1/chat')) return route('cohere-v1-chat');
+      if (path.endsWith('/v1/embed') || path.endsWith('/v2/embed')) return route('cohere-embed', false);
+      return path.endsWith('/v1/rerank') || path.endsWith('/v2/rerank')
+        ? route('cohere-rerank', false)
+        : null;
   }
 }
+
+/** Operations that are no model call of their own: not counted as usage (a batch is billed as it runs). */
+export const NOT_USAGE: ReadonlySet<Operation> = new Set([
+  'anthropic-count',
+  'gemini-count',
+  'anthropic-batches',
+  'moderations',
+  'openai-input-tokens',
+  'openai-conversations',
+  'gemini-batch',
+]);
 
 export interface RequestTexts {
   fields: TextField[];
   /** The body's text with only the changed strings and keys rewritten, commit included (Walked.rewrite). */
   rewrite(source: string): string;
-  /** What the user wrote last: the injection check reads it. */
-  userText: string;
+  /** What the injection check reads: the user's last words, the system prompt, carried-in texts. */
+  prompt: PromptTexts;
   model: string;
   stream: boolean;
 }
@@ -57,67 +122,32 @@ const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && 
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-/** The texts of the text parts (`{type, text}` with a type of `types`) of an array. */
-function partTexts(v: unknown, types: Set<string>): string[] {
-  const texts: string[] = [];
-  for (const p of arr(v))
-    if (isObj(p) && types.has(str(p['type'])) && typeof p['text'] === 'string') texts.push(p['text']);
-  return texts;
-}
-
-const TEXT = new Set(['text']);
-const RESPONSES_TEXT = new Set(['input_text', 'output_text', 'text']);
-
 /**
- * What the user wrote last, which the injection check reads: the last user turn's text (earlier turns
- * were checked when they were sent; tool results and the model's turns are not the user's words).
+ * A Gemini batch read as its rule reads it: objects down to the inline requests, each request a
+ * generateContent or embedContent body; both spellings of a name at once would be two readings.
  */
-function lastUserText(op: Operation, body: Json): string {
-  let userText = '';
-  switch (op) {
-    case 'openai-chat':
-    case 'cohere-chat': {
-      const messages = arr(body['messages']);
-      for (let i = messages.length - 1; i >= 0; i--) {
-        const m = messages[i];
-        if (!isObj(m) || m['role'] !== 'user') continue;
-        const c = m['content'];
-        return typeof c === 'string' ? c : partTexts(c, TEXT).filter(Boolean).join('\n');
-      }
-      return '';
-    }
-    case 'embeddings':
-      return '';
-    case 'openai-responses':
-      if (typeof body['input'] === 'string') return body['input'];
-      for (const item of arr(body['input'])) {
-        if (!isObj(item) || item['type'] === 'function_call') continue;
-        if (item['type'] === 'function_call_output' && typeof item['output'] === 'string') continue;
-        if (!('content' in item) || item['role'] !== 'user') continue;
-        const c = item['content'];
-        userText = typeof c === 'string' ? c : partTexts(c, RESPONSES_TEXT).join('\n');
-      }
-      return userText;
-    case 'anthropic-messages':
-      for (const m of arr(body['messages'])) {
-        if (!isObj(m) || m['role'] !== 'user') continue;
-        const c = m['content'];
-        // A turn of tool results alone leaves the last words the user wrote in place.
-        const texts = typeof c === 'string' ? [c] : partTexts(c, TEXT);
-        if (texts.length > 0) userText = texts.join('\n');
-      }
-      return userText;
-    case 'gemini-generate':
-      for (const c of arr(body['contents'])) {
-        if (!isObj(c) || (c['role'] !== 'user' && c['role'] !== undefined)) continue;
-        const texts: string[] = [];
-        for (const p of arr(c['parts']))
-          if (isObj(p) && p['thought'] !== true && typeof p['text'] === 'string') texts.push(p['text']);
-        const text = texts.join('\n');
-        if (text) userText = text;
-      }
-      return userText;
+function geminiBatchShape(body: Json): string | null {
+  const batch = body['batch'];
+  if (batch === undefined) return null;
+  if (!isObj(batch)) return "'batch' must be an object";
+  if (batch['inputConfig'] !== undefined && batch['input_config'] !== undefined)
+    return "'batch' must not hold both 'inputConfig' and 'input_config'";
+  const input = batch['inputConfig'] ?? batch['input_config'];
+  if (input === undefined) return null;
+  if (!isObj(input)) return "'batch.inputConfig' must be an object";
+  const requests = input['requests'];
+  if (requests === undefined) return null;
+  if (!isObj(requests)) return "'batch.inputConfig.requests' must be an object";
+  const list = requests['requests'];
+  if (list === undefined) return null;
+  if (!Array.isArray(list)) return "'batch.inputConfig.requests.requests' must be an array";
+  for (const [i, r] of list.entries()) {
+    const request = isObj(r) ? r['request'] : undefined;
+    if (!isObj(request)) return `'batch.inputConfig.requests.requests[${i}].request' must be an object`;
+    const why = unreadableShape('gemini-generate', request) ?? unreadableShape('gemini-embed', request);
+    if (why) return why.replace(/'([^']*)'/, `'batch.inputConfig.requests.requests[${i}].request.$1'`);
   }
+  return null;
 }
 
 /**
@@ -158,18 +188,99 @@ export function unreadableShape(op: Operation, body: Json): string | null {
     if (!isObj(c)) return `'${name}' must be an object with 'parts'`;
     return c['parts'] === undefined || Array.isArray(c['parts']) ? null : `'${name}.parts' must be an array`;
   };
+  const objects = (key: string) => {
+    for (const [i, m] of arr(body[key]).entries()) if (!isObj(m)) return `'${key}[${i}]' must be an object`;
+    return null;
+  };
+  // Token ids (numbers, or arrays of them) in place of text: the provider decodes them to a text the proxy
+  // never reads, so they would go up uninspected. Refused, naming the field; the caller sends the text.
+  const textOrTexts = (key: string) => {
+    const why = stringOrList(key);
+    if (why || !Array.isArray(body[key])) return why;
+    for (const [i, v] of (body[key] as unknown[]).entries()) {
+      if (typeof v === 'string') continue;
+      const ids = typeof v === 'number' || (Array.isArray(v) && v.some((n) => typeof n === 'number'));
+      return ids
+        ? `'${key}' holds token ids (numbers) instead of text, which the proxy cannot read (the provider decodes them to a text never inspected); send the text itself`
+        : `'${key}[${i}]' must be a string`;
+    }
+    return null;
+  };
+  const stringOrAbsent = (key: string) =>
+    body[key] === undefined || typeof body[key] === 'string' ? null : `'${key}' must be a string`;
+  // Requests nested in a batch: each is read as a body of its own format.
+  const nested = (key: string, inner: string, innerOp: Operation) => {
+    for (const [i, r] of arr(body[key]).entries()) {
+      const v = isObj(r) ? r[inner] : undefined;
+      if (!isObj(v)) return `'${key}[${i}].${inner}' must be an object`;
+      const why = unreadableShape(innerOp, v);
+      if (why) return why.replace(/'([^']*)'/, `'${key}[${i}].${inner}.$1'`);
+    }
+    return null;
+  };
   switch (op) {
+    case 'openai-completions':
+    case 'mistral-fim':
+      return textOrTexts('prompt') ?? stringOrAbsent('suffix');
+    case 'moderations':
+      return stringOrList('input');
+    case 'anthropic-batches':
+      return listOrAbsent('requests') ?? nested('requests', 'params', 'anthropic-messages');
+    case 'gemini-count':
+      return (
+        unreadableShape('gemini-generate', body) ??
+        (body['generateContentRequest'] === undefined
+          ? null
+          : isObj(body['generateContentRequest'])
+            ? unreadableShape('gemini-generate', body['generateContentRequest'])
+            : "'generateContentRequest' must be an object")
+      );
+    case 'gemini-embed':
+      return (
+        geminiContent(body['content'], 'content') ??
+        listOrAbsent('requests') ??
+        arr(body['requests']).reduce<string | null>(
+          (found, r, i) =>
+            found ??
+            (isObj(r)
+              ? geminiContent(r['content'], `requests[${i}].content`)
+              : `'requests[${i}]' must be an object`),
+          null,
+        )
+      );
+    case 'mistral-conversations':
+      return stringOrList('inputs') ?? (Array.isArray(body['inputs']) ? contents('inputs') : null);
+    case 'cohere-v1-chat':
+      return (
+        stringOrAbsent('message') ??
+        stringOrAbsent('preamble') ??
+        listOrAbsent('chat_history') ??
+        objects('chat_history')
+      );
+    case 'cohere-embed':
+      return listOrAbsent('texts') ?? listOrAbsent('inputs') ?? objects('inputs');
+    case 'cohere-rerank':
+      return stringOrAbsent('query') ?? listOrAbsent('documents');
     case 'openai-chat':
     case 'cohere-chat':
     case 'anthropic-messages':
+    case 'anthropic-count':
       return (
         listOrAbsent('messages') ??
         contents('messages') ??
-        (op === 'anthropic-messages' ? (stringOrList('system') ?? toolResults()) : null)
+        (op === 'anthropic-messages' || op === 'anthropic-count'
+          ? (stringOrList('system') ?? toolResults())
+          : null)
       );
     case 'openai-responses':
-    case 'embeddings':
+    case 'openai-input-tokens':
       return stringOrList('input');
+    case 'openai-conversations':
+      return listOrAbsent('items') ?? objects('items');
+    case 'gemini-batch':
+      return geminiBatchShape(body);
+    case 'embeddings':
+      return textOrTexts('input');
     case 'gemini-generate':
       return (
         listOrAbsent('contents') ??
@@ -193,7 +304,7 @@ export function requestTexts(op: Operation, body: Json, streamByPath: boolean): 
   return {
     fields: walked.fields,
     rewrite: walked.rewrite,
-    userText: lastUserText(op, body),
+    prompt: promptTexts(op, body),
     model: str(body['model']),
     stream: streamByPath || body['stream'] === true,
   };

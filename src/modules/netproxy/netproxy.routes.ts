@@ -3,10 +3,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../platform/errors/index.js';
 import { type App, errorResponses, callerOf } from '../../platform/http/index.js';
 import { disconnectSignal } from '../gateway/index.js';
+import { isNetProvider } from './formats.js';
 import { providerOfHost } from './hosts.js';
 import type { NetProxy } from './netproxy.service.js';
 import { NetproxySettingsSchema } from './netproxy.schemas.js';
+import { isOwnError, ownErrorBody } from './wire.js';
 import type { NetproxySettingsService } from './settings.service.js';
+import { errorFormatOf } from './settings.js';
 
 const PREFIX = '/proxy/';
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -32,6 +35,7 @@ async function forward(
   reply: FastifyReply,
   provider: string,
   pathAndQuery: string,
+  clientBase: string,
 ): Promise<unknown> {
   const caller = callerOf(request);
   const call = await proxy.prepare(
@@ -47,6 +51,7 @@ async function forward(
     pathAndQuery,
     request.headers,
     Buffer.isBuffer(request.body) ? request.body : undefined,
+    clientBase,
   );
   const gone = disconnectSignal(reply);
   let upstream: Awaited<ReturnType<NetProxy['send']>>;
@@ -79,10 +84,36 @@ async function forward(
   return undefined;
 }
 
+/**
+ * Parapet's own errors on these routes (rate limit, quota, force mode, a block, a body it cannot read) keep
+ * the spec's Error body, unless the organization chose `errorFormat: native`: then they go out in the
+ * provider's error format, so the caller's SDK shows the message. Before the organization is known (401)
+ * there is no choice to read: the spec's body.
+ */
+function nativeErrors(app: App, providerOf: (request: FastifyRequest) => string | undefined): void {
+  app.addHook('preSerialization', (request, reply, payload, done) => {
+    const provider = providerOf(request);
+    const org = request.caller?.org;
+    if (
+      reply.statusCode < 400 ||
+      !org ||
+      errorFormatOf(org.settings) !== 'native' ||
+      !provider ||
+      !isNetProvider(provider) ||
+      !isOwnError(payload)
+    ) {
+      done(null, payload);
+      return;
+    }
+    done(null, ownErrorBody(provider, payload));
+  });
+}
+
 /** `/proxy/:provider/*` in every method. */
 export function netproxyRoutes(proxy: NetProxy, opts: { bodyLimit: number }) {
   return async (app: App) => {
     rawBodies(app, opts.bodyLimit);
+    nativeErrors(app, (request) => (request.params as { provider?: string } | undefined)?.provider);
     app.route({
       method: METHODS as ['GET'],
       url: '/proxy/:provider/*',
@@ -90,7 +121,10 @@ export function netproxyRoutes(proxy: NetProxy, opts: { bodyLimit: number }) {
       schema: { hide: true },
       handler: async (request, reply) => {
         const { provider } = request.params as { provider: string };
-        return forward(proxy, request, reply, provider, restOf(request, provider));
+        // The address the client used (scheme and host as a balancer reports them under
+        // PARAPET_TRUST_PROXY): where an answer's URL for a later call is moved to (Anthropic's results_url).
+        const base = `${request.protocol}://${request.host}/proxy/${provider}`;
+        return forward(proxy, request, reply, provider, restOf(request, provider), base);
       },
     });
   };
@@ -105,6 +139,7 @@ export function netproxyRoutes(proxy: NetProxy, opts: { bodyLimit: number }) {
 export function interceptRoutes(proxy: NetProxy, opts: { bodyLimit: number }) {
   return async (app: App) => {
     rawBodies(app, opts.bodyLimit);
+    nativeErrors(app, (request) => providerOfHost((request.raw.socket as TLSSocket).servername ?? undefined));
     app.route({
       method: METHODS as ['GET'],
       url: '/*',
@@ -123,7 +158,7 @@ export function interceptRoutes(proxy: NetProxy, opts: { bodyLimit: number }) {
           );
         }
         // originalUrl: the path as the client sent it, before the server's /v1 → /api/v1 alias.
-        return forward(proxy, request, reply, provider, request.originalUrl);
+        return forward(proxy, request, reply, provider, request.originalUrl, `https://${request.host}`);
       },
     });
   };
@@ -140,7 +175,7 @@ export function netproxySettingsRoutes(settings: NetproxySettingsService) {
           operationId: 'getNetproxySettings',
           tags: ['netproxy'],
           summary:
-            'Network proxy settings: the client networks that identify the organization in transparent mode',
+            "Network proxy settings: the client networks that identify the organization in transparent mode, what is done with uninspected requests, and the body of the proxy's own errors",
           response: { 200: NetproxySettingsSchema, ...errorResponses(401, 429) },
         },
       },
@@ -153,7 +188,8 @@ export function netproxySettingsRoutes(settings: NetproxySettingsService) {
         schema: {
           operationId: 'putNetproxySettings',
           tags: ['netproxy'],
-          summary: "Replace the client networks (CIDRs; none may overlap another organization's)",
+          summary:
+            "Replace the client networks (CIDRs; none may overlap another organization's), what is done with uninspected requests, and the body of the proxy's own errors",
           body: NetproxySettingsSchema,
           response: { 200: NetproxySettingsSchema, ...errorResponses(400, 401, 403, 409, 429) },
         },

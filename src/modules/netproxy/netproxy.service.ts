@@ -16,12 +16,15 @@ import { type CancelSignal, DEFAULT_BASE_URLS, estimateCost, findModel } from '.
 import { type Protection, type ProtectedCaller, rehydrateJson } from '../protection/index.js';
 import {
   isNetProvider,
+  NOT_USAGE,
   type NetProvider,
   type Operation,
   requestTexts,
   routeOf,
   unreadableShape,
 } from './formats.js';
+import { uninspectedOf } from './settings.js';
+import { EventCutter } from './event-cutter.js';
 import { StreamRelay } from './streams.js';
 import {
   clientHeaders,
@@ -57,7 +60,10 @@ export interface NetProxyDeps {
   baseUrls: Record<string, string>;
   /** Every upstream connection passes it (guarded lookup, IP literals, the connected peer). */
   addressPolicy: AddressPolicy;
-  /** Largest request body once decompressed (the server's body limit applies to what arrives). */
+  /**
+   * Largest request body once decompressed (the server's body limit applies to what arrives), and the most
+   * of one event a stream relayed as it came is held back for.
+   */
   bodyLimit: number;
   /** No byte from the provider for this long (headers or between chunks) ends the call. */
   idleTimeoutMs?: number;
@@ -69,6 +75,9 @@ export interface NetCall {
   provider: NetProvider;
   op: Operation | null;
   url: string;
+  /** The upstream URL's origin and path with query, as read once in prepare (send does not parse it again). */
+  origin: string;
+  path: string;
   method: string;
   headers: Record<string, string | string[]>;
   /** The body as it came, or the tokenized body's JSON text (sent as it is, not copied into a buffer). */
@@ -82,10 +91,13 @@ export interface NetCall {
   model: string;
   promptChars: number;
   orgId: string;
+  /** Anthropic batch objects: their `results_url` on the provider's host, moved to the client's base. */
+  resultsUrl?: { from: string; to: string };
 }
 
 type Incoming = Record<string, string | string[] | undefined>;
 type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const header = (h: Incoming, name: string): string | undefined => {
   const v = h[name];
@@ -114,7 +126,30 @@ function resolverOf(lookup: LookupFunction): Resolver {
     });
 }
 
-const ODD_PATH = /[%\\]|\/\.|\/\/|\/$/;
+const ODD_PATH = /[%\\;]|\/\.|\/\/|\/$/;
+
+// Anthropic's answers that are Message Batch objects (create, list, retrieve, cancel): each names the
+// batch's `results_url` on Anthropic's own host.
+const ANTHROPIC_BATCH_OBJECTS = /^\/v1\/messages\/batches(?:\/[^/]+(?:\/cancel)?)?$/;
+
+/**
+ * `results_url` of the Anthropic batch objects in an answer (one batch, or a list's `data`) moved from the
+ * provider's host to the base the client reached the proxy at. The SDK fetches that URL as it is, with its
+ * default headers: left on Anthropic's host, the results GET went there directly, carrying the caller's
+ * `X-Service-Key` (the organization's Parapet key) to the provider and bypassing the proxy.
+ */
+function moveResultsUrls(body: unknown, move: { from: string; to: string }): boolean {
+  if (!isObj(body)) return false;
+  const batches = Array.isArray(body['data']) ? body['data'] : [body];
+  let moved = false;
+  for (const b of batches) {
+    const url = isObj(b) ? b['results_url'] : undefined;
+    if (typeof url !== 'string' || !url.startsWith(move.from)) continue;
+    (b as Json)['results_url'] = move.to + url.slice(move.from.length);
+    moved = true;
+  }
+  return moved;
+}
 
 /**
  * Paths that are not read are relayed as they came, so a request must not reach an inspected operation in
@@ -128,18 +163,76 @@ function refuseDisguised(provider: NetProvider, method: string, path: string, ha
   // `%2e` segments and `\` before the request leaves, so the provider gets the operation's plain path.
   const odd = ODD_PATH.test(path);
   if (!odd && (method === 'POST' || !hasBody)) return;
-  let canonical = path;
+  // Backslashes and runs of slashes are made one `/` before the path is read as a URL: a leading `//v1`
+  // (or `/\v1`) would otherwise be read as a host name, and the path after it lost to the check.
+  let canonical = path.replace(/[\\/]+/g, '/');
   try {
-    canonical = decodeURIComponent(new URL(path, 'http://path.invalid').pathname);
+    canonical = new URL(canonical, 'http://path.invalid').pathname;
+    // Decoded until stable (a server behind the provider's front may decode again: `%252F`), then read as a
+    // server that splits on what the escapes hid would: the path ends at a `?` or `#`, and `;params` of a
+    // segment are dropped (as servlet containers do).
+    for (let i = 0; i < 4 && canonical.includes('%'); i++) canonical = decodeURIComponent(canonical);
   } catch {
     // a malformed escape matches nothing the provider would read either; judged as written
   }
-  canonical = canonical.replace(/\/{2,}/g, '/').replace(/\/+$/, '');
+  canonical = canonical
+    .replace(/[?#].*$/s, '')
+    .replace(/;[^/]*/g, '')
+    .replace(/[\\/]+/g, '/')
+    .replace(/\/+$/, '');
   if (!routeOf(provider, 'POST', canonical)) return;
   if (method !== 'POST' && !hasBody) return;
   throw new AppError(
     'invalid_request',
-    `The network proxy inspects POST ${canonical} only as the provider's SDK sends it (POST, no percent-escapes, dot segments, backslashes or trailing slash); this ${method} would reach it uninspected, so it was not sent.`,
+    `The network proxy inspects POST ${canonical} only as the provider's SDK sends it (POST, no percent-escapes, dot segments, backslashes, doubled slashes or trailing slash); this ${method} would reach it uninspected, so it was not sent.`,
+  );
+}
+
+/** A provider's upstream address without the part its SDKs put in the path. */
+interface Root {
+  href: string;
+  origin: string;
+  /** Its path, without a trailing slash ('' for a bare host). */
+  path: string;
+}
+
+/**
+ * The upstream URL of a request, refused unless a URL parser reads its path and query exactly as written.
+ * send() builds the upstream URL with a URL parser, which drops a fragment (`#…`), resolves dot segments
+ * (`/./`, `/x/../`, `%2e`), reads `\` as `/` and escapes some characters: `…/chat/completions#x` matched no
+ * operation, went up as `POST …/chat/completions`, and the provider got the body uninspected. Choosing the
+ * route on this parse, and refusing what it reads otherwise, leaves no second reading of the path.
+ */
+function upstreamUrl(root: Root, pathAndQuery: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(root.href + pathAndQuery);
+  } catch {
+    // not a URL at all: refused below
+  }
+  // A bare `?` ends nothing: the parse drops it, and the request goes up the same without it.
+  const written = root.path + (pathAndQuery.endsWith('?') ? pathAndQuery.slice(0, -1) : pathAndQuery);
+  if (!url || url.origin !== root.origin || url.pathname + url.search !== written) {
+    throw new AppError(
+      'invalid_request',
+      "The request's path is one a URL parser reads otherwise than written (a fragment '#', dot segments, a backslash, or characters it escapes), so the provider would get another path than the one the proxy read: it was not sent. Send the path as the provider's SDK does.",
+    );
+  }
+  return url;
+}
+
+/**
+ * The organization's `uninspected: refuse`: a body sent to a path the proxy does not read (images, audio,
+ * assistants, a provider's new operation, and file uploads: a Batch or fine-tuning JSONL file is prompts
+ * in bulk, a text file is text) would reach the provider in clear, so it is refused whatever its type or
+ * coding. Requests without a body (lists, gets, cancels, deletes) still go through. The body is not read
+ * at all: telling JSON from the rest decoded a whole upload (25 MB of audio made a string to look at one
+ * character), and a body that is not JSON is no safer for it.
+ */
+function refuseUninspected(provider: NetProvider, method: string, path: string): never {
+  throw new AppError(
+    'forbidden',
+    `The network proxy does not inspect ${method} ${path} on ${provider}, and this organization refuses what it cannot inspect (network proxy setting 'uninspected': 'refuse'), so it was not sent. An administrator can set it to 'forward'; docs/netproxy.md lists the inspected operations.`,
   );
 }
 
@@ -153,18 +246,20 @@ export function createNetProxy(deps: NetProxyDeps) {
     // over the transparent mode's own resolver when it has one (never through this machine's interception).
     connect: guardedConnector(deps.addressPolicy, deps.lookup ? { resolver: resolverOf(deps.lookup) } : {}),
   });
-  const roots = new Map<NetProvider, string>();
+  const roots = new Map<NetProvider, Root>();
   // Model calls are usage; a models list or a file upload forwarded as it is is not.
   const note = (row: NetUsage & { op: Operation | null }) => {
-    if (row.op) deps.recordUsage(row);
+    if (row.op && !NOT_USAGE.has(row.op)) deps.recordUsage(row);
   };
 
-  function rootOf(provider: NetProvider): string {
+  function rootOf(provider: NetProvider): Root {
     let root = roots.get(provider);
     if (root === undefined) {
       const base = (deps.baseUrls[provider] ?? DEFAULT_BASE_URLS[provider] ?? '').replace(/\/+$/, '');
       const prefix = PATH_PREFIX[provider];
-      root = prefix && base.endsWith(prefix) ? base.slice(0, -prefix.length) : base;
+      const href = prefix && base.endsWith(prefix) ? base.slice(0, -prefix.length) : base;
+      const parsed = new URL(href);
+      root = { href, origin: parsed.origin, path: parsed.pathname.replace(/\/+$/, '') };
       roots.set(provider, root);
     }
     return root;
@@ -179,6 +274,8 @@ export function createNetProxy(deps: NetProxyDeps) {
       pathAndQuery: string,
       headers: Incoming,
       raw: Buffer | undefined,
+      /** The address the client reached this provider at (`…/proxy/anthropic`, or the provider's host). */
+      clientBase?: string,
     ): Promise<NetCall> {
       if (!isNetProvider(providerParam)) {
         throw new AppError(
@@ -189,14 +286,19 @@ export function createNetProxy(deps: NetProxyDeps) {
       const provider = providerParam;
       await deps.assertAllowed(caller.org.id);
       const q = pathAndQuery.indexOf('?');
-      const path = q === -1 ? pathAndQuery : pathAndQuery.slice(0, q);
-      const query = q === -1 ? '' : pathAndQuery.slice(q);
-      refuseServiceSecrets(headers, query);
+      refuseServiceSecrets(headers, q === -1 ? '' : pathAndQuery.slice(q));
+      // The route is chosen on exactly the path and query that go up (see upstreamUrl).
+      const root = rootOf(provider);
+      const target = upstreamUrl(root, pathAndQuery);
+      const path = target.pathname.slice(root.path.length);
+      const query = target.search;
       const route = routeOf(provider, method, path);
       const call: NetCall = {
         provider,
         op: route?.op ?? null,
-        url: rootOf(provider) + pathAndQuery,
+        url: target.href,
+        origin: target.origin,
+        path: target.pathname + target.search,
         method,
         headers: {},
         body: raw && raw.length > 0 ? raw : undefined,
@@ -209,9 +311,17 @@ export function createNetProxy(deps: NetProxyDeps) {
         promptChars: 0,
         orgId: caller.org.id,
       };
+      // Before the route too: `//v1/messages` matches the route, yet the provider may read it otherwise.
+      refuseDisguised(provider, method, path, call.body !== undefined);
+      if (provider === 'anthropic' && clientBase && ANTHROPIC_BATCH_OBJECTS.test(path)) {
+        const from = `${root.href}/v1/messages/batches/`;
+        const to = `${clientBase.replace(/\/+$/, '')}/v1/messages/batches/`;
+        if (from !== to) call.resultsUrl = { from, to };
+      }
       if (!route) {
-        refuseDisguised(provider, method, path, call.body !== undefined);
-        call.headers = upstreamHeaders(headers, false, false);
+        if (raw && raw.length > 0 && uninspectedOf(caller.org.settings) === 'refuse')
+          refuseUninspected(provider, method, path);
+        call.headers = upstreamHeaders(headers, false, call.resultsUrl !== undefined);
         return call;
       }
       const decoded = decodeBody(raw ?? Buffer.alloc(0), header(headers, 'content-encoding'), deps.bodyLimit);
@@ -230,22 +340,12 @@ export function createNetProxy(deps: NetProxyDeps) {
       const texts = requestTexts(route.op, body, route.streamByPath);
       call.stream = texts.stream;
       call.sse = !route.streamByPath || /(?:^|&|\?)alt=sse(?:&|$)/.test(query);
-      call.model = texts.model || /\/models\/([^/:]+):/.exec(path)?.[1] || '';
+      call.model = texts.model || /\/(?:models|tunedModels)\/([^/:]+):/.exec(path)?.[1] || '';
       for (const f of texts.fields) call.promptChars += f.text.length;
-      if (texts.userText) {
+      if (route.injection) {
         // The event's endpoint names the provider (a checked id, so the path stays short and known):
         // a SIEM reader sees which service the attack was aimed at.
-        const analysis = await deps.protection.checkInjection(
-          caller,
-          texts.userText,
-          NETPROXY_PATH.replace(':provider', provider),
-        );
-        if (analysis.action === 'block') {
-          throw new AppError(
-            'forbidden',
-            'The request was blocked by Parapet: it looks like a prompt injection or jailbreak attempt.',
-          );
-        }
+        await deps.protection.checkPrompt(caller, texts.prompt, NETPROXY_PATH.replace(':provider', provider));
       }
       // Each request has its own vault session, rehydrated from memory within the request. Its commit
       // overlaps the upstream call: the tokenized body holds no original, and confirmStored holds the
@@ -263,7 +363,11 @@ export function createNetProxy(deps: NetProxyDeps) {
         // byte (numbers beyond 2^53, spacing, escapes, key order) reaches the provider as the caller sent it.
         call.body = texts.rewrite(source);
       }
-      call.headers = upstreamHeaders(headers, changed, call.session !== null);
+      call.headers = upstreamHeaders(
+        headers,
+        changed,
+        call.session !== null || call.resultsUrl !== undefined,
+      );
       // The body was read as UTF-8 JSON, and is declared as what was inspected even when it goes up as its
       // own bytes: a provider that honoured another declared charset (UTF-7 reads `+AEA-` as "@") would
       // read a text that was never inspected.
@@ -273,10 +377,9 @@ export function createNetProxy(deps: NetProxyDeps) {
 
     /** Opens the upstream call; resolves with its status and headers, the body still to read. */
     send(call: NetCall, signal: CancelSignal): Promise<Dispatcher.ResponseData> {
-      const url = new URL(call.url);
       return agent.request({
-        origin: url.origin,
-        path: url.pathname + url.search,
+        origin: call.origin,
+        path: call.path,
         method: call.method as Dispatcher.HttpMethod,
         headers: call.headers,
         ...(call.body ? { body: call.body } : {}),
@@ -332,24 +435,15 @@ export function createNetProxy(deps: NetProxyDeps) {
       if (call.session) svc['x-svc-vault-session'] = call.session.id;
       const type = String(up.headers['content-type'] ?? '');
       const isSse = type.includes('text/event-stream');
-      const isStream = isSse || (call.op === 'gemini-generate' && call.stream && up.statusCode < 300);
+      // Gemini without alt=sse streams a JSON array, Cohere v1 chat one JSON object a line (whatever type
+      // either declares).
+      const streamed = call.stream && up.statusCode < 300;
+      const ndjson = !isSse && streamed && call.op === 'cohere-v1-chat';
+      const isStream = isSse || ndjson || (call.op === 'gemini-generate' && streamed);
       const session = call.session;
 
-      if (!session) {
-        res.writeHead(up.statusCode, {
-          ...own,
-          ...clientHeaders(up.headers, false),
-          ...svc,
-          'x-svc-rehydrated-count': '0',
-          ...(up.headers['content-length'] ? { 'content-length': String(up.headers['content-length']) } : {}),
-        });
-        const outcome = await pipeRaw(up, res, call, isSse);
-        note(usageRow(call, null, outcome));
-        return 0;
-      }
-
-      const body = decompressed(up);
-      if (!isStream) {
+      if (!isStream && (session || (call.resultsUrl && up.statusCode < 300))) {
+        const body = decompressed(up);
         // undici's own reader when the body needs no decoding: no async iteration per chunk.
         const text = body === up.body ? await up.body.text() : await readAll(body);
         let out = text;
@@ -357,10 +451,11 @@ export function createNetProxy(deps: NetProxyDeps) {
         let reported: Json | null = null;
         try {
           const parsed = JSON.parse(text) as unknown;
-          restored = rehydrateJson(parsed, session.map);
+          restored = session ? rehydrateJson(parsed, session.map) : 0;
+          const moved = call.resultsUrl ? moveResultsUrls(parsed, call.resultsUrl) : false;
           reported = parsed as Json;
-          // An answer in which no token was restored goes out as it came (not serialized again).
-          if (restored > 0) out = JSON.stringify(parsed);
+          // An answer in which nothing was restored or moved goes out as it came (not serialized again).
+          if (restored > 0 || moved) out = JSON.stringify(parsed);
         } catch {
           // Not JSON (an upstream's HTML error page): relayed as it came.
         }
@@ -374,6 +469,20 @@ export function createNetProxy(deps: NetProxyDeps) {
         return restored;
       }
 
+      if (!session) {
+        res.writeHead(up.statusCode, {
+          ...own,
+          ...clientHeaders(up.headers, false),
+          ...svc,
+          'x-svc-rehydrated-count': '0',
+          ...(up.headers['content-length'] ? { 'content-length': String(up.headers['content-length']) } : {}),
+        });
+        const outcome = await pipeRaw(up, res, call, isSse, deps.bodyLimit);
+        note(usageRow(call, null, outcome));
+        return 0;
+      }
+
+      const body = decompressed(up);
       res.writeHead(up.statusCode, {
         ...own,
         ...clientHeaders(up.headers, true),
@@ -385,6 +494,7 @@ export function createNetProxy(deps: NetProxyDeps) {
       let lastUsage: Json | null = null;
       const relay = new StreamRelay(call.op as Operation, session.map, {
         sse: isSse,
+        ndjson,
         crlf: call.provider === 'google' ? '\r\n' : '\n',
         observe: (e) => {
           lastUsage = usageIn(e) ?? lastUsage;
@@ -427,7 +537,12 @@ export function createNetProxy(deps: NetProxyDeps) {
           // What was rewritten before the failure still goes first, as it did when each event was written at once.
           if (pending !== '') res.write(pending);
           const message = `Parapet network proxy: the ${call.provider} stream failed${(err as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT' ? ' (no data in time)' : ''}.`;
-          res.write(streamErrorFrame(call.provider, isSse, message));
+          // Cohere v1's line-delimited stream ends with the error as a line of its own.
+          res.write(
+            ndjson
+              ? `${JSON.stringify(providerErrorBody(call.provider, 502, message))}\n`
+              : streamErrorFrame(call.provider, isSse, message, relay.opened),
+          );
         }
         if (!body.destroyed) body.destroy();
       }
@@ -489,23 +604,36 @@ async function pipeRaw(
   res: ServerResponse,
   call: NetCall,
   sse: boolean,
+  limit: number,
 ): Promise<NetUsage['outcome']> {
+  // An event stream goes out whole events at a time: the bytes after the last blank line wait for the rest
+  // of their event, so a stream cut inside an event ends with the in-band error event alone, which the SDK
+  // parses, not with the error glued onto half an event. The holding is bounded (EventCutter).
+  const events = sse ? new EventCutter(limit) : null;
   try {
     for await (const chunk of up.body) {
       if (res.destroyed) {
         up.body.destroy();
         return 'aborted';
       }
-      if (!res.write(chunk as Buffer)) await drained(res);
+      const out = events ? events.push(chunk as Buffer) : (chunk as Buffer);
+      if (!out) continue;
+      if (!res.write(out)) await drained(res);
     }
-    res.end();
+    res.end(events?.end() ?? undefined);
     return 'ok';
   } catch {
     if (!res.destroyed) {
       // Without a content-length the client sees where the stream stopped; with one, a cut connection.
       if (sse && !res.getHeader('content-length'))
         res.end(
-          streamErrorFrame(call.provider, true, `Parapet network proxy: the ${call.provider} stream failed.`),
+          // After part of an oversized event went out, a blank line ends it first: the error is an event of its own.
+          (events?.partial ? '\n\n' : '') +
+            streamErrorFrame(
+              call.provider,
+              true,
+              `Parapet network proxy: the ${call.provider} stream failed.`,
+            ),
         );
       else res.destroy();
     }

@@ -1,6 +1,7 @@
 import type { Organization } from '../orgs/index.js';
 import { checkClientNetworks, clientNetworksOf } from './networks.js';
 import type { NetproxySettings } from './netproxy.schemas.js';
+import { errorFormatOf, uninspectedOf } from './settings.js';
 
 /** The organization's network-proxy settings, kept under `netproxy` in its settings. */
 export function createNetproxySettings(deps: {
@@ -22,7 +23,11 @@ export function createNetproxySettings(deps: {
 }) {
   return {
     get(org: Organization): NetproxySettings {
-      return { clientNetworks: clientNetworksOf(org.settings) };
+      return {
+        clientNetworks: clientNetworksOf(org.settings),
+        uninspected: uninspectedOf(org.settings),
+        errorFormat: errorFormatOf(org.settings),
+      };
     },
 
     async update(
@@ -37,9 +42,20 @@ export function createNetproxySettings(deps: {
       const clientNetworks = checkClientNetworks(next.clientNetworks, others);
       const fresh = (await deps.getOrg(org.id)) ?? org;
       const current = (fresh.settings['netproxy'] as Record<string, unknown> | undefined) ?? {};
-      await deps.setSettingsSection(org.id, 'netproxy', { ...current, clientNetworks }, by);
+      // Left out, the stored choice (or the default) stays: a client that knows only clientNetworks keeps it.
+      const section = {
+        ...current,
+        clientNetworks,
+        ...(next.uninspected ? { uninspected: next.uninspected } : {}),
+        ...(next.errorFormat ? { errorFormat: next.errorFormat } : {}),
+      };
+      await deps.setSettingsSection(org.id, 'netproxy', section, by);
       deps.forgetOrg(org.id);
-      return { clientNetworks };
+      return {
+        clientNetworks,
+        uninspected: uninspectedOf({ netproxy: section }),
+        errorFormat: errorFormatOf({ netproxy: section }),
+      };
     },
   };
 }

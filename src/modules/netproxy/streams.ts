@@ -79,6 +79,55 @@ const gemini: DeltaFormat = {
   },
 };
 
+/** Legacy completions: each choice's `text` continues until its finish reason. */
+const completions: DeltaFormat = {
+  deltas(e) {
+    const refs: DeltaRef[] = [];
+    const choices = Array.isArray(e['choices']) ? e['choices'] : [];
+    choices.forEach((c: unknown, i) => {
+      if (isObj(c) && typeof c['text'] === 'string')
+        refs.push({ key: String(c['index'] ?? i), path: ['choices', i, 'text'] });
+    });
+    return refs;
+  },
+  ends(e) {
+    const choices = Array.isArray(e['choices']) ? e['choices'] : [];
+    if (choices.length === 0) return 'all';
+    return choices.flatMap((c: unknown, i) => (isObj(c) && c['finish_reason'] ? [String(c['index'] ?? i)] : []));
+  },
+};
+
+/** Mistral conversations: message output deltas (text, or a text chunk) and function-call argument deltas. */
+const conversations: DeltaFormat = {
+  deltas(e) {
+    const at = `${String(e['output_index'] ?? 0)}:${String(e['content_index'] ?? 0)}`;
+    if (e['type'] === 'message.output.delta') {
+      if (typeof e['content'] === 'string') return [{ key: `m${at}`, path: ['content'] }];
+      if (isObj(e['content']) && typeof e['content']['text'] === 'string')
+        return [{ key: `m${at}`, path: ['content', 'text'] }];
+    }
+    if (e['type'] === 'function.call.delta' && typeof e['arguments'] === 'string')
+      return [{ key: `f${at}`, path: ['arguments'], json: true }];
+    return [];
+  },
+};
+
+/** Cohere v1 chat (newline-delimited JSON): text-generation events carry the text. */
+const cohereV1: DeltaFormat = {
+  deltas(e) {
+    return e['event_type'] === 'text-generation' && typeof e['text'] === 'string'
+      ? [{ key: 'text', path: ['text'] }]
+      : [];
+  },
+  // Citations stream along with the text they cite: they end no field.
+  ends(e) {
+    return e['event_type'] === 'citation-generation' ? [] : undefined;
+  },
+};
+
+/** Answers that are not streamed in deltas: every token restored where it stands in each event. */
+const whole: DeltaFormat = { deltas: () => [] };
+
 /** Rewrites the JSON events of one response stream; `end` gives what was still held back. */
 export interface EventRewriter {
   event(e: Json): Json[];
@@ -112,20 +161,21 @@ class ChatChunkRewriter implements EventRewriter {
   }
 }
 
+/** The delta format of each streamed operation; the others' answers have their tokens restored in place. */
+const DELTAS: Partial<Record<Operation, DeltaFormat>> = {
+  'openai-completions': completions,
+  'mistral-conversations': conversations,
+  'cohere-v1-chat': cohereV1,
+  'openai-responses': responses,
+  'anthropic-messages': anthropicDeltas,
+  'gemini-generate': gemini,
+  'cohere-chat': cohere,
+};
+
 export function rewriterFor(op: Operation, map: TokenMap): EventRewriter {
-  switch (op) {
-    case 'openai-chat':
-    case 'embeddings':
-      return new ChatChunkRewriter(map);
-    case 'openai-responses':
-      return new DeltaRehydrator(map, responses);
-    case 'anthropic-messages':
-      return new DeltaRehydrator(map, anthropicDeltas);
-    case 'gemini-generate':
-      return new DeltaRehydrator(map, gemini);
-    case 'cohere-chat':
-      return new DeltaRehydrator(map, cohere);
-  }
+  // OpenAI chat chunks (Mistral FIM and agents alike) have the provider proxy's own chunk rehydrator.
+  if (op === 'openai-chat' || op === 'mistral-fim') return new ChatChunkRewriter(map);
+  return new DeltaRehydrator(map, DELTAS[op] ?? whole);
 }
 
 /**
@@ -188,31 +238,53 @@ export class StreamRelay {
   private readonly utf8 = new TextDecoder('utf-8');
   private readonly parser: SseParser | null;
   private readonly splitter: JsonArraySplitter | null;
+  private lines = '';
   private first = true;
 
   /**
-   * `sse`: text/event-stream (else a streamed JSON array); `crlf`: the line ending of the frames written;
-   * `observe` sees every parsed upstream event before it is rewritten (usage counts).
+   * `sse`: text/event-stream, else a streamed JSON array, or with `ndjson` one JSON object a line (Cohere
+   * v1); `crlf`: the line ending of the frames written; `observe` sees every parsed upstream event before it
+   * is rewritten (usage counts).
    */
   constructor(
     op: Operation,
     map: TokenMap,
-    private readonly options: { sse: boolean; crlf: string; observe?: (e: Json) => void },
+    private readonly options: { sse: boolean; ndjson?: boolean; crlf: string; observe?: (e: Json) => void },
   ) {
     this.rewriter = rewriterFor(op, map);
     this.parser = options.sse ? new SseParser() : null;
-    this.splitter = options.sse ? null : new JsonArraySplitter();
+    this.splitter = options.sse || options.ndjson ? null : new JsonArraySplitter();
   }
 
   get restored(): number {
     return this.rewriter.restored;
   }
 
+  /** True once a streamed JSON array's opening bracket was given out (an error frame must not repeat it). */
+  get opened(): boolean {
+    return !this.first;
+  }
+
   /** The text to send for one read of the upstream body, piece by piece. */
   *push(bytes: Uint8Array): Generator<string> {
     const text = this.utf8.decode(bytes, { stream: true });
     if (this.parser) yield* this.sseEvents(this.parser.push(text));
-    else for (const element of this.splitter!.push(text)) yield* this.element(JSON.parse(element) as Json);
+    else if (!this.splitter) yield* this.ndjsonLines(text, false);
+    else for (const element of this.splitter.push(text)) yield* this.element(JSON.parse(element) as Json);
+  }
+
+  /** Whole lines of a newline-delimited JSON stream; the unfinished last line waits for the next read. */
+  private *ndjsonLines(text: string, last: boolean): Generator<string> {
+    this.lines += text;
+    const cut = last ? this.lines.length : this.lines.lastIndexOf('\n') + 1;
+    const whole = this.lines.slice(0, cut);
+    this.lines = this.lines.slice(cut);
+    for (const line of whole.split('\n')) {
+      if (line.trim() === '') continue;
+      const parsed = JSON.parse(line) as Json;
+      this.options.observe?.(parsed);
+      for (const out of this.rewriter.event(parsed)) yield `${JSON.stringify(out)}\n`;
+    }
   }
 
   /** What is left when the upstream body ends: held-back text, then a closing `[DONE]` or `]`. */
@@ -227,8 +299,13 @@ export class StreamRelay {
       for (const e of rest) if (e.data === '[DONE]') yield this.frame(e.event, e.data);
       return;
     }
+    if (!this.splitter) {
+      yield* this.ndjsonLines(tail, true);
+      for (const e of this.rewriter.end()) yield `${JSON.stringify(e)}\n`;
+      return;
+    }
     if (tail !== '')
-      for (const element of this.splitter!.push(tail)) yield* this.element(JSON.parse(element) as Json);
+      for (const element of this.splitter.push(tail)) yield* this.element(JSON.parse(element) as Json);
     for (const e of this.rewriter.end()) yield this.arrayItem(e);
     yield this.first ? '[]' : ']';
   }

@@ -27,7 +27,10 @@ const OWN = new Set(['x-service-key', 'x-service-organization', 'cookie']);
  * A Parapet key where the provider's key belongs (an SDK's apiKey set to it, a stray X-Api-Key, `?key=`)
  * would hand the organization's credential to the provider: refused before anything is read or sent.
  */
-export function refuseServiceSecrets(incoming: Record<string, string | string[] | undefined>, query: string): void {
+export function refuseServiceSecrets(
+  incoming: Record<string, string | string[] | undefined>,
+  query: string,
+): void {
   for (const [k, v] of Object.entries(incoming)) {
     if (v === undefined || OWN.has(k)) continue;
     if (typeof v === 'string' ? holdsServiceSecret(v) : v.some(holdsServiceSecret)) {
@@ -160,11 +163,119 @@ export function providerErrorBody(provider: NetProvider, status: number, message
   }
 }
 
-/** The same error sent in-band, once a stream's status line is out. */
-export function streamErrorFrame(provider: NetProvider, sse: boolean, message: string): string {
+/** Parapet's own error body (platform/errors errorBody), as the server's error handler sends it. */
+export interface OwnError {
+  error: string;
+  message: string;
+  statusCode: number;
+  [field: string]: unknown;
+}
+
+export function isOwnError(v: unknown): v is OwnError {
+  const o = v as Partial<OwnError> | null;
+  return (
+    typeof o === 'object' &&
+    o !== null &&
+    typeof o.error === 'string' &&
+    typeof o.message === 'string' &&
+    typeof o.statusCode === 'number'
+  );
+}
+
+// The provider's own words for a status, so that the SDK raises its usual error class for it.
+const OPENAI_TYPE: Record<number, string> = {
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  429: 'rate_limit_error',
+};
+const ANTHROPIC_TYPE: Record<number, string> = { ...OPENAI_TYPE, 413: 'request_too_large' };
+const GOOGLE_STATUS: Record<number, string> = {
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  413: 'INVALID_ARGUMENT',
+  415: 'INVALID_ARGUMENT',
+  429: 'RESOURCE_EXHAUSTED',
+};
+
+/**
+ * Parapet's own refusal on the network proxy (401, 403 block, force, quota or entitlement, 400, 404, 413,
+ * 415, 429) in the provider's error format: the SDK shows the message (the spec's body left it at
+ * "forbidden"). Parapet's code stays in the body (`code`, Gemini's ErrorInfo `reason`, Anthropic's
+ * `error.code`), and so do the request id and `retryAfter`.
+ */
+export function ownErrorBody(provider: NetProvider, own: OwnError): unknown {
+  const { error: code, message, statusCode: status, ...rest } = own;
+  const text = `Parapet: ${message}`;
+  switch (provider) {
+    case 'anthropic':
+      return {
+        type: 'error',
+        error: { type: ANTHROPIC_TYPE[status] ?? 'invalid_request_error', message: text, code },
+        ...rest,
+      };
+    case 'google':
+      return {
+        error: {
+          code: status,
+          message: text,
+          status: GOOGLE_STATUS[status] ?? 'FAILED_PRECONDITION',
+          details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: code, domain: 'parapet' }],
+        },
+        ...rest,
+      };
+    case 'cohere':
+      return { message: text, code, ...rest };
+    case 'mistral':
+      return {
+        object: 'error',
+        message: text,
+        type: OPENAI_TYPE[status] ?? 'invalid_request_error',
+        param: null,
+        code,
+        ...rest,
+      };
+    default:
+      return {
+        error: { message: text, type: OPENAI_TYPE[status] ?? 'invalid_request_error', param: null, code },
+        ...rest,
+      };
+  }
+}
+
+/**
+ * The same error sent in-band, once a stream's status line is out. A streamed JSON array (`sse` false) ends
+ * with the error as its last element: `opened` says whether its `[` went out already (a stream cut before
+ * its first element opens the array with the error, so the answer is still valid JSON).
+ */
+export function streamErrorFrame(
+  provider: NetProvider,
+  sse: boolean,
+  message: string,
+  opened = true,
+): string {
   const body = JSON.stringify(providerErrorBody(provider, 502, message));
-  if (!sse) return `,\r\n${body}]`;
+  if (!sse) return opened ? `,\r\n${body}]` : `[${body}]`;
   if (provider === 'anthropic') return `event: error\ndata: ${body}\n\n`;
   if (provider === 'google') return `data: ${body}\r\n\r\n`;
+  // Cohere v2 and Mistral have no error event: their SDKs parse every event against its schema, and an
+  // error object is a parse error there (the message lost). Each provider reports a failed generation as
+  // the end of the answer with finish reason ERROR / "error": that is what the SDK surfaces. Cohere's
+  // message-end carries the message; the Mistral chunk carries it beside, for readers of the raw stream.
+  if (provider === 'cohere')
+    return `data: ${JSON.stringify({ type: 'message-end', delta: { finish_reason: 'ERROR', error: message } })}\n\n`;
+  if (provider === 'mistral') {
+    const chunk = {
+      id: 'parapet-stream-error',
+      object: 'chat.completion.chunk',
+      created: Math.floor(Date.now() / 1000),
+      model: 'unknown',
+      choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
+      parapet_error: { message },
+    };
+    return `data: ${JSON.stringify(chunk)}\n\n`;
+  }
   return `data: ${body}\n\n`;
 }

@@ -1,3 +1,3 @@
 export { createOrgsService, toOrganization, toUser } from './orgs.service.js';
-export type { Organization, OrgsService, PublishFn, User } from './orgs.service.js';
+export type { Organization, OrgsService, PublishFn, User, UserRemovedHook } from './orgs.service.js';
 export { orgsRoutes } from './orgs.routes.js';

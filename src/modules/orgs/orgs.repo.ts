@@ -57,13 +57,37 @@ export function createOrgsRepo(db: Db) {
         .orderBy('created_at')
         .execute();
     },
-    async setPasswordHash(orgId: string, id: string, hash: string): Promise<void> {
+    /**
+     * `mustChange`: true when someone other than the user set it (a reset), false when the user chose it;
+     * both in the one statement, so no moment has the new password with the old flag.
+     */
+    async setPasswordHash(orgId: string, id: string, hash: string, mustChange: boolean): Promise<void> {
       await db
         .updateTable('users')
-        .set({ password_hash: hash })
+        .set({ password_hash: hash, must_change_password: mustChange ? 1 : 0 })
         .where('org_id', '=', orgId)
         .where('id', '=', id)
         .execute();
+    },
+    /**
+     * Sets the hash only while the row still holds `expected` (the hash the caller verified a password
+     * against); false when another change or a reset came in between.
+     */
+    async replacePasswordHash(
+      orgId: string,
+      id: string,
+      expected: string,
+      hash: string,
+      mustChange: boolean,
+    ): Promise<boolean> {
+      const res = await db
+        .updateTable('users')
+        .set({ password_hash: hash, must_change_password: mustChange ? 1 : 0 })
+        .where('org_id', '=', orgId)
+        .where('id', '=', id)
+        .where('password_hash', '=', expected)
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
     },
     /**
      * PostgreSQL only: one lock per organization, held until the transaction ends, so that two owners who

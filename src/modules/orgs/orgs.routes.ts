@@ -9,6 +9,8 @@ const UserView = Type.Object({
   email: Type.String(),
   name: Type.String(),
   role: Type.String(),
+  // true until the user has replaced the password they were given (docs/auth.md)
+  mustChangePassword: Type.Boolean(),
   createdAt: Type.String({ format: 'date-time' }),
 });
 
@@ -131,6 +133,8 @@ export function orgsRoutes(orgs: OrgsService, deps: { forgetOrg(id: string): voi
           org: caller.org,
           email: request.body.email,
           role: request.body.role,
+          // generated or chosen, the admin has seen this password: the user replaces it at first sign-in
+          mustChangePassword: true,
           ...(request.body.name ? { name: request.body.name } : {}),
           ...(request.body.password ? { password: request.body.password } : {}),
         });

@@ -2,8 +2,18 @@ import type { Clock } from '../../platform/clock/index.js';
 import { hashPassword, newId, randomBase62, sha256Hex, verifyPassword } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import { type Db, type DialectName, isUniqueViolation } from '../../platform/storage/index.js';
-import { roleChangedEvent } from './orgs.events.js';
+import {
+  type UserAuditData,
+  loginEvent,
+  loginFailedEvent,
+  passwordChangeFailedEvent,
+  passwordChangedEvent,
+  roleChangedEvent,
+  userJoinedEvent,
+  userRemovedEvent,
+} from './orgs.events.js';
 import { createOrgsRepo, type OrgRow, type UserRow } from './orgs.repo.js';
+import { dlpSettingsOf, eventUserAgent } from '../dlp/index.js';
 import { type Plan, PRODUCTS, type Product, type Role, isProduct } from '../plans/index.js';
 
 export interface Organization {
@@ -22,6 +32,11 @@ export interface User {
   email: string;
   name: string;
   role: Role;
+  /**
+   * The password was set by someone else (an owner or admin, the CLI, a first start, a reset): until the user
+   * changes it, their dashboard session reaches only the password change, "me" and sign-out (docs/auth.md).
+   */
+  mustChangePassword: boolean;
   createdAt: string;
 }
 
@@ -36,9 +51,24 @@ export type PublishFn = (
     | 'audit.settings'
     | 'audit.login'
     | 'audit.login_failed'
-    | 'audit.password_changed',
+    | 'audit.password_changed'
+    | 'audit.password_change_failed',
   data: Record<string, unknown>,
 ) => Promise<unknown>;
+
+/**
+ * What another module does when a user is removed (endpoint: devices, groups, enrollment links and policy
+ * scopes that name the user), run in the removal's transaction so that no moment has the user gone but still
+ * bound. `user.email` is the address before the row is anonymised (policy scopes may name the user by it);
+ * it is for the hook's own clean-up and never goes into an event. Registered by `main/` (orgs.onUserRemoved),
+ * so that orgs imports no module that cleans up after it.
+ */
+export type UserRemovedHook = (
+  trx: Db,
+  org: Organization,
+  user: { id: string; email: string },
+  by: { userId: string | null },
+) => Promise<void>;
 
 export function toOrganization(row: OrgRow): Organization {
   const products = (JSON.parse(row.entitlements) as string[]).filter(isProduct);
@@ -60,6 +90,7 @@ export function toUser(row: UserRow): User {
     email: row.email,
     name: row.name,
     role: row.role as Role,
+    mustChangePassword: row.must_change_password === 1,
     createdAt: row.created_at,
   };
 }
@@ -114,31 +145,40 @@ export function createOrgsService(deps: {
 }) {
   const { db, clock } = deps;
   const repo = createOrgsRepo(db);
+  const userRemovedHooks: UserRemovedHook[] = [];
 
   /**
    * An AUTHENTICATION audit event about one user's sign-in or credentials, in the given transaction: ids, the
-   * client address and user agent (200 characters at most), never an e-mail address or a password.
+   * client address and user agent (eventUserAgent: personal data and secrets in it replaced by their type,
+   * 200 characters at most), never an e-mail address or a password.
    */
   async function publishUserAudit(
     trx: Db,
     user: { id: string; orgId: string },
-    type: 'audit.login' | 'audit.login_failed' | 'audit.password_changed',
-    data: { action: string; severity: 'LOW' | 'MEDIUM' } & Record<string, unknown>,
+    type: 'audit.login' | 'audit.login_failed' | 'audit.password_changed' | 'audit.password_change_failed',
+    data: UserAuditData,
     from: { sourceIp?: string; userAgent?: string },
   ): Promise<void> {
     const orgRow = await createOrgsRepo(trx).getOrg(user.orgId);
     if (!orgRow) return;
-    await deps.publish(trx, toOrganization(orgRow), type, {
+    const org = toOrganization(orgRow);
+    const userAgent = eventUserAgent(from.userAgent, dlpSettingsOf(org.settings));
+    await deps.publish(trx, org, type, {
       targetType: 'user',
       targetId: user.id,
       userId: user.id,
       ...data,
       ...(from.sourceIp ? { sourceIp: from.sourceIp } : {}),
-      ...(from.userAgent ? { userAgent: from.userAgent.slice(0, 200) } : {}),
+      ...(userAgent ? { userAgent } : {}),
     });
   }
 
   return {
+    /** Adds a clean-up run in the transaction of every user removal (see UserRemovedHook). */
+    onUserRemoved(hook: UserRemovedHook): void {
+      userRemovedHooks.push(hook);
+    },
+
     async createOrg(input: {
       name: string;
       plan: Plan;
@@ -236,13 +276,19 @@ export function createOrgsService(deps: {
       });
     },
 
-    /** Creates a user; when no password is given one is generated and returned once. */
+    /**
+     * Creates a user; when no password is given one is generated and returned once. `mustChangePassword`:
+     * the password is handed to the user by someone who saw it (an owner or admin on the dashboard, the
+     * operator's `parapet user create`, the first start's owner), so the user must choose their own at first
+     * sign-in; every such caller sets it.
+     */
     async createUser(input: {
       org: Organization;
       email: string;
       name?: string;
       role: Role;
       password?: string;
+      mustChangePassword?: boolean;
     }): Promise<{ user: User; password: string }> {
       const email = input.email.trim().toLowerCase();
       if (!EMAIL.test(email)) throw new AppError('invalid_request', 'The e-mail address is not valid.');
@@ -255,17 +301,19 @@ export function createOrgsService(deps: {
         name: (input.name ?? email.split('@')[0] ?? email).trim(),
         role: input.role,
         password_hash: await hashPassword(password),
+        must_change_password: input.mustChangePassword ? 1 : 0,
         created_at: clock.now().toISOString(),
         removed_at: null,
       };
       try {
         await db.transaction().execute(async (trx) => {
           await createOrgsRepo(trx).insertUser(row);
-          await deps.publish(trx, input.org, 'user.joined', {
-            userId: row.id,
-            email: row.email,
-            role: row.role,
-          });
+          await deps.publish(
+            trx,
+            input.org,
+            'user.joined',
+            userJoinedEvent({ userId: row.id, role: row.role }),
+          );
         });
       } catch (err) {
         if (isUniqueViolation(err))
@@ -290,30 +338,43 @@ export function createOrgsService(deps: {
       checkPasswordStrength(input.newPassword, 'newPassword');
       const row = await repo.getUser(user.orgId, user.id);
       if (!row) throw new AppError('unauthorized', 'Log in first: this operation needs a dashboard session.');
-      if (!(await verifyPassword(input.currentPassword, row.password_hash)))
+      if (!(await verifyPassword(input.currentPassword, row.password_hash))) {
+        // Recorded before the refusal is answered: the caller is signed in already, so unlike a login there
+        // is no account to hide by answering first.
+        await db
+          .transaction()
+          .execute((trx) =>
+            publishUserAudit(trx, user, 'audit.password_change_failed', passwordChangeFailedEvent(), from),
+          );
         throw new AppError('forbidden', 'currentPassword: the current password is wrong.');
+      }
       if (input.newPassword === input.currentPassword)
         throw new AppError('invalid_request', 'newPassword: choose a password other than the current one.');
       const hash = await hashPassword(input.newPassword);
       return db.transaction().execute(async (trx) => {
         const r = createOrgsRepo(trx);
-        await r.setPasswordHash(user.orgId, user.id, hash);
+        // The user chose this one: the change that was due, if any, is done. Written only over the hash the
+        // current password was checked against: an administrator's reset (or another change) that landed
+        // during the slow check would otherwise be overwritten, and a reset made to lock out a stolen
+        // session would leave the thief's new password in place.
+        if (!(await r.replacePasswordHash(user.orgId, user.id, row.password_hash, hash, false)))
+          throw new AppError(
+            'conflict',
+            'The password was changed or reset meanwhile; sign in again with the current password.',
+          );
         const ended = await r.deleteOtherSessions(user.id, sha256Hex(keepSessionToken));
-        await publishUserAudit(
-          trx,
-          user,
-          'audit.password_changed',
-          { action: 'password_changed', otherSessionsEnded: ended, severity: 'MEDIUM' },
-          from,
-        );
+        await publishUserAudit(trx, user, 'audit.password_changed', passwordChangedEvent(ended), from);
         return { otherSessionsEnded: ended };
       });
     },
 
-    /** Sets a new generated password and ends the user's sessions; returns the password once. */
+    /**
+     * Sets a new generated password and ends the user's sessions; returns the password once. The operator
+     * who runs it sees the password, so the user must change it at their next sign-in.
+     */
     async resetPassword(orgId: string, userId: string): Promise<string> {
       const password = randomBase62(20);
-      await repo.setPasswordHash(orgId, userId, await hashPassword(password));
+      await repo.setPasswordHash(orgId, userId, await hashPassword(password), true);
       await repo.deleteUserSessions(userId);
       return password;
     },
@@ -343,7 +404,9 @@ export function createOrgsService(deps: {
         if (!(await r.removeUser(org.id, userId, at, user.role)))
           throw new AppError('conflict', 'The user changed meanwhile; read the list again.');
         await r.deleteUserSessions(userId);
-        await deps.publish(trx, org, 'user.removed', { userId });
+        for (const hook of userRemovedHooks)
+          await hook(trx, org, { id: user.id, email: user.email }, { userId: by?.id ?? null });
+        await deps.publish(trx, org, 'user.removed', userRemovedEvent(userId));
         return deps.revokeAdminKeysBy(trx, org.id, userId, by?.id ?? null);
       });
       if (!removed) throw new AppError('not_found', 'User was not found.');
@@ -424,7 +487,7 @@ export function createOrgsService(deps: {
                 trx,
                 { id: row.id, orgId: row.org_id },
                 'audit.login_failed',
-                { action: 'login_failed', reason: 'wrong_password', severity: 'MEDIUM' },
+                loginFailedEvent(),
                 from,
               ),
             )
@@ -448,7 +511,7 @@ export function createOrgsService(deps: {
           trx,
           { id: row.id, orgId: row.org_id },
           'audit.login',
-          { action: 'login', role: row.role, severity: 'LOW' },
+          loginEvent(row.role),
           from,
         );
       });

@@ -9,6 +9,15 @@ export function createProofsRepo(db: Db) {
     async insert(row: ProofRow): Promise<void> {
       await db.insertInto('proofs').values(row).execute();
     },
+    /** The organization's stored copy of this content (the unique index of migration 0062), if any. */
+    async byContent(orgId: string, sha256: string): Promise<ProofRow | undefined> {
+      return db
+        .selectFrom('proofs')
+        .selectAll()
+        .where('org_id', '=', orgId)
+        .where('sha256_unique', '=', sha256)
+        .executeTakeFirst();
+    },
     async get(orgId: string, id: string): Promise<ProofRow | undefined> {
       return db
         .selectFrom('proofs')

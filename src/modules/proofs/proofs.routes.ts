@@ -255,7 +255,9 @@ export function proofsRoutes(service: ProofsService, o: ProofsRouteOptions) {
           summary:
             'Upload a proof PDF (multipart: file + metadata JSON) with a device token; hash and PDF checked',
           consumes: ['multipart/form-data'],
-          response: { 201: UploadReply, ...E(404, 408, 413, 415) },
+          description:
+            'Idempotent by content: a proof whose SHA-256 the organization already has is not stored twice. The same device sending the same metadata (a retry after a lost answer) gets the stored proof with 200; the same bytes from another device or with other metadata get 409 conflict. A new proof is 201.',
+          response: { 201: UploadReply, 200: UploadReply, ...E(404, 408, 409, 413, 415) },
         },
       },
       async (request, reply) => {
@@ -270,7 +272,7 @@ export function proofsRoutes(service: ProofsService, o: ProofsRouteOptions) {
           throw err;
         }
         const out = await service.upload(c.org, c.device.deviceId, file, metadata as ProofMetadata, bytes);
-        return reply.status(201).send(out);
+        return reply.status(out.created ? 201 : 200).send(out.proof);
       },
     );
 

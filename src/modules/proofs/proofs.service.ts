@@ -4,7 +4,7 @@ import { riskScore } from '../../engines/risk/index.js';
 import type { Clock } from '../../platform/clock/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError, notFound } from '../../platform/errors/index.js';
-import type { Db } from '../../platform/storage/index.js';
+import { type Db, isUniqueViolation } from '../../platform/storage/index.js';
 import { checkPdf } from './pdf-check.js';
 import type { ProofStore } from './proof-store.js';
 import { type ProofPublish, proofDeletedEvent, riskMismatchEvent } from './proofs.events.js';
@@ -57,6 +57,39 @@ function view(r: ProofRow) {
   };
 }
 
+/** What an upload answers: the stored proof, and whether this upload stored it (201) or found it stored (200). */
+function uploadReply(r: ProofRow) {
+  return {
+    id: r.id,
+    uploadedAt: r.uploaded_at,
+    retentionDays: RETENTION_DAYS,
+    expiresAt: r.expires_at,
+    riskScoreMismatch: r.risk_score_mismatch === 1,
+  };
+}
+
+/** The metadata as stored, with the hash's hex in lower case, to compare two uploads of the same content. */
+function sameMetadata(stored: string, meta: ProofMetadata): boolean {
+  const a = JSON.parse(stored) as ProofMetadata;
+  const norm = (m: ProofMetadata) => JSON.stringify(storedMetadata({ ...m, hash: m.hash.toLowerCase() }));
+  return norm(a) === norm(meta);
+}
+
+/**
+ * The answer to an upload whose content the organization already has (docs/proofs.md): a retry (same device,
+ * same metadata) gets the stored proof back, and nothing new is stored or published; the same bytes with other
+ * metadata, or from another device, are a conflict, not something to merge into the record or drop silently.
+ */
+function existingProof(r: ProofRow, deviceId: string, meta: ProofMetadata) {
+  if (r.device_id !== deviceId || !sameMetadata(r.metadata, meta)) {
+    throw new AppError(
+      'conflict',
+      'A proof with this content (the same SHA-256) is already stored for this organization, from another device or with other metadata; nothing was stored. Do not retry this upload.',
+    );
+  }
+  return { created: false, proof: uploadReply(r) };
+}
+
 /** Proof documents: checked uploads, retrieval, listing, deletion and the 90-day retention (docs/proofs.md). */
 export function createProofsService(deps: {
   db: Db;
@@ -75,8 +108,11 @@ export function createProofsService(deps: {
     /**
      * Stores a proof after every check passed: the file's SHA-256 equals `metadata.hash`, it is a PDF, and
      * `tokenTypes` agree with `tokenCount`. A declared risk score that differs from the one the token types
-     * give is stored with `riskScoreMismatch` and a `proof.risk_mismatch` event. The spool file is gone
-     * afterwards, whatever happened.
+     * give is stored with `riskScoreMismatch` and a `proof.risk_mismatch` event. Content the organization
+     * already has is not stored again (existingProof): a retry of an upload whose answer was lost gets the
+     * stored proof, `created: false`. Two identical uploads at once both pass the look-up; the unique index on
+     * (org_id, sha256_unique) fails the second insert, whose file and event go with it, and it answers
+     * with the first. The spool file is gone afterwards, whatever happened.
      */
     async upload(org: OrgRef, deviceId: string, file: SpooledFile, meta: ProofMetadata, bytes: Uint8Array) {
       try {
@@ -96,6 +132,9 @@ export function createProofsService(deps: {
         await checkPdf(bytes);
         const userId = await deps.deviceUser(org.id, deviceId);
         if (userId === undefined) throw notFound('Device');
+        const repo = createProofsRepo(db);
+        const stored = await repo.byContent(org.id, file.sha256);
+        if (stored) return existingProof(stored, deviceId, meta);
 
         // With no token declared the score can only be 0; otherwise the types say what it must be.
         const types = meta.tokenTypes ?? (meta.tokenCount === 0 ? [] : undefined);
@@ -108,6 +147,7 @@ export function createProofsService(deps: {
           device_id: deviceId,
           user_id: userId,
           sha256: file.sha256,
+          sha256_unique: file.sha256,
           size_bytes: file.size,
           store_key: `${org.id}/${id}.pdf`,
           metadata: JSON.stringify(storedMetadata(meta)),
@@ -132,15 +172,14 @@ export function createProofsService(deps: {
           });
         } catch (err) {
           await store.delete(row.store_key);
+          if (isUniqueViolation(err)) {
+            // Another upload of the same content committed between the look-up and this insert.
+            const winner = await repo.byContent(org.id, file.sha256);
+            if (winner) return existingProof(winner, deviceId, meta);
+          }
           throw err;
         }
-        return {
-          id,
-          uploadedAt: row.uploaded_at,
-          retentionDays: RETENTION_DAYS,
-          expiresAt: row.expires_at,
-          riskScoreMismatch: row.risk_score_mismatch === 1,
-        };
+        return { created: true, proof: uploadReply(row) };
       } finally {
         await rm(file.path, { force: true });
       }

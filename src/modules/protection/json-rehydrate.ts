@@ -9,7 +9,11 @@ import {
 import { copyWithOnly, getAt } from '../../engines/dlp/json-path.js';
 
 // Reasoning the provider signs is sent back verbatim in the next turn: left as it came, tokens included.
-const SKIP_KEYS = new Set(['thinking', 'signature', 'thoughtSignature', 'encrypted_content', 'data']);
+const SKIP_KEYS = new Set(['thinking', 'signature', 'thoughtSignature', 'encrypted_content']);
+// `data` as a string is opaque bytes (Gemini `inlineData`, an Anthropic base64 source, redacted thinking);
+// as a list or an object it is content: OpenAI's list answers (`{object: 'list', data: [...]}`, the items
+// of a conversation) hold their items there, and were relayed with every token in them unrestored.
+const OPAQUE_STRING_KEYS = new Set(['data']);
 const SKIP_TYPES = new Set(['thinking', 'redacted_thinking', 'reasoning']);
 const MAYBE_TOKEN = /tkn/i;
 
@@ -41,6 +45,7 @@ function walk(value: unknown, map: TokenMap, count: { n: number }, skip: Skip | 
     if (MAYBE_TOKEN.test(key)) tokenKey = true;
     if (SKIP_KEYS.has(key) || skipped?.has(key)) continue;
     const v = obj[key];
+    if (typeof v === 'string' && OPAQUE_STRING_KEYS.has(key)) continue;
     // Tool-call arguments are JSON text inside a string: a restored value is escaped for that JSON too.
     if (typeof v === 'string') obj[key] = restoreString(v, map, key === 'arguments', count);
     else if (v && typeof v === 'object') walk(v, map, count, skip);

@@ -159,6 +159,21 @@ describe('rehydrateJson: keys', () => {
   });
 });
 
+describe('rehydrateJson: data', () => {
+  it("restores the items of a list answer ({object: 'list', data: [...]}); a `data` string stays opaque", () => {
+    const list = {
+      object: 'list',
+      data: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: `Write to ${TOKEN}` }] }],
+    };
+    assert.equal(rehydrateJson(list, map()), 1);
+    assert.equal(list.data[0]?.content[0]?.text, `Write to ${VALUE}`);
+    // Base64 bytes (Gemini inlineData) are never read as text.
+    const media = { inlineData: { mimeType: 'image/png', data: `iVBOR${TOKEN}` } };
+    assert.equal(rehydrateJson(media, map()), 0);
+    assert.equal(media.inlineData.data, `iVBOR${TOKEN}`);
+  });
+});
+
 describe('ChunkRehydrator: refusals', () => {
   it('restores a token split across refusal deltas (found by the stream fuzz)', () => {
     const r = new ChunkRehydrator(map());

@@ -190,6 +190,8 @@ const OPENAI_CHAT = keys({
   function_call: KEEP_ALL,
   response_format: RESPONSE_FORMAT,
   audio: keys({ voice: KEEP_ALL }),
+  // Mistral agents completions: the agent the provider looks up.
+  agent_id: KEEP,
 });
 
 /** A Responses API input item (and the same shapes in `instructions`). */
@@ -230,6 +232,12 @@ const OPENAI_RESPONSES = keys({
 });
 
 const EMBEDDINGS = keys({ model: KEEP, user: IDENTIFIER });
+
+/** OpenAI conversations (create, update, add items): `items` are Responses input items. */
+const OPENAI_CONVERSATIONS = keys({ metadata: IDENTIFIER_MAP, items: ITEM });
+
+/** OpenAI moderations: `input` is text, or text and image parts (whose URLs are kept). */
+const MODERATIONS = keys({ model: KEEP, input: PART });
 
 /** An Anthropic source: base64, URL and file sources are kept; a plain-text source's data is text. */
 const SOURCE_BASE = { type: KEEP, media_type: KEEP, url: KEEP, file_id: KEEP };
@@ -281,6 +289,9 @@ const ANTHROPIC_MESSAGES = keys({
     tool_configuration: keys({ allowed_tools: KEEP }),
   }),
 });
+
+/** Anthropic message batches: each request's `params` is a Messages body; `custom_id` is the caller's key. */
+const ANTHROPIC_BATCHES = keys({ requests: keys({ custom_id: KEEP, params: ANTHROPIC_MESSAGES }) });
 
 /** A Gemini part: media bytes and file URIs, function names and ids, and the thought signature kept. */
 const GEMINI_PART = recursive((self) =>
@@ -334,6 +345,88 @@ const GEMINI_GENERATE = keys({
   }),
 });
 
+/** Gemini countTokens: `contents`, or a whole generateContent request under `generateContentRequest`. */
+const GEMINI_COUNT = extend(GEMINI_GENERATE, { generateContentRequest: GEMINI_GENERATE });
+
+/** Gemini embedContent (one `content`) and batchEmbedContents (`requests`, each an embedContent body). */
+const GEMINI_EMBED_ONE = { model: KEEP, taskType: KEEP, content: GEMINI_CONTENT };
+const GEMINI_EMBED = keys({ ...GEMINI_EMBED_ONE, requests: keys(GEMINI_EMBED_ONE) });
+
+/**
+ * Gemini batches with inline requests (`:batchGenerateContent`, `:asyncBatchEmbedContent`): each
+ * `batch.inputConfig.requests.requests[].request` is a generateContent or an embedContent body. Proto JSON
+ * takes both spellings of a field name, so both are listed; an input file's name is the provider's.
+ */
+const GEMINI_BATCH_REQUEST = extend(GEMINI_GENERATE, { taskType: KEEP, content: GEMINI_CONTENT });
+const GEMINI_INLINE = keys({ requests: keys({ request: GEMINI_BATCH_REQUEST }) });
+const GEMINI_INPUT = keys({ fileName: KEEP, file_name: KEEP, requests: GEMINI_INLINE });
+const GEMINI_BATCH = keys({
+  batch: keys({ model: KEEP, name: KEEP, inputConfig: GEMINI_INPUT, input_config: GEMINI_INPUT }),
+});
+
+/**
+ * Mistral conversations (start, append, restart): `inputs` is text or entries (messages, function calls
+ * and results); agent, entry and call ids and tool names are the provider's.
+ */
+const MISTRAL_ENTRY = keys({
+  object: KEEP,
+  type: KEEP,
+  role: KEEP,
+  id: KEEP,
+  tool_call_id: KEEP,
+  name: KEEP,
+  arguments: JSON_TEXT,
+  agent_id: KEEP,
+  model: KEEP,
+  from_agent_id: KEEP,
+  to_agent_id: KEEP,
+  content: PART,
+});
+const MISTRAL_CONVERSATIONS = keys({
+  model: KEEP,
+  agent_id: KEEP,
+  from_entry_id: KEEP,
+  handoff_execution: KEEP,
+  inputs: MISTRAL_ENTRY,
+  tools: TOOL,
+  completion_args: keys({ response_format: RESPONSE_FORMAT, tool_choice: KEEP_ALL }),
+});
+
+/**
+ * Cohere v1 chat: `message`, `preamble` and `chat_history` are text; tool names and parameter types,
+ * connector settings and the conversation id are the provider's. Documents as in v2.
+ */
+const COHERE_TOOL_CALL = keys({ name: KEEP });
+const COHERE_V1_CHAT = keys({
+  model: KEEP,
+  conversation_id: KEEP,
+  prompt_truncation: KEEP,
+  citation_quality: KEEP,
+  connectors: KEEP_ALL,
+  chat_history: keys({
+    role: KEEP,
+    tool_calls: COHERE_TOOL_CALL,
+    tool_results: keys({ call: COHERE_TOOL_CALL }),
+  }),
+  tools: keys({ name: KEEP, parameter_definitions: { other: keys({ type: KEEP }) } }),
+  tool_results: keys({ call: COHERE_TOOL_CALL }),
+  response_format: keys({ type: KEEP, schema: SCHEMA }),
+  documents: { dataKeys: true },
+});
+
+/** Cohere embed (v1 and v2): `texts`, and v2 `inputs` of text and image parts (image URLs and bytes kept). */
+const COHERE_EMBED = keys({
+  model: KEEP,
+  input_type: KEEP,
+  embedding_types: KEEP,
+  truncate: KEEP,
+  images: KEEP,
+  inputs: keys({ content: PART }),
+});
+
+/** Cohere rerank: `query` and `documents` are text (v1 documents may be objects, read by `rank_fields`). */
+const COHERE_RERANK = keys({ model: KEEP, rank_fields: KEEP });
+
 /** Cohere v2 chat: OpenAI's message shape; grounding `documents` are free text (ids included). */
 const COHERE_CHAT = keys({
   model: KEEP,
@@ -358,7 +451,21 @@ export type BodyFormat =
   | 'embeddings'
   | 'anthropic-messages'
   | 'gemini-generate'
-  | 'cohere-chat';
+  | 'cohere-chat'
+  | 'openai-completions'
+  | 'moderations'
+  | 'anthropic-count'
+  | 'anthropic-batches'
+  | 'gemini-count'
+  | 'gemini-embed'
+  | 'mistral-fim'
+  | 'mistral-conversations'
+  | 'cohere-v1-chat'
+  | 'cohere-embed'
+  | 'cohere-rerank'
+  | 'openai-conversations'
+  | 'openai-input-tokens'
+  | 'gemini-batch';
 
 const RULES: Record<BodyFormat, Rule> = {
   'openai-chat': OPENAI_CHAT,
@@ -367,6 +474,22 @@ const RULES: Record<BodyFormat, Rule> = {
   'anthropic-messages': ANTHROPIC_MESSAGES,
   'gemini-generate': GEMINI_GENERATE,
   'cohere-chat': COHERE_CHAT,
+  // Legacy completions and Mistral FIM: `prompt`, `suffix` and `stop` are text, the model kept.
+  'openai-completions': EMBEDDINGS,
+  moderations: MODERATIONS,
+  'anthropic-count': ANTHROPIC_MESSAGES,
+  'anthropic-batches': ANTHROPIC_BATCHES,
+  'gemini-count': GEMINI_COUNT,
+  'gemini-embed': GEMINI_EMBED,
+  'mistral-fim': EMBEDDINGS,
+  'mistral-conversations': MISTRAL_CONVERSATIONS,
+  'cohere-v1-chat': COHERE_V1_CHAT,
+  'cohere-embed': COHERE_EMBED,
+  'cohere-rerank': COHERE_RERANK,
+  'openai-conversations': OPENAI_CONVERSATIONS,
+  // Responses input token counts: a Responses body.
+  'openai-input-tokens': OPENAI_RESPONSES,
+  'gemini-batch': GEMINI_BATCH,
 };
 
 /**

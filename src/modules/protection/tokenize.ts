@@ -1,11 +1,5 @@
-import { hash, randomBytes } from 'node:crypto';
-import {
-  createTokenMap,
-  type DetectOptions,
-  type Entity,
-  tokenize,
-  tokenizeEntities,
-} from '../../engines/dlp/index.js';
+import { hash } from 'node:crypto';
+import type { DetectOptions, Entity } from '../../engines/dlp/index.js';
 import { type Compute, inlineCompute } from '../../platform/compute/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import type { Db } from '../../platform/storage/index.js';
@@ -13,6 +7,7 @@ import {
   type DlpSettings,
   detectOptionsOf,
   dlpEventData,
+  dlpPreview,
   type Vault,
   type VaultSession,
 } from '../dlp/index.js';
@@ -122,33 +117,6 @@ function evictOne(): void {
   }
 }
 
-/**
- * How much of a text a preview analyses. A preview shows its first characters only; every entity starting
- * there is far shorter than this (the longest, a PEM key, is capped at about 8 KB), and a megabyte-long
- * message is not analysed a second time on the event loop (#15).
- */
-const PREVIEW_HEAD_CHARS = 16_384;
-
-/** Text with personal data replaced by throwaway tokens: safe for event previews and logs. */
-export function redactedPreview(text: string, settings: DlpSettings, max = 160): string {
-  const head = text.length > PREVIEW_HEAD_CHARS ? text.slice(0, PREVIEW_HEAD_CHARS) : text;
-  const { tokenized } = tokenize(head, createTokenMap(), randomBytes(32), detectOptionsOf(settings));
-  return tokenized.length > max ? `${tokenized.slice(0, max)}…` : tokenized;
-}
-
-/**
- * The fields joined, with what detection already found in each replaced by throwaway tokens: the preview
- * of a blocked request, without analysing its text a second time on the event loop.
- */
-function previewOf(fields: TextField[], perField: Entity[][], max = 160): string {
-  const map = createTokenMap();
-  const key = randomBytes(32);
-  const text = fields
-    .map((f, i) => tokenizeEntities(f.text, perField[i] ?? [], map, key).tokenized)
-    .join(' ');
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
 export interface FieldsOutcome {
   /** Null when nothing was found: no vault session is written for a request without personal data. */
   session: VaultSession | null;
@@ -168,7 +136,7 @@ export interface ProtectHooks {
   /** Called before anything is stored when a type the organization blocks is present. */
   onBlocked(entities: Entity[], preview: string): Promise<void>;
   /** Runs in the vault's transaction when personal data was tokenized (for dlp.violation). */
-  within?(trx: Db, entities: Entity[], tokenized: string, sessionId: string): Promise<void>;
+  within?(trx: Db, entities: Entity[], preview: string): Promise<void>;
 }
 
 type DlpPublish = (
@@ -208,12 +176,12 @@ export function dlpEventHooks(
         dlpEventData(entities, preview, { action: 'BLOCKED', ...who }),
       );
     },
-    within: async (trx, entities, tokenized, sessionId) => {
+    within: async (trx, entities, preview) => {
       await publish(
         trx,
         caller.org,
         'dlp.violation',
-        dlpEventData(entities, tokenized, { action: 'REDACTED', sessionId, ...who }),
+        dlpEventData(entities, preview, { action: 'REDACTED', ...who }),
       );
     },
   };
@@ -236,6 +204,8 @@ export async function tokenizeFields(
     compute?: Compute;
     /** Resolve before the vault's commit (see FieldsOutcome.stored). */
     deferCommit?: boolean;
+    /** No field refuses the request for a blocked type (as if every field were TextField.noBlock). */
+    noBlock?: boolean;
   },
 ): Promise<FieldsOutcome> {
   const key = settingsKeyOf(settings);
@@ -246,13 +216,20 @@ export async function tokenizeFields(
   );
   const found = perField.flat();
   // End-user identifier fields (TextField.noBlock) are tokenized but never refuse the request.
-  const blocked = settings.blockTypes?.length
-    ? perField
-        .flatMap((entities, i) => (fields[i]?.noBlock ? [] : entities))
-        .filter((e) => settings.blockTypes?.some((t) => t.toUpperCase() === e.type.toUpperCase()))
-    : [];
+  const blocked =
+    settings.blockTypes?.length && !opts.noBlock
+      ? perField
+          .flatMap((entities, i) => (fields[i]?.noBlock ? [] : entities))
+          .filter((e) => settings.blockTypes?.some((t) => t.toUpperCase() === e.type.toUpperCase()))
+      : [];
   if (blocked.length > 0) {
-    await opts.hooks?.onBlocked(found, previewOf(fields, perField));
+    await opts.hooks?.onBlocked(
+      found,
+      dlpPreview(
+        fields.map((f) => f.text),
+        perField,
+      ),
+    );
     throw new AppError(
       'forbidden',
       `The request contains data this organization does not allow to reach an LLM (${[...new Set(blocked.map((e) => e.type))].join(', ')}).`,
@@ -277,8 +254,8 @@ export async function tokenizeFields(
       settings,
       ...(within
         ? {
-            within: async (trx: Db, o: { entities: Entity[]; tokenized: string; sessionId: string }) => {
-              if (o.entities.length > 0) await within(trx, o.entities, o.tokenized, o.sessionId);
+            within: async (trx: Db, o: { entities: Entity[]; preview: string }) => {
+              if (o.entities.length > 0) await within(trx, o.entities, o.preview);
             },
           }
         : {}),

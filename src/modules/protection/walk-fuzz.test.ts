@@ -359,6 +359,9 @@ class Writer {
           some(['documents', arr(t(), obj(['id', t()], ['data', this.map(this.chance(0.3) ? 2 : 0)]))]),
           extra(),
         ]);
+      default:
+        // The formats of the network proxy's other operations are not fuzzed here (FORMATS).
+        return shuffle([['model', str('m')], ['input', this.value(2)], extra()]);
     }
   }
 }

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { ChatRequest } from '../providers/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import { type BodyFormat, requestFields } from './rules.js';
-import { chatUserText, type TextField } from './text-fields.js';
+import type { TextField } from './text-fields.js';
 
 /** A chat request with one assistant tool call whose arguments are `args`. */
 function withArguments(args: string): ChatRequest {
@@ -347,16 +347,5 @@ describe('requestFields, chat completions (the provider proxy and the network pr
     assert.equal(fields.length, 1);
     fields[0]?.set('changed');
     assert.equal(argsOf(req), 'changed');
-  });
-
-  it('chatUserText: the last user message, its text parts joined; a later tool call is not the user', () => {
-    const req = withArguments('{}');
-    const parts = [
-      { type: 'text', text: 'a' },
-      { type: 'image_url', image_url: { url: 'u' } },
-      { type: 'text', text: 'b' },
-    ];
-    req.messages.unshift({ role: 'user', content: 'first' }, { role: 'user', content: parts });
-    assert.equal(chatUserText(req), 'a\nb');
   });
 });

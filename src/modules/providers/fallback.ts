@@ -16,17 +16,27 @@ export interface FallbackResult<T> {
   errors: ProviderError[];
 }
 
+/**
+ * Told of every attempt that failed before its answer began (the one whose error is thrown included), with
+ * its index: the caller accounts each failed provider call, which `errors` alone would not show when all fail.
+ */
+export type OnAttemptFailure = (attempt: number, err: unknown) => void;
+
 /** Retryable failures move on to the next attempt; a caller abort or a 4xx (bad request, bad key) does not. */
 function shouldFallBack(err: unknown): err is ProviderError {
   return err instanceof ProviderError && err.retryable && err.code !== 'aborted';
 }
 
-export async function chatWithFallback(attempts: Attempt[]): Promise<FallbackResult<ChatResponse>> {
+export async function chatWithFallback(
+  attempts: Attempt[],
+  onFailure?: OnAttemptFailure,
+): Promise<FallbackResult<ChatResponse>> {
   const errors: ProviderError[] = [];
   for (const [i, a] of attempts.entries()) {
     try {
       return { value: await a.adapter.chat(a.request, a.ctx), attempt: i, errors };
     } catch (err) {
+      onFailure?.(i, err);
       if (!shouldFallBack(err) || i === attempts.length - 1) throw err;
       errors.push(err);
     }
@@ -40,6 +50,7 @@ export async function chatWithFallback(attempts: Attempt[]): Promise<FallbackRes
  */
 export async function openStreamWithFallback(
   attempts: Attempt[],
+  onFailure?: OnAttemptFailure,
 ): Promise<FallbackResult<AsyncIterable<ChatChunk>>> {
   const errors: ProviderError[] = [];
   for (const [i, a] of attempts.entries()) {
@@ -48,6 +59,7 @@ export async function openStreamWithFallback(
     try {
       first = await iterator.next();
     } catch (err) {
+      onFailure?.(i, err);
       if (!shouldFallBack(err) || i === attempts.length - 1) throw err;
       errors.push(err);
       continue;

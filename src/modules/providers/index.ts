@@ -20,7 +20,13 @@ export {
 } from './catalog/routing.js';
 export { estimateMessagesTokens, estimateTokens } from './catalog/tokens.js';
 export { ProviderError, type ProviderErrorCode } from './errors.js';
-export { type Attempt, chatWithFallback, type FallbackResult, openStreamWithFallback } from './fallback.js';
+export {
+  type Attempt,
+  chatWithFallback,
+  type FallbackResult,
+  type OnAttemptFailure,
+  openStreamWithFallback,
+} from './fallback.js';
 export { OFFLINE_MODEL_ID } from './offline/offline.adapter.js';
 export {
   createProviders,

@@ -105,12 +105,12 @@ export function createReportsRepo(db: Db) {
         .where('type', 'in', types)
         .where('created_at', '<', to);
       if (after) {
-        q = q.where((eb) =>
-          eb.or([
-            eb('created_at', '>', after.createdAt),
-            eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)]),
-          ]),
-        );
+        // Keyset (created_at, id) > (c, i). The plain `created_at >= c` is what bounds the index range: with
+        // the OR alone, each page read every earlier row of the period again (quadratic: a 365-day report
+        // of 300,000 events took minutes on PostgreSQL). Index: events_org_created_id (migration 0066).
+        q = q
+          .where('created_at', '>=', after.createdAt)
+          .where((eb) => eb.or([eb('created_at', '>', after.createdAt), eb('id', '>', after.id)]));
       } else {
         q = q.where('created_at', '>=', from);
       }

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import type { Clock } from '../../platform/clock/index.js';
+import { type Clock, readIsoInstant } from '../../platform/clock/index.js';
 import { newId } from '../../platform/crypto/index.js';
 import { AppError } from '../../platform/errors/index.js';
 import type { Db, ReportsTable } from '../../platform/storage/index.js';
@@ -59,18 +59,9 @@ export interface ReportRequest {
 }
 
 function parseInstant(value: string, field: string): Date {
-  const d = new Date(value);
-  const ymd = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
-  if (!ymd || Number.isNaN(d.getTime())) {
-    throw new AppError('invalid_request', `${field} must be an ISO 8601 date or date-time.`);
-  }
-  // Date rolls an impossible day over into the next month (2026-02-30 is read as March 2): the report would
-  // silently cover another period than the one asked for.
-  const [year, month, day] = [Number(ymd[1]), Number(ymd[2]), Number(ymd[3])];
-  if (day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) {
-    throw new AppError('invalid_request', `${field} names a day that does not exist (${ymd[0]}).`);
-  }
-  return d;
+  const read = readIsoInstant(value, field);
+  if ('problem' in read) throw new AppError('invalid_request', read.problem);
+  return read.at;
 }
 
 /** How far a report's `to` may lie after the server's clock (a caller's clock ahead); taken as now. */

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { canonicalHost } from '../../platform/http/index.js';
 import type {
   CatalogCategory,
   CatalogStatus,
@@ -50,13 +51,12 @@ export function serviceCategory(c: CatalogCategory): ServiceCategory {
   return CATEGORY_OF[c];
 }
 
-/** Lower case, no trailing dot, no `www.`: the form services are stored and matched in. */
+/**
+ * Lower case, no trailing dot, no `www.`, a bracketed IPv6 address compressed (canonicalHost): the form
+ * services are stored and matched in, so one service has one row whatever its spelling.
+ */
 export function normalizeDomain(host: string): string {
-  return host
-    .trim()
-    .toLowerCase()
-    .replace(/\.$/, '')
-    .replace(/^www\./, '');
+  return canonicalHost(host).replace(/^www\./, '');
 }
 
 /**

@@ -225,16 +225,29 @@ export function createShadowAiRepo(db: Db) {
         )
         .execute();
     },
-    async uniqueUsers(orgId: string, serviceIds: string[]): Promise<Map<string, number>> {
+    /**
+     * Per service, the distinct users and the distinct devices bound to no user that used it: a usage key is
+     * a user id, or `dev:<device id>` for an unbound device, which is not a user.
+     */
+    async uniqueUsers(
+      orgId: string,
+      serviceIds: string[],
+    ): Promise<Map<string, { users: number; unboundDevices: number }>> {
       if (serviceIds.length === 0) return new Map();
       const rows = await db
         .selectFrom('shadow_ai_usage')
-        .select(['service_id', (eb) => eb.fn.count('user_key').distinct().as('n')])
+        .select([
+          'service_id',
+          sql<number>`count(distinct case when user_key like 'dev:%' then null else user_key end)`.as(
+            'users',
+          ),
+          sql<number>`count(distinct case when user_key like 'dev:%' then user_key end)`.as('devices'),
+        ])
         .where('org_id', '=', orgId)
         .where('service_id', 'in', serviceIds)
         .groupBy('service_id')
         .execute();
-      return new Map(rows.map((r) => [r.service_id, n(r.n)]));
+      return new Map(rows.map((r) => [r.service_id, { users: n(r.users), unboundDevices: n(r.devices) }]));
     },
     usageRows(orgId: string, fromDay: string, onlyIds?: string[]) {
       let q = db

@@ -152,7 +152,8 @@ export const ServiceView = Type.Object({
   lastSeen: Time,
   firstSeen: Time,
   usageCount: Type.Integer(),
-  uniqueUsers: Type.Integer(),
+  uniqueUsers: Type.Integer({ description: 'distinct users (devices bound to no user are counted apart)' }),
+  unboundDevices: Type.Integer({ description: 'distinct devices bound to no user' }),
   dataResidency: Type.Optional(Type.String({ description: 'catalog services only' })),
   gdprStatus: Type.Optional(Type.String({ description: 'catalog services only' })),
   catalogId: Type.Union([Type.String(), Type.Null()]),
@@ -207,14 +208,16 @@ export const StatsView = Type.Object({
   totals: Type.Object({
     services: Type.Integer(),
     usage: Type.Integer(),
-    users: Type.Integer(),
+    users: Type.Integer({ description: 'distinct users (devices bound to no user are counted apart)' }),
+    unboundDevices: Type.Integer({ description: 'distinct devices bound to no user' }),
     newDiscoveries: Type.Integer(),
   }),
   byDay: Type.Array(
     Type.Object({
       day: Type.String(),
       usage: Type.Integer(),
-      users: Type.Integer(),
+      users: Type.Integer({ description: 'distinct users (devices bound to no user are counted apart)' }),
+      unboundDevices: Type.Integer({ description: 'distinct devices bound to no user' }),
       newDiscoveries: Type.Integer(),
     }),
   ),
@@ -225,7 +228,8 @@ export const StatsView = Type.Object({
       name: Type.String(),
       status: Type.String(),
       usage: Type.Integer(),
-      users: Type.Integer(),
+      users: Type.Integer({ description: 'distinct users (devices bound to no user are counted apart)' }),
+      unboundDevices: Type.Integer({ description: 'distinct devices bound to no user' }),
     }),
   ),
   byUser: Type.Array(

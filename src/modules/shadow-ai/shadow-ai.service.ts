@@ -55,6 +55,16 @@ const SERVICE_STATUS_OF: Record<CatalogStatus, ServiceStatus> = {
 const day = (iso: string) => iso.slice(0, 10);
 const num = (v: unknown) => Number(v ?? 0);
 
+/**
+ * The users among usage keys, and apart from them the devices bound to no user (`dev:<device id>` keys):
+ * counting those as users made the radar say "by 1 users" where no user was bound to any device.
+ */
+function usersAndUnbound(keys: Set<string>): { users: number; unboundDevices: number } {
+  let unboundDevices = 0;
+  for (const k of keys) if (k.startsWith('dev:')) unboundDevices++;
+  return { users: keys.size - unboundDevices, unboundDevices };
+}
+
 /** How many services a plan shows; null: all (docs/shadow-ai.md, "Plans"). */
 export function serviceLimit(plan: string): number | null {
   return isPlan(plan) ? PLAN_LIMITS[plan as Plan].shadowAiServices : PLAN_LIMITS.free.shadowAiServices;
@@ -135,7 +145,8 @@ export function createShadowAiService(deps: {
         lastSeen: r.last_seen,
         firstSeen: r.first_seen,
         usageCount: num(r.usage_count),
-        uniqueUsers: users.get(r.id) ?? 0,
+        uniqueUsers: users.get(r.id)?.users ?? 0,
+        unboundDevices: users.get(r.id)?.unboundDevices ?? 0,
         ...(entry ? { dataResidency: entry.dataResidency, gdprStatus: entry.gdprStatus } : {}),
         catalogId: r.catalog_id,
         detectedBy: r.detected_by,
@@ -394,13 +405,13 @@ export function createShadowAiService(deps: {
         totals: {
           services: perService.size,
           usage: total,
-          users: allUsers.size,
+          ...usersAndUnbound(allUsers),
           newDiscoveries: created.length,
         },
         byDay: [...perDay.entries()].map(([d, v]) => ({
           day: d,
           usage: v.usage,
-          users: v.users.size,
+          ...usersAndUnbound(v.users),
           newDiscoveries: v.newDiscoveries,
         })),
         byService: [...perService.entries()]
@@ -412,7 +423,7 @@ export function createShadowAiService(deps: {
               name: s?.name ?? '',
               status: s?.status ?? '',
               usage: v.usage,
-              users: v.users.size,
+              ...usersAndUnbound(v.users),
             };
           })
           .sort((a, b) => b.usage - a.usage || a.serviceId.localeCompare(b.serviceId))

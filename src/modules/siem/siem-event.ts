@@ -1,14 +1,14 @@
 import type { SiemCategory, SiemEvent, SiemSeverity } from './sinks/index.js';
 
 /**
- * Stored event type → SIEM category: detection.* DETECTION; dlp.* DLP; audit.login*, audit.password_changed and user.*
+ * Stored event type → SIEM category: detection.* DETECTION; dlp.* DLP; audit.login*, audit.password_change* and user.*
  * AUTHENTICATION; api_key.*, quota.* and other audit.* AUDIT. Anything new defaults to AUDIT so that it is
  * still forwarded to integrations that take audit events rather than silently matching nothing.
  */
 export function siemCategory(type: string): SiemCategory {
   if (type.startsWith('detection.')) return 'DETECTION';
   if (type.startsWith('dlp.')) return 'DLP';
-  if (type.startsWith('audit.login') || type === 'audit.password_changed' || type.startsWith('user.'))
+  if (type.startsWith('audit.login') || type.startsWith('audit.password_change') || type.startsWith('user.'))
     return 'AUTHENTICATION';
   return 'AUDIT';
 }
@@ -20,6 +20,7 @@ const DEFAULT_SEVERITY: Record<string, SiemSeverity> = {
   'dlp.violation': 'MEDIUM',
   'quota.exceeded': 'MEDIUM',
   'audit.login_failed': 'MEDIUM',
+  'audit.password_change_failed': 'MEDIUM',
   'audit.force_mode': 'MEDIUM',
   'audit.user_role': 'MEDIUM',
 };

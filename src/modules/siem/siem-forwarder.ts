@@ -2,12 +2,14 @@ import type { Clock } from '../../platform/clock/index.js';
 import type { Sealer } from '../../platform/crypto/index.js';
 import type { Outbound } from '../../platform/net/index.js';
 import type { Db, DialectName } from '../../platform/storage/index.js';
-import { siemBackoff } from '../events/index.js';
+import { createTaskPool, siemBackoff } from '../events/index.js';
 import { openBody } from './integration-secrets.js';
 import { toSiemEvent } from './siem-event.js';
+import { withoutQueries } from './sinks/http-result.js';
 import { type BreakerUpdate, createSiemRepo, type IntegrationRow } from './siem.repo.js';
 import {
   createSink,
+  effectiveEventTypes,
   type ForwardingRules,
   type SiemEvent,
   type Sink,
@@ -25,12 +27,18 @@ export interface SiemForwarderDeps {
   allowPrivate: boolean;
   /** Events read from the queue per send (sinks split further to each platform's limits). */
   batchSize?: number;
-  /** Batches per integration per round, so one large backlog does not starve other integrations. */
+  /** Batches per integration per lease, so one large backlog does not starve other integrations. */
   maxBatches?: number;
+  /** Integrations drained at once in this process, each by its own lane (one slow SIEM holds one lane). */
+  concurrency?: number;
   /** Size of the single probe batch sent when a failing destination is due again (half-open). */
   probeSize?: number;
   leaseMs?: number;
   random?: () => number;
+  /** A lane came free: the worker loop should take new due integrations now (see createEventWorkers). */
+  onSlotFree?: () => void;
+  /** A drain that failed on the database (the integration's lease ends and it is taken again). */
+  onError?: (err: unknown) => void;
 }
 
 /** Builds the sink of an integration from its sealed body; throws TypeError on an unusable configuration. */
@@ -48,6 +56,9 @@ export function sinkFor(
  * kept in the database: a failure opens it (events stay queued, no network calls) until the backoff
  * expires; then one small probe batch is sent (half-open); success closes it and the backlog drains in
  * creation order. Permanently rejected events move to the dead-letter state with their reason.
+ *
+ * Integrations drain in parallel lanes: a lane frees when its integration is settled and takes the next due
+ * one at once, so a SIEM that answers slowly (or not at all until the timeout) delays only its own events.
  */
 export function createSiemForwarder(deps: SiemForwarderDeps) {
   const repo = createSiemRepo(deps.db);
@@ -55,6 +66,9 @@ export function createSiemForwarder(deps: SiemForwarderDeps) {
   const maxBatches = deps.maxBatches ?? 20;
   const probeSize = deps.probeSize ?? 10;
   const leaseMs = deps.leaseMs ?? 60_000;
+  const concurrency = deps.concurrency ?? 8;
+  // Queue rows settled by every drain so far; runDue reports its own share.
+  let settledTotal = 0;
   const sinks = new Map<string, { version: string; sink: Sink }>();
 
   const iso = (d: Date) => d.toISOString();
@@ -80,14 +94,16 @@ export function createSiemForwarder(deps: SiemForwarderDeps) {
       circuit: 'open',
       consecutiveFailures: failures,
       nextAttemptAt: iso(next),
-      lastError: `${error}`.slice(0, 500),
+      lastError: withoutQueries(`${error}`).slice(0, 500),
       lastFailureAt: iso(now),
     };
   }
 
   /** Drains one leased integration; returns the number of queue rows it settled. */
   async function drain(row: IntegrationRow): Promise<number> {
-    const rules = JSON.parse(row.rules) as ForwardingRules;
+    const stored = JSON.parse(row.rules) as ForwardingRules;
+    // Rows stored before the default was made explicit have no eventTypes: read them with today's default.
+    const rules = { ...stored, eventTypes: effectiveEventTypes(row.platform, stored) };
     let failures = row.consecutive_failures;
     let settled = 0;
     await repo.enforceBound(
@@ -166,7 +182,7 @@ export function createSiemForwarder(deps: SiemForwarderDeps) {
             remove.push(qid);
             delivered++;
           } else if (r.retryable || keep) retryIds.push(qid);
-          else dead.push({ id: qid, error: r.error.slice(0, 500) });
+          else dead.push({ id: qid, error: withoutQueries(r.error).slice(0, 500) });
         }
         if (retryIds.length > 0) {
           failures += 1;
@@ -179,7 +195,7 @@ export function createSiemForwarder(deps: SiemForwarderDeps) {
             consecutiveFailures: 0,
             nextAttemptAt: now,
             lastSuccessAt: now,
-            lastError: res.error ?? null,
+            lastError: res.error === undefined ? null : withoutQueries(res.error).slice(0, 500),
             delivered,
           };
         }
@@ -187,7 +203,7 @@ export function createSiemForwarder(deps: SiemForwarderDeps) {
       const last = retryIds.length > 0 || batch.length < size || b === maxBatches - 1;
       await repo.settle(row.id, {
         remove,
-        retry: { ids: retryIds, error: (res.error ?? 'failed').slice(0, 500) },
+        retry: { ids: retryIds, error: withoutQueries(res.error ?? 'failed').slice(0, 500) },
         dead,
         breaker,
         leaseUntil: last ? null : iso(new Date(deps.clock.now().getTime() + leaseMs)),
@@ -199,26 +215,37 @@ export function createSiemForwarder(deps: SiemForwarderDeps) {
     return settled;
   }
 
+  /** Each due integration drains in a lane of its own; a lane frees when its integration is settled. */
+  const lanes = createTaskPool({
+    capacity: concurrency,
+    async claim(free, start) {
+      const now = deps.clock.now();
+      const rows = await repo.claimDue(deps.dialect, iso(now), iso(new Date(now.getTime() + leaseMs)), free);
+      for (const row of rows)
+        start(async () => {
+          settledTotal += await drain(row);
+        });
+      return rows.length;
+    },
+    onFree: deps.onSlotFree,
+    onError: deps.onError,
+  });
+
   return {
     /**
-     * Leases the integrations that are due and drains each, round after round until none is due (bounded);
-     * returns integrations handled plus queue rows settled, 0 when there was nothing to do.
+     * Starts draining due integrations in the free lanes and returns how many it started, without waiting:
+     * the worker loop calls it again when a lane frees (onSlotFree) or at its idle poll.
      */
-    async runDue(maxIntegrations = 8, maxRounds = 10): Promise<number> {
-      let n = 0;
-      for (let round = 0; round < maxRounds; round++) {
-        const now = deps.clock.now();
-        const rows = await repo.claimDue(
-          deps.dialect,
-          iso(now),
-          iso(new Date(now.getTime() + leaseMs)),
-          maxIntegrations,
-        );
-        if (rows.length === 0) break;
-        // Integrations that only failed settle nothing, but they were work: count them so the loop goes on.
-        for (const row of rows) n += 1 + (await drain(row));
-      }
-      return n;
+    fill: lanes.fill,
+    /**
+     * Drains due integrations and waits for them, round after round until none is due (bounded); returns
+     * integrations handled plus queue rows settled, 0 when there was nothing to do. Tests call it directly.
+     */
+    async runDue(maxRounds = 10): Promise<number> {
+      const before = settledTotal;
+      // Integrations that only failed settle nothing, but they were work: counted so the loop goes on.
+      const started = await lanes.runDue(maxRounds);
+      return started + settledTotal - before;
     },
     /** Sends one synthetic event through a fresh sink for the integration and reports the answer. */
     async testConnection(row: IntegrationRow): Promise<SinkResult> {
@@ -253,7 +280,9 @@ export function createSiemForwarder(deps: SiemForwarderDeps) {
     async releaseAllLeases(): Promise<number> {
       return repo.releaseAllLeases();
     },
+    /** Stops taking integrations, waits for the drains in flight, then closes the sinks. */
     async close(): Promise<void> {
+      await lanes.close();
       const all = [...sinks.values()];
       sinks.clear();
       await Promise.all(all.map((s) => s.sink.close().catch(() => undefined)));

@@ -1,8 +1,10 @@
 import { Type } from 'typebox';
 import { type App, errorResponses, callerOf, nameText } from '../../platform/http/index.js';
+import { addressOrigin } from '../../platform/net/index.js';
+import { callerRole } from '../auth/index.js';
 import type { IntegrationBody } from './integration-secrets.js';
-import { SiemIntegrationCreateSchema } from './siem.schemas.js';
-import type { SiemChange, SiemService } from './siem.service.js';
+import { SiemEventTypeEntrySchema, SiemIntegrationCreateSchema } from './siem.schemas.js';
+import type { IntegrationView as Integration, SiemChange, SiemService } from './siem.service.js';
 
 const MANAGE = ['owner', 'admin'] as const;
 const TAGS = ['siem'];
@@ -18,6 +20,45 @@ const changeBy = (request: Parameters<typeof callerOf>[0]): SiemChange => {
   return { org: c.org, actor: { userId: c.user?.id ?? null, apiKeyId: c.key?.id ?? null } };
 };
 
+/**
+ * What a member or viewer sees of where an integration sends: the origin of each receiver address only, as
+ * for event webhooks (docs/events.md). A collector's path or query (`/services/T000/B000/…`, `?token=`) is
+ * as good as its credential; owners, admins and admin-scope keys, who may change the integration, see it
+ * whole, and the receiver's answer in the last error. Credentials themselves are never returned to anyone
+ * (secretFields).
+ */
+const manages = (request: Parameters<typeof callerOf>[0]): boolean => {
+  const role = callerRole(callerOf(request));
+  return role !== undefined && (MANAGE as readonly string[]).includes(role);
+};
+
+/**
+ * A failure as a member or viewer sees it: its kind (`HTTP 404`, `timeout`, …) without the receiver's words,
+ * which may echo the request path and query ("Cannot POST /collect?token=…") or our payload.
+ */
+function maskedError(error: string | null): string | null {
+  if (error === null) return null;
+  const kind = /^(HTTP \d{3}|[a-z_]+)(?=:|$)/.exec(error)?.[1] ?? 'failed';
+  return `${kind} (the details are shown to owners and admins)`;
+}
+
+function shownTo(request: Parameters<typeof callerOf>[0], view: Integration): Integration {
+  if (manages(request)) return view;
+  const out: Integration = {
+    ...view,
+    status: { ...view.status, lastError: maskedError(view.status.lastError) },
+  };
+  if (typeof view.endpoint === 'string') out.endpoint = addressOrigin(view.endpoint);
+  if (view.config) {
+    const config = { ...view.config };
+    for (const key of ['url', 'hecUrl'] as const) {
+      if (typeof config[key] === 'string') config[key] = addressOrigin(config[key]);
+    }
+    out.config = config;
+  }
+  return out;
+}
+
 const IntegrationView = Type.Object({
   id: Type.String({ description: 'prefix siem_' }),
   name: Type.String(),
@@ -29,7 +70,9 @@ const IntegrationView = Type.Object({
   config: Type.Optional(AnyMap),
   credentials: Type.Optional(AnyMap),
   endpoint: Type.Optional(Type.String()),
-  eventTypes: Type.Optional(Type.Array(Type.String())),
+  eventTypes: Type.Array(Type.String(), {
+    description: 'what is forwarded: the given entries, or the default of the platform when none were given',
+  }),
   minSeverity: Type.Optional(Type.String()),
   forwardDetections: Type.Optional(Type.Boolean()),
   forwardDlp: Type.Optional(Type.Boolean()),
@@ -61,7 +104,7 @@ const UpdateBody = Type.Object(
     config: Type.Optional(AnyMap),
     credentials: Type.Optional(AnyMap),
     endpoint: Type.Optional(Type.String({ maxLength: 2048 })),
-    eventTypes: Type.Optional(Type.Array(Type.String(), { maxItems: 4 })),
+    eventTypes: Type.Optional(Type.Array(SiemEventTypeEntrySchema, { minItems: 1, maxItems: 50 })),
     minSeverity: Type.Optional(Type.String()),
     forwardDetections: Type.Optional(Type.Boolean()),
     forwardDlp: Type.Optional(Type.Boolean()),
@@ -112,7 +155,9 @@ export function siemRoutes(siem: SiemService) {
           },
         },
       },
-      async (request) => ({ integrations: await siem.list(callerOf(request).org.id) }),
+      async (request) => ({
+        integrations: (await siem.list(callerOf(request).org.id)).map((i) => shownTo(request, i)),
+      }),
     );
 
     app.get(
@@ -127,7 +172,7 @@ export function siemRoutes(siem: SiemService) {
           response: { 200: IntegrationView, ...errorResponses(401, 403, 404, 429) },
         },
       },
-      async (request) => siem.get(callerOf(request).org.id, request.params.id),
+      async (request) => shownTo(request, await siem.get(callerOf(request).org.id, request.params.id)),
     );
 
     app.patch(
@@ -225,13 +270,16 @@ export function siemRoutes(siem: SiemService) {
           },
         },
       },
-      async (request) =>
-        siem.deadLetters(
+      async (request) => {
+        const page = await siem.deadLetters(
           callerOf(request).org.id,
           request.params.id,
           request.query.page ?? 1,
           request.query.perPage ?? 20,
-        ),
+        );
+        if (manages(request)) return page;
+        return { ...page, deadLetters: page.deadLetters.map((d) => ({ ...d, error: maskedError(d.error) })) };
+      },
     );
 
     app.post(

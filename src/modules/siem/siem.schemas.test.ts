@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Value } from 'typebox/value';
 import { SiemIntegrationCreateSchema } from './siem.schemas.js';
+import { eventTypesProblem } from './siem-event-types.js';
 import { createOutbound } from '../../platform/net/index.js';
 import { createSink } from './sinks/create-sink.js';
 import { toSinkIntegration } from './sinks/normalize.js';
@@ -106,17 +107,20 @@ describe('SiemIntegrationCreateSchema', () => {
       { ...common, platform: 'SPLUNK', config: { hecUrl: '', hecToken: 't' } },
       { ...common, eventTypes: [], platform: 'DATADOG', config: { apiKey: 'k' } },
       { ...common, minSeverity: 'SEVERE', platform: 'DATADOG', config: { apiKey: 'k' } },
-      { ...common, eventTypes: ['EVERYTHING'], platform: 'DATADOG', config: { apiKey: 'k' } },
+      { ...common, eventTypes: [''], platform: 'DATADOG', config: { apiKey: 'k' } },
       { name: 'w', type: 'WAZUH', endpoint: 'https://w', credentials: { username: 'u' } },
       { name: 'n', platform: 'QRADAR', config: {} },
     ];
     for (const b of bad) assert.equal(Value.Check(SiemIntegrationCreateSchema, b), false, JSON.stringify(b));
+    // An entry of the right shape that names nothing known is the service's 400, with its name.
+    assert.match(eventTypesProblem(['DLP', 'EVERYTHING']) ?? '', /unknown "EVERYTHING"/);
+    assert.equal(eventTypesProblem(['dlp', 'Audit.Login', 'shadow_ai.*', 'audit.siem_test']), null);
   });
 
   it('turns reseller flags into forwarding rules', () => {
     const { rules } = toSinkIntegration(valid['prelude'] as never);
     assert.deepEqual(rules, {
-      eventTypes: undefined,
+      eventTypes: ['DETECTION'],
       minSeverity: 'LOW',
       forwardDetections: true,
       forwardDlp: false,

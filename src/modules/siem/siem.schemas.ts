@@ -13,10 +13,12 @@ import { mapOf, nameText } from '../../platform/http/index.js';
 // the field; a pattern here would fail the whole union with a message about another platform.
 const Url = (description: string) => Type.String({ minLength: 1, maxLength: 2048, description });
 
-export const SiemEventCategorySchema = Type.Union(
-  [Type.Literal('DETECTION'), Type.Literal('DLP'), Type.Literal('AUTHENTICATION'), Type.Literal('AUDIT')],
-  { description: 'event category forwarded to the SIEM' },
-);
+export const SiemEventTypeEntrySchema = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description:
+    'a category (DETECTION, DLP, AUTHENTICATION, AUDIT), an event type (dlp.blocked) or a prefix of one (dlp.*); unknown entries are refused with 400',
+});
 
 export const SiemSeveritySchema = Type.Union(
   [Type.Literal('LOW'), Type.Literal('MEDIUM'), Type.Literal('HIGH'), Type.Literal('CRITICAL')],
@@ -26,9 +28,10 @@ export const SiemSeveritySchema = Type.Union(
 const common = {
   name: nameText(200),
   enabled: Type.Optional(Type.Boolean({ default: true })),
-  // Empty would forward nothing without saying so: omit the field to forward every category.
+  // Empty would forward nothing without saying so. Omitted: every category (these shapes; the reseller
+  // shapes have none and forward DETECTION and DLP by their flags); the integration shows what applies.
   eventTypes: Type.Optional(
-    Type.Array(SiemEventCategorySchema, { uniqueItems: true, minItems: 1, maxItems: 4 }),
+    Type.Array(SiemEventTypeEntrySchema, { uniqueItems: true, minItems: 1, maxItems: 50 }),
   ),
   minSeverity: Type.Optional(SiemSeveritySchema),
 };

@@ -13,11 +13,13 @@ import {
   secretsLeftBehind,
 } from './integration-secrets.js';
 import type { SiemForwarder } from './siem-forwarder.js';
+import { eventTypesProblem } from './siem-event-types.js';
 import { siemTargetProblem } from './siem-targets.js';
 import { createSiemRepo, type IntegrationRow } from './siem.repo.js';
 import { SiemIntegrationCreateSchema } from './siem.schemas.js';
 import {
   createSink,
+  effectiveEventTypes,
   type SiemWebhookConfig,
   toSinkIntegration,
   webhookHeadersProblem,
@@ -40,7 +42,9 @@ export interface IntegrationStatus {
   queueLimit: number;
 }
 
-export interface IntegrationView extends Omit<IntegrationBody, 'name'> {
+export interface IntegrationView extends Omit<IntegrationBody, 'name' | 'eventTypes'> {
+  /** What is forwarded: the given entries or the platform's default (effectiveEventTypes). */
+  eventTypes: string[];
   id: string;
   name: string;
   platform: string;
@@ -91,6 +95,8 @@ export function createSiemService(deps: SiemServiceDeps) {
     } catch (err) {
       throw invalid(`invalid integration: ${(err as Error).message}`);
     }
+    const types = eventTypesProblem(body.eventTypes);
+    if (types !== null) throw invalid(types);
     // Where events would go first: the outbound policy's 400 names the field.
     const target = siemTargetProblem(integration, deps.allowPrivateTargets);
     if (target !== null) throw invalid(target);
@@ -115,6 +121,7 @@ export function createSiemService(deps: SiemServiceDeps) {
     const circuit = row.circuit === 'closed' ? 'closed' : row.next_attempt_at <= t ? 'half_open' : 'open';
     return {
       ...body,
+      eventTypes: effectiveEventTypes(row.platform, body),
       id: row.id,
       name: row.name,
       platform: row.platform,

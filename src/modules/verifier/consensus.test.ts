@@ -61,10 +61,10 @@ describe('multi-LLM consensus against OpenAI-compatible servers', () => {
 
   it('a validated internal source decides at 100 even when every model disagrees, and no model is asked', async () => {
     await withModels(['true', 'true', 'true', 'true', 'true'], async (v, bodies) => {
-      writeFileSync(join(v.dataDir, 'tower.txt'), 'The Eiffel Tower is 330 metres tall.');
+      writeFileSync(join(v.docsDir, 'tower.txt'), 'The Eiffel Tower is 330 metres tall.');
       const src = await v.request('POST', '/api/sources', {
         key: v.admin,
-        body: { type: 'file', url: join(v.dataDir, 'tower.txt') },
+        body: { type: 'file', url: join(v.docsDir, 'tower.txt') },
       });
       await v.settled(src.body.id);
       await v.request('POST', `/api/sources/${src.body.id}/validate`, { key: v.admin });
@@ -98,10 +98,10 @@ describe('multi-LLM consensus against OpenAI-compatible servers', () => {
 
   it('sends only the undecided claims, tokenized; never the context or a source', async () => {
     await withModels(['true', 'true', 'true', 'true', 'true'], async (v, bodies) => {
-      writeFileSync(join(v.dataDir, 'hr.txt'), 'Payroll questions go to the HR desk on floor 3.');
+      writeFileSync(join(v.docsDir, 'hr.txt'), 'Payroll questions go to the HR desk on floor 3.');
       const src = await v.request('POST', '/api/sources', {
         key: v.admin,
-        body: { type: 'file', url: join(v.dataDir, 'hr.txt') },
+        body: { type: 'file', url: join(v.docsDir, 'hr.txt') },
       });
       await v.settled(src.body.id);
       await v.request('POST', `/api/sources/${src.body.id}/validate`, { key: v.admin });

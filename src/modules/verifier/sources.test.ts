@@ -1,9 +1,21 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { linkSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib';
 import BetterSqlite3 from 'better-sqlite3';
@@ -78,10 +90,15 @@ async function verifyOne(v: TestVerifier, response: string) {
 describe('verifier sources', () => {
   let v: TestVerifier;
   const clock = new ManualClock('2026-03-02T08:00:00.000Z');
+  // The organization's documents, outside the verifier's data folder (which is never a source).
+  const docs = mkdtempSync(join(tmpdir(), 'parapet-verifier-docs-'));
   before(async () => {
     v = await startTestVerifier({ clock });
   });
-  after(() => v.close());
+  after(async () => {
+    await v.close();
+    rmSync(docs, { recursive: true, force: true });
+  });
 
   describe('website', () => {
     const site = startSite();
@@ -314,13 +331,13 @@ describe('verifier sources', () => {
     });
 
     it('reads HTML, TXT and CSV files from a path; refuses a multipart upload without a file', async () => {
-      writeFileSync(join(v.dataDir, 'page.html'), '<p>The help desk number is extension 5500.</p>');
-      writeFileSync(join(v.dataDir, 'notes.txt'), 'Parking permits cost 40 euros a month.');
-      writeFileSync(join(v.dataDir, 'rooms.csv'), 'room,floor,seats\nAtlas,3,12\n"Boreal, east",5,8\n');
+      writeFileSync(join(docs, 'page.html'), '<p>The help desk number is extension 5500.</p>');
+      writeFileSync(join(docs, 'notes.txt'), 'Parking permits cost 40 euros a month.');
+      writeFileSync(join(docs, 'rooms.csv'), 'room,floor,seats\nAtlas,3,12\n"Boreal, east",5,8\n');
       for (const f of ['page.html', 'notes.txt', 'rooms.csv']) {
         const res = await v.request('POST', '/api/sources', {
           key: v.admin,
-          body: { type: 'file', url: join(v.dataDir, f) },
+          body: { type: 'file', url: join(docs, f) },
         });
         assert.equal((await v.settled(res.body.id)).status, 'ready', f);
       }
@@ -335,6 +352,245 @@ describe('verifier sources', () => {
       const res = await v.request('POST', '/api/sources', { key: v.admin, form });
       assert.equal(res.status, 400);
       assert.equal(res.body.error, 'invalid_request');
+    });
+
+    it('checks a path when the source is configured: absolute, existing, one file; lists it in full', async () => {
+      mkdirSync(join(docs, 'handbook'));
+      writeFileSync(join(docs, 'handbook', 'a.md'), 'The cafeteria opens at 7 am.');
+      writeFileSync(join(docs, 'tool.exe'), 'MZ');
+      // A FIFO would hold indexing for ever (a read waits for a writer): opened without blocking, refused.
+      execFileSync('mkfifo', [join(docs, 'pipe.txt')]);
+      const refused: Array<[string, RegExp]> = [
+        [
+          join(docs, 'handbook'),
+          /^The body field 'url' \(.+handbook\) is a folder, and a file source is one file/,
+        ],
+        [
+          '/nonexistent/x.md',
+          /^The body field 'url' \(\/nonexistent\/x\.md\) does not exist on the verifier's host/,
+        ],
+        [join(docs, 'pipe.txt'), /^The body field 'url' \(.+pipe\.txt\) is not a regular file\.$/],
+        ['relative/x.md', /^The body field 'url' \(relative\/x\.md\) must be an absolute path/],
+        [
+          join(docs, 'tool.exe'),
+          /^The body field 'url' \(.+tool\.exe\) must be one of these file types: \.pdf /,
+        ],
+        ['file://elsewhere/x.md', /^The body field 'url' must be an absolute path or a file:\/\/\/ URL/],
+      ];
+      const before = (await v.request('GET', '/api/sources', { key: v.admin })).body.sources.length;
+      for (const [url, message] of refused) {
+        const res = await v.request('POST', '/api/sources', { key: v.admin, body: { type: 'file', url } });
+        assert.equal(res.status, 400, url);
+        assert.equal(res.body.error, 'invalid_request');
+        assert.match(res.body.message, message);
+      }
+      const list = await v.request('GET', '/api/sources', { key: v.admin });
+      assert.equal(list.body.sources.length, before, 'nothing refused was stored');
+
+      const path = join(docs, 'handbook', 'a.md');
+      for (const url of [path, pathToFileURL(path).href]) {
+        const res = await v.request('POST', '/api/sources', { key: v.admin, body: { type: 'file', url } });
+        assert.equal(res.status, 202, res.text);
+        assert.equal(res.body.url, path, 'administrators see the full path');
+        assert.equal((await v.settled(res.body.id)).status, 'ready');
+      }
+    });
+
+    it('gives a damaged DOCX or PDF a reason of its own, never its content', async () => {
+      const zipWithout = await Packer.toBuffer(
+        new Document({ sections: [{ children: [new Paragraph('x')] }] }),
+      );
+      const cases: Array<[string, Buffer, RegExp]> = [
+        [
+          'garbage.docx',
+          Buffer.from('Quarterly secret plan, not a zip at all'),
+          /^not a readable DOCX: not a zip archive/,
+        ],
+        [
+          'cut.docx',
+          zipWithout.subarray(0, zipWithout.length - 40),
+          /^not a readable DOCX: not a zip archive/,
+        ],
+        ['garbage.pdf', Buffer.from('Quarterly secret plan, not a PDF at all'), /^not a readable PDF/],
+      ];
+      for (const [name, data, reason] of cases) {
+        const form = new FormData();
+        form.append('file', new Blob([data]), name);
+        const res = await v.request('POST', '/api/sources', { key: v.admin, form });
+        assert.equal(res.status, 202, res.text);
+        const failed = await v.settled(res.body.id);
+        assert.equal(failed.status, 'failed', name);
+        assert.match(failed.statusReason, reason, name);
+        assert.doesNotMatch(failed.statusReason, /secret plan/);
+      }
+    });
+  });
+
+  describe("the verifier's own files", () => {
+    // A verifier that keeps everything in its data folder: the embedded store and a generated master key.
+    let own: TestVerifier;
+    let key: string;
+    before(async () => {
+      own = await startTestVerifier({
+        clock,
+        env: { PARAPET_VERIFIER_DATABASE_URL: '', PARAPET_VERIFIER_MASTER_KEY: '' },
+      });
+      key = readFileSync(join(own.dataDir, 'master.key'), 'utf8').trim();
+    });
+    after(() => own.close());
+
+    const create = (body: Record<string, unknown>) =>
+      own.request('POST', '/api/sources', { key: own.admin, body });
+    const keyQuoted = async () => {
+      const res = await own.request('POST', '/api/verify', {
+        key: own.user,
+        body: { response: `The value is ${key}.` },
+      });
+      assert.equal(res.status, 200, res.text);
+      // The claim repeats the answer; the key must not come back as evidence or as a cited source.
+      return res.body.claims.some(
+        (c: { evidence: string | null; verdict: string }) =>
+          c.verdict !== 'not_found' || (c.evidence ?? '').includes(key),
+      );
+    };
+
+    it('refuses the master key, uploads and the data folder by any link or path, with the reason', async () => {
+      const upload = new FormData();
+      upload.append('file', new Blob(['Badges are renewed every March.']), 'badges.txt');
+      const up = await own.request('POST', '/api/sources', { key: own.admin, form: upload });
+      assert.equal((await own.settled(up.body.id)).status, 'ready');
+      const stored = join(own.dataDir, 'uploads', up.body.id, 'badges.txt');
+
+      const dir = mkdtempSync(join(docs, 'links-'));
+      symlinkSync(join(own.dataDir, 'master.key'), join(dir, 'notes.txt'));
+      symlinkSync(stored, join(dir, 'badges.txt'));
+      symlinkSync(own.dataDir, join(dir, 'data'));
+      writeFileSync(join(own.dataDir, 'readme.txt'), 'A file an operator left in the data folder.');
+      linkSync(join(own.dataDir, 'master.key'), join(dir, 'hard.txt'));
+      const intoData =
+        /^The body field 'url' \(.+\) leads into the verifier's data folder \(its master key, store and uploaded files\), which cannot be a source\.$/;
+      for (const [url, message] of [
+        [join(dir, 'notes.txt'), intoData],
+        [pathToFileURL(join(dir, 'notes.txt')).href, intoData],
+        [join(dir, 'badges.txt'), intoData],
+        [join(dir, 'data', 'readme.txt'), intoData],
+        [join(own.dataDir, 'readme.txt'), intoData],
+        [join(own.dataDir, 'master.key'), intoData],
+        [
+          join(dir, 'hard.txt'),
+          /^The body field 'url' \(.+\) is one of the verifier's own files \(its master key or store\)/,
+        ],
+      ] as Array<[string, RegExp]>) {
+        const res = await create({ type: 'file', url });
+        assert.equal(res.status, 400, url);
+        assert.match(res.body.message, message, url);
+      }
+      const list = await own.request('GET', '/api/sources', { key: own.admin });
+      assert.equal(list.body.sources.length, 1, 'only the upload is stored');
+      assert.equal(await keyQuoted(), false);
+    });
+
+    it('reads a file link again at each refresh: pointed at the key since, the refresh fails', async () => {
+      const dir = mkdtempSync(join(docs, 'swap-'));
+      writeFileSync(join(dir, 'policy.txt'), 'Visitors sign in at the front desk.');
+      const link = join(dir, 'notes.txt');
+      symlinkSync(join(dir, 'policy.txt'), link);
+      const res = await create({ type: 'file', url: link });
+      assert.equal(res.status, 202, res.text);
+      assert.equal((await own.settled(res.body.id)).status, 'ready');
+
+      unlinkSync(link);
+      symlinkSync(join(own.dataDir, 'master.key'), link);
+      const again = await own.request('POST', `/api/sources/${res.body.id}/refresh`, { key: own.admin });
+      assert.equal(again.status, 202, again.text);
+      const failed = await own.settled(res.body.id);
+      assert.equal(failed.status, 'failed');
+      assert.match(failed.statusReason, /leads into the verifier's data folder/);
+      assert.equal(await keyQuoted(), false, 'the key is never evidence');
+    });
+
+    it("refuses links into /proc, /sys and /dev (the process's environment, devices), at registration and refresh", async () => {
+      const dir = mkdtempSync(join(docs, 'kernel-'));
+      // /proc/self/environ and a file in /dev/shm are regular files to stat: only their real path tells.
+      const shm = mkdtempSync('/dev/shm/parapet-verifier-');
+      writeFileSync(join(shm, 'notes.txt'), 'Shared memory, not a document.');
+      symlinkSync('/proc/self/environ', join(dir, 'env.txt'));
+      symlinkSync(join(shm, 'notes.txt'), join(dir, 'shm.txt'));
+      symlinkSync('/dev/zero', join(dir, 'zero.txt'));
+      symlinkSync('/proc/self/environ', join(dir, 'env.sqlite'));
+      try {
+        for (const [body, message] of [
+          [{ type: 'file', url: join(dir, 'env.txt') }, /\) leads into \/proc \(the system's process/],
+          [{ type: 'file', url: pathToFileURL(join(dir, 'env.txt')).href }, /\) leads into \/proc /],
+          [{ type: 'file', url: '/proc/self/environ' }, /\) leads into \/proc /],
+          [{ type: 'file', url: join(dir, 'shm.txt') }, /\) leads into \/dev /],
+          [{ type: 'file', url: join(dir, 'zero.txt') }, /\) is not a regular file\.$/],
+          [
+            { type: 'database', url: `sqlite:${join(dir, 'env.sqlite')}`, tables: ['t'] },
+            /\) leads into \/proc /,
+          ],
+        ] as Array<[Record<string, unknown>, RegExp]>) {
+          const res = await create(body);
+          assert.equal(res.status, 400, `${body.url}: ${res.text}`);
+          assert.match(res.body.message, /^The body field 'url' \(/);
+          assert.match(res.body.message, message, String(body.url));
+        }
+
+        // Registered while it led to a document, pointed at the environment since: the refresh fails.
+        writeFileSync(join(dir, 'policy.txt'), 'Parcels are collected at noon.');
+        const link = join(dir, 'later.txt');
+        symlinkSync(join(dir, 'policy.txt'), link);
+        const res = await create({ type: 'file', url: link });
+        assert.equal(res.status, 202, res.text);
+        assert.equal((await own.settled(res.body.id)).status, 'ready');
+        unlinkSync(link);
+        symlinkSync('/proc/self/environ', link);
+        await own.request('POST', `/api/sources/${res.body.id}/refresh`, { key: own.admin });
+        const failed = await own.settled(res.body.id);
+        assert.equal(failed.status, 'failed');
+        assert.match(failed.statusReason, /leads into \/proc /);
+
+        const db = new BetterSqlite3(join(dir, 'rooms.sqlite'));
+        db.exec(
+          "CREATE TABLE rooms (id TEXT PRIMARY KEY, name TEXT); INSERT INTO rooms VALUES ('r1', 'Atlas');",
+        );
+        db.close();
+        const dbLink = join(dir, 'link.sqlite');
+        symlinkSync(join(dir, 'rooms.sqlite'), dbLink);
+        const dbSource = await create({ type: 'database', url: `sqlite:${dbLink}`, tables: ['rooms'] });
+        assert.equal(dbSource.status, 202, dbSource.text);
+        assert.equal((await own.settled(dbSource.body.id)).status, 'ready');
+        unlinkSync(dbLink);
+        symlinkSync(join(shm, 'notes.txt'), dbLink);
+        await own.request('POST', `/api/sources/${dbSource.body.id}/refresh`, { key: own.admin });
+        const dbFailed = await own.settled(dbSource.body.id);
+        assert.equal(dbFailed.status, 'failed');
+        assert.match(dbFailed.statusReason, /leads into \/dev /);
+      } finally {
+        rmSync(shm, { recursive: true, force: true });
+      }
+    });
+
+    it('reads a sqlite: link again at each refresh: pointed at the store since, the refresh fails', async () => {
+      const dir = mkdtempSync(join(docs, 'db-'));
+      const db = new BetterSqlite3(join(dir, 'rooms.sqlite'));
+      db.exec(
+        "CREATE TABLE verifier_keys (id TEXT PRIMARY KEY, name TEXT); INSERT INTO verifier_keys VALUES ('k1', 'Atlas');",
+      );
+      db.close();
+      const link = join(dir, 'link.sqlite');
+      symlinkSync(join(dir, 'rooms.sqlite'), link);
+      // Named as a table of the store: before this check, the refresh read the store's key rows.
+      const res = await create({ type: 'database', url: `sqlite:${link}`, tables: ['verifier_keys'] });
+      assert.equal(res.status, 202, res.text);
+      assert.equal((await own.settled(res.body.id)).status, 'ready');
+
+      unlinkSync(link);
+      symlinkSync(join(own.dataDir, 'verifier.db'), link);
+      await own.request('POST', `/api/sources/${res.body.id}/refresh`, { key: own.admin });
+      const failed = await own.settled(res.body.id);
+      assert.equal(failed.status, 'failed');
+      assert.match(failed.statusReason, /leads into the verifier's data folder/);
     });
   });
 
@@ -393,7 +649,7 @@ describe('verifier sources', () => {
 
   describe('database', () => {
     it('reads SQLite tables read-only, each row cited by its primary key', async () => {
-      const file = join(v.dataDir, 'hr.sqlite');
+      const file = join(docs, 'hr.sqlite');
       const db = new BetterSqlite3(file);
       db.exec(
         "CREATE TABLE employees (id INTEGER PRIMARY KEY, name TEXT, city TEXT, team TEXT); INSERT INTO employees VALUES (7, 'Anna Muster', 'Bern', 'payroll'), (8, 'Luc Favre', 'Geneva', 'sales');",
@@ -442,7 +698,7 @@ describe('verifier sources', () => {
             body: { type: 'database', url, tables: ['verifier_keys'] },
           });
           assert.equal(res.status, 400, url);
-          assert.match(res.body.message, /the verifier's own store/);
+          assert.match(res.body.message, /the verifier's (data folder|own files)/);
         }
         const list = await own.request('GET', '/api/sources', { key: own.admin });
         assert.equal(list.body.sources.length, 0, 'nothing was stored');

@@ -124,10 +124,10 @@ describe('the SSH tunnel to the cloud (real sshd)', () => {
         ]);
       },
     });
-    writeFileSync(join(v.dataDir, 'hr.txt'), SOURCE);
+    writeFileSync(join(v.docsDir, 'hr.txt'), SOURCE);
     const src = await v.request('POST', '/api/sources', {
       key: v.admin,
-      body: { type: 'file', url: join(v.dataDir, 'hr.txt') },
+      body: { type: 'file', url: join(v.docsDir, 'hr.txt') },
     });
     await v.settled(src.body.id);
     await v.request('POST', `/api/sources/${src.body.id}/validate`, { key: v.admin });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -18,11 +18,11 @@ describe('verification server routes', () => {
   let sourceId: string;
   before(async () => {
     v = await startTestVerifier();
-    writeFileSync(join(v.dataDir, 'policy.md'), POLICY);
+    writeFileSync(join(v.docsDir, 'policy.md'), POLICY);
   });
   after(() => v.close());
 
-  it('refuses calls without a verifier key (401) and source changes with a user key (403)', async () => {
+  it('refuses calls without a verifier key (401) and sources, read or changed, with a user key (403)', async () => {
     for (const [method, path] of [
       ['POST', '/api/verify'],
       ['GET', '/api/sources'],
@@ -40,13 +40,17 @@ describe('verification server routes', () => {
       const wrong = await v.request(method, path, { key: 'vf_live_notakey', ...body });
       assert.equal(wrong.status, 401);
     }
+    // Sources name internal URLs, database hosts and users: a user key may only verify and read the score.
     for (const [method, path] of [
+      ['GET', '/api/sources'],
+      ['GET', '/api/sources/src_x'],
       ['POST', '/api/sources'],
       ['DELETE', '/api/sources/src_x'],
       ['POST', '/api/sources/src_x/refresh'],
       ['POST', '/api/sources/src_x/validate'],
     ] as const) {
-      const res = await v.request(method, path, { key: v.user, body: { type: 'file', url: '/x.txt' } });
+      const body = method === 'GET' ? {} : { body: { type: 'file', url: '/x.txt' } };
+      const res = await v.request(method, path, { key: v.user, ...body });
       assert.equal(res.status, 403, `${method} ${path}`);
       assert.equal(res.body.error, 'forbidden');
     }
@@ -85,6 +89,42 @@ describe('verification server routes', () => {
     }
   });
 
+  it("checks a website or api source's address when it is configured: metadata and link-local never, intranet only when allowed", async () => {
+    // This verifier allows private targets: still 400 at once, not 202 and a failure at indexing.
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://169.254.10.1/',
+      'http://[fe80::1]/',
+    ]) {
+      const res = await v.request('POST', '/api/sources', { key: v.admin, body: { type: 'website', url } });
+      assert.equal(res.status, 400, `${url} ${res.text}`);
+      assert.match(res.body.message, /not a permitted destination/);
+    }
+    const strict = await startTestVerifier({ env: { PARAPET_ALLOW_PRIVATE_TARGETS: 'false' } });
+    try {
+      for (const url of ['http://127.0.0.1:8080/', 'http://10.1.2.3/wiki', 'http://intranet/']) {
+        const res = await strict.request('POST', '/api/sources', {
+          key: strict.admin,
+          body: { type: 'api', url },
+        });
+        assert.equal(res.status, 400, `${url} ${res.text}`);
+        assert.match(res.body.message, /PARAPET_ALLOW_PRIVATE_TARGETS=true/);
+      }
+      const metadata = await strict.request('POST', '/api/sources', {
+        key: strict.admin,
+        body: { type: 'website', url: 'http://169.254.169.254/' },
+      });
+      assert.equal(metadata.status, 400);
+      assert.doesNotMatch(metadata.body.message, /PARAPET_ALLOW_PRIVATE_TARGETS/, 'no setting allows it');
+      assert.equal(
+        (await strict.request('GET', '/api/sources', { key: strict.admin })).body.sources.length,
+        0,
+      );
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('answers its health check without a key, and says nothing about the sources', async () => {
     const res = await v.request('GET', '/api/health');
     assert.equal(res.status, 200, res.text);
@@ -117,11 +157,11 @@ describe('verification server routes', () => {
   it('indexes a file source, verifies against it, and validation raises a decided claim to 100', async () => {
     const created = await v.request('POST', '/api/sources', {
       key: v.admin,
-      body: { type: 'file', url: join(v.dataDir, 'policy.md'), refreshInterval: 'manual' },
+      body: { type: 'file', url: join(v.docsDir, 'policy.md'), refreshInterval: 'manual' },
     });
     assert.equal(created.status, 202);
     assert.equal(created.body.status, 'pending');
-    assert.equal(created.body.url, 'policy.md', 'the server path is not shown');
+    assert.equal(created.body.url, join(v.docsDir, 'policy.md'), 'administrators see the full path');
     sourceId = created.body.id;
     const ready = await v.settled(sourceId);
     assert.equal(ready.status, 'ready');
@@ -179,7 +219,7 @@ describe('verification server routes', () => {
   });
 
   it('refreshes on demand and deletes a source with its passages', async () => {
-    writeFileSync(join(v.dataDir, 'policy.md'), `${POLICY}\nThe hotel limit is 150 euros a night.\n`);
+    writeFileSync(join(v.docsDir, 'policy.md'), `${POLICY}\nThe hotel limit is 150 euros a night.\n`);
     const refreshed = await v.request('POST', `/api/sources/${sourceId}/refresh`, { key: v.admin });
     assert.equal(refreshed.status, 202);
     await v.settled(sourceId);
@@ -189,7 +229,7 @@ describe('verification server routes', () => {
     });
     assert.equal(hotel.body.claims[0].verdict, 'supported');
 
-    const list = await v.request('GET', '/api/sources', { key: v.user });
+    const list = await v.request('GET', '/api/sources', { key: v.admin });
     assert.equal(list.body.sources.length, 1);
     const del = await v.request('DELETE', `/api/sources/${sourceId}`, { key: v.admin });
     assert.deepEqual(del.body, { deleted: true, id: sourceId });
@@ -249,12 +289,15 @@ describe('verification server routes', () => {
   });
 
   it('records a failed source with its reason', async () => {
-    const res = await v.request('POST', '/api/sources', {
-      key: v.admin,
-      body: { type: 'file', url: join(v.dataDir, 'missing.txt') },
-    });
+    // A missing file is refused when configured (400); one removed since fails at its next refresh.
+    const file = join(v.docsDir, 'gone.txt');
+    writeFileSync(file, 'The archive closes at noon.');
+    const res = await v.request('POST', '/api/sources', { key: v.admin, body: { type: 'file', url: file } });
+    assert.equal((await v.settled(res.body.id)).status, 'ready');
+    rmSync(file);
+    await v.request('POST', `/api/sources/${res.body.id}/refresh`, { key: v.admin });
     const failed = await v.settled(res.body.id);
     assert.equal(failed.status, 'failed');
-    assert.match(failed.statusReason, /cannot read the file: ENOENT/);
+    assert.equal(failed.statusReason, `${file} does not exist on the verifier's host`);
   });
 });

@@ -19,6 +19,7 @@ import type { SourceInput, Upload, VerifierService } from './verifier.service.js
 
 const TAGS = ['verifier'];
 // The role each route needs, read by the authentication hook (verifier.auth.ts); none: public.
+// Sources name internal URLs, database hosts and users: listing and reading them is the administrator's too.
 const ADMIN = { verifierRole: 'admin' } as const;
 const ANY = { verifierRole: 'user' } as const;
 
@@ -108,12 +109,12 @@ export function verifierRoutes(service: VerifierService) {
     app.get(
       '/api/sources',
       {
-        config: ANY,
+        config: ADMIN,
         schema: {
           operationId: 'verifierListSources',
           tags: TAGS,
           summary: 'Every connected source with its status and counts',
-          response: { 200: SourceList, ...errorResponses(401) },
+          response: { 200: SourceList, ...errorResponses(401, 403) },
         },
       },
       async () => ({ sources: await service.listSources() }),
@@ -122,13 +123,13 @@ export function verifierRoutes(service: VerifierService) {
     app.get(
       '/api/sources/:id',
       {
-        config: ANY,
+        config: ADMIN,
         schema: {
           operationId: 'verifierGetSource',
           tags: TAGS,
           summary: 'One source',
           params: IdParams,
-          response: { 200: SourceSchema, ...errorResponses(401, 404) },
+          response: { 200: SourceSchema, ...errorResponses(401, 403, 404) },
         },
       },
       async (request) => service.getSource(request.params.id),

@@ -1,19 +1,30 @@
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { DetectOptions } from '../../engines/dlp/index.js';
 import { checkInCorpus } from '../../engines/hallucination/index.js';
 import type { Clock } from '../../platform/clock/index.js';
 import { newId, randomBase62, type Sealer, sha256Hex } from '../../platform/crypto/index.js';
 import { AppError, invalid, notFound } from '../../platform/errors/index.js';
-import type { Outbound } from '../../platform/net/index.js';
+import {
+  cidrContains,
+  normalizeHost,
+  type Outbound,
+  parseCidr,
+  targetUrlProblem,
+} from '../../platform/net/index.js';
 import { askModels, type LlmModel, tokenizeClaims } from './consensus.js';
 import {
+  checkLocalFile,
   databaseKind,
   isSupportedFile,
+  LocalFileProblem,
+  localPath,
   normalizeUrl,
+  type OwnData,
   readSource,
   redactConnection,
   SourceError,
+  SUPPORTED_FILES,
   type SourceTarget,
 } from './connectors/index.js';
 import { buildPassageIndex, emptyPassageIndex, type PassageIndex } from './passage-index.js';
@@ -132,6 +143,8 @@ export interface VerifierServiceOptions {
   sealer: Sealer;
   clock: Clock;
   outbound: Outbound;
+  /** PARAPET_ALLOW_PRIVATE_TARGETS: website and api sources may be on loopback and private addresses. */
+  allowPrivateTargets?: boolean;
   /** Folder for uploaded files (kept so that a refresh can read them again). */
   uploadDir: string;
   userAgent: string;
@@ -148,6 +161,11 @@ export interface VerifierServiceOptions {
   fetch?: typeof fetch;
   onIndexError?: (sourceId: string, err: unknown) => void;
   /**
+   * PARAPET_VERIFIER_DATA_DIR: its master key, embedded store and uploads. No file or `sqlite:` source may
+   * lead into it (links resolved), or its content would be evidence every user key can have quoted.
+   */
+  dataDir?: string;
+  /**
    * The verifier's own database files (its embedded SQLite store). Never a source: its rows (key hashes,
    * sealed registration, the cloud tunnel's settings) would become passages that every user key reads as
    * evidence.
@@ -156,31 +174,36 @@ export interface VerifierServiceOptions {
 }
 
 /**
- * Refuses a `sqlite:` source that is one of the verifier's own files, compared by device and inode so that
- * another spelling of the path, a symbolic link or a hard link is the same file. A file that does not exist
- * is left to the connector, which reports it.
+ * A local path a file or `sqlite:` source names, checked when it is configured (400 naming the field)
+ * rather than found at indexing: absolute, an existing readable regular file (a folder is not a source),
+ * and never the verifier's own files. The connector checks the path again at every read, on the handle it
+ * then reads (a link can be pointed elsewhere after this check).
  */
-async function refuseOwnFiles(input: SourceInput, ownFiles: readonly string[]): Promise<void> {
-  if (input.type !== 'database' || ownFiles.length === 0 || !/^sqlite:/i.test(input.url.trim())) return;
-  const identity = async (file: string) => {
-    try {
-      const s = await stat(file);
-      return `${s.dev}:${s.ino}`;
-    } catch {
-      return null;
-    }
-  };
-  const target = await identity(input.url.trim().replace(/^sqlite:(\/\/)?/i, ''));
-  if (target === null) return;
-  for (const own of ownFiles)
-    if ((await identity(own)) === target)
-      throw invalid("The body field 'url' names the verifier's own store, which cannot be a source.");
+async function localSourceProblem(input: SourceInput, own: OwnData, upload?: Upload): Promise<string | null> {
+  const url = input.url.trim();
+  if (input.type === 'file' && upload)
+    return isSupportedFile(upload.fileName)
+      ? null
+      : `The multipart field 'file' must be one of these file types: ${SUPPORTED_FILES}.`;
+  if (input.type !== 'file' && !(input.type === 'database' && databaseKind(url) === 'sqlite')) return null;
+  const path = input.type === 'file' ? localPath(url) : url.replace(/^sqlite:(\/\/)?/i, '');
+  if (path === null) return "The body field 'url' must be an absolute path or a file:/// URL.";
+  try {
+    await checkLocalFile(path, own);
+  } catch (err) {
+    if (err instanceof LocalFileProblem) return `The body field 'url' (${path}) ${err.message}.`;
+    throw err;
+  }
+  if (input.type === 'file' && !isSupportedFile(path))
+    return `The body field 'url' (${path}) must be one of these file types: ${SUPPORTED_FILES}.`;
+  return null;
 }
 
-/** The display form of a target: never a password, an API query secret or a server path. */
+/** The display form of a target: never a password or an API query secret. */
 function shownUrl(type: SourceType, url: string, fileName?: string): string {
   if (type === 'database') return redactConnection(url);
-  if (type === 'file') return fileName ?? basename(url);
+  // Sources are shown to administrators only; they gave the path and need it to tell two files apart.
+  if (type === 'file') return fileName ?? localPath(url) ?? url;
   try {
     const u = new URL(url);
     if (type === 'api' && u.search) u.search = '?…';
@@ -201,7 +224,7 @@ function defaultName(type: SourceType, url: string, input: SourceInput, fileName
   }
 }
 
-function validateInput(input: SourceInput, upload?: Upload): void {
+function validateInput(input: SourceInput): void {
   const url = input.url.trim();
   if (input.type === 'website' || input.type === 'api') {
     if (!normalizeUrl(url))
@@ -218,15 +241,38 @@ function validateInput(input: SourceInput, upload?: Upload): void {
     if (input.query && !input.keyColumn)
       throw invalid("A query needs 'keyColumn', the column a passage cites.");
   }
-  if (input.type === 'file' && !isSupportedFile(upload?.fileName ?? url))
-    throw invalid('Supported files: .pdf .docx .html .htm .md .markdown .txt .text .csv.');
   if (input.headers && input.type !== 'api')
     throw invalid("The body field 'headers' applies to api sources only.");
+}
+
+// Link-local ranges: the cloud metadata services live there, and no intranet source does.
+const LINK_LOCAL = ['169.254.0.0/16', 'fe80::/10'].map((c) => parseCidr(c)!);
+
+/**
+ * Why a website or api source's address may not be crawled, checked when the source is configured (400)
+ * rather than found at indexing: metadata and link-local addresses never; loopback and private ones only
+ * with PARAPET_ALLOW_PRIVATE_TARGETS. Names are judged by what they say; what they resolve to is judged
+ * again at connection (the outbound policy).
+ */
+function sourceAddressProblem(input: SourceInput, allowPrivate: boolean): string | null {
+  if (input.type !== 'website' && input.type !== 'api') return null;
+  const url = input.url.trim();
+  const host = normalizeHost(new URL(url).hostname);
+  if (LINK_LOCAL.some((c) => cidrContains(c, host)))
+    return "The field 'url' is not a permitted destination: a link-local address (cloud metadata lives there).";
+  const problem = targetUrlProblem(url, { kind: 'crawler', field: 'url', allowPrivate });
+  if (problem === null || allowPrivate) return problem;
+  // Without the setting, a loopback or intranet address is refused; say how to allow it.
+  const withSetting = targetUrlProblem(url, { kind: 'crawler', field: 'url', allowPrivate: true });
+  return withSetting === null
+    ? `${problem} Intranet and loopback sources need PARAPET_ALLOW_PRIVATE_TARGETS=true on the verifier.`
+    : problem;
 }
 
 export function createVerifierService(opts: VerifierServiceOptions) {
   const { repo, sealer, clock } = opts;
   const maxRows = opts.maxRows ?? 50_000;
+  const own: OwnData = { dir: opts.dataDir ?? null, files: opts.ownFiles ?? [] };
   const jobs = new Map<string, Promise<void>>();
   let index: PassageIndex = emptyPassageIndex(clock.now());
   let rebuilding: Promise<void> = Promise.resolve();
@@ -286,6 +332,7 @@ export function createVerifierService(opts: VerifierServiceOptions) {
         userAgent: opts.userAgent,
         maxPages: opts.maxPages,
         maxRows,
+        own,
       });
       const fetchedAt = now();
       const added: NewDocument[] = read.documents
@@ -357,7 +404,7 @@ export function createVerifierService(opts: VerifierServiceOptions) {
       decidedBy: 'none',
       evidence: null,
     };
-    if (!evidence || evidence.source_index < 0) return { claim: none };
+    if (!evidence) return { claim: none };
     const meta = index.meta[evidence.source_index];
     const row = meta ? sources.get(meta.sourceId) : undefined;
     if (!meta || !row || evidence.verdict === 'unsupported') return { claim: none };
@@ -392,8 +439,11 @@ export function createVerifierService(opts: VerifierServiceOptions) {
     },
 
     async createSource(input: SourceInput, upload?: Upload): Promise<SourceView> {
-      validateInput(input, upload);
-      await refuseOwnFiles(input, opts.ownFiles ?? []);
+      validateInput(input);
+      const address = sourceAddressProblem(input, opts.allowPrivateTargets ?? false);
+      if (address !== null) throw invalid(address);
+      const local = await localSourceProblem(input, own, upload);
+      if (local !== null) throw invalid(local);
       const id = newId('src');
       const url = input.url.trim();
       const target: SourceTarget = {

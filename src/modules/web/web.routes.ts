@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
-import type { App } from '../../platform/http/index.js';
+import { type App, setNotFoundPage } from '../../platform/http/index.js';
 
 /** The built dashboard (web/dist), relative to this file in src/ and in the compiled dist/ alike. */
 export const WEB_DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
@@ -48,7 +48,9 @@ function html(reply: FastifyReply, body: string, status = 200): FastifyReply {
 /**
  * Serves the dashboard web app at `/`: hashed assets under /assets/ (cached for a year, immutable), and
  * index.html (never cached) for every client-side route listed by the build in routes.json, so a reload
- * or a bookmark of /keys works. Unknown paths keep the API's JSON 404.
+ * or a bookmark of /keys works. A browser navigating to an unknown address outside /api/ gets index.html
+ * with status 404 (the app shows its "Not found" page, as it does for the same address reached inside the
+ * app); API paths and clients that do not ask for HTML keep the API's JSON 404.
  */
 export function webRoutes(options: { dir?: string } = {}) {
   const dir = options.dir ?? WEB_DIST;
@@ -63,6 +65,7 @@ export function webRoutes(options: { dir?: string } = {}) {
     for (const path of routes) {
       app.get(path, { schema: { hide: true } }, async (_request, reply) => html(reply, index));
     }
+    setNotFoundPage(app, (reply) => html(reply, index, 404));
     await app.register(fastifyStatic, {
       root: `${dir}assets`,
       prefix: '/assets/',

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Clock } from '../clock/index.js';
+import { ConfigError } from '../config/index.js';
 import { AppError } from '../errors/index.js';
 
 /**
@@ -152,6 +153,19 @@ export function createRedisCache(url: string, prefix: string): Cache {
       await redis.quit().catch(() => redis.disconnect());
     },
   };
+}
+
+/**
+ * A serving process's start-up check of the Redis of REDIS_URL: without it every counted request would
+ * answer 503, so the process stops at start instead and says which setting points where (never the URL's
+ * password). The API processes, the network proxy and the verification server share it.
+ */
+export async function assertRedisAnswers(cache: Cache, redisUrl: string): Promise<void> {
+  if (await cache.ping()) return;
+  const u = new URL(redisUrl);
+  throw new ConfigError(
+    `Redis does not answer at REDIS_URL (${u.hostname}:${u.port || '6379'}${u.pathname}); start it or correct the variable`,
+  );
 }
 
 export { createIpcCacheClient, serveIpcCache } from './ipc.js';

@@ -1,4 +1,9 @@
-import { type DetectionOptions, analyze, analyzeAndSanitize } from '../../engines/detection/index.js';
+import {
+  type DetectionOptions,
+  analyze,
+  analyzeAndSanitize,
+  analyzeEach,
+} from '../../engines/detection/index.js';
 import { type DetectOptions, detectEntities } from '../../engines/dlp/index.js';
 import { type CheckOptions, checkClaim } from '../../engines/hallucination/index.js';
 
@@ -8,6 +13,8 @@ import { type CheckOptions, checkClaim } from '../../engines/hallucination/index
  */
 export const TASKS = {
   analyze: (text: string, options?: DetectionOptions) => analyze(text, options),
+  /** The texts of one request (the proxies' injection check): one trip, up to the first that blocks. */
+  analyzeEach: (items: Array<{ text: string; options?: DetectionOptions }>) => analyzeEach(items),
   analyzeAndSanitize: (text: string, options?: DetectionOptions) => analyzeAndSanitize(text, options),
   /** One list of entities per text; the texts of one request share a single trip to a worker. */
   detectEntities: (texts: string[], options?: DetectOptions) => texts.map((t) => detectEntities(t, options)),

@@ -100,6 +100,17 @@ describe('configuration', () => {
     }
   });
 
+  it('a plain http loopback upstream without private targets allowed: the message names the setting', () => {
+    assert.throws(
+      () =>
+        loadConfig({
+          PARAPET_PROVIDER_OPENAI_BASE_URL: 'http://127.0.0.1:9999/v1',
+          PARAPET_ALLOW_PRIVATE_TARGETS: 'false',
+        }),
+      (err: Error) => err instanceof ConfigError && err.message.includes('PARAPET_ALLOW_PRIVATE_TARGETS=true'),
+    );
+  });
+
   it('with private targets allowed: loopback over http, never metadata, credentials or plain http out', () => {
     const open = (url: string) =>
       loadConfig({ PARAPET_PROVIDER_GROQ_BASE_URL: url, PARAPET_ALLOW_PRIVATE_TARGETS: 'true' });

@@ -351,7 +351,17 @@ const SETTINGS = {
   },
   computeBudgetMs: {
     env: 'PARAPET_COMPUTE_BUDGET_MS',
-    description: 'time one large analysis may take in a worker thread before the request fails with 422',
+    description:
+      'time one large analysis may run in a worker thread (from when a thread starts it) before the request fails with 422',
+    default: '30000',
+    parse: int(100, 600_000),
+  },
+  computeQueueWaitMs: {
+    env: 'PARAPET_COMPUTE_QUEUE_WAIT_MS',
+    description:
+      'time one large analysis may wait for a busy worker thread before the request fails with 503 and Retry-After',
+    // As long as the run budget: a request never waits longer than the whole budget allowed before the two
+    // were separated (a burst of large analyses on a loaded 2-core machine queued more than 10 s).
     default: '30000',
     parse: int(100, 600_000),
   },

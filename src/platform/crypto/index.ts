@@ -1,11 +1,4 @@
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHash,
-  randomBytes,
-  scrypt,
-  timingSafeEqual,
-} from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /**
  * Random bytes are drawn from the kernel in blocks and handed out in slices: one system call per block
@@ -63,7 +56,9 @@ export function newId(prefix: string): string {
 }
 
 export function sha256Hex(input: string | Uint8Array): string {
-  return createHash('sha256').update(input).digest('hex');
+  // One-shot: every request authenticated by key hashes its key, and a Hash object (a stream) per call
+  // cost three times as long (2.7 against 0.9 µs for a key on the benches' machine).
+  return hash('sha256', input, 'hex');
 }
 
 export function constantTimeEqual(a: string, b: string): boolean {

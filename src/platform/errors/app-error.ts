@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   entitlement_missing: 403,
   quota_exceeded: 403,
   gateway_force_blocked: 403,
+  password_change_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   request_timeout: 408,

@@ -7,6 +7,8 @@ export {
   sendError,
   setAnonymousRateLimiter,
   setAnonymousLimit,
+  setNotFoundPage,
+  type NotFoundPage,
   toAppError,
 } from './server.js';
 export type { App, HttpServerOptions, RouteInfo } from './server.js';
@@ -18,9 +20,10 @@ export {
   NAME_PATTERN,
   nameText,
   oneOf,
+  patternText,
   RejectedPartSchema,
 } from './schemas.js';
-export { IPV4, SITE_HOST_PATTERN, SITE_HOST_RULE_PATTERN } from './hosts.js';
+export { canonicalHost, IPV4, SITE_HOST_PATTERN, SITE_HOST_RULE_PATTERN } from './hosts.js';
 export {
   bodyCheckedAs,
   compileBodyCheck,

@@ -63,4 +63,18 @@ describe('parseJsonBody', () => {
     assert.equal(duplicateKey('["a","a",{"x":"a","y":"a"}]'), null);
     assert.equal(duplicateKey('{"x":1,"y":{"z":[1,{"w":2}],"x":3},"y2":0,"x":4}'), 'x');
   });
+
+  it('refuses a NUL in any string or key, naming its place, and only a real one', () => {
+    assert.throws(
+      () => parseJsonBody(body('{"messages":[{"role":"user","content":"a\\u0000b"}]}')),
+      refusedWith(/NUL character .* in 'messages\[0\]\.content'/),
+    );
+    assert.throws(() => parseJsonBody(body('"\\u0000"')), refusedWith(/in the body/));
+    assert.throws(() => parseJsonBody(body('{"a\\u0000":1}')), refusedWith(/in a key/));
+    // An escaped backslash before "u0000" is a backslash and text; other control characters are text too.
+    assert.deepEqual(parseJsonBody(body('{"p":"C:\\\\u0000","t":"a\\tb\\n"}')), {
+      p: 'C:\\u0000',
+      t: 'a\tb\n',
+    });
+  });
 });

@@ -83,10 +83,52 @@ export function duplicateKey(text: string): string | null {
 
 /**
  * Strict JSON for request bodies: invalid UTF-8 is refused rather than silently replaced, prototype keys
- * are refused rather than stripped, nesting is bounded, and a key repeated in one object is refused.
+ * are refused rather than stripped, nesting is bounded, a key repeated in one object is refused, and so is
+ * a NUL character in any string (nulPlace).
  */
 export function parseJsonBody(raw: Buffer): unknown {
-  return parseJsonText(jsonBodyText(raw));
+  const text = jsonBodyText(raw);
+  const value = parseJsonText(text);
+  const place = nulPlace(text, value);
+  if (place !== null) {
+    throw new AppError(
+      'invalid_request',
+      `The request body has a NUL character (\\u0000) in ${place}: of the control characters, no field of this API accepts that one.`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Where the parsed body holds U+0000 (in a string or a key), or null. PostgreSQL text cannot store it (a
+ * query with one fails), and no field of the API needs it: not an id or e-mail, and not a text to analyse
+ * either, where it carries no meaning. JSON can only write it as the escape \u0000 (a raw control character
+ * is not valid JSON), so a body without that escape is answered without walking it.
+ */
+export function nulPlace(text: string, value: unknown): string | null {
+  if (!text.includes('\\u0000')) return null;
+  // Returns the place as the message says it: 'messages[0].content', a key of 'metadata', the body.
+  const named = (path: string) => (path ? `'${path}'` : 'the body');
+  const walk = (v: unknown, path: string): string | null => {
+    if (typeof v === 'string') return v.includes('\0') ? named(path) : null;
+    if (typeof v !== 'object' || v === null) return null;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const found = walk(v[i], `${path}[${i}]`);
+        if (found !== null) return found;
+      }
+      return null;
+    }
+    for (const [k, child] of Object.entries(v)) {
+      // A key is named when it looks like a field name; anything else is not echoed back.
+      const plain = /^[A-Za-z0-9_-]{1,64}$/.test(k);
+      if (!plain && k.includes('\0')) return path ? `a key of ${named(path)}` : 'a key of the body';
+      const found = walk(child, plain ? (path ? `${path}.${k}` : k) : `${path}[…]`);
+      if (found !== null) return found;
+    }
+    return null;
+  };
+  return walk(value, '');
 }
 
 /**

@@ -85,6 +85,36 @@ export const NAME_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f\\u202a-\\u202e\\u
 export const NAME_RULE =
   'free of control characters (U+0000–U+001F, U+007F–U+009F) and bidirectional overrides or isolates (U+202A–U+202E, U+2066–U+2069)';
 
+// Patterns the 400 states in words rather than quoting the expression (validation.ts), by pattern text.
+const PATTERN_RULES = new Map<string, string>([[NAME_PATTERN, NAME_RULE]]);
+
+/**
+ * A string of a fixed form (an id such as `conv_…`) whose refusal says the form in words: "The path
+ * parameter 'id' must be conv_ followed by 22 letters or digits." instead of Ajv's quoted expression. The
+ * words are the field's description too, so the OpenAPI document says the same.
+ */
+export function patternText(pattern: string, rule: string, options: Record<string, unknown> = {}) {
+  PATTERN_RULES.set(pattern, rule);
+  return Type.String({ pattern, description: rule, ...options });
+}
+
+/** The words of a pattern made with patternText (or the name rule), for the 400 that names the field. */
+export function patternRule(pattern: string): string | undefined {
+  return PATTERN_RULES.get(pattern);
+}
+
+/**
+ * The name rule for callers that are not HTTP routes (the CLI): what is wrong with `value` in words, or
+ * undefined when it passes. The same pattern as nameText's, so `parapet user create --name` and
+ * `POST /api/dashboard/users` refuse the same names; a name of blanks only is refused too (it shows as nothing).
+ */
+export function nameProblem(value: string, max = 200): string | undefined {
+  if (value.trim() === '') return 'must hold a visible character';
+  if (value.length > max) return `must be at most ${max} characters`;
+  if (!new RegExp(NAME_PATTERN).test(value)) return `must be ${NAME_RULE}`;
+  return undefined;
+}
+
 /** A user-visible name (keys, users, the organization, groups, policies, integrations…): 1 to `max` characters. */
 export function nameText(max = 200, options: Record<string, unknown> = {}) {
   return Type.String({ minLength: 1, maxLength: max, pattern: NAME_PATTERN, ...options });

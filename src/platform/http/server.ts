@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { createHash, randomUUID } from 'node:crypto';
+import { type ServerResponse, STATUS_CODES } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -102,6 +102,25 @@ function localRateHeaders(app: object, ip: string | undefined, perMinute: number
   };
 }
 
+/**
+ * The page a browser gets for an unknown address it navigated to (GET/HEAD, Accept naming text/html, not
+ * under /api/): the dashboard's own not-found page, where a JSON error body would show raw. Installed by the
+ * web module, which owns the page; API paths and other clients keep the JSON 404. Kept per HTTP server
+ * (shared by every plugin context), since the module sees only its own encapsulated instance.
+ */
+export type NotFoundPage = (reply: FastifyReply) => FastifyReply;
+const notFoundPages = new WeakMap<object, NotFoundPage>();
+
+export function setNotFoundPage(app: { server: object }, page: NotFoundPage): void {
+  notFoundPages.set(app.server, page);
+}
+
+function wantsPage(request: FastifyRequest, path: string): boolean {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  if (path === '/api' || path.startsWith('/api/')) return false;
+  return /\btext\/html\b/i.test(request.headers.accept ?? '');
+}
+
 const anonymousLimits = new WeakMap<object, number>();
 
 /** The per-minute limit of the anonymous window, for the synchronous error paths. */
@@ -118,6 +137,33 @@ async function anonymousRateHeaders(app: object, ip: string | undefined): Promis
     // A cache that is down must not turn a 400 into a hung socket.
     return {};
   }
+}
+
+// Control characters (C0 and DEL): no identifier, e-mail, search text or filter of this API has any, and
+// U+0000 cannot be stored or even compared in PostgreSQL text.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const PARAMETER_NAME = /^[A-Za-z0-9_.[\]-]{1,64}$/;
+
+/** Which part of the request target holds a control character ("path parameter 'id'"), or null. */
+export function controlCharacterIn(request: FastifyRequest): string | null {
+  const params = request.params as Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(params ?? {})) {
+    if (typeof value === 'string' && CONTROL.test(value)) {
+      return name === '*' ? 'request path' : `path parameter '${name}'`;
+    }
+  }
+  const query = request.query as Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(query ?? {})) {
+    // A name that itself holds one is not echoed back, like any text of the client's that is not a name.
+    if (!PARAMETER_NAME.test(name)) {
+      if (CONTROL.test(name)) return 'name of a query parameter';
+    }
+    const values = Array.isArray(value) ? value : [value];
+    if (values.some((v) => typeof v === 'string' && CONTROL.test(v))) {
+      return PARAMETER_NAME.test(name) ? `query parameter '${name}'` : 'query string';
+    }
+  }
+  return null;
 }
 
 const newRequestId = () => `req_${randomUUID()}`;
@@ -232,6 +278,33 @@ export function logUpstreamFailure(request: FastifyRequest, code: string, detail
 /** Errors that report another service's failure (a model provider), answered with 502 or 504. */
 const DEPENDENCY_FAILURES: ReadonlySet<string> = new Set(['upstream_error', 'upstream_timeout']);
 
+/**
+ * The one inline style of the API reference page: the <style> element of the Swagger logo that the top bar
+ * draws while the page starts (swagger-ui-standalone-preset.js). Allowed by its hash, so no other inline
+ * style applies; a Swagger UI whose logo changes shows up as a violation in test/web/api-docs.browser.test.ts.
+ */
+const SWAGGER_LOGO_STYLE = '.logo_small_svg__cls-2{fill:#fff}.logo_small_svg__cls-3{fill:#85ea2d}';
+
+/**
+ * The API reference page (/api/docs, Swagger UI) shares the dashboard's origin and its session cookie, so
+ * it gets a policy as strict as the dashboard's, cut to what the page uses: its three scripts, two style
+ * sheets and icons from /api/docs/static/, the document from /api/docs/json, and "Try it out" calls to
+ * this server. No inline script, no eval, no other host (the product runs offline; Swagger UI's default
+ * policy would let the page load styles and fonts from any https: host and the validator badge from
+ * swagger.io). Images: the icons, and the data: SVGs of its style sheet.
+ */
+export const API_DOCS_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  `style-src 'self' 'sha256-${createHash('sha256').update(SWAGGER_LOGO_STYLE).digest('base64')}'`,
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+].join('; ');
+
 export async function createHttpServer(options: HttpServerOptions): Promise<App> {
   // Referenced by the handlers below, which only run once the server listens.
   // biome-ignore lint/style/useConst: assigned once, after the options that close over it
@@ -273,12 +346,19 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
   // A stop (app.close) waits for every connection to end. Idle ones are closed once, when it starts; a
   // connection whose request was still running then (a stream) stayed open on keep-alive after its answer
   // (72 s), so a stop with any request in flight ran out its grace and exited 1, every request answered.
-  // While closing, connections are closed as they turn idle.
+  // While closing, the end of each answer closes its connection if that left it idle: the stop waits on
+  // the requests in flight and ends with the last of them (or at the grace, stopOnSignals), with no timer.
+  let closing = false;
+  const closeIdle = () =>
+    (app.server as { closeIdleConnections?: () => void } & typeof app.server).closeIdleConnections?.();
+  app.server.on('request', (_req: unknown, res: ServerResponse) => {
+    res.once('close', () => {
+      if (closing) closeIdle();
+    });
+  });
   app.addHook('preClose', (done) => {
-    const server = app.server as { closeIdleConnections?: () => void } & typeof app.server;
-    const sweep = setInterval(() => server.closeIdleConnections?.(), 100);
-    sweep.unref();
-    app.server.once('close', () => clearInterval(sweep));
+    closing = true;
+    closeIdle();
     done();
   });
 
@@ -353,6 +433,21 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
       });
       return;
     }
+    const control = controlCharacterIn(request);
+    if (control) {
+      // Refused before any route or authentication (PostgreSQL text cannot even hold U+0000, whose query
+      // failed with a 500), so it is counted here in the address's window.
+      void anonymousRateHeaders(app, request.ip).then((rate) => {
+        for (const [k, v] of Object.entries(rate)) reply.header(k, v);
+        done(
+          new AppError(
+            'invalid_request',
+            `The ${control} contains a control character (U+0000 to U+001F or U+007F); none is accepted.`,
+          ),
+        );
+      });
+      return;
+    }
     done();
   });
   app.addHook('onSend', (request, reply, payload, done) => {
@@ -385,6 +480,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
         ),
       );
     }
+    const page = notFoundPages.get(app.server);
+    if (page && wantsPage(request, path)) return page(reply.status(404));
     // The path is not echoed: an error body never repeats what the client sent.
     return sendError(request, reply, new AppError('not_found', 'No route matches this method and path.'));
   });
@@ -414,8 +511,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<App>
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
     uiConfig: { docExpansion: 'list' },
+    staticCSP: API_DOCS_CONTENT_SECURITY_POLICY,
     // The reference shares the dashboard's origin (and its session cookie): it may not be framed or
-    // sniffed either. No CSP here: Swagger UI's own needs are not the dashboard's, and a wrong one blanks it.
+    // sniffed either.
     uiHooks: {
       onRequest: (_request, reply, done) => {
         reply.headers({

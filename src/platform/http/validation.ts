@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError } from '../errors/index.js';
-import { NAME_PATTERN, NAME_RULE } from './schemas.js';
+import { patternRule } from './schemas.js';
 
 // ajv-formats is published as CommonJS with a default export that NodeNext sees one level down.
 const addFormats =
@@ -168,12 +168,25 @@ function fieldOf(pointer: string): string {
     .replace(/^\./, '');
 }
 
-/** One readable sentence naming the field, from Ajv's first error. */
+/**
+ * How a sentence names a place of each request part (Fastify's validation contexts), in the words of the
+ * control-character refusals (server.ts) and docs/errors.md: `body field 'routing.maxCost'`, `query
+ * parameter 'perPage'`, `path parameter 'id'`, and the part itself when the error is about all of it.
+ */
+const PART_WORDS: Record<string, { one: string; whole: string }> = {
+  body: { one: 'body field', whole: 'request body' },
+  querystring: { one: 'query parameter', whole: 'query string' },
+  params: { one: 'path parameter', whole: 'request path' },
+  headers: { one: 'header', whole: 'request headers' },
+};
+
+/** One readable sentence naming the field, from Ajv's first error; never Ajv's own wording. */
 export function describeValidationError(errors: ErrorObject[] | undefined, part: string): string {
+  const words = PART_WORDS[part] ?? { one: `${part} field`, whole: `request ${part}` };
   const e = errors?.[0];
-  if (!e) return `The request ${part} is invalid.`;
+  if (!e) return `The ${words.whole} is invalid.`;
   const path = fieldOf(e.instancePath);
-  const where = (name: string) => (name ? `${part} field '${name}'` : `request ${part}`);
+  const where = (name: string) => (name ? `${words.one} '${name}'` : words.whole);
   // A map key that failed its `propertyNames` schema (mapOf): Ajv reports the key's own keyword on the
   // map's path, which would read as if the map itself were too long or malformed. The key is not echoed:
   // it is whatever the caller sent, possibly long.
@@ -185,7 +198,7 @@ export function describeValidationError(errors: ErrorObject[] | undefined, part:
         : e.keyword === 'minLength'
           ? `be at least ${p.limit} characters long`
           : e.keyword === 'pattern'
-            ? `match pattern "${p.pattern}"`
+            ? `match the pattern "${p.pattern}"`
             : 'be valid';
     return `Each key of the ${where(path)} must ${rule}.`;
   }
@@ -233,12 +246,45 @@ export function describeValidationError(errors: ErrorObject[] | undefined, part:
     }
     case 'maxItems':
       return `The ${where(path)} must have at most ${(e.params as { limit: number }).limit} items.`;
-    case 'pattern':
-      // The shared name rule in words; other patterns keep Ajv's sentence, which quotes them.
-      if ((e.params as { pattern: string }).pattern === NAME_PATTERN)
-        return `The ${where(path)} must be ${NAME_RULE}.`;
-      return `The ${where(path)} ${e.message ?? 'is invalid'}.`;
+    case 'uniqueItems': {
+      const { i, j } = e.params as { i: number; j: number };
+      return `The ${where(path)} must not repeat an item (items ${Math.min(i, j)} and ${Math.max(i, j)} are the same).`;
+    }
+    case 'minProperties': {
+      const limit = (e.params as { limit: number }).limit;
+      return limit === 1
+        ? `The ${where(path)} must have at least one field.`
+        : `The ${where(path)} must have at least ${limit} fields.`;
+    }
+    case 'maxProperties':
+      return `The ${where(path)} must have at most ${(e.params as { limit: number }).limit} entries.`;
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum': {
+      const limit = (e.params as { limit: number }).limit;
+      const bound = {
+        minimum: 'at least',
+        maximum: 'at most',
+        exclusiveMinimum: 'greater than',
+        exclusiveMaximum: 'less than',
+      }[e.keyword];
+      return `The ${where(path)} must be ${bound} ${limit}.`;
+    }
+    case 'multipleOf':
+      return `The ${where(path)} must be a multiple of ${(e.params as { multipleOf: number }).multipleOf}.`;
+    case 'pattern': {
+      // A pattern with words (the name rule, ids made with patternText) says them; others are quoted.
+      const pattern = (e.params as { pattern: string }).pattern;
+      const rule = patternRule(pattern);
+      return rule
+        ? `The ${where(path)} must be ${rule}.`
+        : `The ${where(path)} must match the pattern "${pattern}".`;
+    }
+    case 'anyOf':
+    case 'oneOf':
+      return `The ${where(path)} matches none of the forms it may take.`;
     default:
-      return `The ${where(path)} ${e.message ?? 'is invalid'}.`;
+      return `The ${where(path)} is invalid (${e.keyword}).`;
   }
 }

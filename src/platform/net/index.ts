@@ -17,6 +17,7 @@ export {
 export { OutboundError, type OutboundErrorCode, toOutboundError } from './outbound-error.js';
 export { guardedConnector } from './guarded-connector.js';
 export {
+  addressOrigin,
   MAX_TARGET_URL_LENGTH,
   normalizeHost,
   type TargetKind,

@@ -13,7 +13,7 @@ import { guardedConnector } from './guarded-connector.js';
 import type { Resolver } from './guarded-lookup.js';
 import { createOutbound } from './outbound.js';
 import { OutboundError } from './outbound-error.js';
-import { type TargetKind, targetUrlProblem } from './target-url.js';
+import { addressOrigin, type TargetKind, targetUrlProblem } from './target-url.js';
 
 const KINDS: readonly TargetKind[] = ['provider', 'webhook', 'siem', 'crawler'];
 
@@ -200,5 +200,22 @@ describe('the same policy at connection', () => {
     const out = createOutbound({ allowPrivate: true, timeoutMs: 2000 });
     assert.equal((await out.request(`http://127.0.0.1:${port}/`)).body, 'reached');
     await out.close();
+  });
+});
+
+describe('addressOrigin: what a reader who may not use a target sees of it', () => {
+  it('keeps the origin, says a path or query followed, and never shows them or credentials', () => {
+    const cases: Array<[string, string]> = [
+      ['https://hooks.example.com', 'https://hooks.example.com'],
+      ['https://hooks.example.com/', 'https://hooks.example.com'],
+      ['https://hooks.example.com:8443/services/T0/B0/SECRET', 'https://hooks.example.com:8443/…'],
+      ['https://hooks.example.com/?token=SECRET', 'https://hooks.example.com/…'],
+      ['https://hooks.example.com/#SECRET', 'https://hooks.example.com/…'],
+      ['https://user:SECRET@hooks.example.com/', 'https://hooks.example.com'],
+      ['prelude://manager.example.com:4690', 'prelude://manager.example.com:4690'],
+      ['prelude://manager.example.com:4690/SECRET', 'prelude://manager.example.com:4690/…'],
+      ['not a url SECRET', '…'],
+    ];
+    for (const [raw, shown] of cases) assert.equal(addressOrigin(raw), shown, raw);
   });
 });

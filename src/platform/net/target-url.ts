@@ -122,7 +122,7 @@ export function targetUrlProblem(raw: unknown, opts: TargetUrlOptions): string |
   if (url.protocol === 'http:' && CARRIES_SECRET[opts.kind]) {
     const loopback = isLoopbackName(host) || (isIP(host) !== 0 && isLoopbackAddress(host));
     if (!(opts.allowPrivate && loopback)) {
-      return `${field} must use https: its requests carry a secret (plain http is accepted only for loopback in development).`;
+      return `${field} must use https: its requests carry a secret (plain http is accepted only for a loopback address, and only with PARAPET_ALLOW_PRIVATE_TARGETS=true, for development).`;
     }
   }
   const problem = targetHostProblem(host, opts);
@@ -131,4 +131,22 @@ export function targetUrlProblem(raw: unknown, opts: TargetUrlOptions): string |
 
 function isLoopbackAddress(ip: string): boolean {
   return /^127\./.test(ip) || ip === '::1' || /^::ffff:7f[0-9a-f]{2}:/.test(ip);
+}
+
+/**
+ * What a reader who may not use a target sees of its address: the origin, and `/…` when a path or query
+ * followed it. The path and query of a chat or automation webhook (Slack, Teams, Zapier) or a collector
+ * (`?token=`) are its credential: whoever holds them can post to it. Non-web schemes (`prelude://`) have
+ * no WHATWG origin, so theirs is built from the scheme and host; credentials in the URL are never shown.
+ */
+export function addressOrigin(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return '…';
+  }
+  const origin = u.origin !== 'null' ? u.origin : u.host ? `${u.protocol}//${u.host}` : `${u.protocol}…`;
+  const more = (u.pathname !== '/' && u.pathname !== '') || u.search !== '' || u.hash !== '';
+  return more ? `${origin}/…` : origin;
 }

@@ -310,6 +310,7 @@ export function isUniqueViolation(err: unknown): boolean {
 }
 
 export { statementChunks } from './chunks.js';
+export { foldName } from './fold.js';
 export { createGroupCommit } from './group-commit.js';
 export type { GroupCommit, GroupCommitOptions } from './group-commit.js';
 export {

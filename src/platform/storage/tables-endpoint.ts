@@ -32,6 +32,8 @@ export interface EndpointGroupsTable {
   id: string;
   org_id: string;
   name: string;
+  /** foldName(name): what the unique index per organization compares (migration 0062). */
+  name_folded: string;
   created_at: string;
 }
 

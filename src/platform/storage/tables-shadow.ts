@@ -54,6 +54,8 @@ export interface ProofsTable {
   device_id: string;
   user_id: string | null;
   sha256: string;
+  /** = sha256 on the organization's one copy of that content (unique); null on copies older than 0062. */
+  sha256_unique: string | null;
   size_bytes: number;
   store_key: string;
   metadata: string;

@@ -68,6 +68,8 @@ export interface UsersTable {
   name: string;
   role: string;
   password_hash: string;
+  /** 1 while the user must choose their own password (an initial or reset one; migration 0063). */
+  must_change_password: number;
   created_at: string;
   removed_at: string | null;
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { session } from '../session';
+import { passwordChanged, session } from '../session';
 import { ErrorBox, Field, type PageMeta, useAction } from '../ui';
 
 export const meta: PageMeta = { title: 'Your account', order: 99 };
@@ -35,6 +35,7 @@ export default function Account() {
     setCurrent('');
     setNext('');
     setRepeat('');
+    passwordChanged();
     setDone(
       res.otherSessionsEnded > 0
         ? `Password changed; ${res.otherSessionsEnded} other session${res.otherSessionsEnded === 1 ? '' : 's'} signed out.`
@@ -49,6 +50,15 @@ export default function Account() {
         <p class="muted">
           Signed in as {user.email} ({user.role}).
         </p>
+      )}
+      {user?.mustChangePassword && (
+        <div class="note" role="alert">
+          <p>
+            <strong>Choose your own password to continue.</strong> The password you signed in with was set by
+            an administrator (or printed when Parapet first started), so someone else has seen it. The other
+            pages of the dashboard open once you have changed it below.
+          </p>
+        </div>
       )}
       <form
         class="form"

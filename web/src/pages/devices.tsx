@@ -150,6 +150,7 @@ function SettingsForm(props: { settings: Settings; manage: boolean; onSaved(): v
   const [offline, setOffline] = useState(String(s.offlineAfterMinutes));
   const [versions, setVersions] = useState(s.allowedExtensionVersions.join(', '));
   const [binding, setBinding] = useState(s.requireUserBinding);
+  const [userUnenroll, setUserUnenroll] = useState(s.allowUserUnenroll);
   const [errors, setErrors] = useState<{ heartbeat?: string; offline?: string; versions?: string }>({});
   const save = useAction(async () => {
     await api('post', '/api/dashboard/endpoint/settings', {
@@ -162,6 +163,7 @@ function SettingsForm(props: { settings: Settings; manage: boolean; onSaved(): v
           .map((v) => v.trim())
           .filter(Boolean),
         requireUserBinding: binding,
+        allowUserUnenroll: userUnenroll,
       },
     });
     props.onSaved();
@@ -232,6 +234,14 @@ function SettingsForm(props: { settings: Settings; manage: boolean; onSaved(): v
         <label class="check">
           <input type="checkbox" checked={binding} onChange={(e) => setBinding(e.currentTarget.checked)} />{' '}
           Devices must be bound to a user
+        </label>
+        <label class="check">
+          <input
+            type="checkbox"
+            checked={userUnenroll}
+            onChange={(e) => setUserUnenroll(e.currentTarget.checked)}
+          />{' '}
+          Users may unenroll their own devices (devices deployed by policy never can)
         </label>
         <ErrorBox error={save.error} />
         {props.manage && (

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api';
-import { navigate, route } from '../router';
+import { navigate, route, safeNext } from '../router';
 import { session } from '../session';
 import { ErrorBox, Field, type PageMeta, useAction } from '../ui';
 
@@ -12,9 +12,8 @@ export default function Login() {
   const [errors, setErrors] = useState<{ email?: string; password?: string }>({});
   const login = useAction(async () => {
     session.value = await api('post', '/api/dashboard/auth/login', { body: { email, password } });
-    const next = route.value.searchParams.get('next');
-    // only a path of this app: never an absolute URL handed in by a link
-    navigate(next?.startsWith('/') && !next.startsWith('//') ? next : '/', true);
+    // only a page of this app: never another origin, nor an API path, handed in by a link
+    navigate(safeNext(route.value.searchParams.get('next')), true);
   });
 
   const submit = (e: Event) => {

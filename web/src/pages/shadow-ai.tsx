@@ -26,6 +26,18 @@ const RISKS = ['high', 'medium', 'low', 'unknown'] as const;
 const DAYS = { '7': 'Last 7 days', '30': 'Last 30 days', '90': 'Last 90 days' };
 const CATALOG_STATUSES = ['approved', 'review', 'blocked'] as const;
 
+/**
+ * Who used a service: users, and apart from them devices bound to no user (the radar cannot tell who is at
+ * those, so they are not users: "by 1 users" used to stand for one unbound device).
+ */
+function byWhom(x: { users: number; unboundDevices: number }): string {
+  const n = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+  const users = n(x.users, 'user', 'users');
+  return x.unboundDevices > 0
+    ? `${users} · ${n(x.unboundDevices, 'device', 'devices')} without a user`
+    : users;
+}
+
 function Usage({ s }: { s: Stats }) {
   const max = s.byService.reduce((m, x) => Math.max(m, x.usage), 0);
   return (
@@ -38,7 +50,7 @@ function Usage({ s }: { s: Stats }) {
         <div class="card">
           <div>Interactions</div>
           <div class="big">{s.totals.usage.toLocaleString('en')}</div>
-          <div class="muted">by {s.totals.users} users</div>
+          <div class="muted">by {byWhom(s.totals)}</div>
         </div>
         <div class="card">
           <div>New discoveries</div>
@@ -181,7 +193,7 @@ function Services(props: { manage: boolean }) {
                       </td>
                       <td>{s.riskLevel}</td>
                       <td class="num">
-                        {s.usageCount} · {s.uniqueUsers} users
+                        {s.usageCount} · {byWhom({ users: s.uniqueUsers, unboundDevices: s.unboundDevices })}
                       </td>
                       <td>{fmtDate(s.lastSeen)}</td>
                       <td>

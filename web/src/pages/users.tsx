@@ -209,7 +209,11 @@ function UserTable(props: {
         <tbody>
           {rows.map((u) => (
             <tr key={u.id}>
-              <td>{u.email}</td>
+              <td>
+                {u.email}
+                {/* the password they were given is still theirs to replace (docs/auth.md) */}
+                {u.mustChangePassword && <div class="muted">must change the password given</div>}
+              </td>
               <td>{u.name}</td>
               <td>
                 {props.manage && u.id !== me ? (

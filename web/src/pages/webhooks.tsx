@@ -209,7 +209,9 @@ function Deliveries({ hook, manage }: { hook: Webhook; manage: boolean }) {
                         >
                           Attempts
                         </button>
-                        {manage && x.status !== 'pending' && (
+                        {/* A test send's event is not stored (it is no activity), so it cannot be sent again:
+                            the server answers 409; "Send test" makes a new one. */}
+                        {manage && x.status !== 'pending' && !x.test && (
                           <button
                             type="button"
                             class="secondary"

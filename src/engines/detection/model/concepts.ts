@@ -936,6 +936,48 @@ const LEXICON: Record<string, string[]> = {
 /** How many concepts inj-lr-2 had; dev.ts can switch the later ones off to measure what they add. */
 export const CONCEPTS_V2 = 29;
 
+/**
+ * Forms that are a concept's word in some languages and a common, unrelated word in others: French "du"
+ * (of the) is not German "du" (you), Italian "alle" (to the) not German "alle" (all), French "j'ai" not
+ * "AI", French "mai" (May) not Italian "mai" (never), English "place" not French "à la place", Spanish "dan"
+ * (they give) not DAN. Such a form carries its concept only in the languages listed, when the engine has
+ * guessed the text's language; a text in no recognised language keeps every concept (as before). The
+ * training rows showed the cost: "du" is in 14.6 % of the French benign rows and 14.6 % of the French
+ * attacks, so YOU fired on French text as often in benign rows as in attacks.
+ */
+const FORM_LANGUAGES: Record<string, string[]> = {
+  du: ['de'],
+  dir: ['de'],
+  alle: ['de'],
+  aller: ['de'],
+  dont: ['en'],
+  su: ['es'],
+  sin: ['es'],
+  ai: ['en', 'de'],
+  mai: ['it'],
+  place: ['fr'],
+  ton: ['fr'],
+  dan: ['en', 'de', 'fr', 'it'],
+  tue: ['it'],
+  gift: ['de'],
+  don: ['en'],
+  dire: ['fr', 'it'],
+  sage: ['de'],
+  todo: ['es'],
+};
+/** Bit of a language in a form's language mask (0 for a language the engine does not guess). */
+export const LANGUAGE_BITS: Record<string, number> = { en: 1, fr: 2, de: 4, it: 8, es: 16 };
+const formMask = new Map(
+  Object.entries(FORM_LANGUAGES).map(([form, langs]) => [
+    form,
+    langs.reduce((m, l) => m | (LANGUAGE_BITS[l] as number), 0),
+  ]),
+);
+/** The languages (a mask of LANGUAGE_BITS) in which `word` carries its concept; 0 means every language. */
+export function formLanguages(word: string): number {
+  return formMask.get(word) ?? 0;
+}
+
 /** Concept ids, 1-based (0 = none), in a fixed order so the feature hashes never change between runs. */
 export const CONCEPTS = Object.keys(LEXICON);
 

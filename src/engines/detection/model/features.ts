@@ -9,7 +9,7 @@
 // model learns across the five languages; and the first word of a sentence or line (and its concept) is
 // marked, since an instruction starts with its verb ("Ignore…", "Ignorez…", "Ignoriere…").
 import { SpanMemo } from '../span-memo.js';
-import { CONCEPTS_V2, conceptOf } from './concepts.js';
+import { CONCEPTS_V2, conceptOf, formLanguages, LANGUAGE_BITS } from './concepts.js';
 
 export const DIM_BITS = 20;
 export const DIM = 1 << DIM_BITS;
@@ -47,6 +47,13 @@ export const FEATURE_SET = {
   quotes: true,
   /** The concepts added after inj-lr-2 (FOLLOW, NOT, SUMMARIZE, READER). */
   laterConcepts: true,
+  /**
+   * Concept forms that are false friends between the languages ("du": German "you", French "of the") carry
+   * their concept only in the text's guessed language (concepts.ts, FORM_LANGUAGES). Read once per text.
+   * Off: tried as inj-lr-12, dev 83.7 (= inj-lr-6, French +4.2), leave-one-source-out 84.2 with hard
+   * negatives 2.9 % (not shipped; docs/detection.md, results/loso-inj-lr-12.txt).
+   */
+  formLanguages: false,
   /** Words per window and the step between windows (dev.ts --window compares other sizes). */
   window: WINDOW,
   stride: STRIDE,
@@ -85,12 +92,15 @@ function gram(a: number, b: number, c: number, d: number): number {
 /** The concepts of the words seen lately, by their span in the text (no slice per token, #15). */
 const recentConcepts = new SpanMemo<number>(4096);
 
-/** conceptOf(text.slice(start, end)), where `hash` is a hash of the word's characters. */
+/**
+ * conceptOf(text.slice(start, end)) in the low 8 bits and formLanguages of the word above them, where `hash`
+ * is a hash of the word's characters.
+ */
 function conceptAt(text: string, start: number, end: number, hash: number): number {
   const known = recentConcepts.get(text, start, end, hash);
   if (known !== undefined) return known;
   const word = text.slice(start, end);
-  const c = conceptOf(word);
+  const c = conceptOf(word) | (formLanguages(word) << 8);
   recentConcepts.set(word, hash, c);
   return c;
 }
@@ -103,8 +113,16 @@ let offBuf = new Uint32Array(1024);
  * arrays returned are views of this module's buffers, valid only until the next call: for a caller that
  * reads them at once (the engine scores and drops them), where a copy of a 100 KB text's features was
  * most of the memory it allocated (#15). Without, they are the caller's own (training keeps them).
+ * `language` is the engine's guess of the text's language (guessLanguage): a form that is a concept's word
+ * only in some languages ("du" is German "you", French "of the") carries it only in those.
  */
-export function tokenFeatures(text: string, indirect: boolean, shared = false): TokenFeatures {
+export function tokenFeatures(
+  text: string,
+  indirect: boolean,
+  shared = false,
+  language?: string,
+): TokenFeatures {
+  const langBit = language === undefined || !FEATURE_SET.formLanguages ? 0 : (LANGUAGE_BITS[language] ?? 0);
   let n = 0;
   let t = 0;
   const copies = indirect ? 2 : 1;
@@ -187,7 +205,10 @@ export function tokenFeatures(text: string, indirect: boolean, shared = false): 
     const first = sentenceStart && boundary;
     if (first) push(mix(h, 4));
     if (concepts && !long) {
-      let k = conceptAt(text, start, i, h);
+      const packed = conceptAt(text, start, i, h);
+      let k = packed & 255;
+      // A form of another language's concept ("du" in French text) carries none.
+      if (packed > 255 && langBit !== 0 && ((packed >>> 8) & langBit) === 0) k = 0;
       if (k > CONCEPTS_V2 && !laterConcepts) k = 0;
       if (k !== 0) {
         push(mix(k, 5));

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { analyze } from '../index.js';
 import { normalise } from '../normalize.js';
-import { DIM, tokenFeatures, windows, WINDOW } from './features.js';
+import { DIM, FEATURE_SET, tokenFeatures, windows, WINDOW } from './features.js';
 import { base64Bytes } from '../decode.js';
 import { encodeBase64, maxWindowLogit, shippedModel, warnLogit } from './linear.js';
 import { conceptOf } from './concepts.js';
@@ -57,6 +57,33 @@ describe('learned signal', () => {
     // Concepts give the same feature whatever the language: "ignore" and "ignorez" share ids.
     const en = new Set(features('ignore').ids);
     assert.ok([...features('ignorez').ids].filter((id) => en.has(id)).length >= 2);
+  });
+
+  it('reads a false friend\'s concept only in its own language: French "du" is not German "du"', () => {
+    const ids = (t: string, lang?: string): number[] => {
+      // The switch is off in the shipped model (inj-lr-12 was not shipped); this reads the switch on.
+      const was = FEATURE_SET.formLanguages;
+      FEATURE_SET.formLanguages = true;
+      try {
+        return [...tokenFeatures(normalise(t).plain.text, false, false, lang).ids];
+      } finally {
+        FEATURE_SET.formLanguages = was;
+      }
+    };
+    // German "du" is YOU (the concept and the concept at a sentence start); French "du" (of the) is not.
+    assert.deepEqual(ids('du', 'de'), ids('du'));
+    assert.equal(ids('du', 'fr').length, ids('du', 'de').length - 2);
+    assert.deepEqual(ids('prix du pain', 'fr').slice(0, 8), ids('prix du pain').slice(0, 8));
+    assert.ok(ids('prix du pain', 'fr').length < ids('prix du pain').length);
+    // Italian "alle" (to the) is not German "alle" (all); French "j'ai" is not AI; Spanish "dan" is not DAN.
+    for (const [w, own, other] of [
+      ['alle', 'de', 'it'],
+      ['ai', 'en', 'fr'],
+      ['dan', 'en', 'es'],
+    ] as const)
+      assert.ok(ids(w, other).length < ids(w, own).length, w);
+    // A form without a false friend keeps its concept whatever the language ("tu": French, Italian, Spanish).
+    assert.deepEqual(ids('tu', 'fr'), ids('tu', 'it'));
   });
 
   it('gives quoted words their own features, so a quoted attack is not the attack itself', () => {

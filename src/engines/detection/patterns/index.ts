@@ -89,6 +89,12 @@ export function mayMatchIn(text: string, plan: PatternPlan, compact: boolean): U
   // Counted from the literals the text holds (a handful in a short text), not by reading every pattern's
   // sets: a set counts once however many of its literals occur, and a pattern may match when all of its
   // sets counted. The same answer as checking each set, at a cost that follows the text.
+  // The stamps live in an Int32Array: past 2^31 a stored stamp would wrap and never equal the next one,
+  // and every set would count again per literal (patterns silently dropped), so start over at the top.
+  if (need.stamp === STAMP_MAX) {
+    need.seen.fill(0);
+    need.stamp = 0;
+  }
   const stamp = ++need.stamp;
   const counted = plan.needs.counted;
   counted.fill(0);
@@ -106,6 +112,9 @@ export function mayMatchIn(text: string, plan: PatternPlan, compact: boolean): U
   for (let p = 0; p < ok.length; p++) ok[p] = counted[p] === need.count[p] ? 1 : 0;
   return ok;
 }
+
+/** The largest stamp an Int32Array holds; exported for the test that crosses it. */
+export const STAMP_MAX = 0x7fffffff;
 
 /** What mayMatchIn counts with, for the sets of one kind of expression (plain or compact). */
 interface SetNeeds {

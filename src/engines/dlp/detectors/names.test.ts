@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { detectNameRules as detectNames } from './names.js';
+import { lowerCaseSets } from '../../../../eval/dlp/lowercase-names.js';
+import { createTokenMap, detectEntities, rehydrate, tokenize } from '../index.js';
+import { detectNameRules as detectNames, mailLocalParts } from './names.js';
 
 function names(text: string): string[] {
   return detectNames(text)
@@ -64,4 +66,144 @@ test('German contractions that are names too start a name after a strong cue, ne
   assert.deepEqual(names('Im Auftrag Anna Meier'), ['Anna Meier']);
   assert.deepEqual(names('Wir gehen Ans Meer.'), []);
   assert.deepEqual(names('Per E-Mail Im Anhang 3 Dateien.'), []);
+});
+
+// The pattern mailLocalParts answers as, run on the text since the last space or '@' before each '@' (what
+// the detector did before the walk replaced it; quadratic on a long letter run without a separator).
+function mailPartsByPattern(text: string): Array<[string, string]> {
+  const re = /\b(\p{L}{3,})[._-](\p{L}{3,})@/u;
+  const found: Array<[string, string]> = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32) start = i + 1;
+    else if (c === 64) {
+      const m = re.exec(text.slice(start, i + 1));
+      if (m) found.push([m[1]!, m[2]!]);
+      start = i + 1;
+    }
+  }
+  return found;
+}
+
+test('e-mail local parts: the same first and last names as the pattern, on any text', () => {
+  assert.deepEqual(mailLocalParts('Write to sandra.keller@example.com or to x.y@z.ch'), [
+    ['sandra', 'keller'],
+  ]);
+  assert.deepEqual(
+    mailLocalParts('id_9abc.def@x 𝐀𝐁𝐂-déf@x Ann_Lee@x'),
+    mailPartsByPattern('id_9abc.def@x 𝐀𝐁𝐂-déf@x Ann_Lee@x'),
+  );
+  // Random texts over the characters that decide: ASCII and other letters (a word boundary between them),
+  // astral letters, digits, '_' (a word character that is no letter), separators, spaces, '@', lone surrogates.
+  const alphabet = [
+    'a',
+    'B',
+    'é',
+    'ª',
+    'ß',
+    '𝐀',
+    '0',
+    '_',
+    '.',
+    '-',
+    ' ',
+    '@',
+    '@',
+    '\uD835',
+    '\uDC00',
+    'x',
+    'Ω',
+  ];
+  let seed = 17;
+  const next = (): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed;
+  };
+  for (let round = 0; round < 20_000; round++) {
+    let text = '';
+    const length = 1 + (next() % 24);
+    for (let i = 0; i < length; i++) text += alphabet[next() % alphabet.length];
+    assert.deepEqual(mailLocalParts(text), mailPartsByPattern(text), JSON.stringify(text));
+  }
+  // The shape that made the pattern quadratic: a long run of letters with word boundaries inside it and no
+  // separator, then a short local part. Same answer (checked against the pattern on a size it still manages).
+  const hostile = `${'AAª'.repeat(700)}0ªAª_AAA@ ${'AAª'.repeat(700)}_AAA@`;
+  assert.deepEqual(mailLocalParts(hostile), mailPartsByPattern(hostile));
+});
+
+test('names typed without capitals: a frequent first name and a known surname, nothing against them', () => {
+  const found = (text: string) =>
+    detectEntities(text)
+      .filter((e) => e.type === 'NAME')
+      .map((e) => e.value);
+  assert.deepEqual(found('i met jean dupont yesterday'), ['jean dupont']);
+  assert.deepEqual(found('frag mal stefan meier wegen der rechnung'), ['stefan meier']);
+  assert.deepEqual(found('scrivi a luca romano per la fattura'), ['luca romano']);
+  assert.deepEqual(found('lunch with david brown tomorrow?'), ['david brown']);
+  // Ordinary words that are names too, a determiner, a possessive, an organisation or a number: nothing.
+  for (const text of [
+    'i will grant you access, may i mark it done?',
+    'the rose garden and the stone wall',
+    'ho otto conti aperti in banca',
+    'mia madre e mia villa al mare',
+    'la pierre blanc du jardin',
+    'the david brown building is closed',
+    'jean dupont 42 times',
+    'olive green and jade green paint',
+  ])
+    assert.deepEqual(found(text), [], text);
+  // Tokenized whole and restored as typed.
+  const key = new TextEncoder().encode('lower-case-key');
+  const text = 'ok so i met jean dupont and anna weber at lunch';
+  const map = createTokenMap();
+  const t = tokenize(text, map, key);
+  assert.deepEqual(
+    t.tokens.map((x) => x.type),
+    ['NAME', 'NAME'],
+  );
+  assert.equal(rehydrate(t.tokenized, map).text, text);
+});
+
+test('the lower-case rule on the hand-written set: no name in the benign sentences, every name found', () => {
+  for (const set of [lowerCaseSets.dev, lowerCaseSets.test]) {
+    for (const text of set.benign) {
+      assert.deepEqual(
+        detectEntities(text).filter((e) => e.type === 'NAME'),
+        [],
+        text,
+      );
+    }
+    for (const [text, name] of set.names) {
+      assert.ok(
+        detectEntities(text).some((e) => e.type === 'NAME' && e.value === name),
+        `${name} in ${text}`,
+      );
+    }
+  }
+});
+
+test('lower-case names: no pair shifted past a refused first name, no verb taken as a surname', () => {
+  const names = (text: string) =>
+    detectEntities(text)
+      .filter((e) => e.type === 'NAME')
+      .map((e) => e.value);
+  for (const text of [
+    // The first name before the pair was refused (ambiguous): the pair does not move onto the verb.
+    'dean martin sang',
+    'yesterday dean martin sang at the bar',
+    'earl thomas miller called',
+    'duke robert sang again',
+    // A surname of the lexicon that is a verb or adverb of the text's language right after a first name.
+    'i met martin sang yesterday',
+    'john sat down and waited',
+    'gestern abend peter sang ein lied',
+    'non ho visto luca mai',
+  ])
+    assert.deepEqual(names(text), [], text);
+  // Names beside them are still found.
+  assert.deepEqual(names('hier soir jean dupont est venu'), ['jean dupont']);
+  assert.deepEqual(names('frag mal stefan meier, er kommt'), ['stefan meier']);
+  assert.deepEqual(names('scrivi a luca romano domani'), ['luca romano']);
+  assert.deepEqual(names('i met jean dupont yesterday'), ['jean dupont']);
 });

@@ -12,6 +12,7 @@ import {
 } from '../lexicon/stopwords.js';
 import { SURNAMES } from '../lexicon/surnames.js';
 import type { Candidate } from '../types.js';
+import { guessLanguage, type Language } from '../language.js';
 import { candidate } from './context.js';
 import {
   GREETINGS,
@@ -245,7 +246,9 @@ function cueBefore(text: string, words: Word[], i: number): Cue {
     if (prev.text === 'Me') return 'strong';
   }
   // A single space, by far the most common gap, needs no pattern.
-  const phraseGap = lastGap === ' ' || /^\s*[:,]?\s*$/.test(lastGap);
+  // One optional colon or comma with spaces around it. Written so that the two space runs cannot trade
+  // characters (`\s*[:,]?\s*` tries every split of a long gap of spaces: quadratic).
+  const phraseGap = lastGap === ' ' || /^\s*(?:[:,]\s*)?$/.test(lastGap);
   const signoffGap = lastGap !== ' ' && /^[,!.]?[ \t]*\r?\n\s*$/.test(lastGap);
   if ((phraseGap || signoffGap) && CUE_LAST_WORDS.has(normalise(prev))) {
     let phrase = '';
@@ -555,29 +558,82 @@ function extendLists(
   }
 }
 
-const MAIL_NAME_RE = /\b(\p{L}{3,})[._-](\p{L}{3,})@/u;
+/** The width of the letter (one code point) ending just before `k`, or 0. */
+function letterBefore(text: string, k: number): number {
+  const c = text.charCodeAt(k - 1);
+  if (c >= 0xdc00 && c <= 0xdfff && k >= 2) {
+    const h = text.charCodeAt(k - 2);
+    if (h >= 0xd800 && h <= 0xdbff) return LETTER.test(text.slice(k - 2, k)) ? 2 : 0;
+  }
+  if (c >= 0xd800 && c <= 0xdbff) return 0;
+  return letterAt(text, k - 1) === 1 ? 1 : 0;
+}
+
+/** A word character as `\b` of a /u pattern sees it: ASCII letters, digits and '_' only. */
+function asciiWord(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
 
 /**
- * "first.last@" before each '@'. A local part holds no space, so only the text since the last space (or the
- * previous '@') is searched, not every word of the message; both boundaries are non-word characters, so
- * `\b` behaves at the cut as it does in the whole text. One pass keeps the last boundary: a `lastIndexOf`
- * from each '@' walked back over the whole text on runs of '@' without spaces (#15), and an `indexOf` loop
- * in its place still went quadratic in some of V8's optimised code.
+ * "first.last@" before each '@': the two letter runs of a local part `first[._-]last@`, each of three
+ * letters or more, the first starting at a word boundary (as the pattern /\b(\p{L}{3,})[._-](\p{L}{3,})@/u
+ * read them, leftmost start). Found by walking back from each '@' over the text since the last space or '@':
+ * the last letter run (the last name) must follow a separator, the first name is the letter run before it,
+ * starting at its first word boundary with three letters to go. That pattern, run on the text since the last
+ * space, was tried from every word boundary of a long letter run and scanned it to its end each time:
+ * quadratic (40,000 characters of "AAª" before one "0ªAª_AAA@" took 4 s in one request). Each character is
+ * now read at most twice.
  */
-function mailLocalParts(text: string): RegExpExecArray[] {
-  const found: RegExpExecArray[] = [];
+export function mailLocalParts(text: string): Array<[string, string]> {
+  const found: Array<[string, string]> = [];
   if (!text.includes('@')) return found;
   let start = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 32) start = i + 1;
     else if (c === 64) {
-      const m = MAIL_NAME_RE.exec(text.slice(start, i + 1));
-      if (m) found.push(m);
+      const parts = localPartAt(text, start, i);
+      if (parts) found.push(parts);
       start = i + 1;
     }
   }
   return found;
+}
+
+/** Where the run of letters ending at `end` starts (not before `start`), and how many letters it holds. */
+function lettersBack(text: string, start: number, end: number): [number, number] {
+  let k = end;
+  let letters = 0;
+  while (k > start) {
+    const w = letterBefore(text, k);
+    if (w === 0) break;
+    k -= w;
+    letters++;
+  }
+  return [k, letters];
+}
+
+/** The two names of the local part ending at the '@' at `at` (text since `start`), or null. */
+function localPartAt(text: string, start: number, at: number): [string, string] | null {
+  const [k, last] = lettersBack(text, start, at);
+  if (last < 3 || k - 1 < start) return null;
+  const sep = text.charCodeAt(k - 1);
+  if (sep !== 46 && sep !== 95 && sep !== 45) return null;
+  const sepAt = k - 1;
+  const [a, letters] = lettersBack(text, start, sepAt);
+  let firstLetters = letters;
+  // The leftmost word boundary in the first run with three letters or more after it. Before `a` is a
+  // non-letter (or the start of the text since the last space/'@', both non-word characters).
+  let prevWord = a > 0 && asciiWord(text.charCodeAt(a - 1));
+  for (let p = a; firstLetters >= 3; ) {
+    const c = text.charCodeAt(p);
+    const word = asciiWord(c);
+    if (word !== prevWord) return [text.slice(p, sepAt), text.slice(k, at)];
+    prevWord = word;
+    p += c >= 0xd800 && c <= 0xdbff && p + 1 < sepAt ? 2 : 1;
+    firstLetters--;
+  }
+  return null;
 }
 
 const APOSTROPHES: ReadonlySet<number> = new Set([39, 0x2019]);
@@ -717,8 +773,8 @@ export function detectNameRules(text: string, words: Word[] = nameWords(text)): 
   }
   extendLists(text, words, anchors, covered, out);
   // E-mail local parts such as "sandra.keller@" announce the person's name elsewhere in the text.
-  for (const m of mailLocalParts(text)) {
-    const [a, b] = [m[1]!.toLowerCase(), m[2]!.toLowerCase()];
+  for (const [first, last] of mailLocalParts(text)) {
+    const [a, b] = [first.toLowerCase(), last.toLowerCase()];
     if (isFirstName(a) || isFirstName(b)) {
       for (const p of [a, b]) {
         if (!isNever(p)) known.set(p[0]!.toUpperCase() + p.slice(1), 0.8);
@@ -739,6 +795,125 @@ export function detectNameRules(text: string, words: Word[] = nameWords(text)): 
       }
       out.push(candidate('NAME', 'PERSONAL', text, w.start, end, 0.8, 'name:propagated'));
     }
+  }
+  return out;
+}
+
+// Frequent first names that are as often ordinary lower-case words: Italian "ben fatto", "felice", "franco",
+// "gaia", "grazia", "franca", "otto" (eight), "mia" (my: "mia madre" takes no article); French "lien",
+// "marin", "fleur", "lila"; English "carol", "eve", "olive", "poppy", "robin", "willow", "violet", "teddy",
+// "terry", "beat", "mike", "ute", and colours before a surname that is a colour too ("jade green", "heather
+// grey", "hazel brown"); German "kai"; "alma", "tara", "sienna", "rosemary". (The ambiguous list, "will",
+// "may", "mark", "rose", "grant"…, is refused already.)
+const LOWER_CASE_WORDS: ReadonlySet<string> = new Set(
+  (
+    'ben felice franco franca gaia grazia otto mia lien marin fleur lila carol eve olive poppy robin willow ' +
+    'violet teddy terry beat mike ute jade heather hazel rosemary kai alma tara sienna'
+  ).split(' '),
+);
+
+// Before a lower-case pair, the articles and possessives that DETERMINERS leaves out (it serves capitalised
+// runs, where "an" or "mon" rarely stand): "mon jean", "meine marie". Not "a": in French and Italian it is
+// "to" ("scrivi a luca romano").
+const LOWER_CASE_DETERMINERS: ReadonlySet<string> = new Set(
+  (
+    'an some any no every each mon ma mes ton ta tes notre votre nos vos mein meine meinen dein deine ' +
+    'mio mia miei mie tuo tua nostro nostra vostro vostra'
+  ).split(' '),
+);
+
+// Surnames of the lexicon that are as often a verb or a common word right after a first name, each in the
+// language it is common in: English and German "martin sang", "john sat down", Italian "luca mai" (never).
+// Written whole, verbs and adverbs that follow a subject, so that a surname added to the lexicon later is
+// refused here too when it is one of them.
+const LOWER_CASE_AFTER_FIRST: Record<Language, ReadonlySet<string>> = {
+  en: wordSet(
+    'sang sings rang rings ran runs won wins saw sees sat sits met meets led leads got gets let lets hid dug ' +
+      'hung shot swam drank drove rode rose spoke stood threw wore woke wept paid laid cried lied tried died ' +
+      'asked calls called plays played works worked lives lived loves loved likes liked wants wanted needs ' +
+      'needed says said told tells went goes came comes left leaves took takes gave gives made makes knew ' +
+      'knows thought thinks felt feels kept keeps brought buys bought sold sent sends wrote writes read reads ' +
+      'spent fell falls grew grows drew draws flew flies fought ate eats slept sleeps cooked cooks hunted ' +
+      'moved moves waits waited walks walked talks talked smiled laughed danced dances jumped jumps also ' +
+      'again later today here there too then now soon still just never always often',
+  ),
+  fr: wordSet(
+    'est était sera avait aura dit disait fait faisait part partait vient venait allait chante chantait ' +
+      'parle parlait arrive arrivait mange mangeait danse dansait joue jouait court courait rit riait pleure ' +
+      'pense sait savait veut voulait peut pouvait doit aime aimait aussi encore ici demain hier toujours ' +
+      'jamais souvent déjà',
+  ),
+  de: wordSet(
+    'sang singt ist war hat hatte wird wurde kam kommt ging geht sagt sagte spielt spielte ruft rief lacht ' +
+      'lachte tanzt tanzte arbeitet arbeitete wohnt wohnte kauft kaufte schreibt schrieb liest las isst aß ' +
+      'trinkt trank fährt fuhr läuft lief schläft schlief weiß wusste will wollte kann konnte muss musste ' +
+      'auch noch hier heute morgen gestern immer nie oft schon',
+  ),
+  it: wordSet(
+    'canta cantava era aveva sarà dice diceva faceva parte partiva viene veniva andava parla parlava ' +
+      'arriva arrivava mangia mangiava balla ballava gioca giocava corre correva ride rideva piange pensa ' +
+      'sapeva vuole voleva può poteva deve doveva ama amava anche ancora qui oggi domani ieri sempre mai ' +
+      'spesso già',
+  ),
+};
+const AFTER_FIRST_ANY: ReadonlySet<string> = new Set(
+  Object.values(LOWER_CASE_AFTER_FIRST).flatMap((set) => [...set]),
+);
+
+/** Whether `lower` is a verb or common word after a first name in the text's language (any, if unknown). */
+function wordAfterFirst(text: string, lower: string): boolean {
+  if (!AFTER_FIRST_ANY.has(lower)) return false;
+  const language = guessLanguage(text);
+  return language === null || LOWER_CASE_AFTER_FIRST[language].has(lower);
+}
+
+function wordSet(list: string): ReadonlySet<string> {
+  return new Set(list.split(' '));
+}
+
+/**
+ * Names written without capitals, as chat users type them ("i met jean dupont yesterday", "frag mal stefan
+ * meier"). Without the capital, the rules above see nothing; a lower-case pair is taken only when everything
+ * else agrees: a frequent first name (never an ambiguous or lower-case word) and a known surname of three
+ * letters or more, one space apart, no determiner or place noun before ("la pierre", "via franco"), no
+ * organisation word after, no number beside, neither word glued to a code. Designed on the dev half of
+ * eval/dlp/lowercase-names.ts; its figures are in docs/dlp.md.
+ */
+export function detectLowerCaseNames(text: string, words: Word[] = nameWords(text)): Candidate[] {
+  const out: Candidate[] = [];
+  for (let i = 0; i + 1 < words.length; i++) {
+    const first = words[i]!;
+    const last = words[i + 1]!;
+    if (first.text !== first.lower || last.text !== last.lower || first.possessive) continue;
+    if (text.slice(first.end, last.start) !== ' ' || last.text.length < 3) continue;
+    if (!isCommonFirstName(first.lower) || LOWER_CASE_WORDS.has(first.lower)) continue;
+    if (!inLast(last.lower) || isNever(last.lower) || PARTICLES.has(last.lower)) continue;
+    const prev = words[i - 1];
+    if (prev && text.slice(prev.end, first.start).trim() === '') {
+      if (
+        DETERMINERS.has(prev.lower) ||
+        LOWER_CASE_DETERMINERS.has(prev.lower) ||
+        PLACE_NOUNS.has(prev.lower)
+      )
+        continue;
+      // "dean martin sang": the word before is a first name this rule refused (ambiguous or a common
+      // word), so the name starts there and the pair after it would be shifted right onto the next word.
+      // Three lower-case words are no safer a name than two: none is taken.
+      const refused = AMBIGUOUS_NAME.has(prev.lower) || LOWER_CASE_WORDS.has(prev.lower);
+      if (
+        prev.text === prev.lower &&
+        text.slice(prev.end, first.start) === ' ' &&
+        inFirst(prev.lower) &&
+        refused
+      )
+        continue;
+    }
+    if (wordAfterFirst(text, last.lower)) continue;
+    const after = words[i + 2];
+    if (after && ORGANISATION_WORDS.has(after.lower) && text.slice(last.end, after.start) === ' ') continue;
+    if (nextToNumber(text, first, last)) continue;
+    out.push(candidate('NAME', 'PERSONAL', text, first.start, last.end, 0.7, 'name:lower-case'));
+    i++;
   }
   return out;
 }

@@ -44,3 +44,17 @@ test('what must keep working around the British rule', () => {
   assert.deepEqual(phones('Call Tom on +49 7700 900893 after six.', 'GB'), ['+49 7700 900893']);
   assert.deepEqual(phones('Call Tom on 0049 30 1234567.'), ['0049 30 1234567']);
 });
+
+test('a phone after another number or an id is found when it starts a number of its own', () => {
+  // A '+' starts a number; an id of letters and digits ends with its word.
+  for (const space of [' ', '\u00a0', '\u202f']) {
+    assert.deepEqual(phones(`Tel. 044 668 18 00${space}+33 6 37 85 28 64`), [
+      `044 668 18 00`,
+      '+33 6 37 85 28 64',
+    ]);
+    assert.deepEqual(phones(`Réf. 10EB14064${space}021 488 11 22`), ['021 488 11 22']);
+  }
+  // A run that goes on from digit groups before it is still a fragment of that longer number.
+  assert.deepEqual(phones('Compte 1 85 05 78 044 668 18 00'), []);
+  assert.deepEqual(phones('Ref 12.34.044 668 18 00'), []);
+});

@@ -8,7 +8,6 @@ import {
 import { guessLanguage, type Language } from '../language.js';
 import type { Candidate } from '../types.js';
 import { candidate, contextBefore, isWordChar } from './context.js';
-import { matchesOf } from '../matches.js';
 
 // Phone numbers are read by libphonenumber's matcher (PhoneNumberMatcher, max metadata, "valid" leniency),
 // not by hand patterns. Over a whole text the matcher costs about 6 ms per KB, twelve times the whole
@@ -60,6 +59,11 @@ function isSupported(code: string): code is CountryCode {
     if (supported.size < 1024) supported.set(code, known);
   }
   return known;
+}
+
+/** Whether libphonenumber knows the region (ISO 3166 alpha-2, upper case): an organization's phoneRegion. */
+export function isPhoneRegion(code: string): boolean {
+  return isSupported(code);
 }
 
 export function phoneRegions(text: string, region: string | undefined): PhoneRegions {
@@ -204,11 +208,32 @@ function memoised(regions: PhoneRegions): (window: string) => Found[] {
   };
 }
 
+// The longest digit run looked back over: longer ones are no phone's neighbour anyway.
+const LOOK_BACK = 32;
+
+/**
+ * Whether the number at `start` goes on from a number before it ("1 85 05 78 …", "12.34.56"). A `+` starts a
+ * number of its own ("…18 00 +33 6 …"), and after a space the word before must be digits only: an id of
+ * letters and digits ("Réf. 10EB14064 021 488 11 22") ends where its word does. A no-break or thin space
+ * between two values reads as a space (fold.ts), so both rules keep values glued that way apart too.
+ */
+function continuesNumber(text: string, start: number, raw: string): boolean {
+  const separator = text[start - 1];
+  if (separator === undefined || !' ./-'.includes(separator) || !isAsciiDigit(text[start - 2])) return false;
+  if (raw.startsWith('+')) return false;
+  if (separator !== ' ') return true;
+  let i = start - 2;
+  for (let n = 1; i > 0 && isAsciiDigit(text[i - 1]); i--) if (++n > LOOK_BACK) return true;
+  return !isWordChar(text[i - 1]);
+}
+
+const isAsciiDigit = (ch: string | undefined): boolean => ch !== undefined && ch >= '0' && ch <= '9';
+
 function accepted(text: string, start: number, end: number): boolean {
   const raw = text.slice(start, end);
   if (isWordChar(text[start - 1]) || (/^\d/.test(raw) && /[.-]/.test(text[start - 1] ?? ''))) return false;
   // "1 85 05 78 …": a run that continues a longer number is a fragment of it, not a phone.
-  if (/\d[ ./-]$/.test(text.slice(Math.max(0, start - 2), start))) return false;
+  if (continuesNumber(text, start, raw)) return false;
   if (DATE_LIKE.test(raw)) return false;
   // "01487818-2954-4932-…": a number that goes on with a separator and more characters is an id.
   if (/^[-./][A-Za-z0-9]/.test(text.slice(end, end + 2)) || isWordChar(text[end])) return false;
@@ -217,15 +242,31 @@ function accepted(text: string, start: number, end: number): boolean {
   return true;
 }
 
+/**
+ * The end of the longest front of `run`, cut at a space, that is one whole phone number, or 0. A run is at
+ * most 26 characters (RUN_RE), so at most a dozen fronts are read, each once per text (memoised).
+ */
+function phoneFront(run: string, match: (window: string) => Found[]): number {
+  for (let cut = run.lastIndexOf(' '); cut > 0; cut = run.lastIndexOf(' ', cut - 1)) {
+    const front = run.slice(0, cut).trimEnd();
+    const digits = front.replace(/\D/g, '').length;
+    if (digits > 17) continue;
+    if (digits < 7) break;
+    const found = match(front);
+    if (found.length === 1 && found[0]!.start === 0 && found[0]!.end === front.length) return front.length;
+  }
+  return 0;
+}
+
 export function detectPhones(text: string, options: PhoneOptions = {}): Candidate[] {
   const out: Candidate[] = [];
   let regions: PhoneRegions | null = null;
   let match: ((window: string) => Found[]) | null = null;
-  for (const m of matchesOf(RUN_RE, text)) {
+  RUN_RE.lastIndex = 0;
+  for (let m = RUN_RE.exec(text); m !== null; m = RUN_RE.exec(text)) {
     const run = m[0].trimEnd();
     const digits = run.replace(/\D/g, '').length;
-    // Longer runs are cards, account numbers or several numbers in a row, not one phone number.
-    if (digits < 7 || digits > 17 || DATE_LIKE.test(run)) continue;
+    if (digits < 7 || DATE_LIKE.test(run)) continue;
     const separated = /[ \u00a0().\/-]/.test(run.slice(1));
     const plus = run.startsWith('+');
     if (contextBefore(text, m.index, OTHER_IDENTIFIER, 40)) continue;
@@ -234,7 +275,19 @@ export function detectPhones(text: string, options: PhoneOptions = {}): Candidat
     if (!separated && !plus && !context) continue;
     regions ??= phoneRegions(text, options.region);
     match ??= memoised(regions);
-    let found = match(run);
+    // Longer runs are cards, account numbers or several numbers in a row, not one phone number.
+    let found = digits > 17 ? [] : match(run);
+    if (found.length === 0) {
+      // "+41 44 668 18 00 4111 1111 1111 1111": a phone right before another number runs into it, and the
+      // whole is no number. The longest front cut at a space that is one whole number is the phone; the
+      // scan goes on right after it, so the next run starts at the other number (a card or an AHV number,
+      // found by its own detector; here a fragment that continuesNumber turns down).
+      const cut = phoneFront(run, match);
+      if (cut > 0) {
+        found = [{ start: 0, end: cut }];
+        RUN_RE.lastIndex = m.index + cut;
+      }
+    }
     // Ten digits in one run after a phone word: a North-American number written without its grouping.
     if (found.length === 0 && context && /^(?:\+?1)?\d{10}$/.test(run))
       found = [{ start: 0, end: run.length }];

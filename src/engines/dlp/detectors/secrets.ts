@@ -1,6 +1,7 @@
 import type { Candidate } from '../types.js';
 import { candidate, hasDigit, wordHint } from './context.js';
 import { matchesOf } from '../matches.js';
+import { trimEndWhere } from '../../text.js';
 
 // Prefix-anchored key shapes: the prefix makes them nearly free of false positives. Each comes with the
 // literals that all its matches contain (or null), so that a message without them is not scanned for that
@@ -86,8 +87,12 @@ function entropy(s: string): number {
   return h;
 }
 
-function trimPunctuation(value: string): string {
-  return value.replace(/[.,;:)\]}]+$/, '');
+const TRAILING_PUNCTUATION = new Set(['.', ',', ';', ':', ')', ']', '}'].map((c) => c.charCodeAt(0)));
+const isTrailingPunctuation = (c: number): boolean => TRAILING_PUNCTUATION.has(c);
+
+/** The value without trailing punctuation (a loop: `[…]+$` retried from inside a long run is quadratic). */
+export function trimPunctuation(value: string): string {
+  return trimEndWhere(value, isTrailingPunctuation);
 }
 
 export function detectSecrets(text: string): Candidate[] {

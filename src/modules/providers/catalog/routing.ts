@@ -40,6 +40,8 @@ export interface RouteChoice {
 export interface RouteRefusal {
   error: 'model_not_found' | 'over_budget' | 'context_too_long';
   message: string;
+  /** The input the refusal is about, when one is: a caller's 400 names its own field for it. */
+  input?: 'preferredModel' | 'maxCost';
 }
 
 export type RouteResult = RouteChoice | RouteRefusal;
@@ -79,6 +81,7 @@ export function route(input: RouteInput): RouteResult {
       const known = findModel(input.preferredModel);
       return {
         error: 'model_not_found',
+        input: 'preferredModel',
         message: known
           ? `model ${input.preferredModel} needs provider ${known.provider}, which is not configured`
           : `model ${input.preferredModel} is not in the catalog`,
@@ -105,6 +108,7 @@ export function route(input: RouteInput): RouteResult {
     if (input.overBudget === 'refuse') {
       return {
         error: 'over_budget',
+        input: 'maxCost',
         message: wanted
           ? `estimated cost ${money(costOf(wanted))} of ${wanted.key} exceeds maxCost ${money(input.maxCost ?? 0)}`
           : `no model at or above ${preferred.tier} tier fits maxCost ${money(input.maxCost ?? 0)}`,
@@ -123,6 +127,7 @@ export function route(input: RouteInput): RouteResult {
     }
     return {
       error: 'over_budget',
+      input: 'maxCost',
       message: `no available model fits maxCost ${money(input.maxCost ?? 0)} for ${input.promptTokens} prompt tokens`,
     };
   }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { SIEM_CATEGORIES, SIEM_SEVERITIES, type SiemEvent } from '../formats/types.js';
-import { shouldForward } from './filter.js';
+import { effectiveEventTypes, shouldForward } from './filter.js';
 
 const RANK = { LOW: 1, MEDIUM: 2, HIGH: 3, CRITICAL: 4 } as const;
 
@@ -51,12 +51,22 @@ describe('shouldForward', () => {
     assert.equal(shouldForward({ eventTypes: ['DLP'], minSeverity: 'info' }, ev), true);
   });
 
-  it('uses forwardDetections/forwardDlp when no eventTypes are given', () => {
+  it('without eventTypes: the reseller shapes follow forwardDetections/forwardDlp, the others take every category', () => {
     fc.assert(
-      fc.property(eventArb, fc.boolean(), fc.boolean(), (ev, fd, fl) => {
-        const expected = (ev.category === 'DETECTION' && fd) || (ev.category === 'DLP' && fl);
-        return shouldForward({ forwardDetections: fd, forwardDlp: fl }, ev) === expected;
-      }),
+      fc.property(
+        eventArb,
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom('PRELUDE', 'WAZUH', 'OPENSEARCH'),
+        (ev, fd, fl, platform) => {
+          const expected = (ev.category === 'DETECTION' && fd) || (ev.category === 'DLP' && fl);
+          const rules = { forwardDetections: fd, forwardDlp: fl };
+          return shouldForward({ eventTypes: effectiveEventTypes(platform, rules) }, ev) === expected;
+        },
+      ),
     );
+    for (const platform of ['SPLUNK', 'ELASTIC', 'DATADOG', 'SYSLOG', 'WEBHOOK'])
+      assert.deepEqual(effectiveEventTypes(platform, {}), ['DETECTION', 'DLP', 'AUTHENTICATION', 'AUDIT']);
+    assert.deepEqual(effectiveEventTypes('SYSLOG', { eventTypes: ['audit.*'] }), ['audit.*']);
   });
 });

@@ -1,11 +1,10 @@
 import { SEVERITY_RANK } from '../formats/severity.js';
-import type { SiemEvent, SiemSeverity } from '../formats/types.js';
+import { SIEM_CATEGORIES, type SiemEvent, type SiemSeverity } from '../formats/types.js';
 
 export interface ForwardingRules {
   /**
    * Categories (DETECTION, DLP, AUTHENTICATION, AUDIT), exact event types ("dlp.blocked") or type prefixes
-   * ("dlp.*"), case-insensitive. Absent: the PRELUDE/WAZUH/OPENSEARCH shapes' forwardDetections/forwardDlp
-   * flags decide, and those shapes forward only detections and DLP events.
+   * ("dlp.*"), case-insensitive. Absent: see effectiveEventTypes.
    */
   eventTypes?: readonly string[] | undefined;
   /** LOW, MEDIUM, HIGH or CRITICAL ("INFO" reads as LOW). Absent: everything. */
@@ -29,10 +28,27 @@ function typeMatches(entry: string, ev: SiemEvent): boolean {
   return e.endsWith('.*') && ev.type.toLowerCase().startsWith(e.slice(0, -1));
 }
 
-export function shouldForward(rules: ForwardingRules, ev: SiemEvent): boolean {
+/** The reseller shapes of the spec: no eventTypes, their forwardDetections/forwardDlp flags choose. */
+const DETECTION_DLP_SHAPES: ReadonlySet<string> = new Set(['PRELUDE', 'WAZUH', 'OPENSEARCH']);
+
+/**
+ * What an integration forwards, as the API shows it: its own `eventTypes` when given; else, for the
+ * PRELUDE, WAZUH and OPENSEARCH shapes (intrusion-detection consoles the spec gives only the two flags),
+ * DETECTION and DLP as their flags allow; else every category, since a security team reading a syslog or
+ * Splunk SIEM expects logins and audit changes there without having to ask.
+ */
+export function effectiveEventTypes(platform: string, rules: ForwardingRules): string[] {
+  if (rules.eventTypes !== undefined) return [...rules.eventTypes];
+  if (DETECTION_DLP_SHAPES.has(platform.toUpperCase())) {
+    return [
+      ...(rules.forwardDetections === false ? [] : ['DETECTION']),
+      ...(rules.forwardDlp === false ? [] : ['DLP']),
+    ];
+  }
+  return [...SIEM_CATEGORIES];
+}
+
+export function shouldForward(rules: ForwardingRules & { eventTypes: readonly string[] }, ev: SiemEvent): boolean {
   if (SEVERITY_RANK[ev.severity] < severityRank(rules.minSeverity)) return false;
-  if (rules.eventTypes !== undefined) return rules.eventTypes.some((t) => typeMatches(t, ev));
-  if (ev.category === 'DETECTION') return rules.forwardDetections !== false;
-  if (ev.category === 'DLP') return rules.forwardDlp !== false;
-  return false;
+  return rules.eventTypes.some((t) => typeMatches(t, ev));
 }

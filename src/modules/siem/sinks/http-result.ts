@@ -1,9 +1,17 @@
 import { OutboundError, type OutboundResponse } from '../../../platform/net/index.js';
 import type { SiemEvent, SinkResult } from '../formats/types.js';
 
+/**
+ * Drops the query of every address-like text (`?token=…` becomes `?…`): a collector that echoes the request
+ * ("Cannot POST /collect?token=…") would otherwise store its credential with the failure.
+ */
+export function withoutQueries(text: string): string {
+  return text.replace(/\?[^\s"'<>]+/g, '?…');
+}
+
 /** Keeps response text in errors short: it is stored with the failure and may echo our payload. */
 export function snippet(body: string, max = 200): string {
-  const flat = body.replace(/\s+/g, ' ').trim();
+  const flat = withoutQueries(body).replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 

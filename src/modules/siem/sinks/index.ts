@@ -1,5 +1,5 @@
 export { createSink, type SinkDeps, type SinkIntegration } from './create-sink.js';
-export { type ForwardingRules, shouldForward } from './filter.js';
+export { effectiveEventTypes, type ForwardingRules, shouldForward } from './filter.js';
 export { cloudIdToUrl } from './bulk.js';
 export { datadogIntakeUrl } from './datadog.js';
 export { hecEventUrl } from './splunk.js';

@@ -1,4 +1,4 @@
-import type { ForwardingRules } from './filter.js';
+import { effectiveEventTypes, type ForwardingRules } from './filter.js';
 import type { SinkIntegration } from './create-sink.js';
 import type { SiemPlatform } from '../formats/types.js';
 
@@ -17,11 +17,11 @@ export interface SiemIntegrationBody {
 
 /**
  * Folds the two spec shapes (`platform` + config, or `type` + credentials + endpoint) into what createSink and
- * shouldForward take. The reseller shapes have no eventTypes: their forwardDetections/forwardDlp flags apply.
+ * shouldForward take, with the integration's effective eventTypes (effectiveEventTypes).
  */
 export function toSinkIntegration(body: SiemIntegrationBody): {
   integration: SinkIntegration;
-  rules: ForwardingRules;
+  rules: ForwardingRules & { eventTypes: string[] };
 } {
   const platform = (body.platform ?? body.type) as SiemPlatform | undefined;
   if (platform === undefined) throw new TypeError('platform or type is required');
@@ -33,7 +33,7 @@ export function toSinkIntegration(body: SiemIntegrationBody): {
       ...(body.endpoint === undefined ? {} : { endpoint: body.endpoint }),
     },
     rules: {
-      eventTypes: body.eventTypes,
+      eventTypes: effectiveEventTypes(platform, body),
       minSeverity: body.minSeverity,
       forwardDetections: body.forwardDetections,
       forwardDlp: body.forwardDlp,

@@ -11,8 +11,9 @@ import pg from 'pg';
 import { readDatabase } from './database.js';
 import type { ConnectorDeps } from './types.js';
 
-// Only maxRows matters to this connector; the others belong to the web connectors.
-const deps = { maxRows: 2 } as ConnectorDeps;
+// Only maxRows and the verifier's own files (none here) matter to this connector; the others belong to
+// the web connectors.
+const deps = { maxRows: 2, own: { dir: null, files: [] } } as unknown as ConnectorDeps;
 // crawlDepth is the website connector's; a database target carries 0.
 const target = (t: { url: string; query: string; keyColumn: string }) => ({ crawlDepth: 0, ...t });
 const dir = mkdtempSync(join(tmpdir(), 'parapet-db-source-'));

@@ -1,5 +1,7 @@
+import { stat } from 'node:fs/promises';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { identity, LocalFileProblem, type OwnData, openLocalFile } from './local-file.js';
 import { rowSentence } from './rows.js';
 import {
   type ConnectorDeps,
@@ -114,9 +116,31 @@ async function openMysql(url: string): Promise<Reader> {
   };
 }
 
-function openSqlite(url: string): Reader {
+/**
+ * A SQLite file, judged as a file source is (never the verifier's data folder or store, links resolved):
+ * SQLite opens the path the judged handle was opened through, and the file found there afterwards must be
+ * the judged one, so a link pointed at the store meanwhile is refused.
+ */
+async function openSqlite(url: string, own: OwnData): Promise<Reader> {
   const file = url.replace(/^sqlite:(\/\/)?/i, '');
-  const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+  let judged: Awaited<ReturnType<typeof openLocalFile>>;
+  try {
+    judged = await openLocalFile(file, own);
+  } catch (err) {
+    if (err instanceof LocalFileProblem) throw new SourceError(`${file} ${err.message}`);
+    throw err;
+  }
+  let db: BetterSqlite3.Database;
+  try {
+    db = new BetterSqlite3(judged.real, { readonly: true, fileMustExist: true });
+    const now = await stat(judged.real).catch(() => null);
+    if (now === null || identity(now) !== identity(judged.opened)) {
+      db.close();
+      throw new SourceError(`${file} changed while it was being opened (a link was replaced); try again`);
+    }
+  } finally {
+    await judged.handle.close();
+  }
   return {
     quote: quoteWith('"'),
     async primaryKey(table) {
@@ -138,13 +162,14 @@ function openSqlite(url: string): Reader {
   };
 }
 
-async function open(url: string): Promise<Reader> {
+async function open(url: string, own: OwnData): Promise<Reader> {
   const kind = databaseKind(url);
   try {
     if (kind === 'postgres') return await openPostgres(url);
     if (kind === 'mysql') return await openMysql(url);
-    if (kind === 'sqlite') return openSqlite(url);
+    if (kind === 'sqlite') return await openSqlite(url, own);
   } catch (err) {
+    if (err instanceof SourceError) throw err;
     throw new SourceError(`cannot connect to the database: ${(err as Error).message}`);
   }
   throw new SourceError('the connection string must start with postgres://, mysql://, mariadb:// or sqlite:');
@@ -185,7 +210,7 @@ export async function readDatabase(target: SourceTarget, deps: ConnectorDeps): P
     throw new SourceError('a query needs keyColumn, the column a passage cites');
   if (target.query && severalStatements(target.query))
     throw new SourceError('a query must be one statement (no ";" between statements)');
-  const reader = await open(target.url);
+  const reader = await open(target.url, deps.own);
   const documents: FetchedDocument[] = [];
   const skipped: ConnectorResult['skipped'] = [];
   try {

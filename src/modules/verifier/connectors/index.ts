@@ -6,7 +6,8 @@ import type { ConnectorDeps, ConnectorResult, PreviousDocument, SourceTarget } f
 import { crawlWebsite } from './website.js';
 
 export { databaseKind, redactConnection } from './database.js';
-export { isSupportedFile, parseCsv, parseFile } from './file.js';
+export { isSupportedFile, parseCsv, parseFile, SUPPORTED_FILES } from './file.js';
+export { checkLocalFile, LocalFileProblem, localPath, type OwnData } from './local-file.js';
 export { normalizeUrl } from './website.js';
 export type {
   ConnectorDeps,
@@ -29,7 +30,7 @@ export function readSource(
     case 'api':
       return readApi(target, deps);
     case 'file':
-      return readFileSource(target);
+      return readFileSource(target, deps.own);
     case 'database':
       return readDatabase(target, deps);
   }

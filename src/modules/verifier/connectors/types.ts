@@ -1,4 +1,5 @@
 import type { Outbound } from '../../../platform/net/index.js';
+import type { OwnData } from './local-file.js';
 
 /** Everything a connector needs to reach a source; sealed at rest as JSON (it may hold credentials). */
 export interface SourceTarget {
@@ -48,6 +49,8 @@ export interface ConnectorDeps {
   userAgent: string;
   maxPages: number;
   maxRows: number;
+  /** The verifier's own files, never read as a source (file and sqlite: paths). */
+  own: OwnData;
 }
 
 export class SourceError extends Error {}

@@ -36,7 +36,13 @@ describe('website crawl: robots.txt Crawl-delay', () => {
     const res = await crawlWebsite(
       { url, crawlDepth: 1 },
       [],
-      { outbound, userAgent: 'ParapetVerifier/test (+https://example.invalid)', maxPages: 10, maxRows: 10 },
+      {
+        outbound,
+        userAgent: 'ParapetVerifier/test (+https://example.invalid)',
+        maxPages: 10,
+        maxRows: 10,
+        own: { dir: null, files: [] },
+      },
       async (ms) => {
         waits.push(ms);
       },

@@ -13,6 +13,11 @@ import * as m0030 from './0030-key-scope.js';
 import * as m0050 from './0050-dashboard-breakdowns.js';
 import * as m0060 from './0060-conversation-owner.js';
 import * as m0061 from './0061-endpoint-group-names.js';
+import * as m0062 from './0062-proof-content-unique.js';
+import * as m0063 from './0063-must-change-password.js';
+import * as m0064 from './0064-endpoint-group-folded-names.js';
+import * as m0065 from './0065-removed-users-endpoint.js';
+import * as m0066 from './0066-events-keyset-index.js';
 
 /** Ordered by name; a migration, once released, is never edited: add a new one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -30,4 +35,9 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0050-dashboard-breakdowns': m0050,
   '0060-conversation-owner': m0060,
   '0061-endpoint-group-names': m0061,
+  '0062-proof-content-unique': m0062,
+  '0063-must-change-password': m0063,
+  '0064-endpoint-group-folded-names': m0064,
+  '0065-removed-users-endpoint': m0065,
+  '0066-events-keyset-index': m0066,
 };
