@@ -266,6 +266,37 @@ describe('network proxy: Responses outputs that an earlier request may have chec
   });
 });
 
+describe('network proxy: a long Responses agent loop (every earlier output resent on each turn)', () => {
+  /** `n` earlier rounds (call, output), then one new round; `outputAt` replaces the earlier output at that index. */
+  const loop = (n: number, outputAt?: [number, string]) =>
+    [
+      { role: 'user', content: ASK },
+      ...Array.from({ length: n }, (_, i) => [
+        { type: 'function_call', call_id: `c${i}`, name: 'order_status', arguments: '{}' },
+        {
+          type: 'function_call_output',
+          call_id: `c${i}`,
+          output: outputAt?.[0] === i ? outputAt[1] : `Parcel ${i} is in the depot at bay ${i % 17}.`,
+        },
+      ]).flat(),
+      { type: 'function_call', call_id: 'cz', name: 'order_status', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'cz', output: 'Delivered on 4 March.' },
+    ] as OpenAI.Responses.ResponseInput;
+
+  it('is not refused for the number of its earlier outputs, and an injection among them still blocks', async () => {
+    const client = openaiAt(`${suite.base}/openai/v1`);
+    const sent = suite.fake.requests.length;
+    // 1,500 earlier outputs: more than the check reads one by one (1,000), all of them read, joined
+    await client.responses.create({ model: 'gpt-4o-mini', input: loop(1_500) });
+    assert.equal(suite.fake.requests.length, sent + 1, 'the long loop reached the provider');
+    await assert.rejects(
+      client.responses.create({ model: 'gpt-4o-mini', input: loop(1_500, [1_377, HIDDEN]) }),
+      (err: unknown) => (err as { status?: number }).status === 403,
+    );
+    assert.equal(suite.fake.requests.length, sent + 1, 'the injected loop was not sent');
+  });
+});
+
 describe('network proxy: the results of tools the provider ran, resent in the history', () => {
   // They came to the caller in a response, which nothing checks: the history that carries them back is
   // where they are read, as the model reads them again on this turn.
@@ -665,7 +696,7 @@ describe('the texts of one request are one analysis task and one event', () => {
     const body = (await raw.json()) as { error: string; message: string };
     assert.equal(raw.status, 400);
     assert.equal(body.error, 'invalid_request');
-    assert.match(body.message, /1001 distinct tool outputs and documents.*at most 1000/);
+    assert.match(body.message, /1001 distinct new tool outputs and documents.*at most 1000/);
   });
 });
 
