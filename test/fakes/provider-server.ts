@@ -89,6 +89,8 @@ export interface FakeBehavior {
   /** Destroy the socket as soon as the request has been read. */
   dropConnection?: boolean;
   usage?: { prompt: number; completion: number };
+  /** OpenAI formats: the answer's finish reason instead of stop / tool_calls (e.g. 'length'). */
+  finishReason?: string;
 }
 
 export interface RecordedRequest {
@@ -273,6 +275,7 @@ export async function startFakeProviderServer(initial: FakeBehavior = {}): Promi
       chunkSize: b.chunkSize ?? 8,
       argChunkSize: b.argChunkSize ?? 0,
       usage: b.usage ?? { prompt: 11, completion: 7 },
+      ...(b.finishReason ? { finishReason: b.finishReason } : {}),
       provider,
       body,
       method: record.method,

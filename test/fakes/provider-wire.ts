@@ -14,6 +14,8 @@ export interface FakeReply {
   body: unknown;
   /** Characters per streamed tool-call argument delta; 0: two halves (Responses). */
   argChunkSize: number;
+  /** OpenAI formats: the finish reason instead of stop / tool_calls ('length': the answer hit its limit). */
+  finishReason?: string;
   /** The request's method, path and the server's own origin (for URLs an answer names). */
   method: string;
   path: string;
@@ -118,7 +120,7 @@ const openAiWire = (azure: boolean): FakeWire => ({
             : {}),
         },
         logprobs: null,
-        finish_reason: r.toolCalls.length > 0 ? 'tool_calls' : 'stop',
+        finish_reason: r.finishReason ?? (r.toolCalls.length > 0 ? 'tool_calls' : 'stop'),
       },
     ],
     usage: {
@@ -178,7 +180,7 @@ const openAiWire = (azure: boolean): FakeWire => ({
       completion_tokens: r.usage.completion,
       total_tokens: r.usage.prompt + r.usage.completion,
     };
-    const finish = r.toolCalls.length > 0 ? 'tool_calls' : 'stop';
+    const finish = r.finishReason ?? (r.toolCalls.length > 0 ? 'tool_calls' : 'stop');
     const includeUsage = obj(obj(r.body)['stream_options'])['include_usage'] === true;
     // Mistral puts usage on the finishing chunk unasked; OpenAI sends a separate chunk only when asked.
     if (r.provider === 'mistral') frames.push({ text: frame({}, finish, { usage }), content: false });

@@ -15513,7 +15513,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description null only when the first message of a conversation was blocked */
+                        /** @description null when nothing of a new conversation was stored: its first message was blocked, or its answer was cut off (length limit, content filter) before any of it was finished */
                         conversationId: string | null;
                         /** @description catalog key of the model that answered; empty when blocked */
                         model: string;

@@ -22,6 +22,7 @@ import {
   route,
   usdToMicros,
 } from '../providers/index.js';
+import { CUT_FINISH_REASONS, finishedPart } from './cut-answer.js';
 import { CHAT_PATH } from './force.service.js';
 import { createGatewayRepo } from './gateway.repo.js';
 import { rehydrate } from '../../engines/dlp/index.js';
@@ -344,7 +345,11 @@ export function createChatService(deps: ChatServiceDeps) {
 
   /**
    * Stores the turn (the answer tokenized into the conversation's session) and records usage; called once
-   * per provider call that produced text.
+   * per provider call that produced text. `answer` is the upstream's own text, with the tokens the model
+   * wrote, never the rehydrated text the caller read. An answer that did not end as the model finished it
+   * (`outcome` aborted or error, or `cut`: a length limit or content filter) is stored only up to its
+   * finished part (cut-answer.ts), and not at all when nothing of it is finished: `ready.conversation.isNew`
+   * then stays true (a new conversation was not stored).
    */
   async function finish(
     ready: ReadyChat,
@@ -352,6 +357,7 @@ export function createChatService(deps: ChatServiceDeps) {
     answer: string,
     usage: { usage: ChatUsage; source: 'provider' | 'estimated'; usd: number },
     outcome: 'ok' | 'aborted' | 'error',
+    cut = false,
   ): Promise<void> {
     const org = ready.caller.org;
     deps.usage.record({
@@ -367,8 +373,11 @@ export function createChatService(deps: ChatServiceDeps) {
       conversationId: ready.conversation.id,
     });
     if (outcome !== 'ok' && answer === '') return;
-    const tokenizedAnswer = await storedAnswer(ready, answer);
-    if (tokenizedAnswer === null) return;
+    const tokenized = await storedAnswer(ready, answer);
+    if (tokenized === null) return;
+    // Cut after the tokenization, which turns the clear values the model finished into tokens to end at.
+    const tokenizedAnswer = outcome !== 'ok' || cut ? finishedPart(tokenized) : tokenized;
+    if (tokenizedAnswer === '' && answer !== '') return;
     const system = ready.messages[0]?.role === 'system' ? [ready.messages[0]] : [];
     const all = [
       ...system,
@@ -399,6 +408,11 @@ export function createChatService(deps: ChatServiceDeps) {
     }
   }
 
+  /** The conversation's id for the caller to continue it; null for a new one that nothing was stored of. */
+  function storedId(ready: ReadyChat): string | null {
+    return ready.conversation.isNew ? null : ready.conversation.id;
+  }
+
   /** Accounts each provider call that failed before its answer began (usage.failed); aborts are the caller's. */
   function failedAttempt(ready: ReadyChat): OnAttemptFailure {
     return (attempt, err) => {
@@ -418,6 +432,7 @@ export function createChatService(deps: ChatServiceDeps) {
   return {
     prepare,
     finish,
+    storedId,
     usageOf,
     failedAttempt,
 
@@ -442,11 +457,12 @@ export function createChatService(deps: ChatServiceDeps) {
       const raw = typeof message?.content === 'string' ? message.content : '';
       const restored = rehydrate(raw, ready.session.map);
       const usage = usageOf(ready, model, answer.value.usage, raw);
-      await finish(ready, model, raw, usage, 'ok');
+      const cut = CUT_FINISH_REASONS.has(answer.value.choices[0]?.finish_reason ?? '');
+      await finish(ready, model, raw, usage, 'ok', cut);
       return {
         response: restored.text,
         model: model.key,
-        conversationId: ready.conversation.id,
+        conversationId: storedId(ready),
         usage: usage.usage,
         protection: { ...ready.protection, rehydrated: restored.restored > 0 },
         upstreamMs,

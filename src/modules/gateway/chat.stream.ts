@@ -7,6 +7,7 @@ import {
   type ReadyChat,
   ZERO_USAGE,
 } from './chat.service.js';
+import { CUT_FINISH_REASONS } from './cut-answer.js';
 import type { SseSink } from '../protection/index.js';
 
 /**
@@ -48,11 +49,13 @@ export async function streamChat(chat: ChatService, ready: ReadyChat, sink: SseS
   const rehydrator = new StreamingRehydrator(ready.session.map);
   let raw = '';
   let reported: Usage | null | undefined;
+  let finishReason: string | null = null;
   let outcome: 'ok' | 'aborted' | 'error' = 'ok';
   let failure: ReturnType<typeof providerFailure> | null = null;
   try {
     for await (const chunk of opened.value) {
       if (chunk.usage) reported = chunk.usage;
+      finishReason = chunk.choices[0]?.finish_reason ?? finishReason;
       const piece = chunk.choices[0]?.delta?.content;
       if (typeof piece !== 'string' || piece === '') continue;
       raw += piece;
@@ -79,7 +82,8 @@ export async function streamChat(chat: ChatService, ready: ReadyChat, sink: SseS
   const rest = rehydrator.flush();
   // An aborted or cut stream never reports usage: estimate it so the call is still accounted.
   const usage = chat.usageOf(ready, model, outcome === 'ok' ? reported : null, raw);
-  await chat.finish(ready, model, raw, usage, outcome);
+  // What is stored is `raw`, the upstream's own text (tokens), never the rehydrated text sent here.
+  await chat.finish(ready, model, raw, usage, outcome, CUT_FINISH_REASONS.has(finishReason ?? ''));
   if (!sink.closed) {
     if (rest) await sink.data({ type: 'token', content: rest });
     if (failure) {
@@ -94,7 +98,7 @@ export async function streamChat(chat: ChatService, ready: ReadyChat, sink: SseS
       metaEvent({
         model: model.key,
         usage: usage.usage,
-        conversationId: ready.conversation.id,
+        conversationId: chat.storedId(ready),
         protection: { ...ready.protection, rehydrated: rehydrator.restored > 0 },
       }),
     );

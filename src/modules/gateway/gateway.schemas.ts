@@ -64,7 +64,8 @@ export const ChatResultSchema = Type.Object({
   response: Type.String(),
   model: Type.String({ description: 'catalog key of the model that answered; empty when blocked' }),
   conversationId: Type.Union([Type.String(), Type.Null()], {
-    description: 'null only when the first message of a conversation was blocked',
+    description:
+      'null when nothing of a new conversation was stored: its first message was blocked, or its answer was cut off (length limit, content filter) before any of it was finished',
   }),
   usage: UsageSchema,
   protection: ProtectionSchema,
