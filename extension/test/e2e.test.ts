@@ -1333,10 +1333,16 @@ describe('leaving the organization (the options page)', () => {
   const held = () =>
     rig.worker.evaluate(() => chrome.storage.local.get(['deviceToken', 'deviceId', 'config']));
 
-  async function forget(answer: 'accept' | 'dismiss'): Promise<{ dialog: string; result: string }> {
+  /** The options page, once it has shown the device's status. */
+  async function openOptions() {
     const page = await rig.context.newPage();
     await page.goto(`chrome-extension://${rig.extensionId}/options.html`);
     await page.waitForFunction(() => (document.getElementById('result')?.textContent ?? '') !== '');
+    return page;
+  }
+
+  async function forget(answer: 'accept' | 'dismiss'): Promise<{ dialog: string; result: string }> {
+    const page = await openOptions();
     let dialog = '';
     page.once('dialog', (d) => {
       dialog = d.message();
@@ -1390,23 +1396,56 @@ describe('leaving the organization (the options page)', () => {
     assert.deepEqual(await deviceEvents(org.org.id), []);
   });
 
-  it("where the organization does not let users unenroll, the options page shows the organization's refusal and the device stays enrolled", async () => {
-    const org = await server.tenant({ plan: 'enterprise' });
-    const set = await server.request('POST', '/api/dashboard/endpoint/settings', {
-      cookie: await org.session('owner'),
-      body: { allowUserUnenroll: false },
-    });
-    assert.equal(set.status, 200, set.text);
+  it("where the organization does not let users unenroll, the options page offers no button and says who manages the enrollment; the server's refusal stays the guard", async () => {
+    const org = await server.tenant({ plan: 'enterprise', name: 'Kept Ltd' });
+    const cookie = await org.session('owner');
+    const allowUnenroll = async (allow: boolean) => {
+      const set = await server.request('POST', '/api/dashboard/endpoint/settings', {
+        cookie,
+        body: { allowUserUnenroll: allow },
+      });
+      assert.equal(set.status, 200, set.text);
+    };
+    const refusal =
+      'Still enrolled: This organization does not let users unenroll their devices; ask an administrator to remove this device.';
     await enrollIn(org);
-    const before = await held();
+    const { deviceId, deviceToken } = await held();
+    const enrolled = async () => {
+      const now = await held();
+      assert.deepEqual([now['deviceId'], now['deviceToken']], [deviceId, deviceToken]);
+      assert.deepEqual(await activeDevices(org), [deviceId]);
+      assert.deepEqual(await deviceEvents(org.org.id), []);
+    };
+
+    // Switched off after the device fetched its config: the config held still lets the user try, and the
+    // server refuses in the organization's own words.
+    await allowUnenroll(false);
     const r = await forget('accept');
+    assert.equal(r.result, `Unenrolling failed: ${refusal}`);
+    await enrolled();
+
+    // With the config that says so: no button, and the page says why (before, the button stayed and only
+    // led to the refusal).
+    await rig.message({ kind: 'sync' });
+    const page = await openOptions();
+    assert.equal(await page.isHidden('#unenroll'), true, 'the unenroll button is still offered');
     assert.equal(
-      r.result,
-      'Unenrolling failed: Still enrolled: This organization does not let users unenroll their devices; ask an administrator to remove this device.',
+      await page.textContent('#unenroll-note'),
+      'Kept Ltd manages this enrollment: its users may not unenroll their devices. Ask an administrator to remove this device.',
     );
-    assert.deepEqual(await held(), before);
-    assert.deepEqual(await activeDevices(org), [before['deviceId']]);
-    assert.deepEqual(await deviceEvents(org.org.id), []);
+    await page.close();
+    // The service worker asked anyway (another page, a script): the server still refuses.
+    const asked = await rig.message<{ error?: string }>({ kind: 'unenroll' });
+    assert.equal(asked.error, refusal);
+    await enrolled();
+
+    // Allowed again: the button is back, the note gone.
+    await allowUnenroll(true);
+    await rig.message({ kind: 'sync' });
+    const again = await openOptions();
+    assert.equal(await again.isVisible('#unenroll'), true);
+    assert.equal(await again.isHidden('#unenroll-note'), true);
+    await again.close();
   });
 
   it('enrolling again retires the previous device on the server (audit replaced): one active device, not two, also when the licence has that one seat only', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { up as cleanUpRemovedUsers } from '../../src/platform/storage/migrations/0065-removed-users-endpoint.js';
 import { newUser, validPolicy } from '../support/endpoint-cases.js';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
@@ -301,4 +302,204 @@ describe('binding a user while that user is removed', () => {
       .execute();
     assert.deepEqual(left, [], 'devices bound to a removed user');
   });
+});
+
+describe('changing policies and groups while a user is removed', () => {
+  // Before, a removal read the organization's policies without holding them and a policy or group write
+  // read the users it names without holding them: on PostgreSQL a policy PATCH committed between the
+  // removal's read and its write was written over from the older copy (its change lost), and a policy or
+  // group that named the user while the removal ran kept naming the removed user.
+  //
+  // On PostgreSQL each case is one fixed interleaving, not left to chance: a transaction of the test holds
+  // the organization's state row (every change bumps the config version there, as its last write), the
+  // first operation is started and runs up to a lock, then the second, and only when both wait is the
+  // state row released. Before the fix every case ends wrong on every run, but two: a PATCH of a policy the
+  // removal rewrites, started after the removal, already waited for the removal's write of that row (kept
+  // as guards of that order). SQLite, whose write transactions run one at a time, runs the two side by side.
+  const actor = { userId: null, apiKeyId: null, deviceId: null };
+  type Case = {
+    name: string;
+    /** The change made while the user (carol) is removed; its outcome and what it leaves are checked. */
+    change: (s: Setup) => Promise<unknown>;
+    /** What the change asks for besides carol: there after it succeeded, whatever the order. */
+    kept: (s: Setup) => { policy?: string[]; group?: string[] };
+  };
+  type Setup = Awaited<ReturnType<typeof setup>>;
+
+  async function setup() {
+    const org = await t.tenant({ name: 'Removal and changes', plan: 'business' });
+    const [carol, dave, erin] = [await newUser(t, org), await newUser(t, org), await newUser(t, org)];
+    const admin = t.ctx.endpoint.admin;
+    const make = (targets: string[], name: string) =>
+      admin.createPolicy(org.org, userPolicy(targets, name) as never, actor);
+    const withCarol = await make([carol.id, dave.email], 'Carol and Dave');
+    const withoutCarol = await make([dave.id], 'Only Dave');
+    // Carol in a group of her own: the removal always has something to change, so it always bumps the
+    // config version (its last write) and waits there while the test holds the state row.
+    await admin.createGroup(org.org, { name: 'Carol alone', userIds: [carol.id] }, actor);
+    const team = await admin.createGroup(org.org, { name: 'Team', userIds: [dave.id] }, actor);
+    return { org, carol, dave, erin, withCarol, withoutCarol, team };
+  }
+
+  /** A PATCH of one of the setup's policies that sets its user scope. */
+  const patchScope = (which: 'withCarol' | 'withoutCarol', targets: (s: Setup) => string[]) => (s: Setup) =>
+    t.ctx.endpoint.admin.updatePolicy(
+      s.org.org,
+      s[which].id,
+      { scope: { type: 'user', targets: targets(s) } } as never,
+      actor,
+    );
+
+  const cases: Case[] = [
+    {
+      name: 'a PATCH that replaces the removed user by another',
+      change: patchScope('withCarol', (s) => [s.dave.email, s.erin.id]),
+      kept: (s) => ({ policy: [s.dave.email, s.erin.id] }),
+    },
+    {
+      name: 'a PATCH that adds a user to a scope naming the removed one',
+      change: patchScope('withCarol', (s) => [s.carol.id, s.dave.email, s.erin.id]),
+      kept: (s) => ({ policy: [s.dave.email, s.erin.id] }),
+    },
+    {
+      name: 'a PATCH that adds the removed user',
+      change: patchScope('withoutCarol', (s) => [s.dave.id, s.carol.email]),
+      kept: (s) => ({ policy: [s.dave.id] }),
+    },
+    {
+      name: 'a new policy naming the removed user',
+      change: (s) =>
+        t.ctx.endpoint.admin.createPolicy(
+          s.org.org,
+          userPolicy([s.carol.id, s.erin.id], 'New for Carol and Erin') as never,
+          actor,
+        ),
+      kept: (s) => ({ policy: [s.erin.id] }),
+    },
+    {
+      name: 'the removed user added to a group',
+      change: (s) =>
+        t.ctx.endpoint.admin.updateGroup(s.org.org, s.team.id, { userIds: [s.dave.id, s.carol.id] }, actor),
+      kept: (s) => ({ group: [s.dave.id] }),
+    },
+    {
+      name: 'a new group with the removed user',
+      change: (s) =>
+        t.ctx.endpoint.admin.createGroup(
+          s.org.org,
+          { name: 'New team', userIds: [s.carol.id, s.erin.id] },
+          actor,
+        ),
+      kept: (s) => ({ group: [s.erin.id] }),
+    },
+  ];
+
+  const refused = /^(scope\.targets|userIds): no user \S+ in this organization\.$/;
+  const postgres = () => t.ctx.storage.dialect === 'postgres';
+
+  /** Waits (bounded) for a condition of the database, polled. */
+  async function until(cond: () => Promise<boolean>, what: string) {
+    for (let i = 0; i < 4000; i++) {
+      if (await cond()) return;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    throw new Error(`gave up waiting until ${what}`);
+  }
+
+  /** How many sessions wait, directly or through another waiting one, for the session `pid`. */
+  async function waitingOn(pid: number): Promise<number> {
+    const { rows } = await sql<{ n: number }>`
+      with recursive blocked(pid) as (
+        select pid from pg_stat_activity where ${pid}::int = any(pg_blocking_pids(pid))
+        union
+        select a.pid from pg_stat_activity a join blocked b on b.pid = any(pg_blocking_pids(a.pid))
+      )
+      select count(*)::int as n from blocked`.execute(t.ctx.storage.db);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  /**
+   * Runs `first`, then `second` while `first` is still in its transaction (PostgreSQL: both held at a lock
+   * until the organization's state row, held here, is released), and settles both.
+   */
+  async function interleave(orgId: string, first: () => Promise<unknown>, second: () => Promise<unknown>) {
+    if (!postgres()) return Promise.allSettled([first(), second()]);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let held!: (pid: number) => void;
+    const pid = new Promise<number>((r) => {
+      held = r;
+    });
+    const holder = t.ctx.storage.db.transaction().execute(async (trx) => {
+      await trx
+        .selectFrom('endpoint_org_state')
+        .select('org_id')
+        .where('org_id', '=', orgId)
+        .forUpdate()
+        .execute();
+      const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+      held(Number(rows[0]?.pid));
+      await gate;
+    });
+    const p = await pid;
+    try {
+      const settled = [false, false];
+      const run = (f: () => Promise<unknown>, i: number) =>
+        f().finally(() => {
+          settled[i] = true;
+        });
+      const a = run(first, 0);
+      a.catch(() => {});
+      await until(async () => settled[0] || (await waitingOn(p)) >= 1, 'the first operation waits');
+      const b = run(second, 1);
+      b.catch(() => {});
+      const started = settled[0] ? 0 : 1;
+      await until(
+        async () => settled[1] || (await waitingOn(p)) >= started + 1,
+        'the second operation waits too',
+      );
+      release();
+      await holder;
+      return Promise.allSettled([a, b]);
+    } finally {
+      release();
+      await holder.catch(() => {});
+    }
+  }
+
+  for (const c of cases) {
+    for (const order of ['change first', 'removal first'] as const) {
+      it(`${c.name} (${order}): the user is named nowhere after, and what the change did besides is kept`, async () => {
+        const s = await setup();
+        const remove = () => t.ctx.orgs.removeUser(s.org.org, s.carol.id);
+        const change = () => c.change(s);
+        const [x, y] = await interleave(
+          s.org.org.id,
+          order === 'change first' ? change : remove,
+          order === 'change first' ? remove : change,
+        );
+        const [changed, removal] = order === 'change first' ? [x, y] : [y, x];
+        assert.equal(removal?.status, 'fulfilled', String((removal as PromiseRejectedResult).reason));
+        if (changed?.status === 'rejected') assert.match(String(changed.reason?.message), refused);
+
+        const policies = await t.ctx.endpoint.admin.listPolicies(s.org.org.id);
+        const groups = await t.ctx.endpoint.admin.listGroups(s.org.org.id);
+        const all = JSON.stringify({ policies, groups });
+        assert.ok(!all.includes(s.carol.id) && !all.includes(s.carol.email), `still named: ${all}`);
+        if (changed?.status !== 'fulfilled') return;
+        const want = c.kept(s);
+        const result = changed.value as { id: string };
+        if (want.policy)
+          assert.deepEqual(policies.find((p) => p.id === result.id)?.scope.targets, want.policy, all);
+        if (want.group)
+          assert.deepEqual(
+            groups.find((g) => g.id === result.id)?.userIds.sort(),
+            [...want.group].sort(),
+            all,
+          );
+      });
+    }
+  }
 });

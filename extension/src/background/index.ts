@@ -290,6 +290,7 @@ async function status(): Promise<Status> {
     enforcement: (s.config ?? DEFAULT_CONFIG).policy.enforcement,
     disabledSites: s.disabledSites ?? [],
     version: VERSION,
+    unenrollAllowed: s.config?.settings?.allowUserUnenroll !== false,
   };
 }
 

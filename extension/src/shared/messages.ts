@@ -76,4 +76,10 @@ export interface Status {
   enforcement: string;
   disabledSites: string[];
   version: string;
+  /**
+   * false when the organization's config says its users may not unenroll (settings.allowUserUnenroll):
+   * the options page then offers no "Forget this enrollment". True otherwise, also with a config that does
+   * not say (an older server); the server's 403 stays the guard either way.
+   */
+  unenrollAllowed: boolean;
 }

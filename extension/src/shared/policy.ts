@@ -33,7 +33,12 @@ export interface EndpointConfig {
       logging?: { logAllInteractions?: boolean; logBlockedAttempts?: boolean; retentionDays?: number };
     };
   };
-  settings?: { heartbeatIntervalSeconds?: number; defaultEnforcement?: Enforcement };
+  settings?: {
+    heartbeatIntervalSeconds?: number;
+    defaultEnforcement?: Enforcement;
+    /** false: the organization does not let users unenroll their devices (the server refuses with 403) */
+    allowUserUnenroll?: boolean;
+  };
   dns?: { blockPage?: { enabled?: boolean; message?: string; contactEmail?: string } };
   forceMode?: { enabled: boolean };
   [section: string]: unknown;

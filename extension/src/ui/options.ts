@@ -6,6 +6,8 @@ import type { Status, ToBackground } from '../shared/messages.js';
 
 const form = document.getElementById('enroll') as HTMLFormElement;
 const result = document.getElementById('result')!;
+const unenroll = document.getElementById('unenroll') as HTMLButtonElement;
+const unenrollNote = document.getElementById('unenroll-note')!;
 const ask = <T>(m: ToBackground) => chrome.runtime.sendMessage(m) as Promise<T & { error?: string }>;
 
 async function show(): Promise<void> {
@@ -14,6 +16,15 @@ async function show(): Promise<void> {
     ? `Enrolled as ${s.deviceId} in ${s.organizationId} (${s.serverUrl}).`
     : 'Not enrolled: the DLP bar and the injection check already run on this device with default settings.';
   result.className = s.enrolled ? 'ok' : 'warn';
+  // Where the organization's config says its users may not unenroll, the button would only lead to the
+  // server's refusal (403, which stays the guard: a config fetched before the setting changed still shows
+  // the button): the page says who manages the enrollment instead.
+  const noUnenroll = s.enrolled && !s.unenrollAllowed;
+  unenroll.hidden = noUnenroll;
+  unenrollNote.hidden = !noUnenroll;
+  unenrollNote.textContent = noUnenroll
+    ? `${s.organizationName ?? s.organizationId} manages this enrollment: its users may not unenroll their devices. Ask an administrator to remove this device.`
+    : '';
 }
 
 form.addEventListener('submit', async (e) => {
@@ -33,7 +44,7 @@ form.addEventListener('submit', async (e) => {
 
 // Leaving the organization's policy takes a confirmation; the administrators are told before the device
 // drops it, and the worker refuses on a device deployed by policy or while the server is out of reach.
-document.getElementById('unenroll')!.addEventListener('click', async () => {
+unenroll.addEventListener('click', async () => {
   const s = await ask<Status>({ kind: 'status' });
   if (!s.enrolled) return show();
   const ok = confirm(

@@ -73,6 +73,7 @@ export function createAdminService(deps: {
 }) {
   const { db, clock } = deps;
   const repo = createEndpointRepo(db);
+  const postgres = deps.dialect === 'postgres';
 
   /**
    * Scope targets must exist in the organization: a typo would otherwise silently apply to nobody. Only the
@@ -126,9 +127,13 @@ export function createAdminService(deps: {
     );
   }
 
-  /** Every user id must name a user of the organization. */
+  /**
+   * Every user id must name a user of the organization. The users are held until the change commits
+   * (PostgreSQL: FOR SHARE): a removal of one of them running at the same time either committed first (the
+   * user is missing here) or waits for this commit and then takes the user out of the group it joined.
+   */
   async function checkMembers(r: ReturnType<typeof createEndpointRepo>, orgId: string, userIds: string[]) {
-    const known = await r.existingUsers(orgId, userIds);
+    const known = await r.existingUsers(orgId, userIds, { lock: postgres });
     const missing = userIds.filter((u) => !known.has(u));
     if (missing.length > 0)
       throw invalid(`userIds: no user ${missing.slice(0, 5).join(', ')} in this organization.`);
@@ -156,19 +161,31 @@ export function createAdminService(deps: {
    * transaction (undefined when creating), so a change applies over the latest row, never over a copy read
    * before another change committed. The row is locked first on PostgreSQL (SELECT … FOR UPDATE); SQLite's
    * write transactions (BEGIN IMMEDIATE) already run one at a time.
+   *
+   * `sent`: the scope the request itself gives. Before the policy row, the users it names are held
+   * (PostgreSQL: FOR SHARE) until the commit, in the order a user's removal takes them (the user's row,
+   * then the policies): a removal at the same time either committed first, and a user it removed is an
+   * unknown target here, or waits for this commit and then takes the user out of the scope written.
    */
   async function writePolicy(
     org: OrgRef,
     by: Actor,
     id: string | null,
+    sent: PolicyBody['scope'] | undefined,
     body: (current: StoredPolicy | undefined) => PolicyBody,
   ) {
     if (id === null) checkRules(body(undefined).rules);
     return db.transaction().execute(async (trx) => {
       const r = createEndpointRepo(trx);
+      if (postgres && sent?.type === 'user')
+        await r.existingUsers(
+          org.id,
+          sent.targets.map((t) => t.trim()),
+          { lock: true },
+        );
       let existing: PolicyRow | undefined;
       if (id !== null) {
-        existing = await r.policy(org.id, id, { lock: deps.dialect === 'postgres' });
+        existing = await r.policy(org.id, id, { lock: postgres });
         if (!existing) throw notFound('Policy');
       }
       const stored = existing ? toPolicy(existing) : undefined;
@@ -212,11 +229,12 @@ export function createAdminService(deps: {
   }
 
   return {
-    createPolicy: (org: OrgRef, body: PolicyBody, by: Actor) => writePolicy(org, by, null, () => body),
+    createPolicy: (org: OrgRef, body: PolicyBody, by: Actor) =>
+      writePolicy(org, by, null, body.scope, () => body),
 
     /** Applies only the fields the patch names, over the row as it is when the change takes its lock. */
     updatePolicy: (org: OrgRef, id: string, patch: PolicyPatch, by: Actor) =>
-      writePolicy(org, by, id, (cur) => {
+      writePolicy(org, by, id, patch.scope, (cur) => {
         const c = cur as StoredPolicy;
         return {
           name: patch.name ?? c.name,

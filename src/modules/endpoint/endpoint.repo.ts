@@ -133,16 +133,25 @@ export function createEndpointRepo(db: Db) {
         .where('removed_at', 'is', null);
       return (o.lock ? q.forShare() : q).executeTakeFirst();
     },
-    async existingUsers(orgId: string, idsOrEmails: readonly string[]): Promise<Set<string>> {
+    /**
+     * The current users among ids and e-mails, as ids and lower-case e-mails. lock (PostgreSQL only): the
+     * rows found are held (FOR SHARE) until the transaction ends, as in user(): a write that names them
+     * (a group's members, a policy's scope) and a removal of one of them then run one after the other.
+     */
+    async existingUsers(
+      orgId: string,
+      idsOrEmails: readonly string[],
+      o: { lock?: boolean } = {},
+    ): Promise<Set<string>> {
       if (idsOrEmails.length === 0) return new Set();
       const lower = idsOrEmails.map((x) => x.toLowerCase());
-      const rows = await db
+      const q = db
         .selectFrom('users')
         .select(['id', 'email'])
         .where('org_id', '=', orgId)
         .where('removed_at', 'is', null)
-        .where((e) => e.or([e('id', 'in', idsOrEmails), e('email', 'in', lower)]))
-        .execute();
+        .where((e) => e.or([e('id', 'in', idsOrEmails), e('email', 'in', lower)]));
+      const rows = await (o.lock ? q.forShare() : q).execute();
       return new Set(rows.flatMap((r) => [r.id, r.email.toLowerCase()]));
     },
     async existingGroups(orgId: string, ids: readonly string[]): Promise<Set<string>> {
@@ -350,13 +359,20 @@ export function createEndpointRepo(db: Db) {
         .where('id', '=', id);
       return (o.lock ? q.forUpdate() : q).executeTakeFirst();
     },
-    async policies(orgId: string): Promise<PolicyRow[]> {
-      return db
+    /**
+     * lock (PostgreSQL only): every policy of the organization is held (FOR UPDATE) until the transaction
+     * ends, for a change that rewrites several (a user's removal): a policy change committed meanwhile is
+     * read as committed, never written over from an older copy. Rows are locked in the order listed
+     * (created_at, then id), the same for every such change.
+     */
+    async policies(orgId: string, o: { lock?: boolean } = {}): Promise<PolicyRow[]> {
+      const q = db
         .selectFrom('endpoint_policies')
         .selectAll()
         .where('org_id', '=', orgId)
         .orderBy('created_at')
-        .execute();
+        .orderBy('id');
+      return (o.lock ? q.forUpdate() : q).execute();
     },
     async updatePolicy(orgId: string, id: string, set: Partial<PolicyRow>): Promise<void> {
       await db

@@ -71,7 +71,7 @@ export function createEndpoint(deps: {
      * For the orgs module's user removal, in its transaction: unbinds the user's devices, takes the user out
      * of groups, revokes links bound to the user, and drops the user from policy scopes (user-removal.ts).
      */
-    forgetUser: createUserRemoval({ clock: deps.clock, state, publish: deps.publish }),
+    forgetUser: createUserRemoval({ clock: deps.clock, state, publish: deps.publish, dialect: deps.dialect }),
     /** For other modules whose config section changed: call in the transaction of the change. */
     bumpConfigVersion: (trx: Db, orgId: string) => state.bump(trx, orgId),
   };

@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock/index.js';
-import type { Db } from '../../platform/storage/index.js';
+import type { Db, DialectName } from '../../platform/storage/index.js';
 import { toPolicy } from './admin.service.js';
 import type { OrgRef } from './devices.service.js';
 import { type EndpointPublish, auditData } from './endpoint.events.js';
@@ -14,8 +14,20 @@ import type { OrgStateStore } from './state.js';
  * user-scoped policies stop naming the user, by id or by e-mail. A policy left with no target is disabled
  * and kept, with its rules, for an administrator to give it new targets: enabled with no target it would
  * apply to nobody while looking active. One audit event says what changed; ids and counts only.
+ *
+ * On PostgreSQL the policies are read locked (FOR UPDATE): read unlocked, a policy PATCH committed between
+ * this read and the write below was written over from the older copy (its change lost), and one that named
+ * the user just then was not seen at all. The user's row is already held by the removal's update; writes
+ * that name a user (policy scopes, group members, bindings) hold that row too (FOR SHARE) before anything
+ * else, so they run wholly before the removal, which then sees what they wrote, or wholly after it, when
+ * the user is gone and they are refused. SQLite's write transactions run one at a time already.
  */
-export function createUserRemoval(deps: { clock: Clock; state: OrgStateStore; publish: EndpointPublish }) {
+export function createUserRemoval(deps: {
+  clock: Clock;
+  state: OrgStateStore;
+  publish: EndpointPublish;
+  dialect: DialectName;
+}) {
   return async (
     trx: Db,
     org: OrgRef,
@@ -29,7 +41,7 @@ export function createUserRemoval(deps: { clock: Clock; state: OrgStateStore; pu
     const names = (t: string) => t === user.id || t.toLowerCase() === email;
     const changed: string[] = [];
     const disabled: string[] = [];
-    for (const p of (await r.policies(org.id)).map(toPolicy)) {
+    for (const p of (await r.policies(org.id, { lock: deps.dialect === 'postgres' })).map(toPolicy)) {
       if (p.scope.type !== 'user' || !p.scope.targets.some(names)) continue;
       const targets = p.scope.targets.filter((t) => !names(t));
       await r.updatePolicy(org.id, p.id, {
