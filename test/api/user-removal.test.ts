@@ -502,4 +502,70 @@ describe('changing policies and groups while a user is removed', () => {
       });
     }
   }
+
+  // The same race with a group instead of a user: a policy whose scope comes to name a group while the
+  // group is deleted kept naming a group that no longer exists (the deletion read the policies before the
+  // policy's commit, the policy checked the group before the deletion's).
+  const groupPolicy = (targets: string[], name: string) => ({
+    ...validPolicy(name),
+    scope: { type: 'group', targets },
+  });
+  const groupChanges: Array<{
+    name: string;
+    change: (orgRef: Setup['org']['org'], groupId: string, other: string) => Promise<unknown>;
+  }> = [
+    {
+      name: 'a new policy naming the group',
+      change: (o, g) =>
+        t.ctx.endpoint.admin.createPolicy(o, groupPolicy([g], 'For the group') as never, actor),
+    },
+    {
+      name: 'a PATCH that makes a policy name the group',
+      change: async (o, g, other) => {
+        const existing = await t.ctx.endpoint.admin.listPolicies(o.id);
+        const id = existing.find((p) => p.name === 'For the other group')!.id;
+        return t.ctx.endpoint.admin.updatePolicy(
+          o,
+          id,
+          { scope: { type: 'group', targets: [other, g] } } as never,
+          actor,
+        );
+      },
+    },
+  ];
+  for (const c of groupChanges) {
+    for (const order of ['change first', 'deletion first'] as const) {
+      it(`${c.name} while the group is deleted (${order}): no policy names a deleted group`, async () => {
+        const org = await t.tenant({ name: 'Group deletion and changes', plan: 'business' });
+        const admin = t.ctx.endpoint.admin;
+        const gone = await admin.createGroup(org.org, { name: 'Going', userIds: [] }, actor);
+        const other = await admin.createGroup(org.org, { name: 'Staying', userIds: [] }, actor);
+        await admin.createPolicy(org.org, groupPolicy([other.id], 'For the other group') as never, actor);
+        const change = () => c.change(org.org, gone.id, other.id);
+        const remove = () => admin.deleteGroup(org.org, gone.id, actor);
+        const [x, y] = await interleave(
+          org.org.id,
+          order === 'change first' ? change : remove,
+          order === 'change first' ? remove : change,
+        );
+        const [changed, deleted] = order === 'change first' ? [x, y] : [y, x];
+        const groups = (await admin.listGroups(org.org.id)).map((g) => g.id);
+        const policies = await admin.listPolicies(org.org.id);
+        const dangling = policies.filter(
+          (p) => p.scope.type === 'group' && p.scope.targets.some((g) => !groups.includes(g)),
+        );
+        assert.deepEqual(
+          dangling,
+          [],
+          `a policy names a deleted group: ${JSON.stringify({ groups, policies })}`,
+        );
+        // one of the two gave way, with its reason
+        if (deleted?.status === 'rejected')
+          assert.match(String(deleted.reason?.message), /named by the scope/);
+        if (changed?.status === 'rejected')
+          assert.match(String(changed.reason?.message), /no group \S+ in this organization/);
+        assert.ok(deleted?.status === 'fulfilled' || changed?.status === 'fulfilled', 'neither went through');
+      });
+    }
+  }
 });

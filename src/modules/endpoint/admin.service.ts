@@ -105,7 +105,11 @@ export function createAdminService(deps: {
       throw invalid(`scope.targets must name at least one ${p.scope.type}.`);
     const added = targets.filter((t) => !kept.has(t));
     const known =
-      p.scope.type === 'group' ? await r.existingGroups(orgId, added) : await r.existingUsers(orgId, added);
+      p.scope.type === 'group'
+        ? // Held until the commit (PostgreSQL: FOR SHARE): a deletion of the group at the same time either
+          // committed first (the group is unknown here) or waits, then finds this policy naming it (409).
+          await r.existingGroups(orgId, added, { lock: postgres })
+        : await r.existingUsers(orgId, added);
     const missing = added.filter(
       (t) => !known.has(p.scope.type === 'user' ? t.toLowerCase() : t) && !known.has(t),
     );
@@ -362,7 +366,9 @@ export function createAdminService(deps: {
     async deleteGroup(org: OrgRef, id: string, by: Actor) {
       return db.transaction().execute(async (trx) => {
         const r = createEndpointRepo(trx);
-        if (!(await r.group(org.id, id))) throw notFound('Group');
+        // Held (PostgreSQL: FOR UPDATE) before the policies are read: a policy write that names this group
+        // holds it FOR SHARE, so it committed before this read (409 below) or finds the group gone.
+        if (!(await r.group(org.id, id, { lock: postgres }))) throw notFound('Group');
         const naming = (await r.policies(org.id))
           .map(toPolicy)
           .filter((p) => p.scope.type === 'group' && p.scope.targets.includes(id));

@@ -154,14 +154,19 @@ export function createEndpointRepo(db: Db) {
       const rows = await (o.lock ? q.forShare() : q).execute();
       return new Set(rows.flatMap((r) => [r.id, r.email.toLowerCase()]));
     },
-    async existingGroups(orgId: string, ids: readonly string[]): Promise<Set<string>> {
+    /** `lock`: held until the transaction ends (FOR SHARE, PostgreSQL only): a deletion waits for it. */
+    async existingGroups(
+      orgId: string,
+      ids: readonly string[],
+      o: { lock?: boolean } = {},
+    ): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
-      const rows = await db
+      const q = db
         .selectFrom('endpoint_groups')
         .select('id')
         .where('org_id', '=', orgId)
-        .where('id', 'in', ids)
-        .execute();
+        .where('id', 'in', ids);
+      const rows = await (o.lock ? q.forShare() : q).execute();
       return new Set(rows.map((r) => r.id));
     },
     async userGroups(orgId: string, userId: string): Promise<string[]> {
@@ -185,13 +190,10 @@ export function createEndpointRepo(db: Db) {
           .execute();
       }
     },
-    async group(orgId: string, id: string) {
-      return db
-        .selectFrom('endpoint_groups')
-        .selectAll()
-        .where('org_id', '=', orgId)
-        .where('id', '=', id)
-        .executeTakeFirst();
+    /** `lock`: FOR UPDATE (PostgreSQL only), as a deletion holds the group against writes that name it. */
+    async group(orgId: string, id: string, o: { lock?: boolean } = {}) {
+      const q = db.selectFrom('endpoint_groups').selectAll().where('org_id', '=', orgId).where('id', '=', id);
+      return (o.lock ? q.forUpdate() : q).executeTakeFirst();
     },
     /** Renames a group and/or replaces its members (members: undefined keeps them). */
     async updateGroup(orgId: string, id: string, name: string | undefined, userIds: string[] | undefined) {
