@@ -286,14 +286,46 @@ describe('network proxy: a long Responses agent loop (every earlier output resen
   it('is not refused for the number of its earlier outputs, and an injection among them still blocks', async () => {
     const client = openaiAt(`${suite.base}/openai/v1`);
     const sent = suite.fake.requests.length;
-    // 1,500 earlier outputs: more than the check reads one by one (1,000), all of them read, joined
+    // 1,500 earlier outputs: more than a request may carry new (1,000), each read
     await client.responses.create({ model: 'gpt-4o-mini', input: loop(1_500) });
     assert.equal(suite.fake.requests.length, sent + 1, 'the long loop reached the provider');
     await assert.rejects(
       client.responses.create({ model: 'gpt-4o-mini', input: loop(1_500, [1_377, HIDDEN]) }),
       (err: unknown) => (err as { status?: number }).status === 403,
     );
-    assert.equal(suite.fake.requests.length, sent + 1, 'the injected loop was not sent');
+    // Next to outputs that read as talk about attacks ("for example"), it is still read on its own: read
+    // together, the neighbours' words lowered its score from block to log.
+    const talk = 'Weather report, for example for Berlin: sunny, e.g. a light wind, such as yesterday.';
+    const input = loop(1_500, [1_377, HIDDEN]) as unknown as Array<Record<string, unknown>>;
+    for (const at of [1_376, 1_378]) {
+      const item = input.find((i) => i['call_id'] === `c${at}` && i['type'] === 'function_call_output')!;
+      item['output'] = `${talk} (${at})`;
+    }
+    await assert.rejects(
+      client.responses.create({
+        model: 'gpt-4o-mini',
+        input: input as unknown as OpenAI.Responses.ResponseInput,
+      }),
+      (err: unknown) => (err as { status?: number }).status === 403,
+    );
+    assert.equal(suite.fake.requests.length, sent + 1, 'the injected loops were not sent');
+  });
+
+  it('is refused with a clear 400 past 5,000 distinct texts in all, nothing sent', async () => {
+    const sent = suite.fake.requests.length;
+    const raw = await fetch(`${suite.base}/openai/v1/responses`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk', ...serviceHeaders() },
+      body: JSON.stringify({ model: 'gpt-4o-mini', input: loop(5_001) }),
+    });
+    const body = (await raw.json()) as { error: string; message: string };
+    assert.equal(raw.status, 400, body.message);
+    assert.equal(body.error, 'invalid_request');
+    assert.match(
+      body.message,
+      /5002 distinct tool outputs and documents, earlier ones included.*at most 5000/,
+    );
+    assert.equal(suite.fake.requests.length, sent, 'nothing reached the provider');
   });
 });
 

@@ -5,7 +5,7 @@ import type { Db } from '../../platform/storage/index.js';
 import { detectionOptionsFor, publishDetection } from '../detection/index.js';
 import { dlpSettingsOf, type Vault } from '../dlp/index.js';
 import type { Organization } from '../orgs/index.js';
-import type { IndirectText, PromptTexts } from './prompt-texts.js';
+import type { PromptTexts } from './prompt-texts.js';
 import type { TextField } from './text-fields.js';
 import { dlpEventHooks, type FieldsOutcome, tokenizeFields } from './tokenize.js';
 
@@ -14,36 +14,12 @@ import { dlpEventHooks, type FieldsOutcome, tokenizeFields } from './tokenize.js
  * analysis of its own, so their number is bounded apart from their size (docs/netproxy.md).
  */
 export const MAX_CHECKED_TEXTS = 1_000;
-
 /**
- * The texts to analyse for `indirect` with at most `room` analyses for its resent texts (at least one per
- * source): when they are more, consecutive resent texts of one source are joined (a blank line apart) into
- * groups of about equal count. Joining bounds the number of analyses, not what is read: every text is in
- * one group, and an instruction in any of them scores in its group as it would alone. New texts stay one
- * analysis each (their events name them).
+ * Distinct texts one request may carry in all, resent ones included (a Responses agent loop resends every
+ * earlier tool output on each turn, so their number grows with the session): each is still read alone, as
+ * joining texts changes what the engine finds in them (docs/gateway.md).
  */
-export function packResent(indirect: IndirectText[], room: number): IndirectText[] {
-  const resent = indirect.filter((t) => t.resent === true);
-  if (resent.length <= room) return indirect;
-  const out: IndirectText[] = indirect.filter((t) => t.resent !== true);
-  for (const source of ['tool', 'document'] as const) {
-    const of = resent.filter((t) => t.source === source);
-    if (of.length === 0) continue;
-    const groups = Math.max(1, Math.floor((room * of.length) / resent.length));
-    const per = Math.ceil(of.length / groups);
-    for (let i = 0; i < of.length; i += per) {
-      out.push({
-        text: of
-          .slice(i, i + per)
-          .map((t) => t.text)
-          .join('\n\n'),
-        source,
-        resent: true,
-      });
-    }
-  }
-  return out;
-}
+export const MAX_READ_TEXTS = 5_000;
 
 const ACTION_RANK = { allow: 0, log: 1, warn: 2, block: 3 } as const;
 /** Whether `a` is the worse finding: a stronger action, or the same action at a higher score. */
@@ -166,8 +142,9 @@ export function createProtection(deps: {
      * does), read in that order up to the first that blocks, and publish one event: the worst analysis,
      * with how many texts were checked. More than MAX_CHECKED_TEXTS distinct new texts is refused (400):
      * each is an analysis of its own. Resent texts (a Responses agent loop resends every tool output of the
-     * session on every turn) are not refused for their number, which grows with the session: past the
-     * room the new ones leave, they are read joined in a few groups (packResent), every one still read. `block` refuses the request (403 forbidden) before anything is tokenized
+     * session on every turn) count only toward MAX_READ_TEXTS, and each is still read alone: joined with
+     * its neighbours an injection scored lower (a neighbour's "for example" made the whole group read as
+     * a discussion of attacks) and weak findings of harmless texts added up to false blocks. `block` refuses the request (403 forbidden) before anything is tokenized
      * or sent; `log` and `warn` let it through.
      */
     async checkPrompt(caller: ProtectedCaller, prompt: PromptTexts, endpoint: string): Promise<void> {
@@ -187,8 +164,13 @@ export function createProtection(deps: {
           `The request carries ${fresh} distinct new tool outputs and documents; the injection check reads at most ${MAX_CHECKED_TEXTS} per request. Send fewer (or join them). It was not sent.`,
         );
       }
-      const indirect = packResent(prompt.indirect, MAX_CHECKED_TEXTS - fresh);
-      for (const { text, source, resent } of indirect) {
+      if (prompt.indirect.length > MAX_READ_TEXTS) {
+        throw new AppError(
+          'invalid_request',
+          `The request carries ${prompt.indirect.length} distinct tool outputs and documents, earlier ones included; the injection check reads at most ${MAX_READ_TEXTS} per request. Start a new session (or send fewer). It was not sent.`,
+        );
+      }
+      for (const { text, source, resent } of prompt.indirect) {
         items.push({
           text,
           options: detectionOptionsFor(caller.org, source, true),
@@ -216,7 +198,7 @@ export function createProtection(deps: {
         (items[worst] as { text: string }).text,
         endpoint,
         processingTimeMs,
-        (prompt.user ? 1 : 0) + prompt.indirect.length,
+        results.length,
       );
       if (analysis.action === 'block') {
         throw new AppError(
