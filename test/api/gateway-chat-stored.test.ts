@@ -231,7 +231,7 @@ describe('a streamed answer cut inside a value the model wrote in clear: no part
 });
 
 describe('a cut answer of which nothing is finished', () => {
-  it('stores no turn, and the meta event names no conversation to continue', async () => {
+  it("keeps the user's message with a note in the answer's place, and no part of the value", async () => {
     const org = await keyedTenant();
     // "Pay to DE89 3704 " and the upstream fails: no token, line break or sentence end to keep up to.
     const res = await streamed(org, 'Whom do I pay?', {
@@ -240,13 +240,22 @@ describe('a cut answer of which nothing is finished', () => {
       errorAfterChunks: 4,
     });
     assert.ok(res.shown.includes('DE89 3704'), res.shown);
-    assert.equal(res.meta?.conversationId, null, JSON.stringify(res.meta));
     const rows = await t.ctx.storage.db
       .selectFrom('gateway_conversations')
-      .select('messages')
+      .select(['id', 'messages'])
       .where('org_id', '=', org.org.id)
       .execute();
-    assert.deepEqual(rows, []);
+    assert.equal(rows.length, 1, 'the conversation is stored');
+    assert.equal(res.meta?.conversationId ?? rows[0]!.id, rows[0]!.id, JSON.stringify(res.meta));
+    const messages = JSON.parse(String(rows[0]!.messages)) as Array<{ role: string; content: string }>;
+    assert.deepEqual(
+      messages.filter((m) => m.role !== 'system'),
+      [
+        { role: 'user', content: 'Whom do I pay?' },
+        { role: 'assistant', content: '[The answer was cut off before any of it finished.]' },
+      ],
+    );
+    assert.ok(!rows[0]!.messages.includes('3704'), rows[0]!.messages);
   });
 });
 

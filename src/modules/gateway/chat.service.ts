@@ -22,7 +22,7 @@ import {
   route,
   usdToMicros,
 } from '../providers/index.js';
-import { CUT_FINISH_REASONS, finishedPart } from './cut-answer.js';
+import { CUT_ANSWER_NOTE, CUT_FINISH_REASONS, finishedPart } from './cut-answer.js';
 import { CHAT_PATH } from './force.service.js';
 import { createGatewayRepo } from './gateway.repo.js';
 import { rehydrate } from '../../engines/dlp/index.js';
@@ -348,8 +348,8 @@ export function createChatService(deps: ChatServiceDeps) {
    * per provider call that produced text. `answer` is the upstream's own text, with the tokens the model
    * wrote, never the rehydrated text the caller read. An answer that did not end as the model finished it
    * (`outcome` aborted or error, or `cut`: a length limit or content filter) is stored only up to its
-   * finished part (cut-answer.ts), and not at all when nothing of it is finished: `ready.conversation.isNew`
-   * then stays true (a new conversation was not stored).
+   * finished part (cut-answer.ts); when nothing of it is finished, the user's message is stored with
+   * CUT_ANSWER_NOTE in the answer's place, so the history keeps what the user asked.
    */
   async function finish(
     ready: ReadyChat,
@@ -376,8 +376,10 @@ export function createChatService(deps: ChatServiceDeps) {
     const tokenized = await storedAnswer(ready, answer);
     if (tokenized === null) return;
     // Cut after the tokenization, which turns the clear values the model finished into tokens to end at.
-    const tokenizedAnswer = outcome !== 'ok' || cut ? finishedPart(tokenized) : tokenized;
-    if (tokenizedAnswer === '' && answer !== '') return;
+    const finished = outcome !== 'ok' || cut ? finishedPart(tokenized) : tokenized;
+    // Nothing of it finished: the user's message is still kept, with a note in the answer's place (an empty
+    // assistant message is refused upstream by some providers when the history is sent again).
+    const tokenizedAnswer = finished === '' && answer !== '' ? CUT_ANSWER_NOTE : finished;
     const system = ready.messages[0]?.role === 'system' ? [ready.messages[0]] : [];
     const all = [
       ...system,

@@ -12,12 +12,16 @@
  * abbreviation's full stop ("Hauptstr. 5"): cut after one, the part before it is kept (docs/gateway.md).
  */
 
+/** What is stored in place of a cut answer of which nothing finished (the user's message is kept). */
+export const CUT_ANSWER_NOTE = '[The answer was cut off before any of it finished.]';
+
 /** Finish reasons of an answer that stopped before the model finished it. */
 export const CUT_FINISH_REASONS: ReadonlySet<string> = new Set(['length', 'content_filter']);
 
 // A token as the vault writes it (tokens.ts): its suffix is hex digits and one closing letter outside
 // them, so a token cut short never matches (no prefix of a suffix ends in a closing letter).
 const TOKEN = /TKN_[A-Z0-9_]+_[0-9a-f]{7,63}[ghjkmnpqrstvwxyz]/g;
+// Not a full stop at the very end: the cut may have fallen just after one inside a value ("bob.smith@corp.").
 const BREAK = /[.!?](?=\s)|\n/g;
 
 /** The part of a cut answer that is stored: up to its last token, line break or sentence end. */
