@@ -7,6 +7,7 @@ import { healthRoutes } from '../modules/health/index.js';
 import {
   type CaFiles,
   caFilesProblem,
+  createBatchSessions,
   createCa,
   createLeafIssuer,
   createNetProxy,
@@ -56,6 +57,13 @@ export async function buildProxy(
     baseUrls: ctx.config.providerBaseUrls,
     addressPolicy: providerAddressPolicy(ctx.config),
     bodyLimit: ctx.config.bodyLimit,
+    batches: createBatchSessions({
+      db: ctx.storage.db,
+      vault: ctx.vault,
+      clock: ctx.clock,
+      warn: (err) =>
+        ctx.logger.warn({ err }, 'network proxy: a batch was not recorded; its results stay tokens'),
+    }),
     ...(options.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
     ...(options.lookup ? { lookup: options.lookup } : {}),
   });

@@ -72,8 +72,9 @@ export interface FakeBehavior {
   /** Wait between stream frames. */
   chunkDelayMs?: number;
   /**
-   * Streams: write each frame in pieces of this many bytes, a millisecond apart, so that the reader gets
-   * reads that end inside a multi-byte UTF-8 character (as TCP segments of a real provider can).
+   * Streams (and raw bodies: batch results): write each frame in pieces of this many bytes, a millisecond
+   * apart, so that the reader gets reads that end inside a multi-byte UTF-8 character (as TCP segments of a
+   * real provider can).
    */
   byteChunk?: number;
   /** Extra headers of a successful answer (whole or streamed), e.g. a provider's set-cookie. */
@@ -289,7 +290,16 @@ export async function startFakeProviderServer(initial: FakeBehavior = {}): Promi
       if (closed.signal.aborted) return;
       const raw = wire.raw?.(reply);
       res.writeHead(200, { 'content-type': raw?.type ?? 'application/json', ...b.headers });
-      res.end(raw ? raw.text : JSON.stringify(wire.response(reply)));
+      if (raw && b.byteChunk) {
+        // A raw body (batch results JSONL) in pieces too: lines and characters split across reads.
+        const bytes = Buffer.from(raw.text, 'utf8');
+        for (let at = 0; at < bytes.length; at += b.byteChunk) {
+          res.write(bytes.subarray(at, at + b.byteChunk));
+          await pause(1);
+          if (closed.signal.aborted) return;
+        }
+        res.end();
+      } else res.end(raw ? raw.text : JSON.stringify(wire.response(reply)));
       record.completed = true;
       return;
     }

@@ -3,6 +3,7 @@
 // (create, retrieve, the JSONL results at `results_url`), Gemini batches (inline requests; the operation,
 // then `batches/{id}` with the inlined responses). Whole answers only; the server's `store` keeps each
 // conversation's items and each batch's requests until reset().
+import { randomBytes } from 'node:crypto';
 import type { FakeReply, FakeWire } from './provider-wire.js';
 
 type Obj = Record<string, unknown>;
@@ -133,7 +134,8 @@ export const anthropicBatchWire = storedWire(
       const data = ids.map((id) => batchObject(r, id, true));
       return { data, has_more: false, first_id: ids[0] ?? null, last_id: ids.at(-1) ?? null };
     }
-    const id = m?.[1] ?? `msgbatch_fake_${r.id}`;
+    // Unique across reset() too, as Anthropic's ids are: the proxy keys what it records by the id.
+    const id = m?.[1] ?? `msgbatch_fake_${r.id}_${randomBytes(4).toString('hex')}`;
     if (r.method === 'POST') r.store.set(`batch:${id}`, arr(obj(r.body)['requests']));
     return batchObject(r, id, r.method !== 'POST');
   },

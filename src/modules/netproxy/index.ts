@@ -15,4 +15,5 @@ export {
 } from './ca.js';
 export { createUpstreamLookup } from './resolver.js';
 export { createNetworkDirectory, type NetworkDirectory, parseCidr } from './networks.js';
+export { type BatchSessions, createBatchSessions } from './batch-results.js';
 export { createNetproxySettings, type NetproxySettingsService } from './settings.service.js';

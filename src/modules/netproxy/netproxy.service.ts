@@ -24,6 +24,7 @@ import {
   unreadableShape,
 } from './formats.js';
 import { uninspectedOf } from './settings.js';
+import { BATCH_RESULTS, type BatchSessions, JsonlRehydrator, type NotRehydrated } from './batch-results.js';
 import { EventCutter } from './event-cutter.js';
 import { StreamRelay } from './streams.js';
 import {
@@ -69,6 +70,12 @@ export interface NetProxyDeps {
   idleTimeoutMs?: number;
   /** How provider host names are resolved (transparent mode: its own resolver, never through itself). */
   lookup?: LookupFunction;
+  /**
+   * Anthropic batch id → the session its requests were tokenized into, so the batch's results are
+   * restored when fetched (docs/netproxy.md, "Anthropic batch results"). Without it they come back as the
+   * provider stored them.
+   */
+  batches?: BatchSessions;
 }
 
 export interface NetCall {
@@ -93,6 +100,8 @@ export interface NetCall {
   orgId: string;
   /** Anthropic batch objects: their `results_url` on the provider's host, moved to the client's base. */
   resultsUrl?: { from: string; to: string };
+  /** An Anthropic batch's results GET: the session of the batch's creation, or why there is none. */
+  batchResults?: VaultSession | NotRehydrated;
 }
 
 type Incoming = Record<string, string | string[] | undefined>;
@@ -125,6 +134,9 @@ function resolverOf(lookup: LookupFunction): Resolver {
       });
     });
 }
+
+// Anthropic's message batch ids, as its answers name them (`msgbatch_…`).
+const BATCH_ID = /^msgbatch_[A-Za-z0-9_-]{1,119}$/;
 
 const ODD_PATH = /[%\\;]|\/\.|\/\/|\/$/;
 
@@ -321,7 +333,12 @@ export function createNetProxy(deps: NetProxyDeps) {
       if (!route) {
         if (raw && raw.length > 0 && uninspectedOf(caller.org.settings) === 'refuse')
           refuseUninspected(provider, method, path);
-        call.headers = upstreamHeaders(headers, false, call.resultsUrl !== undefined);
+        const results = provider === 'anthropic' && method === 'GET' ? BATCH_RESULTS.exec(path) : null;
+        // Looked up under the caller's organization only: another's record of the same id is never read.
+        if (results?.[1] && deps.batches)
+          call.batchResults = await deps.batches.sessionOf(caller.org.id, results[1]);
+        const rehydrating = typeof call.batchResults === 'object';
+        call.headers = upstreamHeaders(headers, false, call.resultsUrl !== undefined || rehydrating);
         return call;
       }
       const decoded = decodeBody(raw ?? Buffer.alloc(0), header(headers, 'content-encoding'), deps.bodyLimit);
@@ -433,6 +450,10 @@ export function createNetProxy(deps: NetProxyDeps) {
     ): Promise<number> {
       const svc: Record<string, string> = { 'x-svc-tokenized-count': String(call.tokenCount) };
       if (call.session) svc['x-svc-vault-session'] = call.session.id;
+      if (typeof call.batchResults === 'string') svc['x-svc-rehydration'] = call.batchResults;
+      else if (call.batchResults && up.statusCode < 300) {
+        return relayBatchResults(call.batchResults, up, res, own, svc, deps.bodyLimit);
+      }
       const type = String(up.headers['content-type'] ?? '');
       const isSse = type.includes('text/event-stream');
       // Gemini without alt=sse streams a JSON array, Cohere v1 chat one JSON object a line (whatever type
@@ -454,6 +475,18 @@ export function createNetProxy(deps: NetProxyDeps) {
           restored = session ? rehydrateJson(parsed, session.map) : 0;
           const moved = call.resultsUrl ? moveResultsUrls(parsed, call.resultsUrl) : false;
           reported = parsed as Json;
+          // A batch created: which session its results are restored with, stored before the client
+          // learns the batch's id (and so before it can fetch the results).
+          const batchId = isObj(parsed) ? parsed['id'] : undefined;
+          if (
+            call.op === 'anthropic-batches' &&
+            session &&
+            deps.batches &&
+            up.statusCode < 300 &&
+            typeof batchId === 'string' &&
+            BATCH_ID.test(batchId)
+          )
+            await deps.batches.record(call.orgId, batchId, session.id);
           // An answer in which nothing was restored or moved goes out as it came (not serialized again).
           if (restored > 0 || moved) out = JSON.stringify(parsed);
         } catch {
@@ -596,6 +629,52 @@ async function readAll(body: AsyncIterable<unknown>): Promise<string> {
   const parts: Buffer[] = [];
   for await (const chunk of body) parts.push(chunk as Buffer);
   return Buffer.concat(parts).toString('utf8');
+}
+
+/**
+ * An Anthropic batch's results (JSONL) restored line by line as they stream (JsonlRehydrator): nothing
+ * is held but the line being read. The count of restored tokens is known at the end only, so it goes out
+ * as a trailer, as a rehydrated event stream's does; so does `x-svc-rehydration: line_too_long` when a
+ * line past the size limit was relayed with its tokens. A failure upstream cuts the connection (JSONL has
+ * no in-band error): the client's reader sees a truncated file, never a partial line taken for whole.
+ */
+async function relayBatchResults(
+  session: VaultSession,
+  up: Dispatcher.ResponseData,
+  res: ServerResponse,
+  own: Record<string, string | number | string[]>,
+  svc: Record<string, string>,
+  limit: number,
+): Promise<number> {
+  const body = decompressed(up);
+  // Ours last, as on every answer: a provider's header of the same name does not replace them.
+  res.writeHead(up.statusCode, {
+    ...own,
+    ...clientHeaders(up.headers, true),
+    ...svc,
+    'x-svc-vault-session': session.id,
+    trailer: 'x-svc-rehydrated-count, x-svc-rehydration',
+  });
+  const lines = new JsonlRehydrator(session.map, limit);
+  try {
+    for await (const chunk of body) {
+      if (res.destroyed) throw new Error('client gone');
+      const out = lines.push(chunk as Buffer);
+      if (out.length > 0 && !res.write(out.length === 1 ? (out[0] as Buffer) : Buffer.concat(out)))
+        await drained(res);
+    }
+    const last = lines.end();
+    if (last.length > 0) res.write(Buffer.concat(last));
+  } catch {
+    if (!body.destroyed) body.destroy();
+    if (!res.destroyed) res.destroy();
+    return lines.restored;
+  }
+  const trailers: Record<string, string> = { 'x-svc-rehydrated-count': String(lines.restored) };
+  if (lines.oversized > 0) trailers['x-svc-rehydration'] = 'line_too_long';
+  res.addTrailers(trailers);
+  res.end();
+  return lines.restored;
 }
 
 /** Relays an unchanged answer byte for byte; a stream cut upstream ends with an in-band error, never a hang. */

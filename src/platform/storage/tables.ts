@@ -135,6 +135,14 @@ export interface DlpTokensTable {
   created_at: string;
 }
 
+/** An Anthropic message batch created through the network proxy, and the session it was tokenized into. */
+export interface NetproxyBatchesTable {
+  org_id: string;
+  batch_id: string;
+  session_id: string;
+  created_at: string;
+}
+
 export interface Database {
   event_day_counts: EventDayCountsTable;
   event_day_facets: EventDayFacetsTable;
@@ -143,6 +151,7 @@ export interface Database {
   hallucination_corrections: HallucinationCorrectionsTable;
   dlp_sessions: DlpSessionsTable;
   dlp_tokens: DlpTokensTable;
+  netproxy_batches: NetproxyBatchesTable;
   organizations: OrganizationsTable;
   users: UsersTable;
   dashboard_sessions: DashboardSessionsTable;

@@ -18,6 +18,7 @@ import * as m0063 from './0063-must-change-password.js';
 import * as m0064 from './0064-endpoint-group-folded-names.js';
 import * as m0065 from './0065-removed-users-endpoint.js';
 import * as m0066 from './0066-events-keyset-index.js';
+import * as m0067 from './0067-netproxy-batches.js';
 
 /** Ordered by name; a migration, once released, is never edited: add a new one. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0064-endpoint-group-folded-names': m0064,
   '0065-removed-users-endpoint': m0065,
   '0066-events-keyset-index': m0066,
+  '0067-netproxy-batches': m0067,
 };
