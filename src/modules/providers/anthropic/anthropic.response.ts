@@ -18,6 +18,8 @@ const STOP_REASONS: Record<string, string> = {
   stop_sequence: 'stop',
   pause_turn: 'stop',
   max_tokens: 'length',
+  // Stopped by the context window, not finished: a cut answer (the chat stores only its finished part).
+  model_context_window_exceeded: 'length',
   tool_use: 'tool_calls',
   refusal: 'content_filter',
 };

@@ -115,6 +115,19 @@ describe('anthropic response translation', () => {
     );
     assert.equal(res.choices[0]?.finish_reason, 'length');
   });
+
+  it('maps model_context_window_exceeded to length (the answer was cut, not finished)', () => {
+    const res = fromAnthropicResponse(
+      {
+        id: 'm',
+        content: [{ type: 'text', text: 'Pay to DE89 3704' }],
+        stop_reason: 'model_context_window_exceeded',
+        usage: {},
+      },
+      { model: 'x', messages: [] },
+    );
+    assert.equal(res.choices[0]?.finish_reason, 'length');
+  });
 });
 
 describe('anthropic adapter over HTTP', () => {
