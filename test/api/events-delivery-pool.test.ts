@@ -6,6 +6,7 @@ import { createEventWorkers, type EventWorkers } from '../../src/main/worker.js'
 import { createWebhookDispatcher } from '../../src/modules/events/index.js';
 import { ManualClock } from '../../src/platform/clock/index.js';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
+import { until } from '../support/until.js';
 
 /**
  * One receiver's requests, each answered when the test says so: `held` requests stay open (as a receiver
@@ -57,15 +58,6 @@ async function receiver(answer: 'hold' | number): Promise<Receiver> {
       await new Promise<void>((ok) => server.close(() => ok()));
     },
   }) as Receiver;
-}
-
-/** Waits until `check` holds; the deadline is long and only turns a hang into a failure naming `what`. */
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) assert.fail(`still waiting for: ${what}`);
-    await new Promise((ok) => setTimeout(ok, 20));
-  }
 }
 
 let t: TestServer;

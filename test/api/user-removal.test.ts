@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { up as cleanUpRemovedUsers } from '../../src/platform/storage/migrations/0065-removed-users-endpoint.js';
 import { newUser, validPolicy } from '../support/endpoint-cases.js';
 import { type Tenant, type TestServer, startTestServer } from '../support/harness.js';
+import { until } from '../support/until.js';
 
 // What a user's removal (DELETE /api/dashboard/users/:id) leaves behind in the endpoint product
 // (docs/endpoint.md, "Removing a user"), over HTTP on a real server.
@@ -397,15 +398,6 @@ describe('changing policies and groups while a user is removed', () => {
   const refused = /^(scope\.targets|userIds): no user \S+ in this organization\.$/;
   const postgres = () => t.ctx.storage.dialect === 'postgres';
 
-  /** Waits (bounded) for a condition of the database, polled. */
-  async function until(cond: () => Promise<boolean>, what: string) {
-    for (let i = 0; i < 4000; i++) {
-      if (await cond()) return;
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    throw new Error(`gave up waiting until ${what}`);
-  }
-
   /** How many sessions wait, directly or through another waiting one, for the session `pid`. */
   async function waitingOn(pid: number): Promise<number> {
     const { rows } = await sql<{ n: number }>`
@@ -452,13 +444,13 @@ describe('changing policies and groups while a user is removed', () => {
         });
       const a = run(first, 0);
       a.catch(() => {});
-      await until(async () => settled[0] || (await waitingOn(p)) >= 1, 'the first operation waits');
+      await until('the first operation waits', async () => settled[0] || (await waitingOn(p)) >= 1);
       const b = run(second, 1);
       b.catch(() => {});
       const started = settled[0] ? 0 : 1;
       await until(
-        async () => settled[1] || (await waitingOn(p)) >= started + 1,
         'the second operation waits too',
+        async () => settled[1] || (await waitingOn(p)) >= started + 1,
       );
       release();
       await holder;

@@ -144,8 +144,9 @@ export function createProtection(deps: {
      * each is an analysis of its own. Resent texts (a Responses agent loop resends every tool output of the
      * session on every turn) count only toward MAX_READ_TEXTS, and each is still read alone: joined with
      * its neighbours an injection scored lower (a neighbour's "for example" made the whole group read as
-     * a discussion of attacks) and weak findings of harmless texts added up to false blocks. `block` refuses the request (403 forbidden) before anything is tokenized
-     * or sent; `log` and `warn` let it through.
+     * a discussion of attacks) and weak findings of harmless texts added up to false blocks. `block`
+     * refuses the request (403 forbidden) before anything is tokenized or sent; `log` and `warn` let it
+     * through.
      */
     async checkPrompt(caller: ProtectedCaller, prompt: PromptTexts, endpoint: string): Promise<void> {
       const items: Array<{ text: string; options: DetectionOptions; resent?: boolean }> = [];
