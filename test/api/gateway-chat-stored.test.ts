@@ -192,6 +192,11 @@ describe('a streamed answer cut inside a value the model wrote in clear: no part
       { reply: ANSWER, chunkSize: 4, cutInsideFrameAfterChunks: INSIDE_IBAN, chunkDelayMs: 3 },
     ],
     ['the answer hits its length limit', { reply: CUT_ANSWER, chunkSize: 4, finishReason: 'length' }],
+    // Not a reason that means "finished" (Mistral's words pass through): fail closed, a cut answer.
+    [
+      'the answer ends with a reason that does not mean finished',
+      { reply: CUT_ANSWER, chunkSize: 4, finishReason: 'model_length' },
+    ],
   ];
   for (const [name, behavior] of behaviors) {
     it(`when ${name}`, async () => {
@@ -275,6 +280,18 @@ describe('a whole (not streamed) answer', () => {
   it('that hit its length limit inside a value the model wrote stores no part of it', async () => {
     const org = await keyedTenant();
     fake.queue({ reply: CUT_ANSWER, finishReason: 'length' });
+    const res = await t.request('POST', '/api/v1/gateway/chat', {
+      key: org.sw,
+      body: { message: 'Whom do I pay?', ...preferred },
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.response, CUT_ANSWER, 'the caller reads what the model wrote');
+    await assertStored(org, [IBAN, MODEL_EMAIL], ['EMAIL'], res.body.conversationId);
+  });
+
+  it('that ended with a reason not known to mean finished stores no part of the value', async () => {
+    const org = await keyedTenant();
+    fake.queue({ reply: CUT_ANSWER, finishReason: 'error' });
     const res = await t.request('POST', '/api/v1/gateway/chat', {
       key: org.sw,
       body: { message: 'Whom do I pay?', ...preferred },

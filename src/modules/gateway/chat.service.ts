@@ -22,7 +22,7 @@ import {
   route,
   usdToMicros,
 } from '../providers/index.js';
-import { CUT_ANSWER_NOTE, CUT_FINISH_REASONS, finishedPart } from './cut-answer.js';
+import { CUT_ANSWER_NOTE, isCutFinish, finishedPart } from './cut-answer.js';
 import { CHAT_PATH } from './force.service.js';
 import { createGatewayRepo } from './gateway.repo.js';
 import { rehydrate } from '../../engines/dlp/index.js';
@@ -459,7 +459,7 @@ export function createChatService(deps: ChatServiceDeps) {
       const raw = typeof message?.content === 'string' ? message.content : '';
       const restored = rehydrate(raw, ready.session.map);
       const usage = usageOf(ready, model, answer.value.usage, raw);
-      const cut = CUT_FINISH_REASONS.has(answer.value.choices[0]?.finish_reason ?? '');
+      const cut = isCutFinish(answer.value.choices[0]?.finish_reason);
       await finish(ready, model, raw, usage, 'ok', cut);
       return {
         response: restored.text,

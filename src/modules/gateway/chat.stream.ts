@@ -7,7 +7,7 @@ import {
   type ReadyChat,
   ZERO_USAGE,
 } from './chat.service.js';
-import { CUT_FINISH_REASONS } from './cut-answer.js';
+import { isCutFinish } from './cut-answer.js';
 import type { SseSink } from '../protection/index.js';
 
 /**
@@ -83,7 +83,7 @@ export async function streamChat(chat: ChatService, ready: ReadyChat, sink: SseS
   // An aborted or cut stream never reports usage: estimate it so the call is still accounted.
   const usage = chat.usageOf(ready, model, outcome === 'ok' ? reported : null, raw);
   // What is stored is `raw`, the upstream's own text (tokens), never the rehydrated text sent here.
-  await chat.finish(ready, model, raw, usage, outcome, CUT_FINISH_REASONS.has(finishReason ?? ''));
+  await chat.finish(ready, model, raw, usage, outcome, isCutFinish(finishReason));
   if (!sink.closed) {
     if (rest) await sink.data({ type: 'token', content: rest });
     if (failure) {

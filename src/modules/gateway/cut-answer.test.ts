@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { finishedPart } from './cut-answer.js';
+import { finishedPart, isCutFinish } from './cut-answer.js';
 
 const TOKEN = 'TKN_EMAIL_885b11ej';
 
@@ -26,5 +26,18 @@ describe('finishedPart: what of a cut answer is stored', () => {
     assert.equal(finishedPart('Pay to IBAN DE89 3704 0044'), '');
     assert.equal(finishedPart('Mail bob.smith@corp.example.'), '');
     assert.equal(finishedPart(''), '');
+  });
+});
+
+describe('isCutFinish: which finish reasons mean the answer was cut', () => {
+  it('only stop, tool_calls and function_call mean finished; no reason is not a cut', () => {
+    for (const r of ['stop', 'tool_calls', 'function_call', null, undefined, ''])
+      assert.equal(isCutFinish(r), false, `${r}`);
+  });
+
+  it('every other reason is a cut, one it does not know included (fail closed)', () => {
+    for (const r of ['length', 'content_filter', 'model_length', 'error', 'pause_turn', 'anything_new']) {
+      assert.equal(isCutFinish(r), true, r);
+    }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * What the protected chat stores of an answer that was cut off: the client went away, the upstream failed or
- * ended mid-answer, or the answer stopped at its length limit or a content filter (CUT_FINISH_REASONS).
+ * ended mid-answer, or the answer stopped for any reason but a finished one (isCutFinish).
  *
  * The stored answer is the upstream's own text (the user's data in it are tokens, never the values the
  * client was shown), and what the model wrote in clear is tokenized before it is stored. Detection only
@@ -15,8 +15,20 @@
 /** What is stored in place of a cut answer of which nothing finished (the user's message is kept). */
 export const CUT_ANSWER_NOTE = '[The answer was cut off before any of it finished.]';
 
-/** Finish reasons of an answer that stopped before the model finished it. */
-export const CUT_FINISH_REASONS: ReadonlySet<string> = new Set(['length', 'content_filter']);
+/** The finish reasons of an answer the model finished: every other reason means it was cut. */
+const FINISHED_REASONS: ReadonlySet<string> = new Set(['stop', 'tool_calls', 'function_call']);
+
+/**
+ * Whether an answer that ended with `reason` was cut. Fail closed: a reason not known to mean "finished"
+ * counts as cut. The adapters map their providers' incomplete ends to `length` or `content_filter`, but the
+ * OpenAI-like providers pass their own words through (Mistral's `model_length` and `error`), and a reason a
+ * provider adds later would otherwise let a value cut inside it be stored in clear. No reason at all is
+ * not a cut: a stream that ended without its finish event already fails as ended early, and some
+ * OpenAI-like servers leave the field empty on a whole answer.
+ */
+export function isCutFinish(reason: string | null | undefined): boolean {
+  return typeof reason === 'string' && reason !== '' && !FINISHED_REASONS.has(reason);
+}
 
 // A token as the vault writes it (tokens.ts): its suffix is hex digits and one closing letter outside
 // them, so a token cut short never matches (no prefix of a suffix ends in a closing letter).

@@ -16,7 +16,8 @@ import type { ChatChunk, ChatRequest, ChatResponse, ToolCall, Usage } from '../t
 const STOP_REASONS: Record<string, string> = {
   end_turn: 'stop',
   stop_sequence: 'stop',
-  pause_turn: 'stop',
+  // A long turn paused by the API (server tools): the client resends it to continue, so it is not finished.
+  pause_turn: 'length',
   max_tokens: 'length',
   // Stopped by the context window, not finished: a cut answer (the chat stores only its finished part).
   model_context_window_exceeded: 'length',
@@ -36,9 +37,13 @@ const ERROR_STATUS: Record<string, number> = {
   overloaded_error: 529,
 };
 
+/**
+ * An unknown stop reason maps to `length`: nothing says the model finished, and `stop` would let the chat
+ * store an answer cut inside a value as if it were whole (gateway/cut-answer.ts). Fail closed.
+ */
 export function mapStopReason(reason: unknown): string | null {
   if (typeof reason !== 'string') return null;
-  return STOP_REASONS[reason] ?? 'stop';
+  return STOP_REASONS[reason] ?? 'length';
 }
 
 function usageFrom(raw: Record<string, unknown> | undefined, outputTokens?: number): Usage {

@@ -128,6 +128,16 @@ describe('anthropic response translation', () => {
     );
     assert.equal(res.choices[0]?.finish_reason, 'length');
   });
+
+  it('maps pause_turn and a stop reason it does not know to length (not finished: fail closed)', () => {
+    for (const reason of ['pause_turn', 'some_future_reason']) {
+      const res = fromAnthropicResponse(
+        { id: 'm', content: [{ type: 'text', text: 'Pay to DE89 3704' }], stop_reason: reason, usage: {} },
+        { model: 'x', messages: [] },
+      );
+      assert.equal(res.choices[0]?.finish_reason, 'length', reason);
+    }
+  });
 });
 
 describe('anthropic adapter over HTTP', () => {

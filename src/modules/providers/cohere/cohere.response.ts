@@ -22,8 +22,13 @@ const FINISH_REASONS: Record<string, string> = {
   ERROR_TOXIC: 'content_filter',
 };
 
+/**
+ * Any other reason (ERROR, TIMEOUT, one added later) maps to `length`: the answer did not finish, and `stop`
+ * would let the chat store one cut inside a value as if it were whole (gateway/cut-answer.ts). Fail closed.
+ * A body without a reason keeps `stop`, as before: only a reason that names an unfinished end is a cut.
+ */
 function mapFinish(reason: unknown): string {
-  return typeof reason === 'string' ? (FINISH_REASONS[reason] ?? 'stop') : 'stop';
+  return typeof reason === 'string' ? (FINISH_REASONS[reason] ?? 'length') : 'stop';
 }
 
 function usageFrom(raw: Record<string, unknown> | undefined): Usage | undefined {

@@ -77,6 +77,20 @@ describe('cohere v2 response translation', () => {
     assert.deepEqual(res.usage, { prompt_tokens: 30, completion_tokens: 5, total_tokens: 35 });
     assert.equal(res.model, 'command-r-08-2024');
   });
+
+  it('maps ERROR, TIMEOUT and an unknown finish reason to length (not finished: fail closed)', () => {
+    for (const reason of ['ERROR', 'TIMEOUT', 'SOMETHING_NEW']) {
+      const res = fromCohereResponse(
+        {
+          id: 'c2',
+          finish_reason: reason,
+          message: { role: 'assistant', content: [{ type: 'text', text: 'Pay to DE89 3704' }] },
+        },
+        { model: 'command-r-08-2024', messages: [] },
+      );
+      assert.equal(res.choices[0]?.finish_reason, 'length', reason);
+    }
+  });
 });
 
 describe('cohere adapter over HTTP', () => {

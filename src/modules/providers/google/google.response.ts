@@ -23,12 +23,21 @@ const FINISH_REASONS: Record<string, string> = {
   PROHIBITED_CONTENT: 'content_filter',
   SPII: 'content_filter',
   IMAGE_SAFETY: 'content_filter',
+  IMAGE_PROHIBITED_CONTENT: 'content_filter',
+  IMAGE_RECITATION: 'content_filter',
+  // The model does not answer in that language: refused, as a filter would.
+  LANGUAGE: 'content_filter',
 };
 
+/**
+ * Every other reason (OTHER, MALFORMED_FUNCTION_CALL, UNEXPECTED_TOOL_CALL, TOO_MANY_TOOL_CALLS,
+ * FINISH_REASON_UNSPECIFIED, and any added later) maps to `length`: the answer did not finish, and `stop`
+ * would let the chat store one cut inside a value as if it were whole (gateway/cut-answer.ts). Fail closed.
+ */
 function mapFinish(reason: unknown, hasToolCalls: boolean): string | null {
   if (typeof reason !== 'string') return null;
   if (hasToolCalls && reason === 'STOP') return 'tool_calls';
-  return FINISH_REASONS[reason] ?? 'stop';
+  return FINISH_REASONS[reason] ?? 'length';
 }
 
 function usageFrom(raw: Record<string, unknown> | undefined): Usage | undefined {

@@ -140,6 +140,21 @@ describe('gemini response translation', () => {
     );
     assert.equal(blocked.choices[0]?.finish_reason, 'content_filter');
   });
+
+  it('maps an unfinished end (OTHER, MALFORMED_FUNCTION_CALL, an unknown reason) to length: fail closed', () => {
+    for (const reason of ['OTHER', 'MALFORMED_FUNCTION_CALL', 'FINISH_REASON_UNSPECIFIED', 'SOMETHING_NEW']) {
+      const res = fromGeminiResponse(
+        { candidates: [{ content: { parts: [{ text: 'Pay to DE89 3704' }] }, finishReason: reason }] },
+        { model: 'g', messages: [] },
+      );
+      assert.equal(res.choices[0]?.finish_reason, 'length', reason);
+    }
+    const lang = fromGeminiResponse(
+      { candidates: [{ content: { parts: [] }, finishReason: 'LANGUAGE' }] },
+      { model: 'g', messages: [] },
+    );
+    assert.equal(lang.choices[0]?.finish_reason, 'content_filter');
+  });
 });
 
 describe('gemini adapter over HTTP', () => {
