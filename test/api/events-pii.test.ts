@@ -167,6 +167,70 @@ describe('events carry no personal data of a prompt', () => {
   });
 });
 
+describe('DLP events of an organization that tokenizes fewer types', () => {
+  // Audit finding F1: the previews were built from what the organization tokenizes, so a phone number it
+  // chose not to tokenize (`types`, `ignoreTypes`) went to webhooks, SIEMs and the events table in clear.
+  for (const [name, dlp] of [
+    ['types', { types: ['EMAIL', 'CARD'], blockTypes: ['CARD'] }],
+    ['ignoreTypes', { ignoreTypes: ['PHONE', 'IBAN'], blockTypes: ['CARD'] }],
+  ] as const) {
+    it(`with ${name}: the previews still show every value as its type`, async () => {
+      const org = await t.tenant({ name: `Narrow ${name}`, plan: 'enterprise' });
+      const orgCookie = await org.session('owner');
+      const wh = await t.request('POST', '/api/webhooks', {
+        cookie: orgCookie,
+        body: { url: `${hook.url}/narrow-${name}`, events: ['*'] },
+      });
+      assert.equal(wh.status, 201, wh.text);
+      const set = await t.request('PUT', '/api/dashboard/dlp/settings', { cookie: orgCookie, body: dlp });
+      assert.equal(set.status, 200, set.text);
+      const redacted = `Mail ${EMAIL} or call ${PHONE}, IBAN ${IBAN}.`;
+      const blocked = `Charge ${CARD}, call ${PHONE}, IBAN ${IBAN}.`;
+      const analyzed = await t.request('POST', '/api/v1/dlp/analyze', {
+        key: org.al,
+        body: { text: redacted },
+      });
+      assert.equal(analyzed.status, 200, analyzed.text);
+      for (const message of [redacted, blocked]) {
+        await t.request('POST', '/api/v1/gateway/chat', { key: org.sw, body: { message } });
+        const res = await fetch(`${proxyUrl}/proxy/openai/v1/chat/completions`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-service-key': org.al,
+            authorization: 'Bearer sk-caller-0123456789',
+          },
+          body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: message }] }),
+        });
+        await res.arrayBuffer();
+        assert.ok(res.status < 500, `network proxy ${res.status}`);
+      }
+      for (let i = 0; i < 10; i++) await workers.runDue();
+      const rows = await t.ctx.storage.db
+        .selectFrom('events')
+        .selectAll()
+        .where('org_id', '=', org.org.id)
+        .where('type', 'like', 'dlp.%')
+        .execute();
+      const previews = rows.map((r) => (JSON.parse(r.data) as { redactedPreview: string }).redactedPreview);
+      assert.ok(new Set(rows.map((r) => r.type)).size === 2, `dlp.violation and dlp.blocked: ${previews}`);
+      const delivered = hook.requests
+        .filter((r) => r.path === `/narrow-${name}`)
+        .map((r) => r.text)
+        .join('\n');
+      assert.ok(delivered.includes('redactedPreview'), 'the DLP events were delivered');
+      const places: Array<[string, string]> = [
+        ['events table', JSON.stringify(rows)],
+        ['webhooks', delivered],
+      ];
+      for (const [where, text] of places) {
+        for (const v of [...VALUES, ...PIECES]) assert.ok(!text.includes(v), `${where} carries ${v}`);
+      }
+      for (const p of previews) assert.ok(p.includes('[PHONE]'), p);
+    });
+  }
+});
+
 describe("the client's User-Agent in events", () => {
   // A script's agent with the user's address and a token in it, as trial finding 6 sent.
   const UA_EMAIL = 'jane.doe@example.com';

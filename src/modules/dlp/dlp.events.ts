@@ -15,20 +15,42 @@ const PREVIEW_CHARS = 160;
  */
 const PREVIEW_HEAD_CHARS = 16_384;
 
+/** Past the head a preview reads, so a value the head's end cuts through is still found whole. */
+const PREVIEW_HEAD_MARGIN = 512;
+
+/**
+ * Whether the organization tokenizes fewer types than an event must redact (`types`, `ignoreTypes`): the
+ * findings of its tokenization then miss values an event may not carry (a phone it chose not to tokenize
+ * is still personal data in a webhook or a SIEM).
+ */
+function narrowsTypes(settings: DlpSettings): boolean {
+  return settings.types !== undefined || settings.ignoreTypes !== undefined;
+}
+
 /**
  * The preview of DLP events: the texts joined, each finding replaced by its type in brackets (`[EMAIL]`),
  * cut to PREVIEW_CHARS. Never vault tokens: an event leaves the service (webhooks, SIEMs), and a token with
- * its session rehydrates with any tokenization key of the organization.
+ * its session rehydrates with any tokenization key of the organization. `perText` are the findings of the
+ * tokenization; where the organization's settings narrow its types, the head each preview reads is
+ * detected again with every type (eventDetectOptions), as the other events' previews are.
  */
-export function dlpPreview(texts: readonly string[], perText: readonly (readonly Entity[])[]): string {
+export function dlpPreview(
+  texts: readonly string[],
+  perText: readonly (readonly Entity[])[],
+  settings: DlpSettings,
+): string {
+  const again = narrowsTypes(settings);
   let out = '';
   for (const [i, text] of texts.entries()) {
     if (out.length > PREVIEW_CHARS) break;
-    const part = new EventRedactor(text, perText[i] ?? []).slice(
-      0,
-      Math.min(text.length, PREVIEW_HEAD_CHARS),
-      Number.POSITIVE_INFINITY,
-    );
+    const head = Math.min(text.length, PREVIEW_HEAD_CHARS);
+    const entities = again
+      ? detectEntities(
+          head + PREVIEW_HEAD_MARGIN < text.length ? text.slice(0, head + PREVIEW_HEAD_MARGIN) : text,
+          eventDetectOptions(settings),
+        )
+      : (perText[i] ?? []);
+    const part = new EventRedactor(text, entities).slice(0, head, Number.POSITIVE_INFINITY);
     out += out ? ` ${part}` : part;
   }
   return out.length > PREVIEW_CHARS ? `${out.slice(0, PREVIEW_CHARS)}…` : out;

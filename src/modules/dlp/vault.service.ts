@@ -222,6 +222,15 @@ export function createVault(deps: {
     const entities = results.flatMap((r) => r.entities);
     const tokenized = results.map((r) => r.tokenized);
     const newTokens = new Map(tokens.filter((t) => t.isNew).map((t) => [t.token, t]));
+    // Before the write, not in it: where the settings narrow the types it detects again, which would
+    // hold the transaction (and, on SQLite, every other writer) meanwhile.
+    const preview = opts.within
+      ? dlpPreview(
+          parts.map((p) => p.text),
+          results.map((r) => r.entities),
+          settings,
+        )
+      : undefined;
     const write = commit.run(async (trx) => {
       // Sealed here, in the write, rather than before it: with deferCommit the tokenized request is on its
       // way upstream by now, so the AES-GCM seals (one per new token and one for a new session's key,
@@ -242,13 +251,7 @@ export function createVault(deps: {
         });
       } else await r.extendSession(orgId, s.id, expiresAt);
       await r.insertTokens(orgId, s.id, rows, now.toISOString());
-      if (opts.within) {
-        const preview = dlpPreview(
-          parts.map((p) => p.text),
-          results.map((r) => r.entities),
-        );
-        await opts.within(trx, { entities, preview });
-      }
+      if (opts.within && preview !== undefined) await opts.within(trx, { entities, preview });
     });
     const updated = { ...s, map, expiresAt };
     // After the commit: the shared copy is dropped and the session cached only once the database has it.

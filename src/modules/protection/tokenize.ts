@@ -228,6 +228,7 @@ export async function tokenizeFields(
       dlpPreview(
         fields.map((f) => f.text),
         perField,
+        settings,
       ),
     );
     throw new AppError(
