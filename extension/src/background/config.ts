@@ -1,7 +1,6 @@
 import type { EndpointConfig } from '../shared/policy.js';
 import { call } from './api.js';
-import { applyRules } from './dnr.js';
-import { applySites } from './local.js';
+import { applyPolicy } from './local.js';
 import { read, update } from './store.js';
 
 // The organization's config (policy, catalog decisions, settings): fetched at enrollment, on the options
@@ -18,12 +17,13 @@ export async function fetchConfig(): Promise<EndpointConfig | undefined> {
   if (res.status === 304) return undefined;
   const config = res.body as EndpointConfig;
   let current = true;
-  await update((cur) => {
+  await update(async (cur) => {
     // Checked in the same update as the write, so no enrollment lands between the check and the write.
     if (cur.deviceToken !== res.token) {
       current = false;
       return {};
     }
+    const failed = await applyPolicy(config, cur.serverUrl);
     return {
       config,
       configVersion: config.configVersion,
@@ -32,10 +32,8 @@ export async function fetchConfig(): Promise<EndpointConfig | undefined> {
       ...(config.settings?.heartbeatIntervalSeconds
         ? { heartbeatIntervalSeconds: config.settings.heartbeatIntervalSeconds }
         : {}),
+      ...failed,
     };
   });
-  if (!current) return undefined;
-  await applyRules(config, s.serverUrl);
-  await applySites(config);
-  return config;
+  return current ? config : undefined;
 }

@@ -3,10 +3,10 @@ import { DEFAULT_CONFIG } from '../shared/policy.js';
 import { checkCode, INVALID_CODE, serverOrigin } from '../shared/enrollment.js';
 import { buildProof } from '../shared/proof-pdf.js';
 import { ApiError, call, raw } from './api.js';
-import { allowForSession, applyRules } from './dnr.js';
+import { allowForSession } from './dnr.js';
 import { extractText } from './extractor.js';
 import { fetchConfig } from './config.js';
-import { applySites } from './local.js';
+import { applyPolicy } from './local.js';
 import { enqueue, flush } from './queue.js';
 import { queueRadarReport, startRadar } from './radar.js';
 import { type State, read, update } from './store.js';
@@ -351,9 +351,9 @@ chrome.storage.onChanged.addListener((_changes, area) => {
 async function start(): Promise<void> {
   const s = await read();
   scheduleHeartbeat(s.heartbeatIntervalSeconds ?? 60);
-  if (s.config) await applyRules(s.config, s.serverUrl);
   // Registered scripts persist across sessions; this puts them in step after an update of the extension.
-  await applySites(s.config ?? DEFAULT_CONFIG);
+  // Read and applied in one update, so an enrollment or a reset meanwhile is not undone with older rules.
+  await update((cur) => applyPolicy(cur.config ?? DEFAULT_CONFIG, cur.serverUrl));
   await enrollFromManagedStorage();
 }
 
