@@ -38,7 +38,10 @@ export async function raw(
     form?: FormData;
     headers?: Record<string, string>;
     token?: string;
-    /** a call with a token that is not the current one (retiring a replaced enrollment): a 401 resets nothing */
+    /**
+     * a 401 resets nothing: the token is not the current one (retiring a replaced enrollment), or the
+     * caller acts on the answer itself (unenrolling)
+     */
     keepOnReenroll?: boolean;
   },
 ): Promise<{ status: number; body: unknown; headers: Headers }> {

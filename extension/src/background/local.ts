@@ -32,9 +32,13 @@ export async function applyPolicy(
  * rules and the AI-site scripts back to the built-in ones in the same update. `extra` is set in the same
  * write (the reason shown in the popup). The server address, the queue and the counters stay: they belong
  * to the organization and reach it if the device enrolls there again (docs/extension.md, "Uploads"). With
- * `only.ifToken`, nothing is reset unless that is still the device's token; answers whether it reset.
+ * `only.ifToken`, nothing is reset unless that is still the device's token (undefined: unless the device
+ * still holds none); answers whether it reset.
  */
-export async function resetToLocal(extra: Partial<State> = {}, only?: { ifToken: string }): Promise<boolean> {
+export async function resetToLocal(
+  extra: Partial<State> = {},
+  only?: { ifToken: string | undefined },
+): Promise<boolean> {
   let reset = true;
   await update(async (s) => {
     // A refusal of a token the device no longer holds says nothing of the enrollment it holds now: a

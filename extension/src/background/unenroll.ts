@@ -1,4 +1,4 @@
-import { ApiError, call } from './api.js';
+import { ApiError, raw } from './api.js';
 import { resetToLocal } from './local.js';
 import { read } from './store.js';
 
@@ -28,6 +28,10 @@ export async function managedEnrollmentSet(): Promise<boolean> {
   return Boolean(m.serverUrl && m.enrollmentCode);
 }
 
+/** The device enrolled again while the server was told it leaves: that answer is for the previous token. */
+export const ENROLLED_AGAIN =
+  'Still enrolled: the device enrolled again while it was leaving, and the new enrollment stays. Forget it too to leave that organization.';
+
 /**
  * Leaving the organization's policy (the options page's "Forget this enrollment", after a confirmation).
  * Refused on a device deployed by policy: it would enroll itself again anyway, and only an administrator
@@ -36,33 +40,42 @@ export async function managedEnrollmentSet(): Promise<boolean> {
  * dropped only once it has answered. A server out of reach or refusing (a 5xx, a 429, a 403) keeps the
  * device enrolled with the message why: dropping the policy silently is what an employee evading it would
  * want, and a notice queued for later would never leave a device kept offline. A 403 is the organization's
- * refusal (users may not unenroll there) and shows its message. 401 with reenroll (already
- * revoked; raw() drops the enrollment itself) and 404 (the device is gone) end the enrollment as well.
+ * refusal (users may not unenroll there) and shows its message. 401 with reenroll (already revoked) and 404
+ * (the device is gone) end the enrollment as well.
  */
 export async function unenroll(): Promise<void> {
   const s = await read();
-  if (!s.deviceToken) {
-    await resetToLocal();
-    return;
-  }
-  if (await managedEnrollmentSet()) {
-    throw new Error(MANAGED_REFUSAL);
-  }
-  try {
-    await call('/api/v1/endpoint/unenroll', { body: { reason: 'user' } });
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401 && err.body?.reenroll) return; // already reset by raw()
-    // The organization refuses (its allowUserUnenroll setting is off): its own words, which say whom to ask,
-    // not a hint to try again once the server can be reached.
-    if (err instanceof ApiError && err.status === 403 && err.body?.message) {
-      throw new Error(`Still enrolled: ${err.body.message}`);
-    }
-    if (!(err instanceof ApiError && err.status === 404)) {
-      const why = err instanceof Error ? err.message : String(err);
-      throw new Error(
-        `Still enrolled: the server must be told before this device leaves the organization's policy (${why}). Try again when the server can be reached.`,
-      );
+  const token = s.deviceToken;
+  if (token) {
+    if (await managedEnrollmentSet()) throw new Error(MANAGED_REFUSAL);
+    try {
+      if (!s.serverUrl) throw new ApiError(401, { message: 'not enrolled' });
+      // keepOnReenroll: a 401 is handled here with the other answers, as an answer for the token sent.
+      await raw(s.serverUrl, '/api/v1/endpoint/unenroll', {
+        token,
+        body: { reason: 'user' },
+        keepOnReenroll: true,
+      });
+    } catch (err) {
+      const gone =
+        err instanceof ApiError && ((err.status === 401 && err.body?.reenroll) || err.status === 404);
+      if (!gone) throw stillEnrolled(err);
     }
   }
-  await resetToLocal();
+  // Every answer above is about `token`: an enrollment made while the request was out (or, with no token,
+  // since the state was read) is not the one the person chose to leave, and a server that revoked or no
+  // longer knows the previous token says nothing of it.
+  if (!(await resetToLocal({}, { ifToken: token }))) throw new Error(ENROLLED_AGAIN);
+}
+
+function stillEnrolled(err: unknown): Error {
+  // The organization refuses (its allowUserUnenroll setting is off): its own words, which say whom to ask,
+  // not a hint to try again once the server can be reached.
+  if (err instanceof ApiError && err.status === 403 && err.body?.message) {
+    return new Error(`Still enrolled: ${err.body.message}`);
+  }
+  const why = err instanceof Error ? err.message : String(err);
+  return new Error(
+    `Still enrolled: the server must be told before this device leaves the organization's policy (${why}). Try again when the server can be reached.`,
+  );
 }
