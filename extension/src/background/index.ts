@@ -217,6 +217,7 @@ async function status(): Promise<Status> {
     disabledSites: s.disabledSites ?? [],
     version: VERSION,
     unenrollAllowed: s.config?.settings?.allowUserUnenroll !== false,
+    managed: Boolean(s.deviceToken) && (await managedEnrollmentSet()),
   };
 }
 
