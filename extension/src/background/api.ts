@@ -15,13 +15,18 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A call with the device's token. The answer names that token: a caller that writes what the answer says
+ * checks first that it is still the device's (the device may have enrolled again meanwhile).
+ */
 export async function call(
   path: string,
   init: { method?: string; body?: unknown; form?: FormData; headers?: Record<string, string> } = {},
-): Promise<{ status: number; body: unknown; headers: Headers }> {
+): Promise<{ status: number; body: unknown; headers: Headers; token: string }> {
   const s = await read();
   if (!s.serverUrl || !s.deviceToken) throw new ApiError(401, { message: 'not enrolled' });
-  return raw(s.serverUrl, path, { ...init, token: s.deviceToken });
+  const res = await raw(s.serverUrl, path, { ...init, token: s.deviceToken });
+  return { ...res, token: s.deviceToken };
 }
 
 export async function raw(
@@ -33,7 +38,10 @@ export async function raw(
     form?: FormData;
     headers?: Record<string, string>;
     token?: string;
-    /** a call with a token that is not the current one (retiring a replaced enrollment): a 401 resets nothing */
+    /**
+     * a 401 resets nothing: the token is not the current one (retiring a replaced enrollment), or the
+     * caller acts on the answer itself (unenrolling)
+     */
     keepOnReenroll?: boolean;
   },
 ): Promise<{ status: number; body: unknown; headers: Headers }> {

@@ -1,14 +1,16 @@
 import type { Status, ToBackground } from '../shared/messages.js';
-import { DEFAULT_CONFIG, type EndpointConfig } from '../shared/policy.js';
+import { DEFAULT_CONFIG } from '../shared/policy.js';
 import { checkCode, INVALID_CODE, serverOrigin } from '../shared/enrollment.js';
 import { buildProof } from '../shared/proof-pdf.js';
 import { ApiError, call, raw } from './api.js';
-import { allowForSession, applyRules } from './dnr.js';
+import { allowForSession } from './dnr.js';
 import { extractText } from './extractor.js';
-import { applySites, resetToLocal } from './local.js';
+import { fetchConfig } from './config.js';
+import { applyPolicy } from './local.js';
 import { enqueue, flush } from './queue.js';
 import { queueRadarReport, startRadar } from './radar.js';
 import { type State, read, update } from './store.js';
+import { MANAGED_REFUSAL, managedConfig, managedEnrollmentSet, unenroll } from './unenroll.js';
 
 // The service worker (an event page on Firefox): enrollment, heartbeats, policy, the upload queue, the
 // shadow-AI radar, proofs, and the per-origin vaults of the content scripts (session storage: in memory,
@@ -83,7 +85,7 @@ async function enroll(serverUrl: string, code: string, name?: string): Promise<v
     etag: undefined,
     lastError: retired,
   }));
-  await fetchConfig();
+  await syncConfig();
   await heartbeat();
 }
 
@@ -114,75 +116,10 @@ async function retirePrevious(
   }
 }
 
-const MANAGED_REFUSAL =
-  "This device was enrolled by your organization's deployment: only an administrator can remove or change its enrollment.";
-
-/** Whether the device was enrolled by the organization's deployment (managed storage), not by hand. */
-async function managedEnrollmentSet(): Promise<boolean> {
-  try {
-    const m = (await chrome.storage.managed.get(null)) as Managed;
-    return Boolean(m.serverUrl && m.enrollmentCode);
-  } catch {
-    return false; // no managed storage (not deployed by policy)
-  }
-}
-
-/**
- * Leaving the organization's policy (the options page's "Forget this enrollment", after a confirmation).
- * Refused on a device deployed by policy: it would enroll itself again anyway, and only an administrator
- * removes it. Otherwise the server is told first (unenroll, reason `user`: the device is revoked and an
- * `audit.endpoint_device` event with action `unenrolled` reaches the administrators), and the policy is
- * dropped only once it has answered. A server out of reach or refusing (a 5xx, a 429, a 403) keeps the
- * device enrolled with the message why: dropping the policy silently is what an employee evading it would
- * want, and a notice queued for later would never leave a device kept offline. A 403 is the organization's
- * refusal (users may not unenroll there) and shows its message. 401 with reenroll (already
- * revoked; raw() drops the enrollment itself) and 404 (the device is gone) end the enrollment as well.
- */
-async function unenroll(): Promise<void> {
-  const s = await read();
-  if (!s.deviceToken) {
-    await resetToLocal();
-    return;
-  }
-  if (await managedEnrollmentSet()) {
-    throw new Error(MANAGED_REFUSAL);
-  }
-  try {
-    await call('/api/v1/endpoint/unenroll', { body: { reason: 'user' } });
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401 && err.body?.reenroll) return; // already reset by raw()
-    // The organization refuses (its allowUserUnenroll setting is off): its own words, which say whom to ask,
-    // not a hint to try again once the server can be reached.
-    if (err instanceof ApiError && err.status === 403 && err.body?.message) {
-      throw new Error(`Still enrolled: ${err.body.message}`);
-    }
-    if (!(err instanceof ApiError && err.status === 404)) {
-      const why = err instanceof Error ? err.message : String(err);
-      throw new Error(
-        `Still enrolled: the server must be told before this device leaves the organization's policy (${why}). Try again when the server can be reached.`,
-      );
-    }
-  }
-  await resetToLocal();
-}
-
-async function fetchConfig(): Promise<void> {
-  const s = await read();
-  const res = await call('/api/v1/endpoint/config', { headers: s.etag ? { 'if-none-match': s.etag } : {} });
-  if (res.status === 304) return;
-  const config = res.body as EndpointConfig;
-  await update(() => ({
-    config,
-    configVersion: config.configVersion,
-    etag: res.headers.get('etag') ?? undefined,
-    forceMode: config.forceMode?.enabled ?? false,
-    ...(config.settings?.heartbeatIntervalSeconds
-      ? { heartbeatIntervalSeconds: config.settings.heartbeatIntervalSeconds }
-      : {}),
-  }));
-  await applyRules(config, s.serverUrl);
-  await applySites(config);
-  scheduleHeartbeat(config.settings?.heartbeatIntervalSeconds ?? 60);
+/** Fetches the config and, when a new one arrived, the heartbeat follows its interval. */
+async function syncConfig(): Promise<void> {
+  const config = await fetchConfig();
+  if (config) scheduleHeartbeat(config.settings?.heartbeatIntervalSeconds ?? 60);
 }
 
 function scheduleHeartbeat(seconds: number): void {
@@ -232,19 +169,13 @@ async function heartbeat(): Promise<void> {
     });
     const cur = await read();
     if (hb.configVersion !== cur.configVersion || hb.forceMode !== (cur.forceMode ?? false))
-      await fetchConfig();
+      await syncConfig();
     await queueRadarReport();
     await flush();
   } catch (err) {
     await update(() => ({ lastError: err instanceof Error ? err.message : 'heartbeat failed' }));
     if (err instanceof ApiError && err.body?.reenroll) await enrollFromManagedStorage();
   }
-}
-
-interface Managed {
-  serverUrl?: string;
-  enrollmentCode?: string;
-  deviceName?: string;
 }
 
 let managedEnrollment: Promise<void> | null = null;
@@ -261,12 +192,7 @@ function enrollFromManagedStorage(): Promise<void> {
 }
 
 async function enrollManaged(): Promise<void> {
-  let managed: Managed = {};
-  try {
-    managed = (await chrome.storage.managed.get(null)) as Managed;
-  } catch {
-    return; // no managed storage (not deployed by policy)
-  }
+  const managed = await managedConfig();
   const s = await read();
   if (s.deviceToken || !managed.serverUrl || !managed.enrollmentCode) return;
   await enroll(managed.serverUrl, managed.enrollmentCode, managed.deviceName).catch(async (err) => {
@@ -291,6 +217,7 @@ async function status(): Promise<Status> {
     disabledSites: s.disabledSites ?? [],
     version: VERSION,
     unenrollAllowed: s.config?.settings?.allowUserUnenroll !== false,
+    managed: Boolean(s.deviceToken) && (await managedEnrollmentSet()),
   };
 }
 
@@ -393,7 +320,7 @@ async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): 
       await unenroll();
       return status();
     case 'sync':
-      await fetchConfig().catch(() => undefined);
+      await syncConfig().catch(() => undefined);
       await heartbeat();
       return status();
     case 'status':
@@ -425,9 +352,9 @@ chrome.storage.onChanged.addListener((_changes, area) => {
 async function start(): Promise<void> {
   const s = await read();
   scheduleHeartbeat(s.heartbeatIntervalSeconds ?? 60);
-  if (s.config) await applyRules(s.config, s.serverUrl);
   // Registered scripts persist across sessions; this puts them in step after an update of the extension.
-  await applySites(s.config ?? DEFAULT_CONFIG);
+  // Read and applied in one update, so an enrollment or a reset meanwhile is not undone with older rules.
+  await update((cur) => applyPolicy(cur.config ?? DEFAULT_CONFIG, cur.serverUrl));
   await enrollFromManagedStorage();
 }
 

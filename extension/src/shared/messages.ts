@@ -82,4 +82,9 @@ export interface Status {
    * not say (an older server); the server's 403 stays the guard either way.
    */
   unenrollAllowed: boolean;
+  /**
+   * true when the organization's deployment enrolled the device (managed configuration with serverUrl and
+   * enrollmentCode): the worker refuses to unenroll it, so the options page offers no "Forget this enrollment".
+   */
+  managed: boolean;
 }

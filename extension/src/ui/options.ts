@@ -10,22 +10,39 @@ const unenroll = document.getElementById('unenroll') as HTMLButtonElement;
 const unenrollNote = document.getElementById('unenroll-note')!;
 const ask = <T>(m: ToBackground) => chrome.runtime.sendMessage(m) as Promise<T & { error?: string }>;
 
+let asked = 0;
+
 async function show(): Promise<void> {
+  const mine = ++asked;
   const s = await ask<Status>({ kind: 'status' });
+  // Storage changes come in bursts: an older answer arriving after a newer one would show a past state.
+  if (mine !== asked) return;
   result.textContent = s.enrolled
     ? `Enrolled as ${s.deviceId} in ${s.organizationId} (${s.serverUrl}).`
     : 'Not enrolled: the DLP bar and the injection check already run on this device with default settings.';
   result.className = s.enrolled ? 'ok' : 'warn';
-  // Where the organization's config says its users may not unenroll, the button would only lead to the
-  // server's refusal (403, which stays the guard: a config fetched before the setting changed still shows
-  // the button): the page says who manages the enrollment instead.
-  const noUnenroll = s.enrolled && !s.unenrollAllowed;
+  // Where the worker would refuse anyway, the button would only lead to the refusal: the page says who
+  // manages the enrollment instead. A deployment's enrollment (managed configuration) is never the user's
+  // to leave. Where the organization's config says its users may not unenroll, the server's 403 stays the
+  // guard (a config fetched before the setting changed still shows the button).
+  const managed = s.enrolled && s.managed;
+  const noUnenroll = managed || (s.enrolled && !s.unenrollAllowed);
   unenroll.hidden = noUnenroll;
   unenrollNote.hidden = !noUnenroll;
-  unenrollNote.textContent = noUnenroll
-    ? `${s.organizationName ?? s.organizationId} manages this enrollment: its users may not unenroll their devices. Ask an administrator to remove this device.`
-    : '';
+  unenrollNote.textContent = managed
+    ? "Your organization's deployment enrolled this device: only an administrator can remove its enrollment."
+    : noUnenroll
+      ? `${s.organizationName ?? s.organizationId} manages this enrollment: its users may not unenroll their devices. Ask an administrator to remove this device.`
+      : '';
 }
+
+// The page follows the device as it changes (an enrollment from another page or from the managed
+// configuration, a reset after a revocation, a config that changes allowUserUnenroll), not only at its own
+// next action: a button left from an earlier state would offer what the worker then refuses.
+const SHOWN = ['deviceToken', 'deviceId', 'organizationId', 'serverUrl', 'config'];
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === 'managed' || (area === 'local' && SHOWN.some((k) => k in changes))) void show();
+});
 
 form.addEventListener('submit', async (e) => {
   e.preventDefault();
