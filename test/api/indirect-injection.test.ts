@@ -311,6 +311,35 @@ describe('network proxy: a long Responses agent loop (every earlier output resen
     assert.equal(suite.fake.requests.length, sent + 1, 'the injected loops were not sent');
   });
 
+  it('analyses each earlier output once: a turn that resends them sends only its new output to compute', async () => {
+    // An organization of its own: what it sent was analysed for no other.
+    const tenant = await suite.env.t.tenant({ name: 'Long loop' });
+    const client = openaiAt(`${suite.base}/openai/v1`, tenant);
+    const rounds = (n: number) =>
+      [
+        { role: 'user', content: ASK },
+        ...Array.from({ length: n }, (_, i) => [
+          { type: 'function_call', call_id: `k${i}`, name: 'crate_status', arguments: '{}' },
+          {
+            type: 'function_call_output',
+            call_id: `k${i}`,
+            output: `Crate ${i} waits at gate ${i % 23} of the Bergen terminal for the evening ferry.`,
+          },
+        ]).flat(),
+      ] as OpenAI.Responses.ResponseInput;
+    const pooled = () => suite.env.t.ctx.compute.stats().completed;
+    const sent = suite.fake.requests.length;
+    // 300 outputs, some 24,000 characters: more than a worker's share (PARAPET_COMPUTE_MIN_CHARS, 16,384).
+    const first = pooled();
+    await client.responses.create({ model: 'gpt-4o-mini', input: rounds(300) });
+    assert.ok(pooled() > first, 'the first turn was analysed in a worker');
+    // The next turn resends the 300 and brings one: that one alone is analysed, in-process (so is its DLP).
+    const second = pooled();
+    await client.responses.create({ model: 'gpt-4o-mini', input: rounds(301) });
+    assert.equal(pooled(), second, 'no task went to a worker');
+    assert.equal(suite.fake.requests.length, sent + 2);
+  });
+
   it('is refused with a clear 400 past 5,000 distinct texts in all, nothing sent', async () => {
     const sent = suite.fake.requests.length;
     const raw = await fetch(`${suite.base}/openai/v1/responses`, {

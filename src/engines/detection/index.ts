@@ -1,4 +1,5 @@
 import { analyzeText } from './analyze.js';
+import { MODEL } from './model/weights.js';
 import { PATTERNS } from './patterns/index.js';
 import { analyzeAndSanitize, sanitizeText } from './sanitize.js';
 import type { AnalysisResult, DetectionOptions } from './types.js';
@@ -13,6 +14,12 @@ export type {
 } from './types.js';
 export { DEFAULT_THRESHOLDS } from './scoring.js';
 export { analyzeAndSanitize };
+
+/**
+ * The version of the learned model the analysis reads (model/weights.ts): a verdict holds for the model that
+ * gave it, so whatever keeps verdicts (the proxies' analysis cache) keys them by it.
+ */
+export const MODEL_VERSION: string = MODEL.version;
 export type { Sanitization } from './sanitize.js';
 
 /** Full analysis: score 0..100, severity, action, categories and the matches on original offsets. */

@@ -5,6 +5,7 @@ import type { Db } from '../../platform/storage/index.js';
 import { detectionOptionsFor, publishDetection } from '../detection/index.js';
 import { dlpSettingsOf, type Vault } from '../dlp/index.js';
 import type { Organization } from '../orgs/index.js';
+import { type AnalysisCache, createAnalysisCache } from './analysis-cache.js';
 import type { PromptTexts } from './prompt-texts.js';
 import type { TextField } from './text-fields.js';
 import { dlpEventHooks, type FieldsOutcome, tokenizeFields } from './tokenize.js';
@@ -79,8 +80,11 @@ export function createProtection(deps: {
   publish: ProtectionPublish;
   /** Runs detection and the DLP pass; large texts go to a worker thread under a time budget. */
   compute?: Compute;
+  /** The injection analyses checkPrompt made already (one per process: the gateway builds one protection). */
+  analysisCache?: AnalysisCache;
 }) {
   const compute = deps.compute ?? inlineCompute;
+  const analysisCache = deps.analysisCache ?? createAnalysisCache();
 
   /** Publishes the detection events of `analysis` (of `text`, the worst of `textsChecked` texts) from log up. */
   function publish(
@@ -130,6 +134,46 @@ export function createProtection(deps: {
     return { ...analysis, processingTimeMs };
   }
 
+  /**
+   * What analyzeEach gives for `items` (in order, up to and including the first block), the known analyses
+   * from the cache and the others from one compute task, whose size counts only them. A failure of that
+   * task (budget, busy workers) propagates as it did before the cache, and nothing of it is stored.
+   */
+  async function analyseEach(
+    orgId: string,
+    items: ReadonlyArray<{ text: string; options: DetectionOptions; size: number }>,
+  ): Promise<AnalysisResult[]> {
+    const keys = await analysisCache.keysFor(orgId, items);
+    const read = items.map((item, i) => ({ ...item, key: keys[i] as string }));
+    const known: Array<AnalysisResult | undefined> = [];
+    for (const { key, text } of read) {
+      const hit = analysisCache.get(key, text);
+      known.push(hit);
+      // A known block ends the reading: nothing after it is looked up or analysed.
+      if (hit?.action === 'block') break;
+    }
+    const todo = read.slice(0, known.length).flatMap((item, i) => (known[i] ? [] : [{ ...item, at: i }]));
+    if (todo.length > 0) {
+      const size = todo.reduce((n, t) => n + t.size, 0);
+      const tasks = todo.map(({ text, options }) => ({ text, options }));
+      const fresh = await compute.run('analyzeEach', [tasks], size);
+      fresh.forEach((r, j) => {
+        const t = todo[j] as (typeof todo)[number];
+        known[t.at] = r;
+        analysisCache.set(t.key, t.text, r);
+      });
+    }
+    const results: AnalysisResult[] = [];
+    for (const r of known) {
+      // Compute stops at its first block: a text it did not read lies after one. Anything else unread
+      // would be a text let through unchecked, so the request fails instead.
+      if (!r) throw new Error('The injection analysis answered fewer texts than it was given.');
+      results.push(r);
+      if (r.action === 'block') break;
+    }
+    return results;
+  }
+
   return {
     checkInjection,
 
@@ -146,17 +190,19 @@ export function createProtection(deps: {
      * its neighbours an injection scored lower (a neighbour's "for example" made the whole group read as
      * a discussion of attacks) and weak findings of harmless texts added up to false blocks. `block`
      * refuses the request (403 forbidden) before anything is tokenized or sent; `log` and `warn` let it
-     * through.
+     * through. A text analysed before with the same options, for the same organization (a resent one,
+     * mostly), is answered from the analysis cache (analysis-cache.ts) and not sent to compute; the rest is
+     * as if all were read.
      */
     async checkPrompt(caller: ProtectedCaller, prompt: PromptTexts, endpoint: string): Promise<void> {
-      const items: Array<{ text: string; options: DetectionOptions; resent?: boolean }> = [];
-      let size = 0;
+      // `size`: what the text weighs in the compute task (the user text's context is read with it).
+      const items: Array<{ text: string; options: DetectionOptions; size: number; resent?: boolean }> = [];
       if (prompt.user) {
         items.push({
           text: prompt.user,
           options: detectionOptionsFor(caller.org, prompt.system || undefined, true),
+          size: prompt.user.length + prompt.system.length,
         });
-        size += prompt.user.length + prompt.system.length;
       }
       const fresh = prompt.indirect.filter((t) => t.resent !== true).length;
       if (fresh > MAX_CHECKED_TEXTS) {
@@ -171,17 +217,24 @@ export function createProtection(deps: {
           `The request carries ${prompt.indirect.length} distinct tool outputs and documents, earlier ones included; the injection check reads at most ${MAX_READ_TEXTS} per request. Start a new session (or send fewer). It was not sent.`,
         );
       }
+      // One options object per source: the analysis cache makes the canonical form of each object once.
+      const optionsBySource = new Map<string, DetectionOptions>();
       for (const { text, source, resent } of prompt.indirect) {
+        let options = optionsBySource.get(source);
+        if (!options) {
+          options = detectionOptionsFor(caller.org, source, true);
+          optionsBySource.set(source, options);
+        }
         items.push({
           text,
-          options: detectionOptionsFor(caller.org, source, true),
+          options,
+          size: text.length,
           ...(resent ? { resent } : {}),
         });
-        size += text.length;
       }
       if (items.length === 0) return;
       const started = performance.now();
-      const results = await compute.run('analyzeEach', [items], size);
+      const results = await analyseEach(caller.org.id, items);
       const processingTimeMs = Math.round(performance.now() - started);
       // A `resent` text (one an earlier request may have checked and reported: promptTexts) is reported only
       // when it blocks; otherwise the worst of the others is, and nothing when only resent texts were read.
