@@ -29,6 +29,10 @@ describe('logs', () => {
       body: { text: secretText },
     });
     await t.request('GET', '/api/v1/stats', { headers: { 'x-api-key': tenant.sw } });
+    // Values written into a path, on a route (a conversation id) and on none (audit finding F3).
+    await t.request('GET', '/api/v1/gateway/conversations/path.marker@example.com', { key: tenant.sw });
+    await t.request('GET', '/api/v1/DE89370400440532013000/path-marker', { key: tenant.sw });
+    await t.request('GET', '/path-top.marker@example.com', {});
     const cookie = await tenant.session('owner');
     await t.request('GET', '/api/dashboard/keys', { cookie });
     await t.request('POST', '/api/dashboard/auth/login', {
@@ -37,6 +41,8 @@ describe('logs', () => {
     await new Promise((r) => setTimeout(r, 50));
     const all = lines.join('');
     assert.ok(all.includes('req_'), 'request ids are logged');
+    assert.ok(all.includes('"url":"/api/v1/gateway/conversations/:id"'), 'a route is logged as its pattern');
+    assert.ok(all.includes('"url":"(no route)"'), 'a path no route matched is not logged');
     for (const secret of [
       tenant.al,
       tenant.sw,
@@ -46,6 +52,10 @@ describe('logs', () => {
       'Jane Roe',
       'hunter2-password',
       'query-secret',
+      'path.marker@example.com',
+      'DE89370400440532013000',
+      'path-marker',
+      'path-top.marker',
     ]) {
       assert.equal(all.includes(secret), false, `logs must not contain ${secret.slice(0, 12)}…`);
     }

@@ -27,17 +27,37 @@ export const REDACT_PATHS = [
   '*.body',
 ];
 
+interface LoggedRequest {
+  id?: string;
+  method?: string;
+  url?: string;
+  ip?: string;
+  routeOptions?: { url?: string };
+}
+
+/**
+ * The path a request line shows: its route's pattern (`/api/v1/gateway/conversations/:id`), never the
+ * path as sent. A caller writes the path as freely as a body (an id, an e-mail address or an IBAN put in a
+ * segment by mistake or on purpose: audit finding F3), and query strings can hold keys or text. A request
+ * no route matched shows none of its path; its request id, method and status follow it either way.
+ */
+function loggedUrl(req: LoggedRequest): string | undefined {
+  const route = req.routeOptions?.url;
+  if (typeof route === 'string' && route !== '' && route !== '*') return route;
+  // Not even its first segment: that may be the value itself (`/jane.roe@example.com`).
+  return typeof req.url === 'string' ? '(no route)' : undefined;
+}
+
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
   return pino(
     {
       level,
       redact: { paths: REDACT_PATHS, censor: '[REDACTED]' },
       serializers: {
-        req: (req: { id?: string; method?: string; url?: string; ip?: string }) => ({
+        req: (req: LoggedRequest) => ({
           id: req.id,
           method: req.method,
-          // Query strings can hold keys or text; the path alone is enough to follow a request.
-          url: typeof req.url === 'string' ? req.url.split('?')[0] : undefined,
+          url: loggedUrl(req),
           ip: req.ip,
         }),
         res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
