@@ -349,6 +349,40 @@ describe('network proxy: faults', () => {
     assert.equal(fake.requests.length, 2);
   });
 
+  it('an inspected path written in other letter cases is inspected, never relayed in clear', async () => {
+    // Audit finding F2: an upstream (or a front before it) that folds case reads these as the operation.
+    const ops: Array<[string, string, unknown]> = [
+      ['openai', '/v1/Chat/Completions', chatBody()],
+      ['openai', '/V1/RESPONSES', { model: 'gpt-4o-mini', input: PROMPT }],
+      ['groq', '/openai/v1/CHAT/completions', chatBody()],
+      ['mistral', '/v1/Chat/Completions', chatBody()],
+      [
+        'anthropic',
+        '/v1/Messages',
+        { model: 'claude', max_tokens: 5, messages: [{ role: 'user', content: PROMPT }] },
+      ],
+      [
+        'google',
+        '/v1beta/Models/gemini-2.0-flash:GenerateContent',
+        { contents: [{ role: 'user', parts: [{ text: PROMPT }] }] },
+      ],
+      ['cohere', '/v2/Chat', { model: 'command-r', messages: [{ role: 'user', content: PROMPT }] }],
+    ];
+    for (const [provider, path, body] of ops) {
+      fake.reset();
+      const res = await call(`/proxy/${provider}${path}`, { body });
+      await res.arrayBuffer();
+      assert.equal(fake.requests.length, 1, `${provider} ${path} went upstream`);
+      assert.equal(fake.lastRequest()?.url.split('?')[0]?.endsWith(path), true, 'its path as written');
+      assert.doesNotMatch(
+        fake.lastRequest()?.raw ?? '',
+        new RegExp(EMAIL.split('@')[0] as string),
+        `${provider} ${path}`,
+      );
+      assert.equal(res.headers.get('x-svc-tokenized-count'), '1', `${provider} ${path}`);
+    }
+  });
+
   it('doubled slashes, leading (read as a host by a URL parser) or inside, are refused for every provider', async () => {
     const ops: Array<[string, string, unknown]> = [
       ['openai', '/v1/chat/completions', chatBody()],

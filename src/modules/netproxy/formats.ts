@@ -33,7 +33,7 @@ export interface Route {
 // it, `/v1`, `/openai/v1`, `/v1beta`, may differ). Every other path is not inspected (docs/netproxy.md:
 // forwarded or refused by the organization's `uninspected` setting).
 const GEMINI =
-  /\/(?:models|tunedModels)\/[^/]+:(generateContent|streamGenerateContent|countTokens|embedContent|batchEmbedContents|batchGenerateContent|asyncBatchEmbedContent)$/;
+  /\/(?:models|tunedmodels)\/[^/]+:(generatecontent|streamgeneratecontent|counttokens|embedcontent|batchembedcontents|batchgeneratecontent|asyncbatchembedcontent)$/;
 const MISTRAL_CONVERSATION = /\/v1\/conversations(?:\/[^/]+(?:\/restart)?)?$/;
 // OpenAI conversations: create, update (metadata) and add items.
 const OPENAI_CONVERSATION = /\/v1\/conversations(?:\/[^/]+(?:\/items)?)?$/;
@@ -44,8 +44,15 @@ const route = (op: Operation, injection = true, streamByPath = false): Route => 
   injection,
 });
 
-export function routeOf(provider: NetProvider, method: string, path: string): Route | null {
+/**
+ * The inspected operation a POST to `path` is, or null. Matched without regard to case: an upstream that
+ * reads paths so (or a front before it that folds them) would take `/v1/Chat/Completions` for the chat,
+ * and relayed as an unknown path it went up with its personal data in clear (audit finding F2). Inspected
+ * instead; its path still goes up as written.
+ */
+export function routeOf(provider: NetProvider, method: string, written: string): Route | null {
   if (method !== 'POST') return null;
+  const path = written.toLowerCase();
   switch (provider) {
     case 'openai':
     case 'mistral':
@@ -73,17 +80,17 @@ export function routeOf(provider: NetProvider, method: string, path: string): Ro
       const m = GEMINI.exec(path);
       if (!m) return null;
       switch (m[1]) {
-        case 'countTokens':
+        case 'counttokens':
           return route('gemini-count', false);
-        case 'embedContent':
-        case 'batchEmbedContents':
+        case 'embedcontent':
+        case 'batchembedcontents':
           return route('gemini-embed', false);
-        case 'batchGenerateContent':
+        case 'batchgeneratecontent':
           return route('gemini-batch');
-        case 'asyncBatchEmbedContent':
+        case 'asyncbatchembedcontent':
           return route('gemini-batch', false);
         default:
-          return route('gemini-generate', true, m[1] === 'streamGenerateContent');
+          return route('gemini-generate', true, m[1] === 'streamgeneratecontent');
       }
     }
     case 'cohere':
