@@ -277,6 +277,19 @@ describe('a whole (not streamed) answer', () => {
     await assertStored(org, [EMAIL], ['EMAIL'], res.body.conversationId);
   });
 
+  it("that ended with a provider's own word for a natural end (Together's eos) is stored whole", async () => {
+    const org = await keyedTenant();
+    const reply = 'The capital of France is Paris';
+    fake.queue({ reply, finishReason: 'eos' });
+    const res = await t.request('POST', '/api/v1/gateway/chat', {
+      key: org.sw,
+      body: { message: 'Capital of France?', ...preferred },
+    });
+    assert.equal(res.status, 200, res.text);
+    const { answer } = await assertStored(org, [], [], res.body.conversationId);
+    assert.equal(answer, reply);
+  });
+
   // `error` is not a reason the chat knows to mean finished (Mistral's words pass through): fail closed.
   for (const [name, finishReason] of [
     ['hit its length limit', 'length'],

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { FakeProviderServer } from '../fakes/provider-server.js';
 import type { Tenant } from '../support/harness.js';
 import { sseEvents } from './gateway-support.js';
+import { until } from '../support/until.js';
 import { parapetError, setErrorFormat, startNetProxy } from './netproxy-support.js';
 
 // The network proxy at the HTTP level: native formats the SDK tests do not reach, the wire rules
@@ -379,6 +380,22 @@ describe('network proxy: faults', () => {
       assert.doesNotMatch(fake.lastRequest()?.raw ?? '', /tomas\.berg/, `${provider} ${path}`);
       assert.equal(res.headers.get('x-svc-tokenized-count'), '1', `${provider} ${path}`);
     }
+    // Gemini names its model in the path only: read there without regard to case too, as written, so the
+    // call is counted with its model (review: an empty model priced it at 0). `Models` in another case
+    // is a path the fake upstream still answers as Gemini.
+    const gemini = await call('/proxy/google/v1beta/Models/gemini-2.0-flash:generateContent', {
+      body: { contents: [{ role: 'user', parts: [{ text: PROMPT }] }] },
+    });
+    assert.equal(gemini.status, 200, await gemini.text());
+    await until('the Gemini call is counted with its model', async () => {
+      const rows = await env.t.ctx.storage.db
+        .selectFrom('gateway_usage')
+        .select(['model'])
+        .where('org_id', '=', mine.org.id)
+        .where('provider', '=', 'google')
+        .execute();
+      return rows.some((r) => r.model === 'google/gemini-2.0-flash');
+    });
   });
 
   it('doubled slashes, leading (read as a host by a URL parser) or inside, are refused for every provider', async () => {

@@ -347,7 +347,7 @@ export function createChatService(deps: ChatServiceDeps) {
    * Stores the turn (the answer tokenized into the conversation's session) and records usage; called once
    * per provider call that produced text. `answer` is the upstream's own text, with the tokens the model
    * wrote, never the rehydrated text the caller read. An answer that did not end as the model finished it
-   * (`outcome` aborted or error, or `cut`: a length limit or content filter) is stored only up to its
+   * (`outcome` aborted or error, or `cut`: any finish reason but a finished one, isCutFinish) is stored only up to its
    * finished part (cut-answer.ts); when nothing of it is finished, the user's message is stored with
    * CUT_ANSWER_NOTE in the answer's place, so the history keeps what the user asked.
    */

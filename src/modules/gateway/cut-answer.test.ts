@@ -30,8 +30,8 @@ describe('finishedPart: what of a cut answer is stored', () => {
 });
 
 describe('isCutFinish: which finish reasons mean the answer was cut', () => {
-  it('only stop, tool_calls and function_call mean finished; no reason is not a cut', () => {
-    for (const r of ['stop', 'tool_calls', 'function_call', null, undefined, ''])
+  it('only stop, eos (Together), tool_calls and function_call mean finished; no reason is not a cut', () => {
+    for (const r of ['stop', 'eos', 'tool_calls', 'function_call', null, undefined, ''])
       assert.equal(isCutFinish(r), false, `${r}`);
   });
 

@@ -16,11 +16,12 @@
 export const CUT_ANSWER_NOTE = '[The answer was cut off before any of it finished.]';
 
 /** The finish reasons of an answer the model finished: every other reason means it was cut. */
-const FINISHED_REASONS: ReadonlySet<string> = new Set(['stop', 'tool_calls', 'function_call']);
+// `eos` is Together's word for a natural end (the OpenAI-like adapter passes finish reasons through).
+const FINISHED_REASONS: ReadonlySet<string> = new Set(['stop', 'eos', 'tool_calls', 'function_call']);
 
 /**
  * Whether an answer that ended with `reason` was cut. Fail closed: a reason not known to mean "finished"
- * counts as cut. The adapters map their providers' incomplete ends to `length` or `content_filter`, but the
+ * counts as cut, so a provider's own word for a natural end must be listed here (`eos`). The adapters map their providers' incomplete ends to `length` or `content_filter`, but the
  * OpenAI-like providers pass their own words through (Mistral's `model_length` and `error`), and a reason a
  * provider adds later would otherwise let a value cut inside it be stored in clear. No reason at all is
  * not a cut: a stream that ended without its finish event already fails as ended early, and some

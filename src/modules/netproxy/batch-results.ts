@@ -7,7 +7,8 @@ import { rehydrateJson } from '../protection/index.js';
 import { createNetproxyRepo } from './netproxy.repo.js';
 
 /** The results of an Anthropic message batch (JSONL), fetched at the `results_url` the proxy names. */
-export const BATCH_RESULTS = /^\/v1\/messages\/batches\/([A-Za-z0-9_-]{1,128})\/results$/;
+// Without regard to case, as routeOf matches the operations (formats.ts); the id is captured as written.
+export const BATCH_RESULTS = /^\/v1\/messages\/batches\/([A-Za-z0-9_-]{1,128})\/results$/i;
 
 /** Why a batch's results were relayed with their tokens (`x-svc-rehydration`, docs/netproxy.md). */
 export type NotRehydrated = 'unknown_batch' | 'session_expired';

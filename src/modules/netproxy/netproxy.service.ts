@@ -142,7 +142,8 @@ const ODD_PATH = /[%\\;]|\/\.|\/\/|\/$/;
 
 // Anthropic's answers that are Message Batch objects (create, list, retrieve, cancel): each names the
 // batch's `results_url` on Anthropic's own host.
-const ANTHROPIC_BATCH_OBJECTS = /^\/v1\/messages\/batches(?:\/[^/]+(?:\/cancel)?)?$/;
+// Without regard to case, as routeOf matches the operations (formats.ts); ids are captured as written.
+const ANTHROPIC_BATCH_OBJECTS = /^\/v1\/messages\/batches(?:\/[^/]+(?:\/cancel)?)?$/i;
 
 /**
  * `results_url` of the Anthropic batch objects in an answer (one batch, or a list's `data`) moved from the
@@ -357,7 +358,7 @@ export function createNetProxy(deps: NetProxyDeps) {
       const texts = requestTexts(route.op, body, route.streamByPath);
       call.stream = texts.stream;
       call.sse = !route.streamByPath || /(?:^|&|\?)alt=sse(?:&|$)/.test(query);
-      call.model = texts.model || /\/(?:models|tunedModels)\/([^/:]+):/.exec(path)?.[1] || '';
+      call.model = texts.model || /\/(?:models|tunedModels)\/([^/:]+):/i.exec(path)?.[1] || '';
       for (const f of texts.fields) call.promptChars += f.text.length;
       if (route.injection) {
         // The event's endpoint names the provider (a checked id, so the path stays short and known):
