@@ -21,7 +21,14 @@ import {
 } from '../platform/storage/index.js';
 import { type AuthService, createAuthService } from '../modules/auth/index.js';
 import { type DetectionService, createDetectionService } from '../modules/detection/index.js';
-import { type DlpService, type Vault, createDlpService, createVault } from '../modules/dlp/index.js';
+import {
+  blankPersonalData,
+  type DlpService,
+  dlpSettingsOf,
+  type Vault,
+  createDlpService,
+  createVault,
+} from '../modules/dlp/index.js';
 import { type EventPublisher, createEventPublisher } from '../modules/events/index.js';
 import { type Gateway, createGateway } from '../modules/gateway/index.js';
 import {
@@ -284,6 +291,7 @@ export async function createContext(config: Config, options: ContextOptions = {}
       publish: events.publish,
       deviceUser: (orgId, deviceId) => endpoint.deviceUser(orgId, deviceId),
       deviceExists: (orgId, deviceId) => endpoint.deviceExists(orgId, deviceId),
+      blank: (settings, texts) => blankPersonalData(pool, texts, dlpSettingsOf(settings)),
     });
     const hallucination = createHallucinationService({
       db: storage.db,

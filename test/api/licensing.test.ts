@@ -111,6 +111,7 @@ describe('pattern bundle for an on-premise verifier (POST /api/v1/license/patter
     const res = await patterns(key);
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.detect.allowValues, ['desk@parapet.example']);
+    assert.equal(res.headers.get('cache-control'), 'no-store', 'its allow-values are kept by no cache');
     assert.equal(res.body.detect.customPatterns[0].regex, 'BDG-\\d{5}');
     assert.equal(res.body.detect.blockTypes, undefined, 'what the cloud enforces stays in the cloud');
     assert.notEqual(res.body.version, empty.body.version);

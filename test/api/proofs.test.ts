@@ -55,6 +55,17 @@ const snapshot = async () => ({
   spool: files('proofs-spool').length,
 });
 
+/** The data of the organization A's latest proof.risk_mismatch event. */
+async function lastRiskMismatch(): Promise<Record<string, any>> {
+  const ev = await t.ctx.storage.db
+    .selectFrom('events')
+    .selectAll()
+    .where('org_id', '=', a.org.id)
+    .where('type', '=', 'proof.risk_mismatch')
+    .execute();
+  return JSON.parse(ev.at(-1)!.data);
+}
+
 function assertSpecError(res: { status: number; body: any }, status: number, code: string) {
   assert.equal(res.status, status, JSON.stringify(res.body));
   assert.equal(res.body.error, code);
@@ -176,13 +187,7 @@ describe('upload', () => {
     assert.equal(res.body.riskScoreMismatch, true);
     const view = await t.request('GET', `/api/v1/eps/proof/${res.body.id}`, { key: a.admin });
     assert.equal(view.body.computedRiskScore, 100);
-    const ev = await t.ctx.storage.db
-      .selectFrom('events')
-      .selectAll()
-      .where('org_id', '=', a.org.id)
-      .where('type', '=', 'proof.risk_mismatch')
-      .execute();
-    const data = JSON.parse(ev.at(-1)!.data);
+    const data = await lastRiskMismatch();
     assert.equal(data.proofId, res.body.id);
     assert.equal(data.declaredRiskScore, 5);
     assert.equal(data.computedRiskScore, 100);
@@ -191,6 +196,37 @@ describe('upload', () => {
     const bad = await upload(proofForm(pdf, proofMetadata(pdf, { tokenCount: 3 })));
     assertSpecError(bad, 400, 'invalid_request');
     assert.match(bad.body.message, /tokenTypes/);
+  });
+
+  it("keeps and publishes the device's free text (platform, tier) with personal data replaced by its type", async () => {
+    // Audit finding: an e-mail address in `platform` went to the SIEM with proof.risk_mismatch.
+    const pdf = await proofPdf();
+    const sent = () =>
+      proofForm(
+        pdf,
+        proofMetadata(pdf, {
+          riskScore: 5,
+          tokenTypes: ['IBAN', 'CVV'],
+          platform: 'chatgpt.com proof.marker@example.org',
+          tier: 'DE89 3704 0044 0532 0130 00',
+        }),
+      );
+    const res = await upload(sent());
+    assert.equal(res.status, 201, res.text);
+    const view = await t.request('GET', `/api/v1/eps/proof/${res.body.id}`, { key: a.admin });
+    assert.equal(view.body.metadata.platform, 'chatgpt.com [EMAIL]');
+    assert.equal(view.body.metadata.tier, '[IBAN]');
+    const data = await lastRiskMismatch();
+    assert.equal(data.proofId, res.body.id);
+    assert.equal(data.platform, 'chatgpt.com [EMAIL]');
+    const stored = await t.ctx.storage.db.selectFrom('proofs').select('metadata').execute();
+    for (const r of stored) {
+      assert.doesNotMatch(r.metadata, /proof\.marker|3704 0044/, 'no value stored');
+    }
+    // A retry of the same upload (same device, same metadata as sent) finds its stored proof.
+    const again = await upload(sent());
+    assert.equal(again.status, 200, again.text);
+    assert.equal(again.body.id, res.body.id);
   });
 
   it('refuses bad metadata naming the field', async () => {
@@ -407,6 +443,7 @@ describe('the same proof uploaded again', () => {
       publish: t.ctx.events.publish,
       deviceUser: async () => null,
       deviceExists: async () => true,
+      blank: async (_settings, texts) => texts,
     });
     const device = await newDevice(t, a);
     const pdf = await proofPdf();

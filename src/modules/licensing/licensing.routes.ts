@@ -119,6 +119,9 @@ export function licensingRoutes(deps: {
           throw new AppError('forbidden', 'The licence does not cover the on-premise verifier.');
         const bundle = await deps.patterns?.(out.license.organizationId);
         if (!bundle) throw notFound('Organization');
+        // The organization's allow-values are its own data (an address, a customer's name): no cache or
+        // proxy between the verifier and the cloud keeps them (audit), as the device token answers.
+        reply.header('cache-control', 'no-store');
         return bundle;
       },
     );

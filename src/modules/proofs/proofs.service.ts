@@ -14,6 +14,7 @@ import { type ListQuery, type ProofMetadata, RETENTION_DAYS } from './proofs.sch
 export interface OrgRef {
   id: string;
   plan: string;
+  settings: Record<string, unknown>;
 }
 
 /** A file part spooled to a local temporary file, hashed on the way. */
@@ -99,6 +100,11 @@ export function createProofsService(deps: {
   /** The user a device is bound to (null: none), undefined when the device is unknown or revoked. */
   deviceUser: (orgId: string, deviceId: string) => Promise<string | null | undefined>;
   deviceExists: (orgId: string, deviceId: string) => Promise<boolean>;
+  /**
+   * The texts with personal data replaced by its type (`[EMAIL]`), every type plus the organization's own
+   * patterns: the DLP module's event redaction, as endpoint alerts and logs get it.
+   */
+  blank: (settings: Record<string, unknown>, texts: string[]) => Promise<string[]>;
 }) {
   const { db, clock, store } = deps;
 
@@ -114,8 +120,14 @@ export function createProofsService(deps: {
      * (org_id, sha256_unique) fails the second insert, whose file and event go with it, and it answers
      * with the first. The spool file is gone afterwards, whatever happened.
      */
-    async upload(org: OrgRef, deviceId: string, file: SpooledFile, meta: ProofMetadata, bytes: Uint8Array) {
+    async upload(org: OrgRef, deviceId: string, file: SpooledFile, sent: ProofMetadata, bytes: Uint8Array) {
       try {
+        // `platform` and `tier` are free text a device writes: stored, shown and published (platform, in
+        // proof.risk_mismatch) with personal data and secrets replaced by their type, as endpoint alerts'
+        // previews are (audit: an e-mail address in `platform` reached the SIEM). The comparison with a
+        // stored proof's metadata (existingProof) sees both blanked alike.
+        const [platform = '', tier = ''] = await deps.blank(org.settings, [sent.platform, sent.tier]);
+        const meta: ProofMetadata = { ...sent, platform, tier };
         const declared = meta.hash.slice('sha256:'.length).toLowerCase();
         if (declared !== file.sha256) {
           throw new AppError(
