@@ -180,6 +180,7 @@ describe('verifier sources', () => {
     let other: http.Server;
     let lv: TestVerifier;
     let base: string;
+    let otherHost: string;
     const limitsClock = new ManualClock('2026-03-02T08:00:00.000Z');
     before(async () => {
       other = http.createServer((req, res) => {
@@ -188,7 +189,8 @@ describe('verifier sources', () => {
         res.writeHead(200, { 'content-type': 'text/html' }).end('<p>The partner site sells 12 bikes.</p>');
       });
       await new Promise<void>((r) => other.listen(0, '127.0.0.2', r));
-      const otherUrl = `http://127.0.0.2:${(other.address() as AddressInfo).port}/partner`;
+      otherHost = `127.0.0.2:${(other.address() as AddressInfo).port}`;
+      const otherUrl = `http://${otherHost}/partner`;
       // The other host's link first: within the page limit only when it is followed.
       pages['/']!.html =
         `<p>Campus services.</p><a href="${otherUrl}">partner</a> ${['a', 'b', 'c', 'd', 'e'].map((p) => `<a href="/${p}">${p}</a>`).join(' ')}`;
@@ -255,10 +257,11 @@ describe('verifier sources', () => {
       );
     });
 
-    it('follows links to the host names in allowedHosts; a manual source is never due', async () => {
+    it('follows links to the hosts in allowedHosts; a manual source is never due', async () => {
+      // The partner listens on another port than the start URL: the entry names it (host:port).
       const res = await lv.request('POST', '/api/sources', {
         key: lv.admin,
-        body: { type: 'website', url: `${base}/`, crawlDepth: 1, allowedHosts: ['127.0.0.2'] },
+        body: { type: 'website', url: `${base}/`, crawlDepth: 1, allowedHosts: [otherHost] },
       });
       const ready = await lv.settled(res.body.id);
       assert.equal(ready.status, 'ready', ready.statusReason);
@@ -284,6 +287,101 @@ describe('verifier sources', () => {
         'not_found',
         'what stands after the first 2 MB is not indexed',
       );
+    });
+  });
+
+  describe('website scope: same origin', () => {
+    // Four loopback servers: the wiki (127.0.0.1:P), another service on the same host (127.0.0.1:Q), and
+    // the same two ports on another loopback name (127.0.0.2). The wiki links to the three others and has a
+    // page that redirects to the other service. Each request is logged as "host:port path".
+    const log: string[] = [];
+    const servers: http.Server[] = [];
+    let wiki = '';
+    let service = '';
+    let twin = '';
+    let twinService = '';
+    const listen = async (host: string, port: number, pages: (self: string) => Record<string, string>) => {
+      let self = '';
+      const server = http.createServer((req, res) => {
+        const path = (req.url ?? '/').split('?')[0]!;
+        log.push(`${self} ${path}`);
+        if (path === '/moved') return void res.writeHead(302, { location: `${service}/y` }).end();
+        const page = pages(self)[path];
+        if (page === undefined) return void res.writeHead(404).end();
+        res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+      });
+      await new Promise<void>((r) => server.listen(port, host, r));
+      servers.push(server);
+      self = `${host}:${(server.address() as AddressInfo).port}`;
+      return `http://${self}`;
+    };
+    before(async () => {
+      const wikiPages = () => ({
+        '/': `<p>The wiki.</p><a href="/local">local</a> <a href="/moved">moved</a> <a href="${service}/linked">service</a> <a href="${twin}/twin">twin</a> <a href="${twinService}/far">far</a>`,
+        '/local': '<p>The wiki has a local page.</p>',
+      });
+      const servicePages = () => ({
+        '/linked': '<p>The admin console lists 42 nodes.</p>',
+        '/y': '<p>The redirect target holds 7 secrets.</p>',
+      });
+      wiki = await listen('127.0.0.1', 0, wikiPages);
+      const wikiPort = Number(new URL(wiki).port);
+      service = await listen('127.0.0.1', 0, servicePages);
+      twin = await listen('127.0.0.2', wikiPort, () => ({ '/twin': '<p>The twin page.</p>' }));
+      twinService = await listen('127.0.0.2', Number(new URL(service).port), () => ({
+        '/far': '<p>The far page.</p>',
+      }));
+    });
+    after(() => Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r())))));
+
+    const crawl = async (allowedHosts?: string[]) => {
+      log.length = 0;
+      const res = await v.request('POST', '/api/sources', {
+        key: v.admin,
+        body: { type: 'website', url: `${wiki}/`, crawlDepth: 1, ...(allowedHosts ? { allowedHosts } : {}) },
+      });
+      assert.equal(res.status, 202, res.text);
+      const ready = await v.settled(res.body.id);
+      assert.equal(ready.status, 'ready', ready.statusReason);
+      const host = (url: string) => url.slice('http://'.length);
+      const hit = (url: string) =>
+        log
+          .filter((l) => l.startsWith(`${host(url)} `))
+          .map((l) => l.split(' ')[1])
+          .filter((p) => p !== '/robots.txt');
+      return { documents: ready.documents as number, hit };
+    };
+
+    it('follows neither a link nor a redirect to another port of the same host', async () => {
+      const { documents, hit } = await crawl();
+      assert.deepEqual(hit(wiki).sort(), ['/', '/local', '/moved']);
+      assert.deepEqual(hit(service), [], 'the other service is never asked, by link or by redirect');
+      assert.deepEqual(
+        log.filter((l) => !l.startsWith(`${new URL(wiki).host} `)),
+        [],
+        'nor its robots.txt, nor another host',
+      );
+      assert.equal(documents, 2, 'the start page and /local; /moved leads off the site');
+      assert.equal((await verifyOne(v, 'The admin console lists 42 nodes.')).verdict, 'not_found');
+      assert.equal((await verifyOne(v, 'The redirect target holds 7 secrets.')).verdict, 'not_found');
+    });
+
+    it("allows a bare allowedHosts name on the start URL's port only, and host:port on that port", async () => {
+      const bare = await crawl(['127.0.0.2']);
+      assert.deepEqual(bare.hit(twin), ['/twin'], "the start URL's port");
+      assert.deepEqual(bare.hit(twinService), [], 'not another port of the allowed name');
+      assert.deepEqual(bare.hit(service), []);
+      assert.equal(bare.documents, 3);
+
+      const withPort = await crawl([`127.0.0.1:${new URL(service).port}`]);
+      assert.deepEqual(
+        withPort.hit(service).sort(),
+        ['/linked', '/y'],
+        'the named port, by link and redirect',
+      );
+      assert.deepEqual(withPort.hit(twin), []);
+      assert.equal(withPort.documents, 4);
+      assert.equal((await verifyOne(v, 'The admin console lists 42 nodes.')).verdict, 'supported');
     });
   });
 

@@ -125,6 +125,80 @@ describe('verification server routes', () => {
     }
   });
 
+  it('checks every allowedHosts entry when the source is configured, as the URL is, and names the entry', async () => {
+    const count = async (w: TestVerifier) =>
+      (await w.request('GET', '/api/sources', { key: w.admin })).body.sources.length;
+    const before = await count(v);
+    // The crawl would follow links to these: refused like the URL itself, even with private targets allowed.
+    const forbidden = [
+      '169.254.169.254',
+      '169.254.169.254:80',
+      '0xa9fea9fe', // 169.254.169.254 in another notation
+      'metadata.google.internal',
+      'METADATA.google.internal.',
+      '[fe80::1]',
+      'fe80::1',
+      '[fe80::1]:8080',
+      '[::ffff:169.254.169.254]',
+    ];
+    // Not a host at all: refused rather than stored as a rule.
+    const malformed = [
+      'zq.marker2@example.org',
+      'http://wiki.example.org',
+      'wiki.example.org/path',
+      'wiki.example.org:0',
+      'wiki.example.org:70000',
+      'wiki.example.org:',
+      'wiki example.org',
+      ' ',
+      'wiki..example.org',
+      `${'a'.repeat(64)}.example.org`, // a label over 63 characters
+    ];
+    for (const entry of [...forbidden, ...malformed]) {
+      const res = await v.request('POST', '/api/sources', {
+        key: v.admin,
+        body: { type: 'website', url: 'http://127.0.0.1:9/', allowedHosts: ['wiki.example.org', entry] },
+      });
+      assert.equal(res.status, 400, `${JSON.stringify(entry)} ${res.text}`);
+      assert.equal(res.body.error, 'invalid_request');
+      assert.ok(
+        res.body.message.includes(`'allowedHosts' entry ${JSON.stringify(entry)}`),
+        `the message names the entry: ${res.body.message}`,
+      );
+      if (forbidden.includes(entry)) {
+        assert.match(res.body.message, /not a permitted destination/);
+        assert.doesNotMatch(res.body.message, /PARAPET_ALLOW_PRIVATE_TARGETS/, 'no setting allows it');
+      } else assert.match(res.body.message, /must be a host name or IP address/);
+    }
+    // Over 253 characters, the longest DNS name: the body schema refuses it and says where it is.
+    const long = await v.request('POST', '/api/sources', {
+      key: v.admin,
+      body: { type: 'website', url: 'http://127.0.0.1:9/', allowedHosts: [`${'a.'.repeat(126)}ab`] },
+    });
+    assert.equal(long.status, 400, long.text);
+    assert.match(long.body.message, /allowedHosts/);
+    assert.equal(await count(v), before, 'none of them was stored');
+
+    const strict = await startTestVerifier({ env: { PARAPET_ALLOW_PRIVATE_TARGETS: 'false' } });
+    try {
+      for (const entry of ['10.0.0.5', '127.0.0.1:8080', 'intranet', 'wiki.corp.internal']) {
+        const res = await strict.request('POST', '/api/sources', {
+          key: strict.admin,
+          body: { type: 'website', url: 'https://wiki.example.org/', allowedHosts: [entry] },
+        });
+        assert.equal(res.status, 400, `${entry} ${res.text}`);
+        assert.ok(
+          res.body.message.includes(`'allowedHosts' entry ${JSON.stringify(entry)}`),
+          res.body.message,
+        );
+        assert.match(res.body.message, /PARAPET_ALLOW_PRIVATE_TARGETS=true/);
+      }
+      assert.equal(await count(strict), 0);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('answers its health check without a key, and says nothing about the sources', async () => {
     const res = await v.request('GET', '/api/health');
     assert.equal(res.status, 200, res.text);

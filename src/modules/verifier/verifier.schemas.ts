@@ -43,7 +43,8 @@ export const SourceBody = Type.Object(
     allowedHosts: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 253 }), {
         maxItems: 50,
-        description: 'websites: other host names the crawl may follow links to (same host only otherwise)',
+        description:
+          "websites: other hosts the crawl may follow links and redirects to, as host or host:port (a bare host: on the start URL's scheme and port); the start URL's origin only otherwise",
       }),
     ),
     headers: Type.Optional(headersField),

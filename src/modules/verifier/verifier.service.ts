@@ -10,6 +10,7 @@ import {
   normalizeHost,
   type Outbound,
   parseCidr,
+  targetHostProblem,
   targetUrlProblem,
 } from '../../platform/net/index.js';
 import { askModels, type LlmModel, tokenizeClaims } from './consensus.js';
@@ -21,6 +22,7 @@ import {
   localPath,
   normalizeUrl,
   type OwnData,
+  parseAllowedHost,
   readSource,
   redactConnection,
   SourceError,
@@ -248,6 +250,8 @@ function validateInput(input: SourceInput): void {
 // Link-local ranges: the cloud metadata services live there, and no intranet source does.
 const LINK_LOCAL = ['169.254.0.0/16', 'fe80::/10'].map((c) => parseCidr(c)!);
 
+const PRIVATE_HINT = 'Intranet and loopback sources need PARAPET_ALLOW_PRIVATE_TARGETS=true on the verifier.';
+
 /**
  * Why a website or api source's address may not be crawled, checked when the source is configured (400)
  * rather than found at indexing: metadata and link-local addresses never; loopback and private ones only
@@ -264,9 +268,30 @@ function sourceAddressProblem(input: SourceInput, allowPrivate: boolean): string
   if (problem === null || allowPrivate) return problem;
   // Without the setting, a loopback or intranet address is refused; say how to allow it.
   const withSetting = targetUrlProblem(url, { kind: 'crawler', field: 'url', allowPrivate: true });
-  return withSetting === null
-    ? `${problem} Intranet and loopback sources need PARAPET_ALLOW_PRIVATE_TARGETS=true on the verifier.`
-    : problem;
+  return withSetting === null ? `${problem} ${PRIVATE_HINT}` : problem;
+}
+
+/**
+ * Every allowedHosts entry is a crawl target as the URL is, and is checked as it is: an entry the crawl
+ * would follow links to must not be a metadata or link-local address, nor (without the setting) a private
+ * one. An entry that is not a host at all (an e-mail address, a URL, a path) is refused rather than kept
+ * as a rule that silently matches nothing. The message names the entry.
+ */
+function allowedHostsProblem(entries: readonly string[], allowPrivate: boolean): string | null {
+  for (const raw of entries) {
+    const named = `The body field 'allowedHosts' entry ${JSON.stringify(raw)}`;
+    const entry = parseAllowedHost(raw);
+    if (entry === null)
+      return `${named} must be a host name or IP address, optionally with :port (no scheme, path, user name or spaces; labels of 1 to 63 characters, 253 in all).`;
+    const host = normalizeHost(entry.host);
+    if (LINK_LOCAL.some((c) => cidrContains(c, host)))
+      return `${named} is not a permitted destination: a link-local address (cloud metadata lives there).`;
+    const problem = targetHostProblem(host, { allowPrivate });
+    if (problem === null) continue;
+    const withSetting = allowPrivate ? problem : targetHostProblem(host, { allowPrivate: true });
+    return withSetting === null ? `${named} ${problem}. ${PRIVATE_HINT}` : `${named} ${problem}.`;
+  }
+  return null;
 }
 
 export function createVerifierService(opts: VerifierServiceOptions) {
@@ -440,7 +465,10 @@ export function createVerifierService(opts: VerifierServiceOptions) {
 
     async createSource(input: SourceInput, upload?: Upload): Promise<SourceView> {
       validateInput(input);
-      const address = sourceAddressProblem(input, opts.allowPrivateTargets ?? false);
+      const allowPrivate = opts.allowPrivateTargets ?? false;
+      const address =
+        sourceAddressProblem(input, allowPrivate) ??
+        allowedHostsProblem(input.allowedHosts ?? [], allowPrivate);
       if (address !== null) throw invalid(address);
       const local = await localSourceProblem(input, own, upload);
       if (local !== null) throw invalid(local);

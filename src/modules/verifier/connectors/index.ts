@@ -8,7 +8,7 @@ import { crawlWebsite } from './website.js';
 export { databaseKind, redactConnection } from './database.js';
 export { isSupportedFile, parseCsv, parseFile, SUPPORTED_FILES } from './file.js';
 export { checkLocalFile, LocalFileProblem, localPath, type OwnData } from './local-file.js';
-export { normalizeUrl } from './website.js';
+export { normalizeUrl, parseAllowedHost } from './website.js';
 export type {
   ConnectorDeps,
   ConnectorResult,

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createOutbound } from '../../../platform/net/index.js';
-import { crawlWebsite } from './website.js';
+import { crawlScope, crawlWebsite, parseAllowedHost } from './website.js';
 
 // robots.txt Crawl-delay, read by the crawler itself on a loopback site. The waits go through the crawler's
 // `sleep` parameter, recorded here and not slept: the test checks how long it asks to wait, never a clock.
@@ -67,5 +67,55 @@ describe('website crawl: robots.txt Crawl-delay', () => {
     for (const w of capped) assert.ok(w > 0 && w <= 5_000, `capped at 5 s (asked ${w} ms)`);
     delay = '0';
     assert.deepEqual(await crawl(), []);
+  });
+});
+
+// Scheme and default ports, which a loopback test without TLS cannot serve: the scope rule itself.
+describe('website crawl: same origin', () => {
+  it('compares scheme, host and port, default ports as written; http:80 may upgrade to https:443', () => {
+    const plain = crawlScope('http://wiki.example.org/start', []);
+    for (const url of [
+      'http://wiki.example.org/x',
+      'http://WIKI.example.org:80/x',
+      'http://wiki.example.org./x',
+    ])
+      assert.equal(plain(url), true, url);
+    assert.equal(plain('https://wiki.example.org/x'), true, 'the upgrade to its own TLS address');
+    for (const url of [
+      'http://wiki.example.org:8080/x',
+      'https://wiki.example.org:80/x',
+      'https://wiki.example.org:8443/x',
+      'http://other.example.org/x',
+    ])
+      assert.equal(plain(url), false, url);
+
+    const tls = crawlScope('https://wiki.example.org:8443/', []);
+    assert.equal(tls('https://wiki.example.org:8443/a'), true);
+    for (const url of [
+      'http://wiki.example.org:8443/a',
+      'https://wiki.example.org/a',
+      'http://wiki.example.org/a',
+    ])
+      assert.equal(tls(url), false, `${url}: no downgrade, no other port`);
+  });
+
+  it("reads a bare allowedHosts entry at the start URL's scheme and port, host:port at that port", () => {
+    const scope = crawlScope('https://wiki.example.org/', ['docs.example.org', '[::1]:8080', 'not a host']);
+    assert.equal(scope('https://docs.example.org/a'), true);
+    assert.equal(scope('https://docs.example.org:443/a'), true);
+    assert.equal(scope('http://docs.example.org/a'), false, "not the start URL's scheme");
+    assert.equal(scope('https://docs.example.org:9000/a'), false, 'not another port');
+    assert.equal(scope('http://[::1]:8080/a'), true);
+    assert.equal(scope('https://[::1]:8080/a'), true, 'the named port, either scheme');
+    assert.equal(scope('http://[::1]/a'), false);
+  });
+
+  it('parses an entry as a host or IP literal with an optional port, nothing else', () => {
+    assert.deepEqual(parseAllowedHost(' Docs.Example.org. '), { host: 'docs.example.org', port: null });
+    assert.deepEqual(parseAllowedHost('fe80::1'), { host: '[fe80::1]', port: null });
+    assert.deepEqual(parseAllowedHost('[::1]:8443'), { host: '[::1]', port: 8443 });
+    assert.deepEqual(parseAllowedHost('0xa9fea9fe'), { host: '169.254.169.254', port: null });
+    for (const bad of ['', 'a@b.org', 'http://b.org', 'b.org/x', 'b.org:0', 'b.org:65536', '[::1', 'a..b'])
+      assert.equal(parseAllowedHost(bad), null, bad);
   });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import robotsParserModule from 'robots-parser';
 import { OutboundError } from '../../../platform/net/index.js';
 import { htmlToText } from '../html-text.js';
@@ -44,10 +45,83 @@ export function normalizeUrl(raw: string, base?: string): string | null {
   return u.toString();
 }
 
+/** The longest host name DNS allows; an allowedHosts entry may add `:port` to it. */
+const MAX_HOST_CHARS = 253;
+
+/** An `allowedHosts` entry as the crawl reads it: a host (as WHATWG URL writes it) and the port it names. */
+export interface AllowedHost {
+  host: string;
+  port: number | null;
+}
+
+/** A host as the crawl compares it: lower case, IPv6 in brackets, without trailing dots ("wiki." is wiki). */
+function siteHost(hostname: string): string {
+  return hostname.toLowerCase().replace(/\.+$/, '');
+}
+
+function sitePort(u: URL): number {
+  return u.port !== '' ? Number(u.port) : u.protocol === 'https:' ? 443 : 80;
+}
+
 /**
- * Crawls a website breadth-first from its URL to `crawlDepth` (0 = the start page), on the same host or
- * the allowed ones, honouring robots.txt (and its Crawl-delay) for our User-Agent, with a page limit and a
- * size limit per page. Pages stored before are asked for with If-None-Match / If-Modified-Since; a 304
+ * Reads one `allowedHosts` entry: a host name or IP literal (IPv6 bare or in brackets), optionally with
+ * `:port`. Null for anything else (an e-mail address, a URL, a path, spaces, an empty label, a label over 63
+ * characters): such an entry names no site, and reading it as one would follow links nobody allowed.
+ */
+export function parseAllowedHost(raw: string): AllowedHost | null {
+  const entry = raw.trim();
+  if (entry === '' || entry.length > MAX_HOST_CHARS + 6) return null;
+  const text = isIP(entry) === 6 ? `[${entry}]` : entry;
+  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(?::([0-9]{1,5}))?$/.exec(text);
+  if (!m) return null;
+  let u: URL;
+  try {
+    u = new URL(`http://${m[1]}/`);
+  } catch {
+    return null;
+  }
+  const host = siteHost(u.hostname);
+  if (host === '' || host.length > MAX_HOST_CHARS) return null;
+  if (!host.startsWith('[') && !host.split('.').every((label) => label.length >= 1 && label.length <= 63))
+    return null;
+  const port = m[2] === undefined ? null : Number(m[2]);
+  if (port !== null && (port < 1 || port > 65_535)) return null;
+  return { host, port };
+}
+
+/**
+ * Which URLs a crawl may fetch, for links and redirects alike: the start URL's origin (scheme, host and
+ * port, default ports counted as written: http://wiki/ is http://wiki:80/). A site on another port of the
+ * same host is another service, not more of the wiki. An allowedHosts entry without a port allows that
+ * host on the start URL's scheme and port; one with a port allows that host and port over http or https
+ * (the port names the service). Every http site on port 80 also counts on https at 443: the usual upgrade
+ * redirect of a site to its own TLS address (never the reverse).
+ */
+export function crawlScope(startUrl: string, allowedHosts: readonly string[]): (url: string) => boolean {
+  const start = new URL(startUrl);
+  const sites = new Set<string>();
+  const add = (scheme: string, host: string, port: number) => {
+    sites.add(`${scheme}//${host}:${port}`);
+    if (scheme === 'http:' && port === 80) sites.add(`https://${host}:443`);
+  };
+  add(start.protocol, siteHost(start.hostname), sitePort(start));
+  for (const raw of allowedHosts) {
+    // Refused when the source is configured; one stored before that check follows none of it.
+    const entry = parseAllowedHost(raw);
+    if (entry === null) continue;
+    if (entry.port === null) add(start.protocol, entry.host, sitePort(start));
+    else for (const scheme of ['http:', 'https:']) add(scheme, entry.host, entry.port);
+  }
+  return (url) => {
+    const u = new URL(url);
+    return sites.has(`${u.protocol}//${siteHost(u.hostname)}:${sitePort(u)}`);
+  };
+}
+
+/**
+ * Crawls a website breadth-first from its URL to `crawlDepth` (0 = the start page), within its origin or
+ * the allowed hosts (`crawlScope`), honouring robots.txt (and its Crawl-delay) for our User-Agent, with a
+ * page limit and a size limit per page. Pages stored before are asked for with If-None-Match / If-Modified-Since; a 304
  * keeps the stored document and follows its stored links.
  */
 export async function crawlWebsite(
@@ -58,10 +132,7 @@ export async function crawlWebsite(
 ): Promise<ConnectorResult> {
   const start = normalizeUrl(target.url);
   if (!start) throw new SourceError('the website URL must be http(s) without credentials');
-  const hosts = new Set([
-    new URL(start).hostname,
-    ...(target.allowedHosts ?? []).map((h) => h.toLowerCase()),
-  ]);
+  const inScope = crawlScope(start, target.allowedHosts ?? []);
   const known = new Map(previous.map((p) => [p.citation, p]));
   const robots = new Map<string, Robots>();
   const lastRequest = new Map<string, number>();
@@ -108,7 +179,7 @@ export async function crawlWebsite(
     if (delay > 0 && since < delay) await sleep(delay - since);
     lastRequest.set(url.host, Date.now());
     fetched++;
-    const page = await fetchPage(item.url, known.get(item.url), deps, hosts);
+    const page = await fetchPage(item.url, known.get(item.url), deps, inScope);
     if (page.kind === 'skip') {
       if (item.url === start && item.depth === 0 && result.documents.length === 0 && queue.length === 0)
         throw new SourceError(`the start page could not be read: ${page.reason}`);
@@ -128,7 +199,7 @@ export async function crawlWebsite(
     for (const href of links) {
       const next = normalizeUrl(href, page.finalUrl);
       if (!next || seen.has(next)) continue;
-      if (!hosts.has(new URL(next).hostname)) continue;
+      if (!inScope(next)) continue;
       seen.add(next);
       queue.push({ url: next, depth: item.depth + 1 });
     }
@@ -145,7 +216,7 @@ async function fetchPage(
   url: string,
   previous: PreviousDocument | undefined,
   deps: ConnectorDeps,
-  hosts: Set<string>,
+  inScope: (url: string) => boolean,
 ): Promise<PageOutcome> {
   let current = url;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
@@ -171,7 +242,7 @@ async function fetchPage(
     if (res.status === 304 && previous) return { kind: 'unchanged', previous, finalUrl: current };
     if (res.status >= 300 && res.status < 400 && res.headers['location']) {
       const next = normalizeUrl(res.headers['location'], current);
-      if (!next || !hosts.has(new URL(next).hostname))
+      if (!next || !inScope(next))
         return { kind: 'skip', reason: 'redirect off the site', finalUrl: current };
       current = next;
       continue;
