@@ -17,6 +17,18 @@ const PREVIEW_HEAD_CHARS = 16_384;
 
 /** Past the head a preview reads, so a value the head's end cuts through is still found whole. */
 const PREVIEW_HEAD_MARGIN = 512;
+/** The head read first when a preview detects again (dlpPreview). */
+const SHORT_HEAD_CHARS = 1024;
+
+/** text[0, head) with every type replaced, detected over the head and a margin past it. */
+function redactedHead(text: string, head: number, settings: DlpSettings): string {
+  const read = head + PREVIEW_HEAD_MARGIN < text.length ? text.slice(0, head + PREVIEW_HEAD_MARGIN) : text;
+  return new EventRedactor(text, detectEntities(read, eventDetectOptions(settings))).slice(
+    0,
+    head,
+    Number.POSITIVE_INFINITY,
+  );
+}
 
 /**
  * Whether the organization tokenizes fewer types than an event must redact (`types`, `ignoreTypes`): the
@@ -43,14 +55,19 @@ export function dlpPreview(
   let out = '';
   for (const [i, text] of texts.entries()) {
     if (out.length > PREVIEW_CHARS) break;
-    const head = Math.min(text.length, PREVIEW_HEAD_CHARS);
-    const entities = again
-      ? detectEntities(
-          head + PREVIEW_HEAD_MARGIN < text.length ? text.slice(0, head + PREVIEW_HEAD_MARGIN) : text,
-          eventDetectOptions(settings),
-        )
-      : (perText[i] ?? []);
-    const part = new EventRedactor(text, entities).slice(0, head, Number.POSITIVE_INFINITY);
+    const last = Math.min(text.length, PREVIEW_HEAD_CHARS);
+    let part: string;
+    if (!again) part = new EventRedactor(text, perText[i] ?? []).slice(0, last, Number.POSITIVE_INFINITY);
+    else {
+      // Detected again on the event loop: first a short head, which gives the 160 characters of almost
+      // every text, and the whole head only when it did not (a text of long values, each a short type).
+      let head = Math.min(last, SHORT_HEAD_CHARS);
+      part = redactedHead(text, head, settings);
+      if (out.length + part.length <= PREVIEW_CHARS && head < last) {
+        head = last;
+        part = redactedHead(text, head, settings);
+      }
+    }
     out += out ? ` ${part}` : part;
   }
   return out.length > PREVIEW_CHARS ? `${out.slice(0, PREVIEW_CHARS)}…` : out;

@@ -224,12 +224,15 @@ export function createVault(deps: {
     const newTokens = new Map(tokens.filter((t) => t.isNew).map((t) => [t.token, t]));
     // Before the write, not in it: where the settings narrow the types it detects again, which would
     // hold the transaction (and, on SQLite, every other writer) meanwhile.
+    // Only when something was found: nothing is published otherwise (both callers return on no finding).
     const preview = opts.within
-      ? dlpPreview(
-          parts.map((p) => p.text),
-          results.map((r) => r.entities),
-          settings,
-        )
+      ? entities.length === 0
+        ? ''
+        : dlpPreview(
+            parts.map((p) => p.text),
+            results.map((r) => r.entities),
+            settings,
+          )
       : undefined;
     const write = commit.run(async (trx) => {
       // Sealed here, in the write, rather than before it: with deferCommit the tokenized request is on its
