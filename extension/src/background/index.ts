@@ -1,16 +1,15 @@
 import type { Status, ToBackground } from '../shared/messages.js';
 import { DEFAULT_CONFIG } from '../shared/policy.js';
-import { checkCode, INVALID_CODE, serverOrigin } from '../shared/enrollment.js';
 import { buildProof } from '../shared/proof-pdf.js';
-import { ApiError, call, raw } from './api.js';
+import { ApiError, call } from './api.js';
 import { allowForSession } from './dnr.js';
 import { extractText } from './extractor.js';
 import { fetchConfig } from './config.js';
-import { applyPolicy } from './local.js';
+import { enroll, enrollByHand, platformInfo, startUp } from './enroll.js';
 import { enqueue, flush } from './queue.js';
 import { queueRadarReport, startRadar } from './radar.js';
-import { type State, read, update } from './store.js';
-import { MANAGED_REFUSAL, managedConfig, managedEnrollmentSet, unenroll } from './unenroll.js';
+import { read, update } from './store.js';
+import { managedConfig, managedEnrollmentSet, unenroll } from './unenroll.js';
 
 // The service worker (an event page on Firefox): enrollment, heartbeats, policy, the upload queue, the
 // shadow-AI radar, proofs, and the per-origin vaults of the content scripts (session storage: in memory,
@@ -19,101 +18,11 @@ import { MANAGED_REFUSAL, managedConfig, managedEnrollmentSet, unenroll } from '
 const VERSION = chrome.runtime.getManifest().version;
 const HEARTBEAT = 'heartbeat';
 
-function platformInfo(): { os: string; browser: string } {
-  const ua = navigator.userAgent;
-  const browser = /Edg\/([\d.]+)/.exec(ua)
-    ? `Edge ${/Edg\/([\d.]+)/.exec(ua)![1]}`
-    : /Firefox\/([\d.]+)/.exec(ua)
-      ? `Firefox ${/Firefox\/([\d.]+)/.exec(ua)![1]}`
-      : `Chromium ${/Chrom(?:e|ium)\/([\d.]+)/.exec(ua)?.[1] ?? ''}`.trim();
-  const os = /Windows/.test(ua)
-    ? 'Windows'
-    : /Mac OS X/.test(ua)
-      ? 'macOS'
-      : /Linux/.test(ua)
-        ? 'Linux'
-        : 'other';
-  return { os, browser };
-}
-
-async function enroll(serverUrl: string, code: string, name?: string): Promise<void> {
-  // The options page checks the address and the code too; a managed configuration reaches here unchecked.
-  const base = serverOrigin(serverUrl);
-  const { os, browser } = platformInfo();
-  const previous = await read();
-  // On the same server the enrollment itself retires the one it replaces (when both are of one
-  // organization), in its own transaction: enrolling again then needs no free seat of the licence.
-  const replacing = previous.deviceToken && previous.serverUrl === base ? previous.deviceToken : undefined;
-  let res: Awaited<ReturnType<typeof raw>>;
-  try {
-    res = await raw(base, '/api/v1/endpoint/enroll', {
-      body: {
-        code: checkCode(code),
-        name: name || `${browser} on ${os}`,
-        os,
-        browser,
-        extensionVersion: VERSION,
-        ...(replacing ? { previousDeviceToken: replacing } : {}),
-      },
-    });
-  } catch (err) {
-    // A code the server's schema refuses is a wrong code to the person typing it, not a body field.
-    if (err instanceof ApiError && err.status === 400) throw new Error(INVALID_CODE);
-    throw err;
-  }
-  const b = res.body as {
-    deviceId: string;
-    deviceToken: string;
-    organizationId: string;
-    heartbeatIntervalSeconds: number;
-    replacedDeviceId?: string;
-  };
-  const retired =
-    b.replacedDeviceId !== undefined && b.replacedDeviceId === previous.deviceId
-      ? undefined
-      : await retirePrevious(previous, { serverUrl: base, ...b });
-  await update((cur) => ({
-    // Counters of another organization (unsent when the device unenrolled) are not this one's.
-    ...(cur.enrolledOrg !== undefined && cur.enrolledOrg !== b.organizationId ? { stats: undefined } : {}),
-    enrolledOrg: b.organizationId,
-    serverUrl: base,
-    deviceId: b.deviceId,
-    deviceToken: b.deviceToken,
-    organizationId: b.organizationId,
-    heartbeatIntervalSeconds: b.heartbeatIntervalSeconds,
-    configVersion: undefined,
-    etag: undefined,
-    lastError: retired,
-  }));
+/** An enrollment, then its config and first heartbeat. */
+async function enrollAndSync(enrollment: Promise<void>): Promise<void> {
+  await enrollment;
   await syncConfig();
   await heartbeat();
-}
-
-/**
- * Enrolling again replaces the device: unless the enrollment retired it already (above), the server is told
- * the previous one is gone (unenroll, reason `replaced`, naming the new device when both are of one
- * organization on one server), so it stops counting as an active device and a seat. Done once the new enrollment has succeeded: a failed one keeps the
- * device as it was. A server that cannot be reached is not retried (the old device then only turns
- * offline): the message, for the popup's last error, says so.
- */
-async function retirePrevious(
-  previous: State,
-  next: { serverUrl: string; deviceId: string; organizationId: string },
-): Promise<string | undefined> {
-  if (!previous.deviceToken || !previous.serverUrl) return undefined;
-  const sameOrg = previous.serverUrl === next.serverUrl && previous.organizationId === next.organizationId;
-  try {
-    await raw(previous.serverUrl, '/api/v1/endpoint/unenroll', {
-      token: previous.deviceToken,
-      body: { reason: 'replaced', ...(sameOrg ? { replacedBy: next.deviceId } : {}) },
-      keepOnReenroll: true,
-    });
-    return undefined;
-  } catch (err) {
-    // 401/404: the previous device is already revoked; nothing left to retire.
-    if (err instanceof ApiError && (err.status === 401 || err.status === 404)) return undefined;
-    return `the previous enrollment (${previous.deviceId ?? 'device'}) could not be retired: ${err instanceof Error ? err.message : err}`;
-  }
 }
 
 /** Fetches the config and, when a new one arrived, the heartbeat follows its interval. */
@@ -195,9 +104,11 @@ async function enrollManaged(): Promise<void> {
   const managed = await managedConfig();
   const s = await read();
   if (s.deviceToken || !managed.serverUrl || !managed.enrollmentCode) return;
-  await enroll(managed.serverUrl, managed.enrollmentCode, managed.deviceName).catch(async (err) => {
-    await update(() => ({ lastError: `enrollment: ${err instanceof Error ? err.message : err}` }));
-  });
+  await enrollAndSync(enroll(managed.serverUrl, managed.enrollmentCode, managed.deviceName)).catch(
+    async (err) => {
+      await update(() => ({ lastError: `enrollment: ${err instanceof Error ? err.message : err}` }));
+    },
+  );
 }
 
 async function status(): Promise<Status> {
@@ -217,7 +128,7 @@ async function status(): Promise<Status> {
     disabledSites: s.disabledSites ?? [],
     version: VERSION,
     unenrollAllowed: s.config?.settings?.allowUserUnenroll !== false,
-    managed: Boolean(s.deviceToken) && (await managedEnrollmentSet()),
+    managed: await managedEnrollmentSet(),
   };
 }
 
@@ -312,9 +223,7 @@ async function handle(msg: ToBackground, sender: chrome.runtime.MessageSender): 
       await chrome.storage.session.set({ [`vault:${msg.origin}`]: msg.entries.slice(-5000) });
       return true;
     case 'enroll':
-      // By hand over a deployment's enrollment would move the device out of its organization's policy.
-      if ((await read()).deviceToken && (await managedEnrollmentSet())) throw new Error(MANAGED_REFUSAL);
-      await enroll(msg.serverUrl, msg.code, msg.name);
+      await enrollAndSync(enrollByHand(msg.serverUrl, msg.code, msg.name));
       return status();
     case 'unenroll':
       await unenroll();
@@ -352,10 +261,7 @@ chrome.storage.onChanged.addListener((_changes, area) => {
 async function start(): Promise<void> {
   const s = await read();
   scheduleHeartbeat(s.heartbeatIntervalSeconds ?? 60);
-  // Registered scripts persist across sessions; this puts them in step after an update of the extension.
-  // Read and applied in one update, so an enrollment or a reset meanwhile is not undone with older rules.
-  await update((cur) => applyPolicy(cur.config ?? DEFAULT_CONFIG, cur.serverUrl));
-  await enrollFromManagedStorage();
+  await startUp(enrollFromManagedStorage);
 }
 
 chrome.runtime.onInstalled.addListener(() => void start());

@@ -83,8 +83,9 @@ export interface Status {
    */
   unenrollAllowed: boolean;
   /**
-   * true when the organization's deployment enrolled the device (managed configuration with serverUrl and
-   * enrollmentCode): the worker refuses to unenroll it, so the options page offers no "Forget this enrollment".
+   * true when the organization's deployment enrolls the device (managed configuration with serverUrl and
+   * enrollmentCode), whether it holds a token yet or not: the worker refuses to unenroll it and to enroll it
+   * by hand, so the options page offers neither "Forget this enrollment" nor the enrollment form.
    */
   managed: boolean;
 }

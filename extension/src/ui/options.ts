@@ -8,19 +8,43 @@ const form = document.getElementById('enroll') as HTMLFormElement;
 const result = document.getElementById('result')!;
 const unenroll = document.getElementById('unenroll') as HTMLButtonElement;
 const unenrollNote = document.getElementById('unenroll-note')!;
+const enrollNote = document.getElementById('enroll-note')!;
 const ask = <T>(m: ToBackground) => chrome.runtime.sendMessage(m) as Promise<T & { error?: string }>;
 
 let asked = 0;
+/**
+ * An error of the person's last action is on show: the page following the storage (show() from the
+ * change listener) leaves it there until their next action, or a change landing just after a failure
+ * (a config, a reset) would wipe the message before it was read.
+ */
+let failed = false;
+
+function fail(text: string): void {
+  result.textContent = text;
+  result.className = 'err';
+  failed = true;
+}
 
 async function show(): Promise<void> {
   const mine = ++asked;
   const s = await ask<Status>({ kind: 'status' });
   // Storage changes come in bursts: an older answer arriving after a newer one would show a past state.
   if (mine !== asked) return;
-  result.textContent = s.enrolled
-    ? `Enrolled as ${s.deviceId} in ${s.organizationId} (${s.serverUrl}).`
-    : 'Not enrolled: the DLP bar and the injection check already run on this device with default settings.';
-  result.className = s.enrolled ? 'ok' : 'warn';
+  if (!failed) {
+    result.textContent = s.enrolled
+      ? `Enrolled as ${s.deviceId} in ${s.organizationId} (${s.serverUrl}).`
+      : 'Not enrolled: the DLP bar and the injection check already run on this device with default settings.';
+    result.className = s.enrolled ? 'ok' : 'warn';
+  }
+  // The deployment enrolls this device (managed configuration), with or without a token yet: the worker
+  // refuses an enrollment by hand, so the form is not offered.
+  form.hidden = s.managed;
+  enrollNote.hidden = !s.managed;
+  enrollNote.textContent = s.managed
+    ? s.enrolled
+      ? "Your organization's deployment enrolls this device: it is not enrolled by hand."
+      : "Your organization's deployment enrolls this device: it is not enrolled by hand, and enrolls itself once its server can be reached."
+    : '';
   // Where the worker would refuse anyway, the button would only lead to the refusal: the page says who
   // manages the enrollment instead. A deployment's enrollment (managed configuration) is never the user's
   // to leave. Where the organization's config says its users may not unenroll, the server's 403 stays the
@@ -49,13 +73,14 @@ form.addEventListener('submit', async (e) => {
   const data = new FormData(form);
   try {
     const { serverUrl, code } = parseEnrollment(String(data.get('link')), String(data.get('code') ?? ''));
+    failed = false;
     result.textContent = 'Enrolling…';
+    result.className = '';
     const r = await ask<Status>({ kind: 'enroll', serverUrl, code, name: String(data.get('name') ?? '') });
     if (r.error) throw new Error(r.error);
     await show();
   } catch (err) {
-    result.textContent = `Enrollment failed: ${err instanceof Error ? err.message : err}`;
-    result.className = 'err';
+    fail(`Enrollment failed: ${err instanceof Error ? err.message : err}`);
   }
 });
 
@@ -68,10 +93,10 @@ unenroll.addEventListener('click', async () => {
     `Leave the policy of ${s.organizationName ?? s.organizationId}? Its administrators are told that this device unenrolled, and only the built-in protection stays.`,
   );
   if (!ok) return;
+  failed = false;
   const r = await ask<Status>({ kind: 'unenroll' });
   if (r.error) {
-    result.textContent = `Unenrolling failed: ${r.error}`;
-    result.className = 'err';
+    fail(`Unenrolling failed: ${r.error}`);
     return;
   }
   await show();
