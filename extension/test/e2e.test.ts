@@ -1343,13 +1343,16 @@ describe('leaving the organization (the options page)', () => {
 
   async function forget(answer: 'accept' | 'dismiss'): Promise<{ dialog: string; result: string }> {
     const page = await openOptions();
-    let dialog = '';
-    page.once('dialog', (d) => {
-      dialog = d.message();
-      void (answer === 'accept' ? d.accept() : d.dismiss());
+    // The page asks the worker for the state before it asks the person, so the dialog opens after the
+    // click has returned: waited for, not read at once (it read '' on a loaded machine).
+    const asked = page.waitForEvent('dialog').then(async (d) => {
+      const message = d.message();
+      await (answer === 'accept' ? d.accept() : d.dismiss());
+      return message;
     });
     const before = (await page.textContent('#result')) ?? '';
     await page.click('#unenroll');
+    const dialog = await asked;
     if (answer === 'accept')
       await page.waitForFunction((b) => {
         const t = document.getElementById('result')?.textContent ?? '';
