@@ -6,6 +6,7 @@ import {
   MODEL_VERSION,
   type PatternMatch,
 } from '../../engines/detection/index.js';
+import { SecondChanceMap } from './second-chance.js';
 
 /**
  * Entries kept: a few long agent sessions' worth (a request reads up to MAX_READ_TEXTS = 5,000 texts). A
@@ -36,13 +37,6 @@ const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 type StoredMatch = Omit<PatternMatch, 'match'>;
 type StoredResult = Readonly<Omit<AnalysisResult, 'matches'>> & { readonly matches: readonly StoredMatch[] };
 
-interface Entry {
-  result: StoredResult;
-  bytes: number;
-  /** Hit since the eviction sweep last passed it (second chance, see evictOne). */
-  used: boolean;
-}
-
 export interface AnalysisCacheOptions {
   maxEntries?: number;
   maxBytes?: number;
@@ -71,27 +65,8 @@ export interface KeyedText {
 export function createAnalysisCache(opts: AnalysisCacheOptions = {}) {
   const maxEntries = opts.maxEntries ?? ANALYSIS_CACHE_ENTRIES;
   const maxBytes = opts.maxBytes ?? ANALYSIS_CACHE_BYTES;
-  const entries = new Map<string, Entry>();
-  let bytes = 0;
-  const counts = { hits: 0, misses: 0, evictions: 0 };
-
-  /**
-   * Drops the oldest entry not hit since the sweep last passed it; one hit since goes to the back instead,
-   * unmarked (second chance, as the DLP found cache: close to least recently used without a delete and a
-   * set per hit, which is thousands per request here).
-   */
-  function evictOne(): void {
-    for (const [key, entry] of entries) {
-      entries.delete(key);
-      if (!entry.used) {
-        bytes -= entry.bytes;
-        counts.evictions++;
-        return;
-      }
-      entry.used = false;
-      entries.set(key, entry);
-    }
-  }
+  const entries = new SecondChanceMap<StoredResult>(maxEntries, maxBytes);
+  const counts = { hits: 0, misses: 0 };
 
   return {
     /**
@@ -144,17 +119,16 @@ export function createAnalysisCache(opts: AnalysisCacheOptions = {}) {
 
     /** The analysis of `text` stored under `key`, with the matched fragments read back from `text`. */
     get(key: string, text: string): AnalysisResult | undefined {
-      const entry = entries.get(key);
-      if (!entry) {
+      const stored = entries.get(key);
+      if (!stored) {
         counts.misses++;
         return undefined;
       }
       counts.hits++;
-      entry.used = true;
       // A new object and new matches; the rest is frozen: a reader cannot change a later request's verdict.
       return {
-        ...entry.result,
-        matches: entry.result.matches.map((m) => ({ ...m, match: text.slice(m.start, m.end) })),
+        ...stored,
+        matches: stored.matches.map((m) => ({ ...m, match: text.slice(m.start, m.end) })),
       } as AnalysisResult;
     },
 
@@ -166,18 +140,11 @@ export function createAnalysisCache(opts: AnalysisCacheOptions = {}) {
       const stored = storedOf(result);
       const size = sizeOf(stored);
       if (size > maxBytes / 16) return;
-      const old = entries.get(key);
-      if (old) {
-        entries.delete(key);
-        bytes -= old.bytes;
-      }
-      entries.set(key, { result: stored, bytes: size, used: false });
-      bytes += size;
-      while (entries.size > maxEntries || bytes > maxBytes) evictOne();
+      entries.set(key, stored, size);
     },
 
     stats(): { hits: number; misses: number; evictions: number; size: number; bytes: number } {
-      return { ...counts, size: entries.size, bytes };
+      return { ...counts, evictions: entries.evictions, size: entries.size, bytes: entries.bytes };
     },
   };
 }

@@ -11,6 +11,7 @@ import {
   type Vault,
   type VaultSession,
 } from '../dlp/index.js';
+import { SecondChanceMap } from './second-chance.js';
 import type { TextField } from './text-fields.js';
 
 const FOUND_CACHE_LIMIT = 5_000;
@@ -22,7 +23,7 @@ type Span = Omit<Entity, 'value'>;
  * only the new ones pay for detection. Keyed by hash and holding only types and offsets (values are read
  * back from the text itself), so the cache keeps no personal data.
  */
-const foundCache = new Map<string, { spans: Span[]; used: boolean }>();
+const foundCache = new SecondChanceMap<Span[]>(FOUND_CACHE_LIMIT);
 const foundCounts = { hits: 0, misses: 0 };
 
 /** How often a field's detection was answered from the cache (for metrics and tests). */
@@ -76,14 +77,13 @@ async function detectFields(texts: string[], settings: SettingsKey, compute: Com
   const keys = texts.map((t) => cacheKey(t, settings));
   const out: Array<Entity[] | undefined> = texts.map((text, i) => {
     const key = keys[i];
-    const hit = key === undefined ? undefined : foundCache.get(key);
-    if (!hit) return undefined;
+    // Marked as read, not moved (SecondChanceMap): a conversation's history, hit by every turn, stays while
+    // the new turns of many conversations pass through (in insertion order alone it was dropped every 5,000
+    // new turns, every few seconds at a thousand requests a second, and detected again).
+    const spans = key === undefined ? undefined : foundCache.get(key);
+    if (!spans) return undefined;
     foundCounts.hits++;
-    // Marked, not moved: see evictOne. A conversation's history, hit by every turn, stays while the new
-    // turns of many conversations pass through (in insertion order alone it was dropped every 5,000 new
-    // turns, every few seconds at a thousand requests a second, and detected again).
-    hit.used = true;
-    return hit.spans.map((span) => ({ ...span, value: text.slice(span.start, span.end) }));
+    return spans.map((span) => ({ ...span, value: text.slice(span.start, span.end) }));
   });
   const todo = texts.flatMap((_t, i) => (out[i] ? [] : [i]));
   if (todo.length === 0) return out as Entity[][];
@@ -96,25 +96,12 @@ async function detectFields(texts: string[], settings: SettingsKey, compute: Com
     const key = keys[i];
     if (key === undefined) return;
     foundCounts.misses++;
-    foundCache.set(key, { spans: entities.map(({ value: _value, ...span }) => span), used: false });
-    if (foundCache.size > FOUND_CACHE_LIMIT) evictOne();
+    foundCache.set(
+      key,
+      entities.map(({ value: _value, ...span }) => span),
+    );
   });
   return out as Entity[][];
-}
-
-/**
- * Drops the oldest entry not used since it was last passed over (second chance): an entry hit since goes to
- * the back instead, unmarked. Close to least recently used, without moving an entry on every hit: a
- * delete and a set per hit (two or three a request) made the map rebuild its 5,000-entry table over and
- * over, and those tables went straight to the old generation.
- */
-function evictOne(): void {
-  for (const [key, entry] of foundCache) {
-    foundCache.delete(key);
-    if (!entry.used) return;
-    entry.used = false;
-    foundCache.set(key, entry);
-  }
 }
 
 export interface FieldsOutcome {
